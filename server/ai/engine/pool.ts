@@ -1,0 +1,229 @@
+/**
+ * A fixed-size pool of Stockfish processes with a FIFO queue.
+ *
+ * - `size` engines (default: number of cores). Each runs one search at a time; further
+ *   requests wait in the queue.
+ * - Every search is bounded twice: by the engine (`go depth … movetime …`) and by a
+ *   watchdog (movetime + `watchdogGraceMs`). A hung engine is killed when the watchdog fires.
+ * - An engine that exits or is killed fails only the search it was running (EngineError
+ *   'crash' / 'timeout'); its slot restarts the process and serves the queue again.
+ * - A request that waits longer than `queueTimeoutMs` for a free engine fails with
+ *   'unavailable', so a game never waits forever when engines cannot start.
+ */
+import type { Logger } from 'pino';
+import type { EngineSpec } from './locate';
+import { EngineError, UciProcess, type SearchRequest, type SearchResult } from './uci-process';
+
+export interface EnginePoolOptions {
+  spec: EngineSpec;
+  size: number;
+  logger: Logger;
+  /** extra time allowed beyond the movetime before an engine counts as hung */
+  watchdogGraceMs?: number;
+  /** how long a request may wait for a free engine */
+  queueTimeoutMs?: number;
+  /** engine start-up timeout */
+  startTimeoutMs?: number;
+}
+
+export interface PoolStats {
+  engines: number;
+  busy: number;
+  queue: number;
+  restarts: number;
+}
+
+interface Job {
+  req: SearchRequest;
+  resolve: (r: SearchResult) => void;
+  reject: (e: EngineError) => void;
+  queuedAt: number;
+  queueTimer: NodeJS.Timeout;
+  tag?: string;
+}
+
+interface Slot {
+  id: number;
+  proc: UciProcess | null;
+  starting: Promise<void> | null;
+  job: Job | null;
+  failures: number;
+}
+
+export class EnginePool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private closed = false;
+  private restarts = 0;
+  private readonly watchdogGraceMs: number;
+  private readonly queueTimeoutMs: number;
+  private readonly startTimeoutMs: number;
+
+  private constructor(private readonly opts: EnginePoolOptions) {
+    this.watchdogGraceMs = opts.watchdogGraceMs ?? 5_000;
+    this.queueTimeoutMs = opts.queueTimeoutMs ?? 60_000;
+    this.startTimeoutMs = opts.startTimeoutMs ?? 15_000;
+  }
+
+  /** Starts all engines; fails if none can be started at all (bad path, broken build). */
+  static async create(opts: EnginePoolOptions): Promise<EnginePool> {
+    const pool = new EnginePool(opts);
+    const size = Math.max(1, Math.floor(opts.size));
+    for (let i = 0; i < size; i++) pool.slots.push({ id: i, proc: null, starting: null, job: null, failures: 0 });
+    const results = await Promise.allSettled(pool.slots.map((s) => pool.startSlot(s)));
+    const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+    if (failed.length === size) {
+      await pool.close();
+      throw failed[0].reason;
+    }
+    results.forEach((r, i) => {
+      if (r.status === 'rejected') {
+        const slot = pool.slots[i];
+        slot.failures = 1;
+        opts.logger.error({ slot: i, err: (r.reason as Error).message }, 'engine failed to start; retrying');
+        pool.restartSlot(slot);
+      }
+    });
+    opts.logger.info({ engine: opts.spec.label, kind: opts.spec.kind, size }, 'engine pool started');
+    return pool;
+  }
+
+  private startSlot(slot: Slot): Promise<void> {
+    if (slot.starting) return slot.starting;
+    slot.starting = (async () => {
+      const proc = await UciProcess.start(this.opts.spec, this.startTimeoutMs);
+      if (this.closed) {
+        proc.kill();
+        return;
+      }
+      slot.proc = proc;
+      slot.failures = 0;
+      void proc.exitPromise.then(() => this.onExit(slot, proc));
+    })().finally(() => {
+      slot.starting = null;
+    });
+    return slot.starting.then(() => this.pump());
+  }
+
+  /** Restarts a slot after a crash, with backoff while it keeps failing to start. */
+  private restartSlot(slot: Slot): void {
+    if (this.closed || slot.starting) return;
+    this.restarts++;
+    const delay = Math.min(5_000, slot.failures === 0 ? 0 : 100 * 2 ** slot.failures);
+    setTimeout(() => {
+      if (this.closed) return;
+      this.startSlot(slot).catch((e: unknown) => {
+        slot.failures++;
+        this.opts.logger.error({ slot: slot.id, err: (e as Error).message }, 'engine restart failed');
+        this.restartSlot(slot);
+      });
+    }, delay).unref();
+  }
+
+  private onExit(slot: Slot, proc: UciProcess): void {
+    if (slot.proc !== proc) return;
+    slot.proc = null;
+    if (this.closed) return;
+    this.opts.logger.warn({ slot: slot.id, pid: proc.pid, exit: proc.exitDescription, tag: slot.job?.tag }, 'engine process exited; restarting');
+    // The running search (if any) is failed by UciProcess.search itself (exit rejects waits).
+    this.restartSlot(slot);
+  }
+
+  /**
+   * Queues a search. `tag` (e.g. the game id) is only used in logs and `busyTags()`.
+   */
+  search(req: SearchRequest, tag?: string): Promise<SearchResult> {
+    if (this.closed) return Promise.reject(new EngineError('closed', 'engine pool is closed'));
+    return new Promise<SearchResult>((resolve, reject) => {
+      const job: Job = {
+        req,
+        resolve,
+        reject,
+        tag,
+        queuedAt: Date.now(),
+        queueTimer: setTimeout(() => {
+          const i = this.queue.indexOf(job);
+          if (i >= 0) {
+            this.queue.splice(i, 1);
+            reject(new EngineError('unavailable', `no engine became free within ${this.queueTimeoutMs} ms`));
+          }
+        }, this.queueTimeoutMs),
+      };
+      this.queue.push(job);
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (!slot.proc || !slot.proc.alive || slot.job || slot.starting) continue;
+      const job = this.queue.shift()!;
+      clearTimeout(job.queueTimer);
+      this.run(slot, slot.proc, job);
+    }
+  }
+
+  private run(slot: Slot, proc: UciProcess, job: Job): void {
+    slot.job = job;
+    const timeoutMs = job.req.movetimeMs + this.watchdogGraceMs;
+    proc
+      .search(job.req, timeoutMs)
+      .then(
+        (res) => job.resolve(res),
+        (err: unknown) => {
+          const e = err instanceof EngineError ? err : new EngineError('crash', String(err));
+          if (e.code === 'timeout' || e.code === 'bad_output') {
+            // A hung or confused engine is not trusted with another search.
+            this.opts.logger.warn({ slot: slot.id, pid: proc.pid, tag: job.tag, err: e.message }, 'killing engine');
+            proc.kill();
+          }
+          job.reject(e);
+        },
+      )
+      .finally(() => {
+        slot.job = null;
+        this.pump();
+      });
+  }
+
+  /** Process ids of the live engines (for operations and tests). */
+  pids(): number[] {
+    return this.slots.map((s) => s.proc?.pid).filter((p): p is number => typeof p === 'number');
+  }
+
+  /** pid of the engine currently searching for `tag`, if any. */
+  pidFor(tag: string): number | undefined {
+    return this.slots.find((s) => s.job?.tag === tag)?.proc?.pid;
+  }
+
+  stats(): PoolStats {
+    return {
+      engines: this.slots.filter((s) => s.proc?.alive).length,
+      busy: this.slots.filter((s) => s.job).length,
+      queue: this.queue.length,
+      restarts: this.restarts,
+    };
+  }
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const job of this.queue.splice(0)) {
+      clearTimeout(job.queueTimer);
+      job.reject(new EngineError('closed', 'engine pool is closed'));
+    }
+    await Promise.all(
+      this.slots.map(async (s) => {
+        await s.starting?.catch(() => {});
+        await s.proc?.quit();
+        s.proc = null;
+      }),
+    );
+  }
+}
