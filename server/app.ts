@@ -1,0 +1,185 @@
+/**
+ * startServer(): the whole realtime server in-process — HTTP (static client, /healthz, /metrics,
+ * the accounts routes) and the WebSocket at /socket — on uWebSockets.js.
+ */
+import { randomBytes } from 'node:crypto';
+import pino, { type Logger } from 'pino';
+import { SOCKET_PATH, type ServerMessage } from '../machines/protocol/messages';
+import { loadUws, type us_listen_socket } from './uws';
+import { ServerMetrics } from './http/metrics';
+import { StaticFiles } from './http/static';
+import { GameManager } from './game/games';
+import { Matchmaking } from './game/matchmaking';
+import { Hub } from './realtime/hub';
+import { GuestIdentity } from './realtime/identity';
+import { Realtime } from './realtime/realtime';
+import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
+
+export interface StartServerOptions {
+  /** 0 = a free port (the real one is returned) */
+  port?: number;
+  host?: string;
+  /** clock per side, ms (default 600 000) */
+  clockMs?: number;
+  /** first-move deadline, ms (default 30 000) */
+  firstMoveMs?: number;
+  /** disconnect grace, ms (default guest 40 s, account 80 s) */
+  graceMs?: number | { guest: number; account: number };
+  lag?: { perMoveCapMs: number; initialBankMs: number; bankCapMs: number };
+  staticDir?: string;
+  accounts?: AccountsModule;
+  ai?: AiServiceFactory;
+  logger?: Logger;
+  /** key for guest secrets; random per process when absent */
+  serverSecret?: string;
+  rateLimit?: { messages: number; windowMs: number };
+  maxPayloadBytes?: number;
+  idleTimeoutSeconds?: number;
+  pingIntervalMs?: number;
+  /** minimum spacing of playerCount broadcasts (default 1000 ms) */
+  playerCountIntervalMs?: number;
+  /** colour draw for pairings (tests make it deterministic) */
+  random?: () => number;
+  /** test-only: games start from this FEN */
+  startFen?: string;
+  /** XState inspector (INSPECT=1) */
+  inspect?: unknown;
+}
+
+export interface RunningServer {
+  port: number;
+  url: string;
+  /** stop listening, tell players, close sockets, stop actors and services */
+  close(message?: string): Promise<void>;
+  /** live numbers (for tests and the bench) */
+  stats(): { connections: number; playersOnline: number; queueLength: number; liveGames: number };
+}
+
+export const SHUTDOWN_TEXT = 'The server is restarting. Please reconnect in a moment.';
+
+export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
+  const uws = loadUws();
+  const log = opts.logger ?? pino({ level: 'silent' });
+  const app = uws.App();
+  const clockMs = opts.clockMs ?? 600_000;
+  const graceMs =
+    typeof opts.graceMs === 'number' ? { guest: opts.graceMs, account: opts.graceMs } : (opts.graceMs ?? { guest: 40_000, account: 80_000 });
+
+  const hub = new Hub(app, opts.playerCountIntervalMs ?? 1000);
+  let ai: AiService | undefined;
+  let matchmaking: Matchmaking | undefined;
+  const games: { current?: GameManager } = {};
+  const metrics = new ServerMetrics({
+    connections: () => hub.sockets.size,
+    playersOnline: () => hub.playersOnline,
+    queueLength: () => matchmaking?.length ?? 0,
+    liveGames: () => games.current?.size ?? 0,
+    aiGames: () => ai?.stats().games ?? 0,
+  });
+  const gameManager = new GameManager(hub, metrics, log.child({ part: 'games' }), {
+    clockMs,
+    firstMoveMs: opts.firstMoveMs ?? 30_000,
+    graceMs,
+    // live-play.md (lichess 10+0): credit up to 1 s of lag per move, 3 s bank at start, 7 s cap
+    lag: opts.lag ?? { perMoveCapMs: 1000, initialBankMs: 3000, bankCapMs: 7000 },
+    startFen: opts.startFen,
+    inspect: opts.inspect,
+  });
+  games.current = gameManager;
+  matchmaking = new Matchmaking(hub, gameManager, log.child({ part: 'matchmaking' }), opts.random, opts.inspect);
+  const identity = new GuestIdentity(opts.serverSecret ?? randomBytes(32).toString('base64url'));
+
+  if (opts.ai) {
+    ai = await opts.ai({
+      send: (playerId: string, msg: ServerMessage) => {
+        hub.send(playerId, msg);
+      },
+      logger: log.child({ part: 'ai' }),
+    });
+  }
+
+  const realtime = new Realtime(
+    hub,
+    gameManager,
+    matchmaking,
+    identity,
+    metrics,
+    log.child({ part: 'socket' }),
+    {
+      maxPayloadBytes: opts.maxPayloadBytes ?? 8 * 1024,
+      idleTimeoutSeconds: opts.idleTimeoutSeconds ?? 60,
+      rateLimit: opts.rateLimit ?? { messages: 100, windowMs: 20_000 },
+      pingIntervalMs: opts.pingIntervalMs ?? 10_000,
+    },
+    () => ai,
+    opts.accounts,
+  );
+  realtime.mount(app, SOCKET_PATH);
+
+  let shuttingDown = false;
+  app.get('/healthz', (res) => {
+    res
+      .writeStatus(shuttingDown ? '503 Service Unavailable' : '200 OK')
+      .writeHeader('Content-Type', 'application/json')
+      .writeHeader('Cache-Control', 'no-store')
+      .end(JSON.stringify({ ok: !shuttingDown, connections: hub.sockets.size, games: gameManager.size }));
+  });
+  app.get('/metrics', (res) => {
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    metrics.text().then(
+      (body) => {
+        if (aborted) return;
+        res.cork(() => {
+          res.writeHeader('Content-Type', metrics.contentType).writeHeader('Cache-Control', 'no-store').end(body);
+        });
+      },
+      (err: unknown) => {
+        log.error({ err }, 'metrics failed');
+        if (!aborted) res.cork(() => res.writeStatus('500 Internal Server Error').end());
+      },
+    );
+  });
+
+  opts.accounts?.mount(app);
+
+  const staticFiles = new StaticFiles(opts.staticDir ?? 'dist/client');
+  if (!staticFiles.available) log.warn({ dir: staticFiles.dir }, 'client build not found; run "npm run build"');
+  app.any('/*', (res, req) => staticFiles.handle(res, req));
+
+  const host = opts.host ?? '0.0.0.0';
+  const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
+    app.listen(host, opts.port ?? 3000, (s) => (s ? resolve(s) : reject(new Error(`Cannot listen on ${host}:${opts.port ?? 3000}`))));
+  });
+  const port = uws.us_socket_local_port(listenSocket as never);
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  log.info({ port, host, staticFiles: staticFiles.size }, 'server listening');
+
+  let closed: Promise<void> | null = null;
+  return {
+    port,
+    url: `http://${shownHost}:${port}`,
+    stats: () => ({
+      connections: hub.sockets.size,
+      playersOnline: hub.playersOnline,
+      queueLength: matchmaking!.length,
+      liveGames: gameManager.size,
+    }),
+    close(message = SHUTDOWN_TEXT) {
+      if (closed) return closed;
+      shuttingDown = true;
+      closed = (async () => {
+        uws.us_listen_socket_close(listenSocket);
+        realtime.closeAll(message);
+        hub.stop();
+        gameManager.stopAll();
+        matchmaking!.stop();
+        await Promise.allSettled([ai?.close(), opts.accounts?.close()]);
+        log.info('server closed');
+      })();
+      return closed;
+    },
+  };
+}

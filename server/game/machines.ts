@@ -1,0 +1,37 @@
+/**
+ * The binding between the server and the pure machines in machines/game and
+ * machines/matchmaking: creating actors and reading what the server needs from snapshots.
+ * Any difference between the machines' interface and what the server expects is absorbed here.
+ */
+import { createActor } from 'xstate';
+import { gameMachine, snapshotForRejoin } from '../../machines/game';
+import { matchmakingMachine } from '../../machines/matchmaking';
+import type { CurrentState } from '../../machines/protocol/messages';
+import type { GameCommand, GameInput, MatchmakingCommand } from './contract';
+
+export interface EmitterActor<C> {
+  start(): unknown;
+  stop(): unknown;
+  send(cmd: C): void;
+  on(type: '*', handler: (e: { type: string }) => void): { unsubscribe(): void };
+  subscribe(o: { error?: (err: unknown) => void; complete?: () => void }): { unsubscribe(): void };
+}
+
+export interface GameActor extends EmitterActor<GameCommand> {
+  getSnapshot(): unknown;
+}
+export type MatchmakingActor = EmitterActor<MatchmakingCommand>;
+
+export function createGameActor(input: GameInput, inspect?: unknown): GameActor {
+  const actor = createActor(gameMachine, { input: input as never, ...(inspect ? { inspect: inspect as never } : {}) });
+  return actor as unknown as GameActor;
+}
+
+export function rejoinState(actor: GameActor): CurrentState {
+  return snapshotForRejoin(actor.getSnapshot() as never) as CurrentState;
+}
+
+export function createMatchmakingActor(random: () => number, inspect?: unknown): MatchmakingActor {
+  const actor = createActor(matchmakingMachine, { input: { random } as never, ...(inspect ? { inspect: inspect as never } : {}) });
+  return actor as unknown as MatchmakingActor;
+}

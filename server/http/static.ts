@@ -1,0 +1,152 @@
+/**
+ * Serves the built client (dist/client) from memory: every file is read and precompressed
+ * (brotli, gzip) at start-up. Hashed assets under /assets/ get a long immutable cache;
+ * index.html is never cached; unknown paths without a file extension (the SPA's routes)
+ * get index.html.
+ */
+import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { extname, join, relative, sep } from 'node:path';
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import type { HttpRequest, HttpResponse } from '../uws';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+  '.webmanifest': 'application/manifest+json',
+};
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.svg', '.txt', '.wasm', '.webmanifest', '.ico']);
+
+interface StaticFile {
+  type: string;
+  cacheControl: string;
+  etag: string;
+  raw: Buffer;
+  gzip?: Buffer;
+  br?: Buffer;
+}
+
+export class StaticFiles {
+  private files = new Map<string, StaticFile>();
+  readonly available: boolean;
+
+  constructor(readonly dir: string) {
+    this.available = existsSync(join(dir, 'index.html'));
+    if (existsSync(dir)) this.load(dir);
+  }
+
+  get size(): number {
+    return this.files.size;
+  }
+
+  private load(root: string): void {
+    const walk = (d: string) => {
+      for (const name of readdirSync(d)) {
+        const full = join(d, name);
+        const st = statSync(full);
+        if (st.isDirectory()) walk(full);
+        else if (st.isFile()) this.add('/' + relative(root, full).split(sep).join('/'), readFileSync(full));
+      }
+    };
+    walk(root);
+  }
+
+  private add(urlPath: string, raw: Buffer): void {
+    const ext = extname(urlPath).toLowerCase();
+    const f: StaticFile = {
+      type: TYPES[ext] ?? 'application/octet-stream',
+      cacheControl: urlPath.startsWith('/assets/')
+        ? 'public, max-age=31536000, immutable'
+        : urlPath === '/index.html'
+          ? 'no-cache'
+          : 'public, max-age=3600',
+      etag: '"' + createHash('sha1').update(raw).digest('base64url').slice(0, 20) + '"',
+      raw,
+    };
+    if (COMPRESSIBLE.has(ext) && raw.length >= 512) {
+      const gz = gzipSync(raw, { level: 9 });
+      if (gz.length < raw.length) f.gzip = gz;
+      const br = brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } });
+      if (br.length < raw.length) f.br = br;
+    }
+    this.files.set(urlPath, f);
+  }
+
+  /** Finds the file for a URL path: the file itself, or index.html for SPA routes. */
+  resolve(path: string): StaticFile | undefined {
+    let p: string;
+    try {
+      p = decodeURIComponent(path);
+    } catch {
+      return undefined;
+    }
+    if (p === '/' || p === '') return this.files.get('/index.html');
+    const hit = this.files.get(p);
+    if (hit) return hit;
+    // A route of the single-page app (no file extension, not an asset): the app's shell.
+    if (!p.startsWith('/assets/') && extname(p) === '') return this.files.get('/index.html');
+    return undefined;
+  }
+
+  /** Synchronous uWS handler (runs corked). */
+  handle(res: HttpResponse, req: HttpRequest): void {
+    const method = req.getMethod();
+    if (method !== 'get' && method !== 'head') {
+      res.writeStatus('405 Method Not Allowed').writeHeader('Allow', 'GET, HEAD').end('Method Not Allowed');
+      return;
+    }
+    const file = this.resolve(req.getUrl());
+    if (!file) {
+      if (!this.available && extname(req.getUrl()) === '') {
+        res
+          .writeStatus('503 Service Unavailable')
+          .writeHeader('Content-Type', 'text/plain; charset=utf-8')
+          .end('The client is not built. Run "npm run build" (or "npm start", which builds first).');
+        return;
+      }
+      res.writeStatus('404 Not Found').writeHeader('Content-Type', 'text/plain; charset=utf-8').end('Not Found');
+      return;
+    }
+    if (req.getHeader('if-none-match') === file.etag) {
+      res.writeStatus('304 Not Modified').writeHeader('ETag', file.etag).writeHeader('Cache-Control', file.cacheControl).end();
+      return;
+    }
+    const accept = req.getHeader('accept-encoding');
+    let body = file.raw;
+    let encoding: string | undefined;
+    if (file.br && /\bbr\b/.test(accept)) {
+      body = file.br;
+      encoding = 'br';
+    } else if (file.gzip && /\bgzip\b/.test(accept)) {
+      body = file.gzip;
+      encoding = 'gzip';
+    }
+    res.writeStatus('200 OK');
+    res.writeHeader('Content-Type', file.type);
+    res.writeHeader('Cache-Control', file.cacheControl);
+    res.writeHeader('ETag', file.etag);
+    res.writeHeader('X-Content-Type-Options', 'nosniff');
+    if (file.gzip || file.br) res.writeHeader('Vary', 'Accept-Encoding');
+    if (encoding) res.writeHeader('Content-Encoding', encoding);
+    if (method === 'head') {
+      res.endWithoutBody(body.length);
+      return;
+    }
+    res.end(body);
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * Process entry for `npm start`: reads the environment, wires the accounts module and the AI
+ * service in, starts the server, and shuts down gracefully on SIGTERM/SIGINT.
+ */
+import { ConfigError, loadConfig } from './config';
+import { createLogger } from './logger';
+import { loadOrCreateServerSecret } from './secret';
+import { UwsLoadError, loadUws } from './uws';
+import { startServer } from './app';
+import { loadAccounts, loadAiFactory } from './wiring';
+
+async function main(): Promise<void> {
+  let cfg;
+  try {
+    cfg = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(err.message + '\n');
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger({ level: cfg.logLevel, nodeEnv: cfg.nodeEnv });
+  try {
+    loadUws();
+  } catch (err) {
+    if (err instanceof UwsLoadError) {
+      log.fatal(err.message);
+      process.stderr.write(err.message + '\n');
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  const serverSecret = loadOrCreateServerSecret(cfg.dataDir, cfg.serverSecret);
+  let inspect: unknown;
+  if (cfg.inspect) {
+    const { createWebSocketInspector } = await import('@statelyai/inspect');
+    inspect = createWebSocketInspector().inspect;
+    log.info('XState inspector enabled');
+  }
+  const accounts = await loadAccounts(cfg, log.child({ part: 'accounts' }));
+  const ai = await loadAiFactory(cfg, log.child({ part: 'ai' }));
+
+  const server = await startServer({
+    port: cfg.port,
+    host: cfg.host,
+    clockMs: cfg.clockMs,
+    firstMoveMs: cfg.firstMoveMs,
+    graceMs: cfg.graceMs,
+    staticDir: cfg.staticDir,
+    accounts,
+    ai,
+    logger: log,
+    serverSecret,
+    rateLimit: cfg.rateLimit,
+    maxPayloadBytes: cfg.maxPayloadBytes,
+    idleTimeoutSeconds: cfg.idleTimeoutSeconds,
+    inspect,
+  });
+  log.info({ url: server.url, accounts: !!accounts, ai: !!ai }, 'chess server ready');
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      log.warn('shutdown took too long; exiting');
+      process.exit(0);
+    }, cfg.shutdownTimeoutMs);
+    force.unref();
+    server.close().then(
+      () => {
+        log.flush?.();
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'error during shutdown');
+        process.exit(0);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('uncaughtException', (err) => {
+    log.fatal({ err }, 'uncaught exception');
+  });
+  process.on('unhandledRejection', (err) => {
+    log.error({ err }, 'unhandled rejection');
+  });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`Server failed to start: ${(err as Error)?.stack ?? String(err)}\n`);
+  process.exit(1);
+});

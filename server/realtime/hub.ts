@@ -1,0 +1,126 @@
+/**
+ * The connection registry: which sockets are open, which player each belongs to, and the
+ * player sessions (kept while a disconnected player still has a seat in a game).
+ */
+import type { WebSocket, TemplatedApp } from '../uws';
+import type { ServerMessage } from '../../machines/protocol/messages';
+import type { RateState } from './rateLimit';
+
+export interface SocketData {
+  connId: number;
+  playerId: string;
+  /** set during upgrade: the identity the client asked to resume, already verified */
+  resumed: boolean;
+  /** set when a bad secret was presented: an error is sent right after connectionAck */
+  identityRejected: boolean;
+  rate: RateState;
+  /** true once the socket is closing (rate limit, replacement, shutdown) */
+  closing: boolean;
+  /** true when a newer socket took this player's seat */
+  replaced: boolean;
+  /** smoothed one-way network lag from ping/pong RTT (ms); undefined until measured */
+  lagMs?: number;
+}
+
+export type WS = WebSocket<SocketData>;
+
+export interface PlayerSession {
+  id: string;
+  kind: 'guest' | 'account';
+  ws: WS | null;
+  name?: string;
+  /** live multiplayer game, if any */
+  gameId: string | null;
+  queued: boolean;
+}
+
+export const LOBBY_TOPIC = 'lobby';
+
+export class Hub {
+  readonly sockets = new Set<WS>();
+  readonly players = new Map<string, PlayerSession>();
+  private online = 0;
+  private countTimer: NodeJS.Timeout | null = null;
+  private lastCountSent = -1;
+  private lastCountAt = 0;
+
+  constructor(
+    private readonly app: TemplatedApp,
+    private readonly countIntervalMs: number,
+  ) {}
+
+  get playersOnline(): number {
+    return this.online;
+  }
+
+  session(playerId: string): PlayerSession | undefined {
+    return this.players.get(playerId);
+  }
+
+  /** Attach a socket to a player, creating the session. Returns the socket it replaced, if any. */
+  attach(ws: WS, playerId: string, kind: 'guest' | 'account'): { session: PlayerSession; replaced: WS | null } {
+    let session = this.players.get(playerId);
+    let replaced: WS | null = null;
+    if (!session) {
+      session = { id: playerId, kind, ws: null, gameId: null, queued: false };
+      this.players.set(playerId, session);
+    }
+    if (session.ws && session.ws !== ws) replaced = session.ws;
+    if (!session.ws) this.online++;
+    session.ws = ws;
+    ws.getUserData().playerId = playerId;
+    this.countChanged();
+    return { session, replaced };
+  }
+
+  /** The socket no longer speaks for its player (closed or rebound). */
+  detach(ws: WS): PlayerSession | undefined {
+    const session = this.players.get(ws.getUserData().playerId);
+    if (!session || session.ws !== ws) return undefined;
+    session.ws = null;
+    this.online--;
+    this.countChanged();
+    return session;
+  }
+
+  /** Forget a player that has no socket and no seat. */
+  forgetIfIdle(session: PlayerSession): void {
+    if (!session.ws && !session.gameId && !session.queued) this.players.delete(session.id);
+  }
+
+  send(playerId: string, msg: ServerMessage): boolean {
+    const ws = this.players.get(playerId)?.ws;
+    if (!ws) return false;
+    return this.sendWs(ws, JSON.stringify(msg));
+  }
+
+  sendText(playerId: string, text: string): boolean {
+    const ws = this.players.get(playerId)?.ws;
+    if (!ws) return false;
+    return this.sendWs(ws, text);
+  }
+
+  sendWs(ws: WS, text: string): boolean {
+    if (ws.getUserData().closing) return false;
+    return ws.send(text, false) !== 2;
+  }
+
+  /** playerCount broadcasts, coalesced: at most one per countIntervalMs. */
+  private countChanged(): void {
+    if (this.countTimer) return;
+    const wait = Math.max(0, this.lastCountAt + this.countIntervalMs - Date.now());
+    this.countTimer = setTimeout(() => {
+      this.countTimer = null;
+      this.lastCountAt = Date.now();
+      if (this.online === this.lastCountSent) return;
+      this.lastCountSent = this.online;
+      this.app.publish(LOBBY_TOPIC, JSON.stringify({ type: 'playerCount', count: this.online }), false);
+    }, wait);
+    this.countTimer.unref?.();
+  }
+
+  stop(): void {
+    if (this.countTimer) clearTimeout(this.countTimer);
+    this.countTimer = null;
+  }
+}

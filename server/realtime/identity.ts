@@ -1,0 +1,28 @@
+/**
+ * Guest identity: a server-issued id `player_<random>` plus a secret = HMAC-SHA256(id, server key).
+ * The secret proves on reconnect (`/socket?playerId=…&secret=…`) that the client is the same
+ * guest; nothing is stored per guest, so it survives restarts as long as the key does.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+const GUEST_ID = /^player_[A-Za-z0-9_-]{8,32}$/;
+
+export class GuestIdentity {
+  constructor(private readonly key: string) {}
+
+  newGuestId(): string {
+    return 'player_' + randomBytes(9).toString('base64url');
+  }
+
+  secretFor(playerId: string): string {
+    return createHmac('sha256', this.key).update(playerId).digest('base64url');
+  }
+
+  /** True when `secret` is the one this server issued for `playerId`. Constant-time. */
+  verify(playerId: string, secret: string): boolean {
+    if (!GUEST_ID.test(playerId) || typeof secret !== 'string' || secret.length > 128) return false;
+    const expected = Buffer.from(this.secretFor(playerId));
+    const given = Buffer.from(secret);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}

@@ -1,0 +1,428 @@
+/**
+ * The WebSocket endpoint: identity on upgrade, limits, parsing, routing of every client message
+ * to matchmaking, the game actors, the AI service or the accounts module.
+ */
+import type { Logger } from 'pino';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t } from 'uWebSockets.js';
+import { TEXT, type ServerMessage } from '../../machines/protocol/messages';
+import type { ServerMetrics } from '../http/metrics';
+import type { GameManager } from '../game/games';
+import type { Matchmaking } from '../game/matchmaking';
+import type { AccountsModule, AiService } from '../wiring';
+import { Hub, LOBBY_TOPIC, type PlayerSession, type SocketData, type WS } from './hub';
+import type { GuestIdentity } from './identity';
+import { newRateState, takeToken } from './rateLimit';
+import { parseClientMessage, type ParsedMessage, type ParsedPayloads } from './schemas';
+
+export interface RealtimeOptions {
+  maxPayloadBytes: number;
+  idleTimeoutSeconds: number;
+  rateLimit: { messages: number; windowMs: number };
+  pingIntervalMs: number;
+}
+
+export const REPLACED_CLOSE_CODE = 4001;
+export const RATE_LIMIT_CLOSE_CODE = 1008;
+export const SHUTDOWN_CLOSE_CODE = 1001;
+
+const TEXTS = {
+  replaced: 'This player connected from another tab or device; this connection is closed.',
+  identityRejected: 'The saved player identity could not be verified; you are playing under a new player id.',
+  binary: 'Binary messages are not accepted; send JSON text.',
+  notYourIdentity: 'That player id is not yours; nothing was changed.',
+  noGame: 'Game not found or not yours.',
+  notYourGame: 'This is not your game.',
+  aiUnavailable: 'AI is not available',
+  accountsUnavailable: 'Accounts are not available',
+  identifyFailed: 'Could not verify the access token; you stay a guest.',
+  identifyBusy: 'Cannot change identity during a game or a search.',
+  aiWhileInGame: 'Cannot start an AI game while in an active game',
+};
+
+export class Realtime {
+  private nextConnId = 1;
+  private pingTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly hub: Hub,
+    private readonly games: GameManager,
+    private readonly matchmaking: Matchmaking,
+    private readonly identity: GuestIdentity,
+    private readonly metrics: ServerMetrics,
+    private readonly log: Logger,
+    private readonly opts: RealtimeOptions,
+    private readonly getAi: () => AiService | undefined,
+    private readonly accounts: AccountsModule | undefined,
+  ) {}
+
+  mount(app: TemplatedApp, path: string): void {
+    app.ws<SocketData>(path, {
+      maxPayloadLength: this.opts.maxPayloadBytes,
+      idleTimeout: this.opts.idleTimeoutSeconds,
+      sendPingsAutomatically: true,
+      maxBackpressure: 256 * 1024,
+      upgrade: (res, req, ctx) => this.upgrade(res, req, ctx),
+      open: (ws) => this.open(ws),
+      message: (ws, message, isBinary) => this.message(ws, message, isBinary),
+      close: (ws, code) => this.close(ws, code),
+      pong: (ws, message) => this.pong(ws, message),
+    });
+    this.pingTimer = setInterval(() => this.pingAll(), this.opts.pingIntervalMs);
+    this.pingTimer.unref?.();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Socket life cycle
+
+  private upgrade(res: HttpResponse, req: HttpRequest, ctx: us_socket_context_t): void {
+    const askedId = req.getQuery('playerId') ?? '';
+    const secret = req.getQuery('secret') ?? '';
+    let playerId: string;
+    let resumed = false;
+    let identityRejected = false;
+    if (askedId && this.identity.verify(askedId, secret)) {
+      playerId = askedId;
+      resumed = true;
+    } else {
+      if (askedId || secret) identityRejected = true;
+      playerId = this.identity.newGuestId();
+    }
+    const data: SocketData = {
+      connId: this.nextConnId++,
+      playerId,
+      resumed,
+      identityRejected,
+      rate: newRateState(performance.now()),
+      closing: false,
+      replaced: false,
+    };
+    res.upgrade(
+      data,
+      req.getHeader('sec-websocket-key'),
+      req.getHeader('sec-websocket-protocol'),
+      req.getHeader('sec-websocket-extensions'),
+      ctx,
+    );
+  }
+
+  private open(ws: WS): void {
+    const data = ws.getUserData();
+    this.hub.sockets.add(ws);
+    this.metrics.connectionsOpened.inc();
+    ws.subscribe(LOBBY_TOPIC);
+    if (data.identityRejected) {
+      this.metrics.messagesRejected.inc({ reason: 'identity_rejected' });
+      this.log.warn({ connId: data.connId }, 'guest identity rejected on connect: bad secret');
+    }
+    const session = this.bind(ws, data.playerId, 'guest');
+    ws.cork(() => {
+      this.sendWs(ws, {
+        type: 'connectionAck',
+        playerId: session.id,
+        count: this.hub.playersOnline,
+        secret: this.identity.secretFor(session.id),
+      });
+      if (data.identityRejected) this.sendWs(ws, { type: 'error', code: 'identity_rejected', message: TEXTS.identityRejected });
+    });
+  }
+
+  /** Binds a socket to a player: a newer socket takes the seat; the older one is told and closed. */
+  private bind(ws: WS, playerId: string, kind: 'guest' | 'account'): PlayerSession {
+    const { session, replaced } = this.hub.attach(ws, playerId, kind);
+    session.kind = kind;
+    if (replaced) {
+      const old = replaced.getUserData();
+      old.replaced = true;
+      this.sendWs(replaced, { type: 'error', code: 'replaced', message: TEXTS.replaced });
+      old.closing = true;
+      this.log.info({ playerId, oldConn: old.connId, newConn: ws.getUserData().connId }, 'newer socket took the seat');
+      replaced.end(REPLACED_CLOSE_CODE, 'replaced by a newer connection');
+    } else if (session.gameId) {
+      const game = this.games.games.get(session.gameId);
+      if (game) this.games.command(game, { type: 'PLAYER_RECONNECTED', playerId });
+    }
+    const ai = this.getAi();
+    if (ai?.hasGame(playerId)) ai.playerReconnected(playerId);
+    return session;
+  }
+
+  private close(ws: WS, code: number): void {
+    const data = ws.getUserData();
+    data.closing = true;
+    this.hub.sockets.delete(ws);
+    if (data.replaced) return;
+    const session = this.hub.detach(ws);
+    if (!session) return;
+    this.log.debug({ playerId: session.id, code }, 'socket closed');
+    this.playerGone(session);
+  }
+
+  /** The player has no socket any more: leave the queue, start the grace period of a game. */
+  private playerGone(session: PlayerSession): void {
+    if (session.queued) this.matchmaking.leave(session, false);
+    if (session.gameId) {
+      const game = this.games.games.get(session.gameId);
+      if (game) this.games.command(game, { type: 'PLAYER_DISCONNECTED', playerId: session.id });
+    }
+    const ai = this.getAi();
+    if (ai?.hasGame(session.id)) ai.playerDisconnected(session.id);
+    this.hub.forgetIfIdle(session);
+  }
+
+  private pingAll(): void {
+    const stamp = performance.now().toFixed(1);
+    for (const ws of this.hub.sockets) {
+      if (!ws.getUserData().closing) ws.ping(stamp);
+    }
+  }
+
+  private pong(ws: WS, message: ArrayBuffer): void {
+    if (message.byteLength === 0 || message.byteLength > 32) return;
+    const sent = Number(Buffer.from(message).toString('latin1'));
+    if (!Number.isFinite(sent)) return;
+    const rtt = performance.now() - sent;
+    if (rtt < 0 || rtt > 60_000) return;
+    const data = ws.getUserData();
+    const oneWay = rtt / 2;
+    data.lagMs = data.lagMs === undefined ? oneWay : data.lagMs * 0.7 + oneWay * 0.3;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Messages
+
+  private message(ws: WS, message: ArrayBuffer, isBinary: boolean): void {
+    const data = ws.getUserData();
+    if (data.closing) return;
+    const arrivedAt = performance.now();
+    this.metrics.messagesReceived.inc();
+    if (!takeToken(data.rate, arrivedAt, this.opts.rateLimit.messages, this.opts.rateLimit.windowMs)) {
+      this.reject(ws, 'rate_limit', 'too many messages', false);
+      data.closing = true;
+      ws.end(RATE_LIMIT_CLOSE_CODE, 'rate limit exceeded');
+      return;
+    }
+    if (isBinary) {
+      this.reject(ws, 'binary', TEXTS.binary);
+      return;
+    }
+    const text = Buffer.from(message).toString('utf8');
+    const parsed = parseClientMessage(text);
+    if (!parsed.ok) {
+      if (parsed.reason === 'invalid_payload' && (parsed.type === 'gameMove' || parsed.type === 'playerMoveAI')) {
+        this.metrics.messagesRejected.inc({ reason: parsed.reason });
+        this.log.info({ playerId: data.playerId, reason: parsed.reason, detail: parsed.detail }, 'message rejected');
+        this.sendWs(ws, { type: 'moveRejected', message: parsed.detail });
+        return;
+      }
+      this.reject(ws, parsed.reason, parsed.detail);
+      return;
+    }
+    try {
+      this.route(ws, parsed.msg, arrivedAt);
+    } catch (err) {
+      this.metrics.messagesRejected.inc({ reason: 'handler_error' });
+      this.log.error({ err, playerId: data.playerId, type: parsed.msg.type }, 'message handler failed');
+      this.sendWs(ws, { type: 'error', code: 'server_error', message: 'The server could not handle that message.' });
+    }
+  }
+
+  private reject(ws: WS, reason: string, message: string, reply = true): void {
+    this.metrics.messagesRejected.inc({ reason });
+    this.log.info({ playerId: ws.getUserData().playerId, reason, detail: message }, 'message rejected');
+    if (reply) this.sendWs(ws, { type: 'error', code: reason, message });
+  }
+
+  private sendWs(ws: WS, msg: ServerMessage): void {
+    this.hub.sendWs(ws, JSON.stringify(msg));
+  }
+
+  private route(ws: WS, msg: ParsedMessage, arrivedAt: number): void {
+    const session = this.hub.session(ws.getUserData().playerId);
+    if (!session || session.ws !== ws) return; // a socket without a seat (should not happen)
+    switch (msg.type) {
+      case 'findGame':
+        return this.findGame(ws, session, msg.payload);
+      case 'cancelMatchmaking':
+        return this.matchmaking.leave(session, true);
+      case 'gameMove':
+        return this.gameCommand(ws, session, msg.payload.gameId, 'MOVE', arrivedAt, msg.payload.move);
+      case 'resign': {
+        const ai = this.getAi();
+        if (ai?.ownsGame(msg.payload.gameId)) return ai.resign(session.id, msg.payload.gameId);
+        return this.gameCommand(ws, session, msg.payload.gameId, 'RESIGN', arrivedAt);
+      }
+      case 'offerDraw':
+        return this.gameCommand(ws, session, msg.payload.gameId, 'OFFER_DRAW', arrivedAt);
+      case 'acceptDraw':
+        return this.gameCommand(ws, session, msg.payload.gameId, 'ACCEPT_DRAW', arrivedAt);
+      case 'declineDraw':
+        return this.gameCommand(ws, session, msg.payload.gameId, 'DECLINE_DRAW', arrivedAt);
+      case 'checkActiveGame':
+        return this.checkActiveGame(ws, session, msg.payload);
+      case 'rejoinGame':
+        return this.rejoin(ws, session, msg.payload.gameId);
+      case 'identifyUser':
+        return void this.identifyUser(ws, session, msg.payload);
+      case 'startAIGame':
+        return this.startAi(ws, session, msg.payload);
+      case 'playerMoveAI': {
+        const ai = this.getAi();
+        if (!ai) return this.reject(ws, 'ai_unavailable', TEXTS.aiUnavailable);
+        return ai.move(session.id, msg.payload);
+      }
+    }
+  }
+
+  private findGame(ws: WS, session: PlayerSession, payload: ParsedPayloads['findGame']): void {
+    if (session.gameId || this.getAi()?.hasGame(session.id)) {
+      this.metrics.messagesRejected.inc({ reason: 'active_game' });
+      this.log.info({ playerId: session.id, reason: 'active_game' }, 'search refused');
+      this.sendWs(ws, { type: 'matchmakingStatus', status: 'idle', message: TEXT.activeGameRefusal });
+      return;
+    }
+    const name = payload?.username || TEXT.anonymousName;
+    this.matchmaking.join(session, name);
+  }
+
+  private gameCommand(
+    ws: WS,
+    session: PlayerSession,
+    gameId: string,
+    type: 'MOVE' | 'RESIGN' | 'OFFER_DRAW' | 'ACCEPT_DRAW' | 'DECLINE_DRAW',
+    arrivedAt: number,
+    move?: ParsedPayloads['gameMove']['move'],
+  ): void {
+    const game = this.games.games.get(gameId);
+    if (!game || session.gameId !== gameId) {
+      const reason = game ? 'not_your_game' : 'unknown_game';
+      this.metrics.messagesRejected.inc({ reason });
+      this.log.info({ playerId: session.id, gameId, reason, type }, 'game command rejected');
+      if (type === 'MOVE') this.sendWs(ws, { type: 'moveRejected', gameId, message: game ? TEXTS.notYourGame : TEXTS.noGame });
+      else this.sendWs(ws, { type: 'error', code: reason, message: game ? TEXTS.notYourGame : TEXTS.noGame });
+      return;
+    }
+    if (type === 'MOVE' && move) {
+      const m = { from: move.from, to: move.to, ...(move.promotion ? { promotion: move.promotion } : {}) };
+      const lagMs = ws.getUserData().lagMs;
+      this.games.command(game, { type: 'MOVE', playerId: session.id, move: m, ...(lagMs !== undefined ? { lagMs } : {}) }, arrivedAt);
+    } else {
+      this.games.command(game, { type, playerId: session.id } as never);
+    }
+  }
+
+  private checkActiveGame(ws: WS, session: PlayerSession, payload: ParsedPayloads['checkActiveGame']): void {
+    if (payload?.playerId && payload.playerId !== session.id) {
+      this.reject(ws, 'foreign_identity', TEXTS.notYourIdentity);
+      return;
+    }
+    const game = session.gameId ? this.games.games.get(session.gameId) : undefined;
+    if (!game) {
+      this.sendWs(ws, { type: 'activeGameStatus', gameId: null });
+      return;
+    }
+    const color = this.games.colorOf(game, session.id)!;
+    const opponent = color === 'white' ? game.black : game.white;
+    this.sendWs(ws, { type: 'activeGameStatus', gameId: game.id, color, opponentId: opponent.id });
+  }
+
+  private rejoin(ws: WS, session: PlayerSession, gameId: string): void {
+    const ai = this.getAi();
+    if (ai?.ownsGame(gameId)) {
+      if (ai.hasGame(session.id)) ai.playerReconnected(session.id);
+      else this.reject(ws, 'unknown_game', TEXTS.noGame);
+      return;
+    }
+    const game = this.games.games.get(gameId);
+    if (!game || session.gameId !== gameId) {
+      this.reject(ws, game ? 'not_your_game' : 'unknown_game', TEXTS.noGame);
+      return;
+    }
+    const color = this.games.colorOf(game, session.id)!;
+    const opponent = color === 'white' ? game.black : game.white;
+    this.sendWs(ws, {
+      type: 'gameStart',
+      gameId,
+      color,
+      opponentId: opponent.id,
+      opponentName: opponent.name,
+      timerDuration: Math.round(this.games.clockMs / 1000),
+      currentState: this.games.currentState(game),
+    });
+    // the opponent's pending draw offer is part of currentState; send it as an event as well
+    const state = this.games.currentState(game);
+    if (state.drawOfferFrom && state.drawOfferFrom !== color) this.sendWs(ws, { type: 'drawOffer', gameId });
+  }
+
+  private async identifyUser(ws: WS, session: PlayerSession, payload: ParsedPayloads['identifyUser']): Promise<void> {
+    if (!this.accounts) {
+      this.reject(ws, 'accounts_unavailable', TEXTS.accountsUnavailable);
+      return;
+    }
+    let claims: Awaited<ReturnType<AccountsModule['verifyAccessToken']>> = null;
+    try {
+      claims = await this.accounts.verifyAccessToken(payload.accessToken);
+    } catch (err) {
+      this.log.warn({ err }, 'access token verification threw');
+      claims = null;
+    }
+    const data = ws.getUserData();
+    if (data.closing) return;
+    if (!claims || claims.sub !== payload.userId) {
+      this.reject(ws, 'identify_failed', TEXTS.identifyFailed);
+      return;
+    }
+    const current = this.hub.session(data.playerId);
+    if (!current || current.ws !== ws) return;
+    if (current.id === claims.sub) {
+      this.sendWs(ws, { type: 'identified', playerId: current.id, ...(claims.username ? { username: claims.username } : {}) });
+      return;
+    }
+    if (current.gameId || current.queued || this.getAi()?.hasGame(current.id)) {
+      this.reject(ws, 'identify_busy', TEXTS.identifyBusy);
+      return;
+    }
+    // Leave the guest seat and take the account's (a newer socket takes over an older one).
+    this.hub.detach(ws);
+    this.hub.forgetIfIdle(current);
+    const account = this.bind(ws, claims.sub, 'account');
+    if (claims.username && !account.name) account.name = claims.username;
+    this.log.info({ guestId: current.id, playerId: account.id }, 'socket identified as an account');
+    this.sendWs(ws, { type: 'identified', playerId: account.id, ...(claims.username ? { username: claims.username } : {}) });
+  }
+
+  private startAi(ws: WS, session: PlayerSession, payload: unknown): void {
+    const ai = this.getAi();
+    if (!ai) {
+      this.reject(ws, 'ai_unavailable', TEXTS.aiUnavailable);
+      return;
+    }
+    if (session.gameId) {
+      this.reject(ws, 'active_game', TEXTS.aiWhileInGame);
+      return;
+    }
+    if (session.queued) this.matchmaking.leave(session, false);
+    const options = payload && typeof payload === 'object' && 'options' in payload ? (payload as { options: unknown }).options : payload;
+    ai.start(session.id, options);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Shutdown
+
+  /** Tells every socket the server is going away and closes it. */
+  closeAll(message: string): void {
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.pingTimer = null;
+    const text = JSON.stringify({ type: 'serverShutdown', message } satisfies ServerMessage);
+    for (const ws of [...this.hub.sockets]) {
+      const data = ws.getUserData();
+      if (data.closing) continue;
+      data.replaced = true; // do not start grace periods or leave-queue work while shutting down
+      ws.cork(() => {
+        ws.send(text, false);
+        data.closing = true;
+        ws.end(SHUTDOWN_CLOSE_CODE, 'server shutting down');
+      });
+    }
+    this.hub.sockets.clear();
+  }
+}

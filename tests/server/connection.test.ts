@@ -1,0 +1,136 @@
+/** Identity, reconnection, two sockets of one player, player count, HTTP endpoints. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../server/app';
+import { TestClient, sleep, startTestServer } from './helpers';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('identity on the socket', () => {
+  it('gives a new guest an id, a count and a secret', async () => {
+    const c = await TestClient.connect(server.url);
+    expect(c.playerId).toMatch(/^player_[A-Za-z0-9_-]+$/);
+    expect(c.secret.length).toBeGreaterThan(20);
+    const ack = c.received[0];
+    expect(ack.count).toBeGreaterThanOrEqual(1);
+    await c.close();
+  });
+
+  it('gives a reconnecting guest the same id when the secret is right', async () => {
+    const a = await TestClient.connect(server.url);
+    await a.close();
+    const again = await TestClient.connect(server.url, `?playerId=${a.playerId}&secret=${a.secret}`);
+    expect(again.playerId).toBe(a.playerId);
+    expect(again.secret).toBe(a.secret);
+    expect(again.received.some((m) => m.type === 'error')).toBe(false);
+    await again.close();
+  });
+
+  it('refuses a forged secret: a fresh id and an error', async () => {
+    const a = await TestClient.connect(server.url);
+    const forged = await TestClient.connect(server.url, `?playerId=${a.playerId}&secret=not-the-secret`);
+    expect(forged.playerId).not.toBe(a.playerId);
+    const err = await forged.next('error');
+    expect(err.code).toBe('identity_rejected');
+    // the real owner is untouched
+    a.send('checkActiveGame', {});
+    expect((await a.next('activeGameStatus')).gameId).toBeNull();
+    await Promise.all([a.close(), forged.close()]);
+  });
+
+  it("refuses another player's guest secret", async () => {
+    const a = await TestClient.connect(server.url);
+    const b = await TestClient.connect(server.url);
+    const thief = await TestClient.connect(server.url, `?playerId=${a.playerId}&secret=${b.secret}`);
+    expect(thief.playerId).not.toBe(a.playerId);
+    expect(thief.playerId).not.toBe(b.playerId);
+    expect((await thief.next('error')).code).toBe('identity_rejected');
+    expect(a.closeCode).toBeNull();
+    await Promise.all([a.close(), b.close(), thief.close()]);
+  });
+
+  it('refuses a message that names another player id', async () => {
+    const a = await TestClient.connect(server.url);
+    const b = await TestClient.connect(server.url);
+    b.send('checkActiveGame', { playerId: a.playerId });
+    const err = await b.next('error');
+    expect(err.code).toBe('foreign_identity');
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('lets the newer socket of one player take the seat and closes the older one', async () => {
+    const first = await TestClient.connect(server.url);
+    const second = await TestClient.connect(server.url, `?playerId=${first.playerId}&secret=${first.secret}`);
+    expect(second.playerId).toBe(first.playerId);
+    const err = await first.next('error');
+    expect(err.code).toBe('replaced');
+    const closed = await first.closed;
+    expect(closed.code).toBe(4001);
+    // the newer socket works
+    second.send('findGame', { username: 'Tab Two' });
+    expect((await second.next('matchmakingStatus')).status).toBe('queued');
+    second.send('cancelMatchmaking');
+    expect((await second.next('matchmakingStatus')).status).toBe('canceled');
+    await second.close();
+  });
+});
+
+describe('playerCount', () => {
+  it('is broadcast when the number of players changes', async () => {
+    const a = await TestClient.connect(server.url);
+    const before = a.received[0].count as number;
+    const b = await TestClient.connect(server.url);
+    const up = await a.next('playerCount', (m) => (m.count as number) === before + 1, 2000);
+    expect(up.count).toBe(before + 1);
+    await b.close();
+    const down = await a.next('playerCount', (m) => (m.count as number) === before, 2000);
+    expect(down.count).toBe(before);
+    await a.close();
+  });
+
+  it('coalesces a burst of changes into few broadcasts', async () => {
+    const slow = await startTestServer({ playerCountIntervalMs: 500 });
+    try {
+      const watcher = await TestClient.connect(slow.url);
+      await sleep(600);
+      watcher.drain();
+      const clients = await Promise.all(Array.from({ length: 20 }, () => TestClient.connect(slow.url)));
+      await sleep(1200);
+      const counts = watcher.received.filter((m) => m.type === 'playerCount');
+      expect(counts.length).toBeLessThanOrEqual(4);
+      expect(counts.at(-1)?.count).toBe(21);
+      await Promise.all(clients.map((c) => c.close()));
+      await watcher.close();
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('HTTP', () => {
+  it('answers /healthz and /metrics', async () => {
+    const h = await fetch(server.url + '/healthz');
+    expect(h.status).toBe(200);
+    expect((await h.json()).ok).toBe(true);
+    const m = await fetch(server.url + '/metrics');
+    const text = await m.text();
+    for (const name of [
+      'chess_connections',
+      'chess_players_online',
+      'chess_queue_length',
+      'chess_live_games',
+      'chess_moves_relayed_total',
+      'chess_messages_rejected_total',
+      'chess_move_relay_seconds_bucket',
+      'nodejs_eventloop_lag_p99_seconds',
+      'process_cpu_seconds_total',
+    ]) {
+      expect(text).toContain(name);
+    }
+  });
+});

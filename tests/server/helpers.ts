@@ -1,0 +1,145 @@
+/** Test helpers: the real server on a free port and real `ws` clients. */
+import WebSocket from 'ws';
+import { startServer, type RunningServer, type StartServerOptions } from '../../server/app';
+import type { ServerMessage, ClientMessageType } from '../../machines/protocol/messages';
+
+export type Msg = ServerMessage & Record<string, unknown>;
+
+export async function startTestServer(opts: StartServerOptions = {}): Promise<RunningServer> {
+  return startServer({
+    port: 0,
+    host: '127.0.0.1',
+    staticDir: '/nonexistent',
+    random: () => 0, // the player who waited longer gets white
+    playerCountIntervalMs: 50,
+    ...opts,
+  });
+}
+
+export class TestClient {
+  readonly ws: WebSocket;
+  readonly received: Msg[] = [];
+  private queue: Msg[] = [];
+  private waiters: { pred: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
+  readonly opened: Promise<void>;
+  readonly closed: Promise<{ code: number; reason: string }>;
+  closeCode: number | null = null;
+  playerId = '';
+  secret = '';
+
+  constructor(url: string, query = '') {
+    this.ws = new WebSocket(url.replace(/^http/, 'ws') + '/socket' + query);
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.once('open', () => resolve());
+      this.ws.once('error', reject);
+    });
+    this.closed = new Promise((resolve) => {
+      this.ws.once('close', (code, reason) => {
+        this.closeCode = code;
+        resolve({ code, reason: reason.toString() });
+      });
+    });
+    this.ws.on('error', () => {});
+    this.ws.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      const m = JSON.parse(data.toString()) as Msg;
+      this.received.push(m);
+      const i = this.waiters.findIndex((w) => w.pred(m));
+      if (i >= 0) {
+        const [w] = this.waiters.splice(i, 1);
+        w.resolve(m);
+      } else {
+        this.queue.push(m);
+      }
+    });
+  }
+
+  static async connect(url: string, query = ''): Promise<TestClient> {
+    const c = new TestClient(url, query);
+    await c.opened;
+    const ack = await c.next('connectionAck');
+    c.playerId = ack.playerId as string;
+    c.secret = ack.secret as string;
+    return c;
+  }
+
+  /** The next message of `type` (matching `pred`), from the backlog or the future. */
+  next<T extends Msg['type']>(type: T, pred: (m: Msg) => boolean = () => true, timeoutMs = 5000): Promise<Msg> {
+    const match = (m: Msg) => m.type === type && pred(m);
+    const i = this.queue.findIndex(match);
+    if (i >= 0) return Promise.resolve(this.queue.splice(i, 1)[0]);
+    return new Promise((resolve, reject) => {
+      const waiter = { pred: match, resolve: (m: Msg) => (clearTimeout(t), resolve(m)) };
+      const t = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        reject(new Error(`timed out waiting for ${type}; got: ${this.received.map((m) => m.type).join(', ')}`));
+      }, timeoutMs);
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** True if a message of `type` arrives within `ms`. */
+  async gets(type: Msg['type'], ms = 300, pred: (m: Msg) => boolean = () => true): Promise<boolean> {
+    try {
+      await this.next(type, pred, ms);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Drops the backlog of unread messages. */
+  drain(): void {
+    this.queue = [];
+  }
+
+  send(type: ClientMessageType | string, payload?: unknown): void {
+    this.ws.send(JSON.stringify(payload === undefined ? { type } : { type, payload }));
+  }
+
+  sendRaw(data: string | Buffer, binary = false): void {
+    this.ws.send(data, { binary });
+  }
+
+  close(): Promise<{ code: number; reason: string }> {
+    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.close();
+    return this.closed;
+  }
+}
+
+export interface Pair {
+  white: TestClient;
+  black: TestClient;
+  gameId: string;
+}
+
+/** Two clients through matchmaking into one game. With random()=0 the first to search is white. */
+export async function pairPlayers(url: string, names = ['Alice', 'Bob']): Promise<Pair> {
+  const a = await TestClient.connect(url);
+  const b = await TestClient.connect(url);
+  a.send('findGame', { username: names[0] });
+  await a.next('matchmakingStatus', (m) => m.status === 'queued');
+  b.send('findGame', { username: names[1] });
+  const [sa, sb] = await Promise.all([a.next('gameStart'), b.next('gameStart')]);
+  if (sa.gameId !== sb.gameId) throw new Error('paired into different games');
+  const white = sa.color === 'white' ? a : b;
+  const black = white === a ? b : a;
+  return { white, black, gameId: sa.gameId as string };
+}
+
+/** Plays UCI moves alternately, waiting for each gameMove echo on both sides. */
+export async function playMoves(p: Pair, ucis: string[]): Promise<Msg[]> {
+  const out: Msg[] = [];
+  let mover = p.white;
+  for (const uci of ucis) {
+    const move = { from: uci.slice(0, 2), to: uci.slice(2, 4), ...(uci.length > 4 ? { promotion: uci[4] } : {}) };
+    mover.send('gameMove', { gameId: p.gameId, move });
+    const pred = (m: Msg) => (m.move as { from: string; to: string }).from === move.from && (m.move as { to: string }).to === move.to;
+    const [m] = await Promise.all([p.white.next('gameMove', pred), p.black.next('gameMove', pred)]);
+    out.push(m);
+    mover = mover === p.white ? p.black : p.white;
+  }
+  return out;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

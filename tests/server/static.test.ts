@@ -1,0 +1,70 @@
+/** The built client served from memory: caching, SPA routes, compression. */
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../server/app';
+import { startTestServer } from './helpers';
+
+let server: RunningServer;
+const js = 'console.log("hello chess");\n'.repeat(200);
+
+function request(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(server.url + path, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'static-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Chess</title><div id="root"></div>');
+  writeFileSync(join(dir, 'assets', 'index-abc123.js'), js);
+  server = await startTestServer({ staticDir: dir });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('static client', () => {
+  it('serves index.html without caching at / and at SPA routes', async () => {
+    for (const path of ['/', '/multiplayer', '/auth/callback-not-mounted/x', '/stats']) {
+      const r = await request(path);
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toContain('text/html');
+      expect(r.headers['cache-control']).toBe('no-cache');
+      expect(r.body.toString()).toContain('<title>Chess</title>');
+    }
+  });
+
+  it('serves hashed assets with a long immutable cache, compressed when accepted', async () => {
+    const plain = await request('/assets/index-abc123.js');
+    expect(plain.status).toBe(200);
+    expect(plain.headers['cache-control']).toContain('immutable');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(js);
+
+    const br = await request('/assets/index-abc123.js', { 'accept-encoding': 'gzip, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.body).toString()).toBe(js);
+    expect(br.body.length).toBeLessThan(js.length / 5);
+
+    const gz = await request('/assets/index-abc123.js', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(js);
+  });
+
+  it('answers 304 for a matching ETag and 404 for missing assets', async () => {
+    const first = await request('/assets/index-abc123.js');
+    const etag = first.headers.etag as string;
+    expect((await request('/assets/index-abc123.js', { 'if-none-match': etag })).status).toBe(304);
+    expect((await request('/assets/missing-000.js')).status).toBe(404);
+    expect((await request('/favicon.ico')).status).toBe(404);
+  });
+});
