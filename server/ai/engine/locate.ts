@@ -12,7 +12,7 @@
  * Every engine runs as its own child process speaking UCI on stdin/stdout, which gives crash
  * isolation (a dying engine cannot take the server with it) and a hard kill for hung engines.
  */
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -35,12 +35,24 @@ function isExecutable(file: string): boolean {
   }
 }
 
-/** Finds `name` on PATH plus the games directories. */
+/**
+ * Finds `name` on PATH plus the games directories. npm puts node_modules/.bin on PATH for
+ * scripts and that holds the npm package's own `stockfish` CLI (a JS wrapper, not a native
+ * engine), so anything that resolves into a node_modules folder is skipped.
+ */
 export function findOnPath(name: string, envPath = process.env.PATH ?? ''): string | null {
   const dirs = [...envPath.split(path.delimiter).filter(Boolean), ...EXTRA_BIN_DIRS];
   for (const dir of dirs) {
     const candidate = path.join(dir, name);
-    if (isExecutable(candidate)) return candidate;
+    if (!isExecutable(candidate)) continue;
+    let real = candidate;
+    try {
+      real = realpathSync(candidate);
+    } catch {
+      continue;
+    }
+    if (real.split(path.sep).includes('node_modules')) continue;
+    return candidate;
   }
   return null;
 }
