@@ -1,0 +1,94 @@
+/**
+ * Settings of a k6 run, read from environment variables (`k6 run -e NAME=value …` or the
+ * shell environment with `--include-system-env-vars`). A bad value stops the run in the init
+ * phase with a message that names the variable.
+ */
+
+function raw(name: string): string | undefined {
+  const v = __ENV[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+export function envString(name: string, def: string): string {
+  return raw(name) ?? def;
+}
+
+export function envInt(name: string, def: number, min: number, max: number): number {
+  const v = raw(name);
+  if (v === undefined) return def;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`${name} must be a whole number from ${min} to ${max} (got "${v}")`);
+  }
+  return n;
+}
+
+export function envFloat(name: string, def: number, min: number, max: number): number {
+  const v = raw(name);
+  if (v === undefined) return def;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < min || n > max) {
+    throw new Error(`${name} must be a number from ${min} to ${max} (got "${v}")`);
+  }
+  return n;
+}
+
+/** A k6 duration such as `30s`, `5m`, `1h30m`. */
+export function envDuration(name: string, def: string): string {
+  const v = raw(name) ?? def;
+  if (!/^(\d+(ms|s|m|h))+$/.test(v)) {
+    throw new Error(`${name} must be a k6 duration like 90s, 5m or 1h30m (got "${v}")`);
+  }
+  return v;
+}
+
+/** `http://host:3000` → `ws://host:3000/socket`; `https://…` → `wss://…/socket`. */
+export function socketUrlFrom(baseUrl: string): string {
+  const m = /^(https?):\/\/([^/?#]+)(\/[^?#]*)?$/.exec(baseUrl);
+  if (!m) throw new Error(`BASE_URL must look like http://host:port or https://host (got "${baseUrl}")`);
+  const scheme = m[1] === 'https' ? 'wss' : 'ws';
+  const prefix = (m[3] ?? '').replace(/\/+$/, '');
+  return `${scheme}://${m[2]}${prefix}/socket`;
+}
+
+/** The site, e.g. `http://localhost:3000` or `https://chess.example.org`. */
+export const BASE_URL = envString('BASE_URL', 'http://localhost:3000');
+
+/** The game socket. Defaults to BASE_URL's host with ws(s) and `/socket`. */
+export const WS_URL = envString('WS_URL', socketUrlFrom(BASE_URL));
+if (!/^wss?:\/\/[^/?#]+/.test(WS_URL)) {
+  throw new Error(`WS_URL must start with ws:// or wss:// (got "${WS_URL}")`);
+}
+
+/** How a simulated human plays: a pause before each move, a move cap, time limits. */
+export interface PaceSettings {
+  thinkMinMs: number;
+  thinkMaxMs: number;
+  /** After this many plies the player to move resigns, so every game ends. */
+  maxPlies: number;
+  /** Give up the search (cancelMatchmaking) after this long without a gameStart. */
+  pairingTimeoutMs: number;
+  /** A game without gameEnd after this long counts as unfinished. */
+  gameTimeoutMs: number;
+}
+
+export function paceSettings(defaults: { thinkMinMs: number; thinkMaxMs: number; maxPlies: number }): PaceSettings {
+  const thinkMinMs = envInt('THINK_MIN_MS', defaults.thinkMinMs, 0, 600_000);
+  const thinkMaxMs = envInt('THINK_MAX_MS', Math.max(defaults.thinkMaxMs, thinkMinMs), thinkMinMs, 600_000);
+  const maxPlies = envInt('MAX_PLIES', defaults.maxPlies, 1, 600);
+  const pairingTimeoutMs = envInt('PAIRING_TIMEOUT_MS', 15_000, 100, 3_600_000);
+  // Both players think: a game of maxPlies plies takes at most maxPlies * thinkMaxMs, plus
+  // server replies and slack.
+  const gameTimeoutMs = envInt('GAME_TIMEOUT_MS', maxPlies * thinkMaxMs + 60_000, 1_000, 24 * 3_600_000);
+  return { thinkMinMs, thinkMaxMs, maxPlies, pairingTimeoutMs, gameTimeoutMs };
+}
+
+/** k6 duration text for a number of milliseconds, rounded up to whole seconds. */
+export function msToDuration(ms: number): string {
+  return `${Math.ceil(ms / 1000)}s`;
+}
+
+/** Uniform random integer in [min, max]. */
+export function randomBetween(min: number, max: number): number {
+  return min + Math.floor(Math.random() * (max - min + 1));
+}

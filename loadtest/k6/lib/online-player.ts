@@ -1,0 +1,335 @@
+/**
+ * A simulated human in the 10-minute pool, as one k6 VU iteration: connect, findGame, wait for
+ * gameStart, play random legal moves with a pause before each, and leave after gameEnd.
+ * Optionally it resigns at once after pairing (lobby storm) or drops its socket mid-game and
+ * comes back as the same guest with rejoinGame (reconnect storm).
+ *
+ * Everything is event driven (k6/websockets + k6/timers): the VU's iteration lasts until the
+ * socket is closed and no timer is pending, which finish() guarantees.
+ */
+import { check } from 'k6';
+import { clearTimeout, setTimeout } from 'k6/timers';
+import type { TimeoutID } from 'k6/timers';
+import type { Color, GameStartMsg, ServerMessage } from '../../../machines/protocol/messages.ts';
+import { ChessGame, gameFromState, positionKey, randomLegalMove, wireToUci } from './chess.ts';
+import type { PaceSettings } from './config.ts';
+import { randomBetween } from './config.ts';
+import { Connection, logProblem } from './connection.ts';
+import type { Identity } from './connection.ts';
+import {
+  gamesFinished,
+  gamesStarted,
+  gamesUnfinished,
+  movesPlayed,
+  movesRejected,
+  moveRelayLatency,
+  pairingTimeouts,
+  protocolViolations,
+  reconnects,
+  rejoinFailures,
+  rejoinTime,
+  serverErrors,
+  timeToPairing,
+  touchCounters,
+  wsErrors,
+} from './metrics.ts';
+
+export interface OnlinePlan extends PaceSettings {
+  username: string;
+  /** Lobby storm: the player who gets white resigns right after pairing; nobody moves. */
+  resignAfterPairing?: boolean;
+  /**
+   * Reconnect storm: once the game has at least `atPly` plies and it is this player's turn,
+   * close the socket, stay away `offlineMs`, then reconnect as the same guest and rejoin.
+   * Dropping on our own turn means the opponent cannot move (or end the game) meanwhile.
+   */
+  drop?: { atPly: number; offlineMs: number };
+  /** How long to wait for the game back after reconnecting. */
+  rejoinTimeoutMs?: number;
+}
+
+type Phase = 'connecting' | 'queued' | 'playing' | 'offline' | 'rejoining' | 'done';
+
+/** If the server has not ended a game our copy calls over, resign after this long. */
+const END_EXPECTED_WITHIN_MS = 5_000;
+
+export function playOnlineGame(plan: OnlinePlan): void {
+  touchCounters();
+  new OnlinePlayer(plan).start();
+}
+
+class OnlinePlayer {
+  private phase: Phase = 'connecting';
+  private conn!: Connection;
+  private identity?: Identity;
+  private gameId?: string;
+  private color?: Color;
+  private game = new ChessGame();
+  private queuedAt = 0;
+  private rejoinStartedAt = 0;
+  private dropped = false;
+  private resignSent = false;
+  /** Our last move, sent and applied locally, until the server's broadcast of it arrives. */
+  private pending: { uci: string; sentAt: number } | null = null;
+  private timers = new Map<string, TimeoutID>();
+
+  constructor(private readonly plan: OnlinePlan) {}
+
+  start(): void {
+    this.conn = this.open();
+  }
+
+  private open(identity?: Identity): Connection {
+    const conn: Connection = new Connection(
+      {
+        onMessage: (msg) => {
+          if (conn === this.conn) this.onMessage(msg);
+        },
+        onClose: (expected) => {
+          if (conn === this.conn) this.onClose(expected);
+        },
+      },
+      identity,
+    );
+    return conn;
+  }
+
+  // -- timers --------------------------------------------------------------------------------
+
+  private later(name: string, ms: number, fn: () => void): void {
+    this.cancel(name);
+    this.timers.set(
+      name,
+      setTimeout(() => {
+        this.timers.delete(name);
+        fn();
+      }, ms),
+    );
+  }
+
+  private cancel(name: string): void {
+    const t = this.timers.get(name);
+    if (t !== undefined) {
+      clearTimeout(t);
+      this.timers.delete(name);
+    }
+  }
+
+  private finish(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    this.phase = 'done';
+    this.conn.close();
+  }
+
+  // -- messages ------------------------------------------------------------------------------
+
+  private onMessage(msg: ServerMessage): void {
+    switch (msg.type) {
+      case 'connectionAck':
+        return this.onAck(msg.playerId);
+      case 'gameStart':
+        return this.onGameStart(msg);
+      case 'gameMove':
+        return this.onGameMove(msg.gameId, wireToUci(msg.move), msg.nextTurn, msg.fen);
+      case 'moveRejected':
+        return this.onMoveRejected(msg.message, msg.fen);
+      case 'gameEnd':
+        if (this.phase !== 'playing' && this.phase !== 'rejoining') return;
+        if (msg.gameId !== this.gameId) return this.violation(`gameEnd for ${msg.gameId}, playing ${this.gameId}`);
+        check(msg, { 'gameEnd has a winner': (m) => m.winner === 'white' || m.winner === 'black' || m.winner === 'draw' });
+        gamesFinished.add(1, { reason: String(msg.reason) });
+        return this.finish();
+      case 'drawOffer':
+        // Random players decline, so games run to a decisive end or the ply cap.
+        if (this.gameId && msg.gameId === this.gameId) this.conn.send({ type: 'declineDraw', payload: { gameId: this.gameId } });
+        return;
+      case 'error':
+        serverErrors.add(1);
+        logProblem(`server error (${this.phase}): ${msg.message}`);
+        return;
+      case 'serverShutdown':
+        logProblem(`server shutting down: ${msg.message}`);
+        return;
+      default:
+        // playerCount, matchmakingStatus, timerUpdate, opponentDisconnected/Reconnected,
+        // activeGameStatus, identified: nothing to do for a random player.
+        return;
+    }
+  }
+
+  private onAck(playerId: string): void {
+    if (this.phase === 'connecting') {
+      check(playerId, { 'connectionAck carries a playerId': (id) => typeof id === 'string' && id.length > 0 });
+      this.identity = this.conn.identity;
+      this.phase = 'queued';
+      this.queuedAt = Date.now();
+      this.conn.send({ type: 'findGame', payload: { username: this.plan.username } });
+      this.later('pairing', this.plan.pairingTimeoutMs, () => {
+        pairingTimeouts.add(1);
+        this.conn.send({ type: 'cancelMatchmaking' });
+        this.finish();
+      });
+      return;
+    }
+    if (this.phase === 'rejoining' && this.identity && this.gameId) {
+      const same = check(playerId, { 'reconnect keeps the guest id': (id) => id === this.identity?.playerId });
+      if (!same) {
+        rejoinFailures.add(1);
+        gamesUnfinished.add(1);
+        logProblem(`reconnected as ${playerId}, expected ${this.identity.playerId}`);
+        return this.finish();
+      }
+      this.conn.send({ type: 'rejoinGame', payload: { gameId: this.gameId } });
+    }
+  }
+
+  private onGameStart(msg: GameStartMsg): void {
+    if (this.phase === 'queued') {
+      this.cancel('pairing');
+      timeToPairing.add(Date.now() - this.queuedAt);
+      gamesStarted.add(1);
+      check(msg, {
+        'gameStart has a colour': (m) => m.color === 'white' || m.color === 'black',
+        'gameStart has a clock': (m) => typeof m.timerDuration === 'number' && m.timerDuration > 0,
+      });
+      this.gameId = msg.gameId;
+      this.color = msg.color;
+      this.game = new ChessGame();
+      if (msg.currentState) this.restore(msg);
+      this.phase = 'playing';
+      this.later('game', this.plan.gameTimeoutMs, () => {
+        gamesUnfinished.add(1, { why: 'timeout' });
+        logProblem(`game ${this.gameId} had no gameEnd after ${this.plan.gameTimeoutMs} ms`);
+        this.finish();
+      });
+      if (this.plan.resignAfterPairing) {
+        if (this.color === 'white') this.resign();
+        return;
+      }
+      return this.scheduleMove();
+    }
+    if ((this.phase === 'rejoining' || this.phase === 'playing') && msg.gameId === this.gameId) {
+      if (this.phase === 'rejoining') {
+        this.cancel('rejoin');
+        rejoinTime.add(Date.now() - this.rejoinStartedAt);
+        check(msg, { 'rejoin gameStart carries the position': (m) => m.currentState !== undefined });
+        this.phase = 'playing';
+      }
+      if (msg.currentState) this.restore(msg);
+      return this.scheduleMove();
+    }
+    this.violation(`unexpected gameStart ${msg.gameId} in phase ${this.phase}`);
+  }
+
+  /** Loads the server's snapshot unless it is older than what we already know. */
+  private restore(msg: GameStartMsg): void {
+    const state = msg.currentState;
+    if (!state) return;
+    if (state.moves.length < this.game.history().length) return; // stale duplicate
+    if (this.color && msg.color !== this.color) this.violation(`colour changed on rejoin: ${this.color} -> ${msg.color}`);
+    const { game, error } = gameFromState(state);
+    if (error) this.violation(error);
+    this.game = game;
+    this.pending = null;
+    if (state.turn !== game.turn()) this.violation(`snapshot turn ${state.turn} but position says ${game.turn()}`);
+  }
+
+  private onGameMove(gameId: string, uci: string, nextTurn: Color, fen: string | undefined): void {
+    if (this.phase !== 'playing') return; // while rejoining, the snapshot covers it
+    if (gameId !== this.gameId) return this.violation(`gameMove for ${gameId}, playing ${this.gameId}`);
+    if (this.pending && this.pending.uci === uci) {
+      // The server's broadcast of our own move: it is already on our board.
+      moveRelayLatency.add(Date.now() - this.pending.sentAt);
+      this.pending = null;
+    } else {
+      this.pending = null;
+      if (!this.game.play(uci)) {
+        this.violation(`server relayed ${uci}, illegal in our copy ${this.game.fen()}`);
+        if (fen) this.game = new ChessGame(fen);
+      }
+    }
+    if (fen && positionKey(fen) !== positionKey(this.game.fen())) {
+      this.violation(`position differs after ${uci}: server "${positionKey(fen)}", ours "${positionKey(this.game.fen())}"`);
+      this.game = new ChessGame(fen);
+    }
+    if (nextTurn !== this.game.turn()) this.violation(`nextTurn ${nextTurn} after ${uci}, our copy says ${this.game.turn()}`);
+    this.scheduleMove();
+  }
+
+  private onMoveRejected(message: string, fen: string | undefined): void {
+    movesRejected.add(1);
+    logProblem(`legal move ${this.pending?.uci ?? '?'} rejected: ${message}`);
+    if (this.pending) {
+      this.game.undo();
+      this.pending = null;
+    }
+    if (fen && positionKey(fen) !== positionKey(this.game.fen())) this.game = new ChessGame(fen);
+    this.scheduleMove();
+  }
+
+  private onClose(expected: boolean): void {
+    if (expected || this.phase === 'done') return;
+    wsErrors.add(1, { what: 'closed by server' });
+    logProblem(`server closed the socket in phase ${this.phase}`);
+    if (this.phase === 'playing' || this.phase === 'rejoining') gamesUnfinished.add(1, { why: 'socket closed' });
+    this.finish();
+  }
+
+  // -- our actions ---------------------------------------------------------------------------
+
+  private scheduleMove(): void {
+    if (this.phase !== 'playing' || this.resignSent || this.game.turn() !== this.color) return;
+    const drop = this.plan.drop;
+    if (drop && !this.dropped && this.game.history().length >= drop.atPly) return this.dropAndReturn(drop.offlineMs);
+    if (this.timers.has('move')) return;
+    this.later('move', randomBetween(this.plan.thinkMinMs, this.plan.thinkMaxMs), () => this.move());
+  }
+
+  private move(): void {
+    if (this.phase !== 'playing' || this.game.turn() !== this.color || !this.gameId) return;
+    if (this.game.history().length >= this.plan.maxPlies) return this.resign();
+    const choice = randomLegalMove(this.game);
+    if (!choice || this.game.status().over) {
+      // The game is over on the board; the server must end it on its own.
+      this.later('end-expected', END_EXPECTED_WITHIN_MS, () => {
+        this.violation(`server did not end the game after ${this.game.status().reason ?? 'game over'}`);
+        this.resign();
+      });
+      return;
+    }
+    this.game.play(choice.uci);
+    this.pending = { uci: choice.uci, sentAt: Date.now() };
+    if (this.conn.send({ type: 'gameMove', payload: { gameId: this.gameId, move: choice.wire } })) movesPlayed.add(1);
+  }
+
+  private resign(): void {
+    if (!this.gameId || this.resignSent) return;
+    this.resignSent = true;
+    this.conn.send({ type: 'resign', payload: { gameId: this.gameId } });
+  }
+
+  private dropAndReturn(offlineMs: number): void {
+    this.dropped = true;
+    this.phase = 'offline';
+    reconnects.add(1);
+    this.cancel('move');
+    this.conn.close();
+    this.later('return', offlineMs, () => {
+      this.phase = 'rejoining';
+      this.rejoinStartedAt = Date.now();
+      this.conn = this.open(this.identity);
+      this.later('rejoin', this.plan.rejoinTimeoutMs ?? 10_000, () => {
+        rejoinFailures.add(1);
+        gamesUnfinished.add(1, { why: 'rejoin' });
+        logProblem(`no gameStart for ${this.gameId} within ${this.plan.rejoinTimeoutMs ?? 10_000} ms of reconnecting`);
+        this.finish();
+      });
+    });
+  }
+
+  private violation(text: string): void {
+    protocolViolations.add(1);
+    logProblem(text);
+  }
+}

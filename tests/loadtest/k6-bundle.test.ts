@@ -1,0 +1,108 @@
+/**
+ * `npm run build:k6` bundles the chess core for k6 (loadtest/k6/dist/chess.js: ESM, no Node or
+ * browser APIs) and each scenario into a single file that imports nothing but k6's modules.
+ * The chess bundle must give the simulated players correct legal moves.
+ */
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { Chess } from 'chess.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '../..');
+const DIST = join(ROOT, 'loadtest/k6/dist');
+const SCENARIOS = readdirSync(join(ROOT, 'loadtest/k6/scenarios')).filter((f) => f.endsWith('.ts'));
+
+interface BundledGame {
+  legalMoves(): string[];
+  play(m: string): unknown;
+  fen(): string;
+  turn(): string;
+  status(): { over: boolean };
+}
+let ChessGame: new (fen?: string) => BundledGame;
+
+/** Module specifiers a built ES module imports (static and dynamic). */
+function importsOf(code: string): string[] {
+  const specs = new Set<string>();
+  for (const m of code.matchAll(/\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?["']([^"']+)["']/g)) specs.add(m[1]);
+  for (const m of code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) specs.add(m[1]);
+  for (const m of code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)) specs.add(m[1]);
+  return [...specs];
+}
+
+beforeAll(async () => {
+  await run('npm', ['run', '--silent', 'build:k6'], { cwd: ROOT });
+  ({ ChessGame } = await import(pathToFileURL(join(DIST, 'chess.js')).href));
+}, 120_000);
+
+describe('k6 chess bundle (loadtest/k6/dist/chess.js)', () => {
+  it('is a self-contained ES module without Node or browser APIs', () => {
+    const code = readFileSync(join(DIST, 'chess.js'), 'utf8');
+    expect(importsOf(code)).toEqual([]);
+    expect(code).toMatch(/export\s*\{[^}]*ChessGame/);
+    for (const nodeOnly of [/\bprocess\./, /\bBuffer\./, /\bwindow\./, /\bdocument\./, /\bnode:/]) {
+      expect(code).not.toMatch(nodeOnly);
+    }
+  });
+
+  it('gives the 20 opening moves of the start position', () => {
+    const moves = new ChessGame().legalMoves();
+    expect(moves).toHaveLength(20);
+    expect(moves).toEqual(expect.arrayContaining(['e2e4', 'g1f3', 'a2a3', 'b1c3']));
+  });
+
+  it('agrees with chess.js on the legal moves along random games', () => {
+    let plies = 0;
+    let seed = 12345;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
+    for (let g = 0; g < 8; g++) {
+      const ours = new ChessGame();
+      const ref = new Chess();
+      for (let ply = 0; ply < 100 && !ref.isGameOver(); ply++) {
+        const refMoves = ref.moves({ verbose: true }).map((m) => m.from + m.to + (m.promotion ?? '')).sort();
+        expect(ours.legalMoves().slice().sort()).toEqual(refMoves);
+        const pick = refMoves[Math.floor(rand() * refMoves.length)];
+        expect(ours.play(pick)).toBeTruthy();
+        ref.move({ from: pick.slice(0, 2), to: pick.slice(2, 4), promotion: pick[4] });
+        expect(ours.fen().split(' ').slice(0, 4)).toEqual(ref.fen().split(' ').slice(0, 4));
+        plies++;
+      }
+    }
+    expect(plies).toBeGreaterThan(400);
+  });
+
+  it('lists all four promotions and both castlings as UCI', () => {
+    expect(new ChessGame('8/P7/8/8/8/8/8/k6K w - - 0 1').legalMoves()).toEqual(
+      expect.arrayContaining(['a7a8q', 'a7a8r', 'a7a8b', 'a7a8n']),
+    );
+    expect(new ChessGame('r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1').legalMoves()).toEqual(
+      expect.arrayContaining(['e1g1', 'e1c1']),
+    );
+  });
+
+  it('refuses an illegal move and leaves the position unchanged', () => {
+    const game = new ChessGame();
+    const before = game.fen();
+    expect(game.play('e2e5')).toBeNull();
+    expect(game.fen()).toBe(before);
+  });
+});
+
+describe('k6 scenario bundles', () => {
+  it.each(SCENARIOS)('%s builds into one file that imports only k6 modules', (file) => {
+    const code = readFileSync(join(DIST, file.replace(/\.ts$/, '.js')), 'utf8');
+    const imports = importsOf(code);
+    expect(imports.length).toBeGreaterThan(0);
+    for (const spec of imports) expect(spec).toMatch(/^k6(\/[a-z-]+)*$/);
+    expect(imports).toContain('k6/websockets');
+    expect(imports).toContain('k6/timers');
+    expect(imports).toContain('k6/metrics');
+    // k6 needs the options export and a default function.
+    expect(code).toMatch(/export\s*\{[^}]*\boptions\b/);
+    expect(code).toMatch(/export\s*\{[^}]*\bas default\b/);
+  });
+});
