@@ -1,0 +1,53 @@
+/**
+ * Pure helpers shared with the client for showing clocks and results.
+ * No XState, no chess core: the client may import this file alone.
+ */
+import type { ClocksMs, Color, GameEndReason, Timers, Winner } from '../protocol/messages';
+
+/**
+ * Remaining time as mm:ss (SPEC section 9 "Clock format mm:ss"). Seconds are rounded up, so
+ * "00:00" appears only when the time is really gone; minutes are not capped at 59.
+ * Negative or non-finite input shows "00:00".
+ */
+export function formatClock(ms: number): string {
+  const totalSeconds = Number.isFinite(ms) && ms > 0 ? Math.ceil(ms / 1000) : 0;
+  const minutes = Math.floor(totalSeconds / 60);
+  const seconds = totalSeconds % 60;
+  return `${String(minutes).padStart(2, '0')}:${String(seconds).padStart(2, '0')}`;
+}
+
+/** Millisecond clocks to the whole seconds SPEC's `timers` field carries (rounded up, as formatClock). */
+export function toTimers(clocks: ClocksMs): Timers {
+  const s = (ms: number) => (Number.isFinite(ms) && ms > 0 ? Math.ceil(ms / 1000) : 0);
+  return { white: s(clocks.white), black: s(clocks.black) };
+}
+
+/** SPEC section 8, "Game-end reasons as displayed". */
+export const REASON_LABELS: Readonly<Record<string, string>> = {
+  checkmate: 'Checkmate',
+  timeout: 'Time Out',
+  resignation: 'Resignation',
+  agreement: 'Draw by Agreement',
+  stalemate: 'Stalemate',
+  'threefold repetition': 'Threefold Repetition',
+  'insufficient material': 'Insufficient Material',
+  disconnection: 'Opponent Disconnected',
+  technical_draw: 'Technical Draw (AI Error)',
+};
+
+/** The label for a reason; SPEC: "Any other reason is shown as given" (multiplayer dialog). */
+export function reasonLabel(reason: GameEndReason | string): string {
+  return Object.prototype.hasOwnProperty.call(REASON_LABELS, reason) ? REASON_LABELS[reason] : reason;
+}
+
+export type Outcome = 'win' | 'loss' | 'draw';
+
+/** SPEC section 4 "The outcome is computed for the local player (win, loss or draw)". */
+export function outcomeFor(color: Color, winner: Winner): Outcome {
+  if (winner === 'draw') return 'draw';
+  return winner === color ? 'win' : 'loss';
+}
+
+export function opposite(color: Color): Color {
+  return color === 'white' ? 'black' : 'white';
+}

@@ -1,0 +1,463 @@
+/**
+ * One multiplayer game as a pure XState v5 machine (CONTRACTS.md section 6).
+ *
+ * States
+ *   live (parallel)
+ *     play:    firstMove -> secondMove -> running   (afterMove is a transient routing state)
+ *     absence: idle <-> counting                    (disconnect grace)
+ *   over (final; output { winner, reason })
+ *
+ * Time: the machine reads time only through the injected now() (monotonic ms) and waits only
+ * through XState `after` with delays computed from the context, so a SimulatedClock or fake
+ * timers drive it in tests. now() is not kept in the context (functions do not serialise); it
+ * is kept beside the actor, keyed by the actor reference.
+ *
+ * Decisions that set `context.result` are taken in actions (they may depend on the time);
+ * `live` then leaves for `over` on an eventless transition guarded by "result is set".
+ * See README.md in this folder for the rules.
+ */
+import { assign, emit, enqueueActions, setup } from 'xstate';
+import { START_FEN } from '../chess';
+import { chessGameFor, moveCachedGame } from './chessCache';
+import { clockRunning, clocksAt, creditLag, elapsedThisTurn, moverFlagged, nextClockWakeMs } from './clock';
+import { CLOCK_TICK_MS, UNTIMED_PLIES } from './defaults';
+import { opposite } from './display';
+import { REJECTION } from './reasons';
+import { resolveSettings } from './settings';
+import type { Color, GameContext, GameEmitted, GameEvent, GameInput, GameOutput, GameResult, WireMove } from './types';
+
+// ---------------------------------------------------------------------------------------------
+// Time source beside the actor
+
+const nowByActor = new WeakMap<object, () => number>();
+
+/** performance.now where it exists (browsers, Node), else Date.now. */
+export function defaultNow(): number {
+  const perf = (globalThis as { performance?: { now(): number } }).performance;
+  return perf ? perf.now() : Date.now();
+}
+
+function nowOf(self: object): number {
+  return (nowByActor.get(self) ?? defaultNow)();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pure helpers over the context
+
+function colorOf(ctx: GameContext, playerId: string): Color | null {
+  if (playerId === ctx.white.id) return 'white';
+  if (playerId === ctx.black.id) return 'black';
+  return null;
+}
+
+const SQUARE = /^[a-h][1-8]$/;
+const PROMOTIONS = new Set(['q', 'r', 'b', 'n']);
+
+function wellFormed(move: unknown): move is WireMove {
+  if (!move || typeof move !== 'object') return false;
+  const m = move as Record<string, unknown>;
+  return (
+    typeof m.from === 'string' &&
+    SQUARE.test(m.from) &&
+    typeof m.to === 'string' &&
+    SQUARE.test(m.to) &&
+    (m.promotion === undefined || (typeof m.promotion === 'string' && PROMOTIONS.has(m.promotion)))
+  );
+}
+
+function moveInput(move: WireMove): { from: string; to: string; promotion?: WireMove['promotion'] } {
+  return move.promotion ? { from: move.from, to: move.to, promotion: move.promotion } : { from: move.from, to: move.to };
+}
+
+function game(ctx: GameContext) {
+  return chessGameFor(ctx.startFen, ctx.moves);
+}
+
+/** `loser` lost (on time or by leaving): the other side wins if it could still mate, else a draw. */
+function lossUnlessNoMatingMaterial(ctx: GameContext, loser: Color, reason: 'timeout' | 'disconnection'): GameResult {
+  const other = opposite(loser);
+  return game(ctx).hasMatingMaterial(other) ? { winner: other, reason } : { winner: 'draw', reason };
+}
+
+function pgnResult(result: GameResult): string {
+  if (result.winner === 'draw') return '1/2-1/2';
+  return result.winner === 'white' ? '1-0' : '0-1';
+}
+
+/** PGN Termination tag values as lichess writes them. */
+function pgnTermination(result: GameResult): string {
+  if (result.reason === 'timeout') return 'Time forfeit';
+  if (result.reason === 'disconnection') return 'Abandoned';
+  if (result.reason === 'aborted') return 'Unterminated';
+  return 'Normal';
+}
+
+function playerOf(event: GameEvent): string {
+  return (event as { playerId?: unknown }).playerId as string;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export const gameMachine = setup({
+  types: {} as {
+    context: GameContext;
+    events: GameEvent;
+    input: GameInput;
+    emitted: GameEmitted;
+    output: GameOutput;
+  },
+  guards: {
+    hasResult: ({ context }) => context.result !== null,
+    notAPlayer: ({ context, event }) => colorOf(context, playerOf(event)) === null,
+    notYourTurn: ({ context, event }) => colorOf(context, playerOf(event)) !== context.turn,
+    malformedMove: ({ event }) => event.type !== 'MOVE' || !wellFormed(event.move),
+    illegalMove: ({ context, event }) => event.type !== 'MOVE' || !game(context).isLegal(moveInput(event.move)),
+    secondMoveDue: ({ context }) => context.moves.length === 1,
+    // Draw offers
+    beforeClocksStart: ({ context }) => context.moves.length < UNTIMED_PLIES,
+    ownOfferPending: ({ context, event }) => context.drawOffer === colorOf(context, playerOf(event)),
+    opponentOfferPending: ({ context, event }) => {
+      const me = colorOf(context, playerOf(event));
+      return me !== null && context.drawOffer === opposite(me);
+    },
+    offeredTooRecently: ({ context, event }) => {
+      const me = colorOf(context, playerOf(event));
+      const last = me ? context.lastDrawOfferPly[me] : null;
+      return last !== null && context.moves.length - last < context.settings.drawOfferIntervalPlies;
+    },
+    // Disconnects
+    isAway: ({ context, event }) => {
+      const me = colorOf(context, playerOf(event));
+      return me !== null && context.away[me];
+    },
+    isPresent: ({ context, event }) => {
+      const me = colorOf(context, playerOf(event));
+      return me !== null && !context.away[me];
+    },
+    moverAwayWithGraceLeft: ({ context }) =>
+      clockRunning(context) &&
+      context.away[context.turn] &&
+      context.graceUsed[context.turn] < context.settings.graceMs[context.turn],
+    moverGraceSpentOpponentHere: ({ context }) =>
+      clockRunning(context) &&
+      context.away[context.turn] &&
+      context.graceUsed[context.turn] >= context.settings.graceMs[context.turn] &&
+      !context.away[opposite(context.turn)],
+    graceCountStale: ({ context }) =>
+      !(clockRunning(context) && context.away[context.turn] && context.graceCount?.color === context.turn),
+    countedOpponentHere: ({ context }) =>
+      context.graceCount !== null && !context.away[opposite(context.graceCount.color)],
+  },
+  delays: {
+    firstMoveDeadline: ({ context, self }) =>
+      Math.max(0, context.turnStartedAt + context.settings.firstMoveDeadlineMs - nowOf(self)),
+    clockWake: ({ context, self }) => nextClockWakeMs(context, nowOf(self)),
+    graceLeft: ({ context }) => {
+      const c = context.graceCount?.color ?? context.turn;
+      return Math.max(0, context.settings.graceMs[c] - context.graceUsed[c]);
+    },
+  },
+  actions: {
+    reject: emit(({ event }, params: { reason: string }) => ({
+      type: 'rejected' as const,
+      playerId: playerOf(event),
+      reason: params.reason,
+      command: event.type,
+    })),
+
+    applyMove: enqueueActions(({ context, event, enqueue, self }) => {
+      if (event.type !== 'MOVE') return;
+      const t = nowOf(self);
+      const mover = context.turn;
+      let clocks = context.clocks;
+      let lagBank = context.lagBank;
+      if (clockRunning(context)) {
+        const elapsed = elapsedThisTurn(context, t);
+        const { creditMs, bankMs } = creditLag(context.lagBank[mover], event.lagMs, context.settings.lag, elapsed);
+        const remaining = context.clocks[mover] - (elapsed - creditMs);
+        if (remaining < 0) {
+          // Arrived after the flag even with its lag credit (inside the flag grace): time is up.
+          enqueue.assign({
+            clocks: { ...context.clocks, [mover]: 0 },
+            result: lossUnlessNoMatingMaterial(context, mover, 'timeout'),
+          });
+          return;
+        }
+        clocks = { ...clocks, [mover]: remaining };
+        lagBank = { ...lagBank, [mover]: bankMs };
+      }
+
+      const chess = game(context);
+      const played = chess.play(moveInput(event.move));
+      if (!played) return; // unreachable: the illegalMove guard ran first
+      const moves = [...context.moves, played.uci];
+      moveCachedGame(context.moves, moves, chess);
+
+      const status = chess.status();
+      let result: GameResult | null = null;
+      if (status.over && status.winner && status.reason) result = { winner: status.winner, reason: status.reason };
+      else if (moves.length >= context.settings.maxPlies) result = { winner: 'draw', reason: 'max plies' };
+
+      // lichess: a pending offer lapses when its receiver moves instead of answering.
+      const offerLapsed = context.drawOffer === opposite(mover);
+      const nextTurn = chess.turn();
+      enqueue.assign({
+        moves,
+        fen: played.fenAfter,
+        turn: nextTurn,
+        clocks,
+        lagBank,
+        turnStartedAt: t,
+        tickIndex: 0,
+        drawOffer: offerLapsed ? null : context.drawOffer,
+        result,
+      });
+      const move: WireMove = played.promotion
+        ? { from: played.from, to: played.to, promotion: played.promotion }
+        : { from: played.from, to: played.to };
+      enqueue.emit({
+        type: 'moved',
+        move,
+        san: played.san,
+        fen: played.fenAfter,
+        nextTurn,
+        clocks,
+        seq: moves.length,
+        uci: played.uci,
+        by: mover,
+      });
+      if (offerLapsed) enqueue.emit({ type: 'drawDeclined', by: mover, implicit: true });
+    }),
+
+    /** A clock wake-up: the flag falls, or one more whole second has passed and is reported. */
+    clockWake: enqueueActions(({ context, enqueue, self }) => {
+      const t = nowOf(self);
+      if (moverFlagged(context, t)) {
+        enqueue.assign({
+          clocks: { ...context.clocks, [context.turn]: 0 },
+          result: lossUnlessNoMatingMaterial(context, context.turn, 'timeout'),
+        });
+        return;
+      }
+      const index = Math.floor(elapsedThisTurn(context, t) / CLOCK_TICK_MS);
+      if (index > context.tickIndex) {
+        enqueue.assign({ tickIndex: index });
+        enqueue.emit({ type: 'clock', clocks: clocksAt(context, t), turn: context.turn });
+      }
+    }),
+
+    abortNoFirstMove: assign({ result: (): GameResult => ({ winner: 'draw', reason: 'aborted' }) }),
+
+    resignOrAbort: assign({
+      result: ({ context, event }): GameResult => {
+        // Before both sides have moved nothing is scored (lichess offers abort, not resign).
+        if (context.moves.length < UNTIMED_PLIES) return { winner: 'draw', reason: 'aborted' };
+        const me = colorOf(context, playerOf(event)) as Color;
+        return { winner: opposite(me), reason: 'resignation' };
+      },
+    }),
+
+    offerDraw: enqueueActions(({ context, event, enqueue }) => {
+      const me = colorOf(context, playerOf(event)) as Color;
+      enqueue.assign({
+        drawOffer: me,
+        lastDrawOfferPly: { ...context.lastDrawOfferPly, [me]: context.moves.length },
+      });
+      enqueue.emit({ type: 'drawOffered', by: me });
+    }),
+
+    drawByAgreement: assign({ result: (): GameResult => ({ winner: 'draw', reason: 'agreement' }) }),
+
+    declineDraw: enqueueActions(({ context, event, enqueue }) => {
+      const me = colorOf(context, playerOf(event)) as Color;
+      enqueue.assign({ drawOffer: null });
+      enqueue.emit({ type: 'drawDeclined', by: me });
+    }),
+
+    markAway: enqueueActions(({ context, event, enqueue }) => {
+      const me = colorOf(context, playerOf(event)) as Color;
+      enqueue.assign({
+        away: { ...context.away, [me]: true },
+        // Each absence gets the full grace again (the clock still bounds a player who stalls).
+        graceUsed: { ...context.graceUsed, [me]: 0 },
+      });
+      enqueue.emit({ type: 'opponentDisconnected', color: me, graceMs: context.settings.graceMs[me] });
+    }),
+
+    markBack: enqueueActions(({ context, event, enqueue }) => {
+      const me = colorOf(context, playerOf(event)) as Color;
+      enqueue.assign({ away: { ...context.away, [me]: false } });
+      enqueue.emit({ type: 'opponentReconnected', color: me });
+    }),
+
+    startGraceCount: assign({ graceCount: ({ context, self }) => ({ color: context.turn, since: nowOf(self) }) }),
+
+    stopGraceCount: assign(({ context, self }) => {
+      const counted = context.graceCount;
+      if (!counted) return {};
+      // Only an absence that is still going on keeps its used grace (a return resets it anyway).
+      if (!context.away[counted.color]) return { graceCount: null };
+      const used = context.graceUsed[counted.color] + Math.max(0, nowOf(self) - counted.since);
+      return { graceCount: null, graceUsed: { ...context.graceUsed, [counted.color]: used } };
+    }),
+
+    exhaustGrace: assign({
+      graceUsed: ({ context }) => ({ ...context.graceUsed, [context.turn]: context.settings.graceMs[context.turn] }),
+    }),
+
+    awardDisconnection: assign({
+      result: ({ context }) => lossUnlessNoMatingMaterial(context, context.turn, 'disconnection'),
+    }),
+
+    emitEnded: emit(({ context }) => {
+      const result = context.result ?? { winner: 'draw' as const, reason: 'aborted' as const };
+      const tags: Record<string, string> = {
+        Event: 'Casual rapid game',
+        White: context.white.name,
+        Black: context.black.name,
+        Result: pgnResult(result),
+        Termination: pgnTermination(result),
+      };
+      let pgn = '';
+      try {
+        pgn = game(context).pgn(tags);
+      } catch {
+        pgn = ''; // a PGN is a courtesy; never let it break the end of a game
+      }
+      return { type: 'ended' as const, winner: result.winner, reason: result.reason, pgn, clocks: { ...context.clocks } };
+    }),
+  },
+}).createMachine({
+  id: 'game',
+  context: ({ input, self }) => {
+    const settings = resolveSettings(input);
+    if (typeof input.now === 'function') nowByActor.set(self, input.now);
+    const moves: string[] = [];
+    const chess = chessGameFor(input.startFen ?? START_FEN, moves);
+    const startFen = chess.fen();
+    return {
+      gameId: input.gameId,
+      white: { id: input.white.id, name: String(input.white.name ?? '') },
+      black: { id: input.black.id, name: String(input.black.name ?? '') },
+      settings,
+      startFen,
+      moves,
+      fen: startFen,
+      turn: chess.turn(),
+      clocks: { white: settings.clockMs, black: settings.clockMs },
+      turnStartedAt: (input.now ?? defaultNow)(),
+      tickIndex: 0,
+      lagBank: { white: settings.lag.initialBankMs, black: settings.lag.initialBankMs },
+      drawOffer: null,
+      lastDrawOfferPly: { white: null, black: null },
+      away: { white: false, black: false },
+      graceUsed: { white: 0, black: 0 },
+      graceCount: null,
+      result: null,
+    };
+  },
+  initial: 'live',
+  states: {
+    live: {
+      type: 'parallel',
+      always: { guard: 'hasResult', target: 'over' },
+      on: {
+        RESIGN: [
+          { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
+          { actions: 'resignOrAbort' },
+        ],
+        OFFER_DRAW: [
+          { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
+          { guard: 'beforeClocksStart', actions: { type: 'reject', params: { reason: REJECTION.drawTooEarly } } },
+          { guard: 'ownOfferPending', actions: { type: 'reject', params: { reason: REJECTION.drawAlreadyOffered } } },
+          // Offering while the opponent's offer stands is accepting it (as lichess does).
+          { guard: 'opponentOfferPending', actions: 'drawByAgreement' },
+          { guard: 'offeredTooRecently', actions: { type: 'reject', params: { reason: REJECTION.drawTooOften } } },
+          { actions: 'offerDraw' },
+        ],
+        ACCEPT_DRAW: [
+          { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
+          { guard: 'opponentOfferPending', actions: 'drawByAgreement' },
+          { actions: { type: 'reject', params: { reason: REJECTION.noDrawOffer } } },
+        ],
+        DECLINE_DRAW: [
+          { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
+          { guard: 'opponentOfferPending', actions: 'declineDraw' },
+          { actions: { type: 'reject', params: { reason: REJECTION.noDrawOffer } } },
+        ],
+        // Presence reports from the server: idempotent, unknown ids ignored.
+        PLAYER_DISCONNECTED: { guard: 'isPresent', actions: 'markAway' },
+        PLAYER_RECONNECTED: { guard: 'isAway', actions: 'markBack' },
+      },
+      states: {
+        play: {
+          initial: 'firstMove',
+          on: {
+            MOVE: [
+              { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
+              { guard: 'notYourTurn', actions: { type: 'reject', params: { reason: REJECTION.notYourTurn } } },
+              { guard: 'malformedMove', actions: { type: 'reject', params: { reason: REJECTION.illegalMove } } },
+              { guard: 'illegalMove', actions: { type: 'reject', params: { reason: REJECTION.illegalMove } } },
+              { actions: 'applyMove', target: '.afterMove' },
+            ],
+          },
+          states: {
+            /** No clock yet; the first mover has firstMoveDeadlineMs from the start. */
+            firstMove: {
+              after: { firstMoveDeadline: { target: '#game.over', actions: 'abortNoFirstMove' } },
+            },
+            /** No clock yet; the reply has firstMoveDeadlineMs from the first move. */
+            secondMove: {
+              after: { firstMoveDeadline: { target: '#game.over', actions: 'abortNoFirstMove' } },
+            },
+            /** The side to move's clock runs; wakes each second for `clock` and at the flag. */
+            running: {
+              after: { clockWake: { target: 'running', reenter: true, actions: 'clockWake' } },
+            },
+            /** Transient: where a move leads. Re-entering the next state restarts its timer. */
+            afterMove: {
+              always: [
+                { guard: 'hasResult', target: '#game.over' },
+                { guard: 'secondMoveDue', target: 'secondMove' },
+                { target: 'running' },
+              ],
+            },
+          },
+        },
+        absence: {
+          initial: 'idle',
+          states: {
+            /**
+             * Grace counts only while the absent player is to move and their clock runs
+             * (lila#6044), so at most one grace counts at a time: the mover's.
+             */
+            idle: {
+              always: [
+                // Both were away and the mover's grace ran out; the opponent is back: it wins.
+                { guard: 'moverGraceSpentOpponentHere', target: '#game.over', actions: 'awardDisconnection' },
+                { guard: 'moverAwayWithGraceLeft', target: 'counting' },
+              ],
+            },
+            counting: {
+              entry: 'startGraceCount',
+              exit: 'stopGraceCount',
+              always: { guard: 'graceCountStale', target: 'idle' },
+              after: {
+                graceLeft: [
+                  { guard: 'countedOpponentHere', target: '#game.over', actions: 'awardDisconnection' },
+                  // Nobody is there to win it: the game goes on and the clock decides.
+                  { target: 'idle', actions: 'exhaustGrace' },
+                ],
+              },
+            },
+          },
+        },
+      },
+    },
+    over: {
+      type: 'final',
+      entry: 'emitEnded',
+    },
+  },
+  output: ({ context }) => context.result ?? { winner: 'draw', reason: 'aborted' },
+});

@@ -1,0 +1,27 @@
+/**
+ * The multiplayer game machine and its helpers (CONTRACTS.md section 6).
+ * The client may import the pure helpers from './display' alone.
+ */
+export { gameMachine, defaultNow } from './gameMachine';
+export { snapshotForRejoin, uciToWireMove } from './rejoin';
+export { clocksAt, clockRunning, flagGraceMs, creditLag } from './clock';
+export { formatClock, toTimers, REASON_LABELS, reasonLabel, outcomeFor, opposite } from './display';
+export type { Outcome } from './display';
+export { REJECTION } from './reasons';
+export * as GAME_DEFAULTS from './defaults';
+export type {
+  ClocksMs,
+  Color,
+  GameContext,
+  GameEmitted,
+  GameEndReason,
+  GameEvent,
+  GameInput,
+  GameOutput,
+  GameResult,
+  GameSettings,
+  LagSettings,
+  Seat,
+  WireMove,
+  Winner,
+} from './types';

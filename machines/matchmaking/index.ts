@@ -1,0 +1,8 @@
+export { matchmakingMachine } from './matchmakingMachine';
+export type {
+  MatchmakingContext,
+  MatchmakingEmitted,
+  MatchmakingEvent,
+  MatchmakingInput,
+  QueuedPlayer,
+} from './matchmakingMachine';
