@@ -1,0 +1,375 @@
+/**
+ * The AI game service (CONTRACTS.md section 4): one XState actor (machines/ai) per AI game,
+ * with engine-backed implementations, and the socket messages those actors produce.
+ *
+ * Messages, all through `send(playerId, msg)`:
+ *   startAIGame  -> gameCreated {gameId, playerColor, opponentName}, aiGameStart {gameId, color,
+ *                   timerDuration: 0, currentState}; refusals as error {message, code}
+ *   playerMoveAI -> nothing on success (the AI's reply follows as moveMade); moveRejected
+ *                   {message, gameId, fen} when illegal / out of turn / not this player's game
+ *   AI reply     -> moveMade {gameId, move, gameOver, san, fen} after the human-like pause
+ *   game end     -> gameOver {gameId, reason, winner} (also after a moveMade with gameOver)
+ *   engine fault -> error {message, code: 'engine_failure'} then gameOver technical_draw
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
+import { z } from 'zod';
+import {
+  aiGameMachine,
+  type AiGameEmitted,
+  type AiMoveInput,
+  type AiMoveOutput,
+} from '../../machines/ai/index';
+import { toMoveInput } from '../../machines/ai/position';
+import {
+  TEXT,
+  type Color,
+  type CurrentState,
+  type ServerMessage,
+  type WireMove,
+} from '../../machines/protocol/messages';
+import { aiConfigFromEnv } from './config';
+import { EnginePool } from './engine/pool';
+import { resolveEngine } from './engine/locate';
+import { DEFAULT_LEVEL, MAX_LEVEL, MIN_LEVEL } from './levels';
+import { chooseAiMove } from './move-chooser';
+
+export interface AiService {
+  start(playerId: string, options: unknown): void;
+  move(playerId: string, payload: unknown): void;
+  resign(playerId: string, gameId: string): void;
+  ownsGame(gameId: string): boolean;
+  hasGame(playerId: string): boolean;
+  /** game kept for `disconnectGraceMs`, then abandoned */
+  playerDisconnected(playerId: string): void;
+  /** re-sends aiGameStart with currentState */
+  playerReconnected(playerId: string): void;
+  stats(): { games: number; engines: number; queue: number };
+  close(): Promise<void>;
+  /** additive: process ids of the engines (operations, tests) */
+  enginePids(): number[];
+  /** additive: pid of the engine searching for this game right now, if any */
+  enginePidFor(gameId: string): number | undefined;
+  /** additive: which engine runs, e.g. "/usr/games/stockfish" */
+  readonly engineLabel: string;
+}
+
+export interface AiServiceOptions {
+  send: (playerId: string, msg: ServerMessage) => void;
+  logger: Logger;
+  /** engine processes; default AI_POOL_SIZE or the number of cores */
+  poolSize?: number;
+  /** concurrent AI games; default AI_MAX_GAMES or 200 */
+  maxGames?: number;
+  /** engine executable or .js build; default STOCKFISH_PATH, PATH, then the WASM build */
+  enginePath?: string;
+  /** human-like pause range in ms; default AI_REPLY_DELAY_MS or [300, 1200] */
+  replyDelayMs?: [number, number];
+  /** how long a disconnected player's game is kept; default 5 minutes */
+  disconnectGraceMs?: number;
+  /** cap on every search's movetime (tests); default none */
+  maxMovetimeMs?: number;
+  /** watchdog margin on top of movetime before an engine counts as hung */
+  watchdogGraceMs?: number;
+  /** injectable randomness (colour draw, weakness policy, pauses) */
+  random?: () => number;
+}
+
+export const AI_ERRORS = {
+  invalidOptions: (detail: string) => ({ code: 'invalid_options', message: `Invalid AI game options: ${detail}` }),
+  alreadyPlaying: { code: 'ai_game_in_progress', message: 'You already have an AI game in progress' },
+  full: (max: number) => ({
+    code: 'ai_capacity',
+    message: `The server is already running its maximum of ${max} AI games. Please try again in a few minutes.`,
+  }),
+  notYourGame: { code: 'not_your_game', message: 'Not your game' },
+  engine: (detail: string) => ({ code: 'engine_failure', message: detail }),
+  unavailable: { code: 'ai_unavailable', message: 'The AI is not available right now' },
+} as const;
+
+export const NO_AI_GAME = 'No active AI game';
+
+const optionsSchema = z
+  .object({
+    difficulty: z
+      .number({ error: 'difficulty must be a number' })
+      .int({ error: 'difficulty must be a whole number' })
+      .min(MIN_LEVEL, { error: `difficulty must be between ${MIN_LEVEL} and ${MAX_LEVEL}` })
+      .max(MAX_LEVEL, { error: `difficulty must be between ${MIN_LEVEL} and ${MAX_LEVEL}` })
+      .default(DEFAULT_LEVEL),
+    playerColor: z
+      .enum(['white', 'black', 'random'], { error: 'playerColor must be "white", "black" or "random"' })
+      .default('white'),
+  })
+  .strip();
+
+const movePayloadSchema = z.object({
+  gameId: z.string({ error: 'gameId must be a string' }).min(1, { error: 'gameId is missing' }),
+  move: z.unknown(),
+});
+
+/** Accepts the inner options or the whole startAIGame payload `{ options: {...} }`. */
+export function parseAiOptions(raw: unknown): { ok: true; difficulty: number; playerColor: Color | 'random' } | { ok: false; error: string } {
+  const inner = raw && typeof raw === 'object' && 'options' in raw ? (raw as { options: unknown }).options : raw;
+  const r = optionsSchema.safeParse(inner ?? {});
+  if (!r.success) return { ok: false, error: r.error.issues.map((i) => i.message).join('; ') };
+  return { ok: true, difficulty: r.data.difficulty, playerColor: r.data.playerColor };
+}
+
+type GameActor = ActorRefFrom<typeof aiGameMachine>;
+
+interface GameEntry {
+  gameId: string;
+  playerId: string;
+  playerColor: Color;
+  difficulty: number;
+  actor: GameActor;
+  log: Logger;
+  startedAt: number;
+  disconnectTimer: NodeJS.Timeout | null;
+  finished: boolean;
+}
+
+function uciToWire(uci: string): WireMove {
+  const input = toMoveInput(uci)!;
+  return input.promotion ? { from: input.from, to: input.to, promotion: input.promotion } : { from: input.from, to: input.to };
+}
+
+export async function createAiService(opts: AiServiceOptions): Promise<AiService> {
+  const env = aiConfigFromEnv();
+  const log = opts.logger;
+  const random = opts.random ?? Math.random;
+  const maxGames = opts.maxGames ?? env.maxGames;
+  const replyDelay = opts.replyDelayMs ?? env.replyDelayMs;
+  const graceMs = opts.disconnectGraceMs ?? env.disconnectGraceMs;
+  const maxMovetimeMs = opts.maxMovetimeMs ?? env.maxMovetimeMs;
+  const spec = resolveEngine({ enginePath: opts.enginePath ?? env.enginePath });
+  const pool = await EnginePool.create({
+    spec,
+    size: opts.poolSize ?? env.poolSize,
+    logger: log.child({ part: 'engine-pool' }),
+    watchdogGraceMs: opts.watchdogGraceMs,
+  });
+
+  const games = new Map<string, GameEntry>();
+  const byPlayer = new Map<string, string>();
+  let closed = false;
+
+  const send = (playerId: string, msg: ServerMessage) => {
+    try {
+      opts.send(playerId, msg);
+    } catch (e) {
+      log.error({ playerId, type: msg.type, err: (e as Error).message }, 'sending an AI message failed');
+    }
+  };
+
+  /** Engine-backed move source with the human-like pause (rest of it after thinking). */
+  const aiMove = fromPromise<AiMoveOutput, AiMoveInput>(async ({ input }) => {
+    const started = performance.now();
+    const [lo, hi] = replyDelay;
+    const targetMs = lo + random() * Math.max(0, hi - lo);
+    const chosen = await chooseAiMove(pool, input.difficulty, input.moves, {
+      maxMovetimeMs,
+      random,
+      tag: input.gameId,
+    });
+    const elapsed = performance.now() - started;
+    return { uci: chosen.uci, pauseMs: Math.max(0, Math.round(targetMs - elapsed)) };
+  });
+  const machine = aiGameMachine.provide({ actors: { aiMove } });
+
+  function finish(entry: GameEntry): void {
+    if (entry.finished) return;
+    entry.finished = true;
+    if (entry.disconnectTimer) clearTimeout(entry.disconnectTimer);
+    games.delete(entry.gameId);
+    if (byPlayer.get(entry.playerId) === entry.gameId) byPlayer.delete(entry.playerId);
+  }
+
+  function onEmitted(entry: GameEntry, ev: AiGameEmitted): void {
+    switch (ev.type) {
+      case 'aiMoved':
+        send(entry.playerId, { type: 'moveMade', gameId: entry.gameId, move: ev.move, gameOver: ev.gameOver, san: ev.san, fen: ev.fen });
+        return;
+      case 'playerMoved':
+        entry.log.debug({ move: ev.uci }, 'player moved');
+        return;
+      case 'rejected':
+        send(entry.playerId, { type: 'moveRejected', message: ev.reason, gameId: entry.gameId, fen: ev.fen });
+        return;
+      case 'engineError':
+        entry.log.error({ err: ev.message }, 'AI engine failure; game ends as a technical draw');
+        send(entry.playerId, { type: 'error', ...AI_ERRORS.engine(ev.message) });
+        return;
+      case 'ended': {
+        const plies = entry.actor.getSnapshot().context.moves.length;
+        entry.log.info(
+          { winner: ev.winner, reason: ev.reason, plies, durationMs: Date.now() - entry.startedAt },
+          'AI game ended',
+        );
+        send(entry.playerId, { type: 'gameOver', gameId: entry.gameId, reason: ev.reason, winner: ev.winner });
+        finish(entry);
+        return;
+      }
+    }
+  }
+
+  function currentState(entry: GameEntry): CurrentState {
+    const ctx = entry.actor.getSnapshot().context;
+    return {
+      fen: ctx.fen,
+      turn: ctx.moves.length % 2 === 0 ? 'white' : 'black',
+      moves: ctx.moves.map(uciToWire),
+      timers: { white: 0, black: 0 },
+    };
+  }
+
+  function sendStart(entry: GameEntry): void {
+    send(entry.playerId, {
+      type: 'aiGameStart',
+      gameId: entry.gameId,
+      color: entry.playerColor,
+      timerDuration: 0, // AI games have no clock
+      currentState: currentState(entry),
+    });
+  }
+
+  function refuse(playerId: string, err: { code: string; message: string }): void {
+    send(playerId, { type: 'error', code: err.code, message: err.message });
+  }
+
+  function rejectMove(playerId: string, message: string, gameId?: string): void {
+    send(playerId, { type: 'moveRejected', message, ...(gameId ? { gameId } : {}) });
+  }
+
+  const service: AiService = {
+    engineLabel: spec.label,
+
+    start(playerId, options) {
+      if (closed) return refuse(playerId, AI_ERRORS.unavailable);
+      const parsed = parseAiOptions(options);
+      if (!parsed.ok) return refuse(playerId, AI_ERRORS.invalidOptions(parsed.error));
+      if (byPlayer.has(playerId)) return refuse(playerId, AI_ERRORS.alreadyPlaying);
+      if (games.size >= maxGames) {
+        log.warn({ playerId, games: games.size, maxGames }, 'AI game refused: server at capacity');
+        return refuse(playerId, AI_ERRORS.full(maxGames));
+      }
+      const playerColor: Color =
+        parsed.playerColor === 'random' ? (random() < 0.5 ? 'white' : 'black') : parsed.playerColor;
+      const gameId = `ai_${randomUUID()}`;
+      const actor = createActor(machine, {
+        input: { gameId, playerColor, difficulty: parsed.difficulty },
+      });
+      const entry: GameEntry = {
+        gameId,
+        playerId,
+        playerColor,
+        difficulty: parsed.difficulty,
+        actor,
+        log: log.child({ gameId, playerId }),
+        startedAt: Date.now(),
+        disconnectTimer: null,
+        finished: false,
+      };
+      games.set(gameId, entry);
+      byPlayer.set(playerId, gameId);
+      for (const type of ['aiMoved', 'playerMoved', 'rejected', 'engineError', 'ended'] as const) {
+        actor.on(type, (ev) => onEmitted(entry, ev as AiGameEmitted));
+      }
+      actor.subscribe({
+        error: (err) => {
+          // A bug in the machine must not leave the player hanging or crash the server.
+          if (entry.finished) return;
+          entry.log.error({ err: (err as Error)?.message ?? String(err) }, 'AI game actor failed');
+          send(playerId, { type: 'error', ...AI_ERRORS.engine('The AI game failed unexpectedly') });
+          send(playerId, { type: 'gameOver', gameId, reason: 'technical_draw', winner: 'draw' });
+          finish(entry);
+        },
+      });
+      entry.log.info({ difficulty: parsed.difficulty, playerColor, requestedColor: parsed.playerColor, engine: spec.kind }, 'AI game started');
+      send(playerId, { type: 'gameCreated', gameId, playerColor, opponentName: TEXT.aiOpponentName });
+      sendStart(entry);
+      actor.start(); // the AI moves at once when it has white
+    },
+
+    move(playerId, payload) {
+      const parsed = movePayloadSchema.safeParse(payload);
+      if (!parsed.success) return rejectMove(playerId, `Invalid move: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+      const { gameId, move } = parsed.data;
+      const entry = games.get(gameId);
+      if (!entry) {
+        return rejectMove(playerId, byPlayer.has(playerId) ? AI_ERRORS.notYourGame.message : NO_AI_GAME, gameId);
+      }
+      if (entry.playerId !== playerId) return rejectMove(playerId, AI_ERRORS.notYourGame.message, gameId);
+      entry.actor.send({ type: 'PLAYER_MOVE', move: move as WireMove });
+    },
+
+    resign(playerId, gameId) {
+      const entry = games.get(gameId);
+      if (!entry) return refuse(playerId, { code: 'no_ai_game', message: NO_AI_GAME });
+      if (entry.playerId !== playerId) return refuse(playerId, AI_ERRORS.notYourGame);
+      entry.actor.send({ type: 'RESIGN' });
+    },
+
+    ownsGame(gameId) {
+      return games.has(gameId);
+    },
+
+    hasGame(playerId) {
+      return byPlayer.has(playerId);
+    },
+
+    playerDisconnected(playerId) {
+      const entry = games.get(byPlayer.get(playerId) ?? '');
+      if (!entry) return;
+      if (entry.disconnectTimer) clearTimeout(entry.disconnectTimer);
+      entry.log.info({ graceMs }, 'AI game player disconnected; keeping the game');
+      entry.disconnectTimer = setTimeout(() => {
+        entry.disconnectTimer = null;
+        entry.log.info('player did not come back; abandoning the AI game');
+        entry.actor.send({ type: 'ABANDON' });
+      }, graceMs);
+      entry.disconnectTimer.unref?.();
+    },
+
+    playerReconnected(playerId) {
+      const entry = games.get(byPlayer.get(playerId) ?? '');
+      if (!entry) return;
+      if (entry.disconnectTimer) {
+        clearTimeout(entry.disconnectTimer);
+        entry.disconnectTimer = null;
+      }
+      entry.log.info('AI game player reconnected');
+      sendStart(entry);
+    },
+
+    stats() {
+      const p = pool.stats();
+      return { games: games.size, engines: p.engines, queue: p.queue };
+    },
+
+    enginePids() {
+      return pool.pids();
+    },
+
+    enginePidFor(gameId) {
+      return pool.pidFor(gameId);
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const entry of [...games.values()]) {
+        entry.finished = true;
+        if (entry.disconnectTimer) clearTimeout(entry.disconnectTimer);
+        entry.actor.stop();
+      }
+      games.clear();
+      byPlayer.clear();
+      await pool.close();
+    },
+  };
+  log.info({ engine: spec.label, poolSize: pool.size, maxGames, replyDelayMs: replyDelay }, 'AI service ready');
+  return service;
+}
