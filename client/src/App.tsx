@@ -1,0 +1,49 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { RequireIdentity } from './components/RequireIdentity';
+import { Spinner } from './components/Spinner';
+import { Home } from './screens/Home';
+import { GuestEntry } from './screens/GuestEntry';
+import { GameModes } from './screens/GameModes';
+
+const Login = lazy(() => import('./screens/auth/Login'));
+const Register = lazy(() => import('./screens/auth/Register'));
+const ForgotPassword = lazy(() => import('./screens/auth/ForgotPassword'));
+const ResetPassword = lazy(() => import('./screens/auth/ResetPassword'));
+const AuthCallback = lazy(() => import('./screens/auth/AuthCallback'));
+const ProfileSetup = lazy(() => import('./screens/auth/ProfileSetup'));
+const NotificationPermission = lazy(() => import('./screens/NotificationPermission'));
+const ChatDemo = lazy(() => import('./screens/ChatDemo'));
+const Multiplayer = lazy(() => import('./screens/chess/Multiplayer'));
+const AiGame = lazy(() => import('./screens/chess/AiGame'));
+const Stats = lazy(() => import('./screens/chess/Stats'));
+
+const guarded = (el: ReactNode) => <RequireIdentity>{el}</RequireIdentity>;
+
+export function App() {
+  return (
+    <BrowserRouter>
+      <Suspense fallback={<Spinner label="Loading..." />}>
+        <Routes>
+          <Route path="/" element={<Home />} />
+          <Route path="/guest" element={<GuestEntry />} />
+          <Route path="/login" element={<Login />} />
+          <Route path="/register" element={<Register />} />
+          <Route path="/forgot-password" element={<ForgotPassword />} />
+          <Route path="/reset-password" element={<ResetPassword />} />
+          <Route path="/auth/callback" element={<AuthCallback />} />
+          <Route path="/chat-demo" element={<ChatDemo />} />
+          <Route path="/chess" element={guarded(<GameModes />)} />
+          <Route path="/chess/multiplayer" element={guarded(<Multiplayer />)} />
+          <Route path="/chess/ai" element={guarded(<AiGame />)} />
+          <Route path="/chess/local" element={guarded(<Multiplayer />)} />
+          <Route path="/chess/stats" element={guarded(<Stats />)} />
+          <Route path="/settings" element={<Navigate to="/chess" replace />} />
+          <Route path="/profile-setup" element={guarded(<ProfileSetup />)} />
+          <Route path="/notifications" element={guarded(<NotificationPermission />)} />
+          <Route path="*" element={<Navigate to="/" replace />} />
+        </Routes>
+      </Suspense>
+    </BrowserRouter>
+  );
+}

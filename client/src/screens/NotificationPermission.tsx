@@ -1,0 +1,44 @@
+import { useNavigate } from 'react-router-dom';
+import { Page } from '../components/Page';
+import { requestNotificationPermission, showNotification } from '../app/notifications';
+import { markNotificationPageSeen, saveNotificationSettings } from '../app/storage';
+
+export default function NotificationPermission() {
+  const navigate = useNavigate();
+  const onOk = async () => {
+    markNotificationPageSeen();
+    saveNotificationSettings({ optedOut: false });
+    const granted = await requestNotificationPermission();
+    navigate('/');
+    if (granted) {
+      setTimeout(() => showNotification('Notifications enabled!', 'You will now receive notifications for your games.'), 1000);
+    }
+  };
+  const onNo = () => {
+    markNotificationPageSeen();
+    saveNotificationSettings({ optedOut: true });
+    navigate('/');
+  };
+  return (
+    <Page narrow>
+      <section className="card">
+        <h1>Get notified when it's your move</h1>
+        <div className="notification-preview" aria-label="Sample notification">
+          <strong>Your Move!</strong>
+          <span>SwiftKnight42 played Nf3. It's your turn.</span>
+        </div>
+        <p>We'll let you know when:</p>
+        <ul className="reasons">
+          <li>It's your turn to move</li>
+          <li>You receive a message</li>
+          <li>You get challenged by a friend</li>
+        </ul>
+        <div className="stack">
+          <button type="button" className="btn btn-primary" onClick={onOk}>Ok</button>
+          <button type="button" className="btn btn-secondary" onClick={onNo}>No, thank you</button>
+        </div>
+        <p className="note">You can change these settings later in your profile.</p>
+      </section>
+    </Page>
+  );
+}

@@ -1,0 +1,74 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { Page } from '../../components/Page';
+import { errorMessage, loadAuthClient } from '../../app/auth';
+import { NOT_CONFIGURED } from './useAuthClient';
+
+export const MIN_PASSWORD = 6;
+
+export default function Register() {
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const mismatch = confirm !== '' && confirm !== password;
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!email.trim() || !password) { setError('Please enter both email and password'); return; }
+    if (password.length < MIN_PASSWORD) { setError('Password must be at least 6 characters long'); return; }
+    if (password !== confirm) { setError('Passwords do not match'); return; }
+    setBusy(true);
+    setError(null);
+    try {
+      const client = await loadAuthClient();
+      if (!client) throw new Error(NOT_CONFIGURED);
+      const { data, error: err } = await client.auth.signUp({
+        email: email.trim(), password,
+        options: { emailRedirectTo: `${location.origin}/auth/callback?type=signup`, data: { email_verified: false } },
+      });
+      if (err) throw err;
+      if (data.session) {
+        setSuccess('Registration successful! Setting up your profile...');
+        timer.current = setTimeout(() => navigate('/profile-setup'), 1000);
+      } else {
+        // SPEC 4: followed by an immediate sign-in (succeeds where no confirmation is needed)
+        const signIn = await client.auth.signInWithPassword({ email: email.trim(), password }).catch(() => null);
+        if (signIn?.data.session) {
+          setSuccess('Registration successful! Setting up your profile...');
+          timer.current = setTimeout(() => navigate('/profile-setup'), 1000);
+        } else {
+          setSuccess('Registration successful! Please check your email to confirm your account.');
+          timer.current = setTimeout(() => navigate('/login'), 3000);
+        }
+      }
+    } catch (err) {
+      setError(errorMessage(err, 'An error occurred during registration'));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Page narrow>
+      <section className="card">
+        <h1>Create Account</h1>
+        <form onSubmit={onSubmit} noValidate>
+          <label>Email<input type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required /></label>
+          <label>Password<input type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} required aria-describedby="pw-hint" /></label>
+          <p id="pw-hint" className="hint">Password must be at least 6 characters long</p>
+          <label>Confirm Password<input type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} required /></label>
+          {mismatch && <p className="error" role="alert">Passwords do not match</p>}
+          {error && <p className="error" role="alert">{error}</p>}
+          {success && <p className="success" role="status">{success}</p>}
+          <button type="submit" className="btn btn-primary" disabled={busy || mismatch || !!success}>{busy ? 'Creating Account...' : 'Create Account'}</button>
+        </form>
+        <p className="links">Already have an account? <Link to="/login">Sign in</Link></p>
+      </section>
+    </Page>
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * The client's view of the local engine (machines/chess): status texts of
+ * SPEC 4 "Local engine", legal destinations for the board, and a tiny cache so
+ * that a position is parsed once per FEN, not once per render.
+ */
+import { ChessGame } from '../chess/index';
+import type { Color } from '../protocol/messages';
+
+let cachedFen = '';
+let cachedGame: ChessGame | null = null;
+
+/** A ChessGame for `fen`, shared read-only. Callers must not mutate it (use clone()). */
+export function positionOf(fen: string): ChessGame {
+  if (cachedGame && cachedFen === fen) return cachedGame;
+  cachedGame = new ChessGame(fen);
+  cachedFen = fen;
+  return cachedGame;
+}
+
+const sideName = (c: Color) => (c === 'white' ? 'White' : 'Black');
+
+/** "Checkmate! White wins." / "Stalemate! Game is a draw." / "Draw!" / "Check! White's turn." / "White's turn." */
+export function statusText(fen: string, endedInDraw = false): string {
+  const st = positionOf(fen).status();
+  if (st.checkmate) return `Checkmate! ${sideName(st.turn === 'white' ? 'black' : 'white')} wins.`;
+  if (st.stalemate) return 'Stalemate! Game is a draw.';
+  if (endedInDraw) return 'Draw!';
+  if (st.inCheck) return `Check! ${sideName(st.turn)}'s turn.`;
+  return `${sideName(st.turn)}'s turn.`;
+}
+
+export function isPromotionMove(fen: string, from: string, to: string): boolean {
+  const piece = positionOf(fen).pieceAt(from);
+  return !!piece && piece.type === 'p' && (to[1] === '8' || to[1] === '1');
+}
+
+export interface AppliedMove { fen: string; uci: string; san: string; from: string; to: string }
+
+/** Plays a move on a copy of `fen`'s position; null when illegal. */
+export function applyMove(fen: string, move: { from: string; to: string; promotion?: 'q' | 'r' | 'b' | 'n' }): AppliedMove | null {
+  const game = positionOf(fen).clone();
+  const played = game.play(move.promotion ? { from: move.from, to: move.to, promotion: move.promotion } : { from: move.from, to: move.to });
+  if (!played) return null;
+  return { fen: played.fenAfter, uci: played.uci, san: played.san, from: played.from, to: played.to };
+}
+
+/** The board's placement field, for comparing positions regardless of counters. */
+export function placement(fen: string): string {
+  return fen.split(' ').slice(0, 4).join(' ');
+}

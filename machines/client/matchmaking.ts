@@ -1,0 +1,95 @@
+/**
+ * The client side of matchmaking (SPEC 4 "Matchmaking"):
+ *
+ *   idle --FIND--> queued --STATUS canceled--> canceled --100 ms--> idle
+ *   queued --GAME_STARTED--> inGame --GAME_ENDED/RESET--> idle
+ *
+ * FIND while a game runs is refused with a notice shown for 3 s.
+ * Messages to the server are emitted as `{type:'send'}`; the screen forwards them.
+ */
+import { assign, emit, setup, stateIn } from 'xstate';
+import type { ClientMessage } from '../protocol/messages';
+import { TEXT } from '../protocol/messages';
+
+export const CANCELED_RESET_MS = 100;
+export const NOTICE_MS = 3000;
+
+export interface MatchmakingContext {
+  message: string;
+  notice: string | null;
+  username: string;
+}
+
+export type MatchmakingEvent =
+  | { type: 'FIND'; username?: string | null }
+  | { type: 'CANCEL' }
+  | { type: 'STATUS'; status: 'idle' | 'queued' | 'canceled'; message: string }
+  | { type: 'GAME_STARTED' }
+  | { type: 'GAME_ENDED' }
+  | { type: 'RESET' };
+
+export const matchmakingMachine = setup({
+  types: {
+    context: {} as MatchmakingContext,
+    events: {} as MatchmakingEvent,
+    emitted: {} as { type: 'send'; message: ClientMessage },
+  },
+  delays: { canceledReset: CANCELED_RESET_MS, notice: NOTICE_MS },
+}).createMachine({
+  id: 'matchmaking',
+  type: 'parallel',
+  context: { message: '', notice: null, username: TEXT.anonymousName },
+  states: {
+    phase: {
+      initial: 'idle',
+      on: {
+        GAME_STARTED: { target: '.inGame', actions: assign({ message: '' }) },
+        RESET: { target: '.idle', actions: assign({ message: '' }) },
+      },
+      states: {
+        idle: {
+          on: {
+            FIND: {
+              target: 'queued',
+              actions: [
+                assign(({ event }) => ({ username: event.username || TEXT.anonymousName, message: '' })),
+                emit(({ context }) => ({ type: 'send' as const, message: { type: 'findGame' as const, payload: { username: context.username } } })),
+              ],
+            },
+          },
+        },
+        queued: {
+          on: {
+            CANCEL: { actions: emit({ type: 'send', message: { type: 'cancelMatchmaking' } }) },
+            STATUS: [
+              { guard: ({ event }) => event.status === 'canceled', target: 'canceled', actions: assign(({ event }) => ({ message: event.message })) },
+              { guard: ({ event }) => event.status === 'idle', target: 'idle', actions: assign(({ event }) => ({ message: event.message })) },
+              { actions: assign(({ event }) => ({ message: event.message })) },
+            ],
+          },
+        },
+        canceled: { after: { canceledReset: 'idle' } },
+        inGame: {
+          on: { GAME_ENDED: 'idle' },
+        },
+      },
+    },
+    notice: {
+      initial: 'hidden',
+      on: {
+        FIND: {
+          guard: stateIn({ phase: 'inGame' }) as never,
+          target: '.showing',
+          reenter: true,
+          actions: assign({ notice: TEXT.activeGameRefusal }),
+        },
+      },
+      states: {
+        hidden: {},
+        showing: {
+          after: { notice: { target: 'hidden', actions: assign({ notice: null }) } },
+        },
+      },
+    },
+  },
+});
