@@ -1,0 +1,448 @@
+/**
+ * The /auth/v1 endpoints: the subset of Supabase Auth (GoTrue) that @supabase/supabase-js uses.
+ * Statuses, error codes and shapes follow ../../../shared/notes/supabase-compat.md.
+ */
+import type { Logger } from 'pino';
+import { AuthError, authErrorReply, errors } from './auth-errors';
+import type { AccountsConfig } from './config';
+import type { Db } from './db';
+import { json, parseJsonObject, bearerToken, type Handler, type Reply, type Req } from './http';
+import type { SigningKeys } from './keys';
+import type { Mailer } from './mail';
+import { consumeToken, createLinkToken, createSmsCode, codeHash, sha256Hex, type TokenType } from './one-time-tokens';
+import { passwordProblem, PASSWORD_MIN, type PasswordHasher } from './passwords';
+import { RateLimiter, SendInterval } from './rate-limit';
+import type { RedirectPolicy } from './redirect';
+import { endSessions, issueSession, refreshSession, sessionExists, type SessionDeps } from './sessions';
+import {
+  confirmAddress,
+  decoyUserJson,
+  findUserByEmail,
+  findUserById,
+  findUserByPhone,
+  identitiesOf,
+  insertUser,
+  userJson,
+  type UserRow,
+} from './users';
+
+export interface AuthDeps {
+  cfg: AccountsConfig;
+  db: Db;
+  keys: SigningKeys;
+  hasher: PasswordHasher;
+  mailer: Mailer;
+  redirects: RedirectPolicy;
+  sessions: SessionDeps;
+  logger: Logger;
+}
+
+const EMAIL_RE = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
+const PHONE_RE = /^[1-9][0-9]{1,14}$/;
+
+function normalizeEmail(v: unknown): string | undefined {
+  if (typeof v !== 'string' || v.trim() === '') return undefined;
+  const email = v.trim().toLowerCase();
+  if (email.length > 255 || !EMAIL_RE.test(email)) throw errors.validation('Unable to validate email address: invalid format');
+  return email;
+}
+
+function normalizePhone(v: unknown): string | undefined {
+  if (typeof v !== 'string' || v.trim() === '') return undefined;
+  const phone = v.replace(/[\s\-().]/g, '').replace(/^\+/, '');
+  if (!PHONE_RE.test(phone)) throw errors.validation('Invalid phone number format (E.164 required)');
+  return phone;
+}
+
+function metadataOf(v: unknown): Record<string, unknown> {
+  if (v === undefined || v === null) return {};
+  if (typeof v !== 'object' || Array.isArray(v)) throw errors.validation('data must be a JSON object');
+  if (JSON.stringify(v).length > 16_384) throw errors.validation('data is too large');
+  return v as Record<string, unknown>;
+}
+
+function checkNewPassword(password: unknown): string {
+  const problem = passwordProblem(password);
+  if (problem === 'missing') throw errors.validation('Password is required');
+  if (problem === 'short') throw errors.weakPassword(PASSWORD_MIN);
+  if (problem === 'long') throw errors.validation('Password cannot be longer than 72 characters');
+  return password as string;
+}
+
+export function createAuthHandler(deps: AuthDeps): Handler {
+  const { cfg, db, keys, hasher, mailer, redirects } = deps;
+  const rl = cfg.rateLimits;
+  const tokenLimiter = new RateLimiter(rl.token, rl.windowMs);
+  const sensitive = new Map<string, RateLimiter>();
+  const limit = (endpoint: string, ip: string): void => {
+    let limiter = sensitive.get(endpoint);
+    if (!limiter) sensitive.set(endpoint, (limiter = new RateLimiter(rl.sensitive, rl.windowMs)));
+    if (!limiter.take(ip)) throw errors.overRequestRate();
+  };
+  const sendInterval = new SendInterval(rl.emailIntervalSeconds * 1000);
+
+  const verifyLink = (token: string, type: string, redirectTo: string): string => {
+    const q = new URLSearchParams({ token, type, redirect_to: redirectTo });
+    return `${cfg.publicUrl}/auth/v1/verify?${q.toString()}`;
+  };
+
+  async function sendConfirmation(user: UserRow, redirectTo: string): Promise<void> {
+    const token = await createLinkToken(db, user.id, 'confirmation', user.email!);
+    const link = verifyLink(token, 'signup', redirectTo);
+    await mailer.sendEmail({
+      to: user.email!,
+      subject: 'Confirm your signup',
+      text: `Follow this link to confirm your account:\n\n${link}\n\nIf you did not sign up, ignore this email.`,
+      html: `<h2>Confirm your signup</h2><p><a href="${link}">Confirm your email address</a></p>`,
+      links: [link],
+    });
+    sendInterval.mark(`email:${user.email}`);
+    await db.query('UPDATE users SET confirmation_sent_at = now() WHERE id = $1', [user.id]);
+  }
+
+  async function sendSmsCode(user: UserRow): Promise<void> {
+    const code = await createSmsCode(db, user.id, user.phone!);
+    await mailer.sendSms(user.phone!, `Your code is ${code}`);
+    sendInterval.mark(`phone:${user.phone}`);
+    await db.query('UPDATE users SET confirmation_sent_at = now() WHERE id = $1', [user.id]);
+  }
+
+  const mailFailure = (what: string) => (err: unknown) => {
+    deps.logger.error({ err }, `sending ${what} failed`);
+    throw new AuthError(500, 'unexpected_failure', `Error sending ${what}`);
+  };
+
+  async function currentUser(req: Req): Promise<{ user: UserRow; sessionId: string }> {
+    const token = bearerToken(req.headers);
+    if (!token) throw errors.noAuthorization();
+    let payload;
+    try {
+      payload = await keys.verify(token);
+    } catch (err) {
+      throw errors.badJwt((err as Error).message);
+    }
+    if (typeof payload.sub !== 'string' || payload.role !== 'authenticated') throw errors.badJwt('missing sub claim');
+    const sessionId = typeof payload.session_id === 'string' ? payload.session_id : '';
+    if (!sessionId || !(await sessionExists(db, sessionId))) throw errors.sessionNotFound();
+    const user = await findUserById(db, payload.sub);
+    if (!user) throw new AuthError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
+    return { user, sessionId };
+  }
+
+  const userReply = async (user: UserRow): Promise<Reply> => json(200, userJson(user, await identitiesOf(db, user.id)));
+
+  // ---- endpoints -------------------------------------------------------------------------------
+
+  async function signup(req: Req, body: Record<string, unknown>): Promise<Reply> {
+    limit('signup', req.ip);
+    const email = normalizeEmail(body.email);
+    const phone = email ? undefined : normalizePhone(body.phone);
+    if (!email && !phone) throw errors.validation('To signup, please provide your email');
+    const password = checkNewPassword(body.password);
+    const data = metadataOf(body.data);
+    const redirectTo = redirects.resolve(req.query.get('redirect_to'));
+    if (phone && !cfg.autoconfirm && !mailer.canSendSms) throw errors.phoneProviderDisabled();
+
+    const existing = email ? await findUserByEmail(db, email) : await findUserByPhone(db, phone!);
+    if (existing) {
+      const confirmed = email ? existing.email_confirmed_at : existing.phone_confirmed_at;
+      if (confirmed || cfg.autoconfirm) {
+        if (cfg.autoconfirm) throw errors.userExists();
+        // Same spend as a real sign-up, then a decoy so the address cannot be probed.
+        await hasher.hash(password);
+        return json(200, decoyUserJson(email ?? null, phone ?? null, data));
+      }
+      // Registered but unconfirmed: send the confirmation again (the password is left alone).
+      await hasher.hash(password);
+      const key = email ? `email:${email}` : `phone:${phone}`;
+      const wait = sendInterval.waitSeconds(key, existing.confirmation_sent_at);
+      if (wait > 0) throw email ? errors.overEmailRate(wait) : errors.overSmsRate(wait);
+      if (email) await sendConfirmation(existing, redirectTo).catch(mailFailure('confirmation email'));
+      else await sendSmsCode(existing).catch(mailFailure('OTP sms'));
+      return userReply((await findUserById(db, existing.id))!);
+    }
+
+    const passwordHash = await hasher.hash(password);
+    let user: UserRow;
+    try {
+      user = await insertUser(db, {
+        email: email ?? null,
+        phone: phone ?? null,
+        passwordHash,
+        userMetadata: data,
+        confirmed: cfg.autoconfirm,
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') throw errors.userExists();
+      throw err;
+    }
+    if (cfg.autoconfirm) return json(200, await issueSession(deps.sessions, user.id, 'password'));
+    if (email) await sendConfirmation(user, redirectTo).catch(mailFailure('confirmation email'));
+    else await sendSmsCode(user).catch(mailFailure('OTP sms'));
+    return userReply((await findUserById(db, user.id))!);
+  }
+
+  async function token(req: Req, body: Record<string, unknown>): Promise<Reply> {
+    if (!tokenLimiter.take(req.ip)) throw errors.overRequestRate();
+    const grant = req.query.get('grant_type');
+    if (grant === 'refresh_token') {
+      const presented = body.refresh_token;
+      if (typeof presented !== 'string' || presented === '') throw errors.refreshNotFound();
+      return json(200, await refreshSession(deps.sessions, presented));
+    }
+    if (grant !== 'password') throw errors.validation('unsupported_grant_type');
+    const email = normalizeEmail(body.email);
+    const phone = email ? undefined : normalizePhone(body.phone);
+    if (typeof body.password !== 'string' || (!email && !phone)) throw errors.invalidCredentials();
+    const user = email ? await findUserByEmail(db, email) : await findUserByPhone(db, phone!);
+    const ok = await hasher.verify(user?.encrypted_password, body.password);
+    if (!user || !ok) throw errors.invalidCredentials();
+    if (email && !user.email_confirmed_at) throw errors.emailNotConfirmed();
+    if (phone && !user.phone_confirmed_at) throw errors.phoneNotConfirmed();
+    return json(200, await issueSession(deps.sessions, user.id, 'password'));
+  }
+
+  async function putUser(req: Req, body: Record<string, unknown>): Promise<Reply> {
+    limit('user', req.ip);
+    const { user, sessionId } = await currentUser(req);
+    const wantsEmail = normalizeEmail(body.email);
+    const wantsPhone = normalizePhone(body.phone);
+    if ((wantsEmail && wantsEmail !== user.email) || (wantsPhone && wantsPhone !== user.phone)) {
+      throw errors.validation('Changing the email address or phone number is not supported by this server');
+    }
+    let updated = user;
+    if (body.password !== undefined) {
+      const password = checkNewPassword(body.password);
+      if (await hasher.verify(user.encrypted_password, password)) throw errors.samePassword();
+      const hash = await hasher.hash(password);
+      [updated] = await db.query<UserRow>(
+        'UPDATE users SET encrypted_password = $2, updated_at = now() WHERE id = $1 RETURNING *',
+        [user.id, hash],
+      );
+      await endSessions(db, user.id, sessionId, 'others');
+    }
+    if (body.data !== undefined) {
+      const patch = metadataOf(body.data);
+      const merged: Record<string, unknown> = { ...updated.raw_user_meta_data };
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === null) delete merged[k];
+        else merged[k] = v;
+      }
+      [updated] = await db.query<UserRow>(
+        'UPDATE users SET raw_user_meta_data = $2::jsonb, updated_at = now() WHERE id = $1 RETURNING *',
+        [user.id, JSON.stringify(merged)],
+      );
+    }
+    return userReply(updated);
+  }
+
+  async function logout(req: Req): Promise<Reply> {
+    const { user, sessionId } = await currentUser(req);
+    const scope = req.query.get('scope') ?? 'global';
+    if (scope !== 'global' && scope !== 'local' && scope !== 'others') {
+      throw errors.validation('scope must be one of global, local, others');
+    }
+    await endSessions(db, user.id, sessionId, scope);
+    return { status: 204 };
+  }
+
+  async function recover(req: Req, body: Record<string, unknown>): Promise<Reply> {
+    limit('recover', req.ip);
+    const email = normalizeEmail(body.email);
+    if (!email) throw errors.validation('Password recovery requires an email');
+    const redirectTo = redirects.resolve(req.query.get('redirect_to'));
+    const user = await findUserByEmail(db, email);
+    const wait = sendInterval.waitSeconds(`recover:${email}`, user?.recovery_sent_at);
+    if (wait > 0) throw errors.overEmailRate(wait);
+    sendInterval.mark(`recover:${email}`);
+    if (user) {
+      const token = await createLinkToken(db, user.id, 'recovery', email);
+      const link = verifyLink(token, 'recovery', redirectTo);
+      await mailer
+        .sendEmail({
+          to: email,
+          subject: 'Reset your password',
+          text: `Follow this link to reset the password for your account:\n\n${link}\n\nIf you did not ask for this, ignore this email.`,
+          html: `<h2>Reset your password</h2><p><a href="${link}">Reset password</a></p>`,
+          links: [link],
+        })
+        .catch(mailFailure('recovery email'));
+      await db.query('UPDATE users SET recovery_sent_at = now() WHERE id = $1', [user.id]);
+    }
+    return json(200, {});
+  }
+
+  async function resend(req: Req, body: Record<string, unknown>): Promise<Reply> {
+    limit('resend', req.ip);
+    const type = body.type;
+    const redirectTo = redirects.resolve(req.query.get('redirect_to'));
+    if (type === 'signup') {
+      const email = normalizeEmail(body.email);
+      if (!email) throw errors.validation('Resend requires an email');
+      const user = await findUserByEmail(db, email);
+      const wait = sendInterval.waitSeconds(`email:${email}`, user?.confirmation_sent_at);
+      if (wait > 0) throw errors.overEmailRate(wait);
+      sendInterval.mark(`email:${email}`);
+      if (user && !user.email_confirmed_at) await sendConfirmation(user, redirectTo).catch(mailFailure('confirmation email'));
+      return json(200, {});
+    }
+    if (type === 'sms') {
+      const phone = normalizePhone(body.phone);
+      if (!phone) throw errors.validation('Resend requires a phone number');
+      if (!mailer.canSendSms) throw errors.phoneProviderDisabled();
+      const user = await findUserByPhone(db, phone);
+      const wait = sendInterval.waitSeconds(`phone:${phone}`, user?.confirmation_sent_at);
+      if (wait > 0) throw errors.overSmsRate(wait);
+      sendInterval.mark(`phone:${phone}`);
+      if (user && !user.phone_confirmed_at) await sendSmsCode(user).catch(mailFailure('OTP sms'));
+      return json(200, {});
+    }
+    throw errors.validation('Missing one of these types: signup, sms');
+  }
+
+  async function otp(req: Req, body: Record<string, unknown>): Promise<Reply> {
+    limit('otp', req.ip);
+    const email = normalizeEmail(body.email);
+    const phone = email ? undefined : normalizePhone(body.phone);
+    if (!email && !phone) throw errors.validation('An email address or phone number is required');
+    const user = email ? await findUserByEmail(db, email) : await findUserByPhone(db, phone!);
+    if (!user) throw new AuthError(422, 'otp_disabled', 'Signups not allowed for otp');
+    const key = email ? `magiclink:${email}` : `phone:${phone}`;
+    const wait = sendInterval.waitSeconds(key);
+    if (wait > 0) throw email ? errors.overEmailRate(wait) : errors.overSmsRate(wait);
+    sendInterval.mark(key);
+    if (email) {
+      const token = await createLinkToken(db, user.id, 'magiclink', email);
+      const link = verifyLink(token, 'magiclink', redirects.resolve(req.query.get('redirect_to')));
+      await mailer
+        .sendEmail({ to: email, subject: 'Your sign-in link', text: `Follow this link to sign in:\n\n${link}`, links: [link] })
+        .catch(mailFailure('magic link email'));
+    } else {
+      if (!mailer.canSendSms) throw errors.phoneProviderDisabled();
+      await sendSmsCode(user).catch(mailFailure('OTP sms'));
+    }
+    return json(200, {});
+  }
+
+  const EMAIL_TYPES: Record<string, TokenType[]> = {
+    signup: ['confirmation'],
+    email: ['confirmation', 'magiclink'],
+    magiclink: ['magiclink'],
+    recovery: ['recovery'],
+  };
+
+  /** Consumes a link token or SMS code and starts a session; undefined when invalid or expired. */
+  async function verifyToken(
+    type: string,
+    token: string,
+    address?: { email?: string; phone?: string },
+  ): Promise<Record<string, unknown> | undefined> {
+    if (type === 'sms') {
+      if (!address?.phone) return undefined;
+      const hit = await consumeToken(db, codeHash(address.phone, token), ['phone_confirmation']);
+      if (!hit) return undefined;
+      const user = await findUserById(db, hit.userId);
+      if (!user || user.phone !== hit.relatesTo) return undefined;
+      await confirmAddress(db, user, 'phone');
+      return issueSession(deps.sessions, user.id, 'otp');
+    }
+    const types = EMAIL_TYPES[type];
+    if (!types) return undefined;
+    const hit = await consumeToken(db, sha256Hex(token), types);
+    if (!hit) return undefined;
+    if (address?.email && address.email !== hit.relatesTo) return undefined;
+    const user = await findUserById(db, hit.userId);
+    if (!user || user.email !== hit.relatesTo) return undefined;
+    await confirmAddress(db, user, 'email');
+    return issueSession(deps.sessions, user.id, hit.type === 'recovery' ? 'recovery' : hit.type === 'magiclink' ? 'otp' : 'email/signup');
+  }
+
+  async function verifyPost(req: Req, body: Record<string, unknown>): Promise<Reply> {
+    limit('verify', req.ip);
+    const type = typeof body.type === 'string' ? body.type : '';
+    const tokenHash = typeof body.token_hash === 'string' ? body.token_hash : undefined;
+    const tokenValue = typeof body.token === 'string' ? body.token : undefined;
+    if (!type) throw errors.validation('Verify requires a verification type');
+    if (!tokenHash && !tokenValue) throw errors.validation('Verify requires a token or a token hash');
+    const email = normalizeEmail(body.email);
+    const phone = normalizePhone(body.phone);
+    if (type === 'sms' && !phone) throw errors.validation('Only a phone number can be verified with type sms');
+    const session = await verifyToken(type, (tokenHash ?? tokenValue)!, { email, phone });
+    if (!session) throw errors.otpExpired();
+    return json(200, session);
+  }
+
+  async function verifyGet(req: Req): Promise<Reply> {
+    const redirectTo = redirects.resolve(req.query.get('redirect_to')).split('#')[0];
+    const type = req.query.get('type') ?? '';
+    const tokenValue = req.query.get('token') ?? '';
+    const fail = (code: string, description: string): Reply => {
+      const hash = new URLSearchParams({ error: 'access_denied', error_code: code, error_description: description });
+      return { status: 303, headers: { Location: `${redirectTo}#${hash.toString()}` } };
+    };
+    try {
+      limit('verify', req.ip);
+    } catch {
+      return fail('over_request_rate_limit', 'Request rate limit reached');
+    }
+    const session = type && tokenValue && type !== 'sms' ? await verifyToken(type, tokenValue) : undefined;
+    if (!session) return fail('otp_expired', 'Email link is invalid or has expired');
+    const hash = new URLSearchParams({
+      access_token: String(session.access_token),
+      expires_at: String(session.expires_at),
+      expires_in: String(session.expires_in),
+      refresh_token: String(session.refresh_token),
+      token_type: 'bearer',
+      type,
+    });
+    return { status: 303, headers: { Location: `${redirectTo}#${hash.toString()}` } };
+  }
+
+  const settings = () =>
+    json(200, {
+      external: { email: true, phone: mailer.canSendSms || cfg.autoconfirm, anonymous_users: false },
+      disable_signup: false,
+      mailer_autoconfirm: cfg.autoconfirm,
+      phone_autoconfirm: cfg.autoconfirm,
+      sms_provider: mailer.canSendSms ? 'dev-inbox' : '',
+      saml_enabled: false,
+    });
+
+  return async (req: Req): Promise<Reply> => {
+    try {
+      const route = req.path.replace(/^\/auth\/v1/, '').replace(/\/+$/, '') || '/';
+      const m = req.method;
+      if (m === 'GET') {
+        if (route === '/health') return json(200, { version: 'chess-accounts', name: 'GoTrue', description: 'Supabase-compatible auth (subset)' });
+        if (route === '/settings') return settings();
+        if (route === '/.well-known/jwks.json') return json(200, keys.jwks, { 'Cache-Control': 'public, max-age=600' });
+        if (route === '/user') return userReply((await currentUser(req)).user);
+        if (route === '/verify') return verifyGet(req);
+      }
+      const post: Record<string, (req: Req, body: Record<string, unknown>) => Promise<Reply>> = {
+        '/signup': signup,
+        '/token': token,
+        '/logout': (r) => logout(r),
+        '/recover': recover,
+        '/resend': resend,
+        '/verify': verifyPost,
+        '/otp': otp,
+      };
+      if (m === 'POST' && post[route]) {
+        const body = parseJsonObject(req.body);
+        if (!body) throw errors.badJson();
+        return await post[route](req, body);
+      }
+      if (m === 'PUT' && route === '/user') {
+        const body = parseJsonObject(req.body);
+        if (!body) throw errors.badJson();
+        return await putUser(req, body);
+      }
+      const known = ['/health', '/settings', '/.well-known/jwks.json', '/user', '/verify', ...Object.keys(post)];
+      throw known.includes(route) ? errors.methodNotAllowed() : errors.notFound();
+    } catch (err) {
+      if (err instanceof AuthError) return authErrorReply(err);
+      throw err;
+    }
+  };
+}

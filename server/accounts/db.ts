@@ -1,0 +1,118 @@
+/**
+ * A tiny database interface with two back-ends speaking the same SQL:
+ * embedded PGlite (PostgreSQL in WASM, files in a data directory) or a PostgreSQL server via `pg`.
+ */
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs several statements separated by semicolons, without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'pg';
+  /** Runs fn inside BEGIN/COMMIT; rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** A PostgreSQL error as both drivers report it (SQLSTATE in `code`). */
+export interface PgError extends Error {
+  code?: string;
+  constraint?: string;
+  detail?: string;
+  column?: string;
+}
+
+export function isPgError(err: unknown): err is PgError {
+  return err instanceof Error && typeof (err as PgError).code === 'string';
+}
+
+const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export async function openDb(opts: { dataDir: string; databaseUrl?: string; schema?: string }): Promise<Db> {
+  const schema = opts.schema ?? 'public';
+  if (!SCHEMA_RE.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}`);
+  if (opts.databaseUrl) return openPgPool(opts.databaseUrl, schema);
+  return openPglite(opts.dataDir, schema);
+}
+
+async function openPglite(dataDir: string, schema: string): Promise<Db> {
+  const dir = `${dataDir.replace(/\/+$/, '')}/pg`;
+  mkdirSync(dir, { recursive: true });
+  const db = await PGlite.create(dir);
+  await db.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
+  return {
+    kind: 'pglite',
+    async query<T>(sql: string, params: unknown[] = []) {
+      const r = await db.query<T>(sql, params);
+      return r.rows;
+    },
+    async exec(sql: string) {
+      await db.exec(sql);
+    },
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+      return db.transaction(async (tx) =>
+        fn({
+          async query<R>(sql: string, params: unknown[] = []) {
+            const r = await tx.query<R>(sql, params);
+            return r.rows;
+          },
+          async exec(sql: string) {
+            await tx.exec(sql);
+          },
+        }),
+      );
+    },
+    async close() {
+      await db.close();
+    },
+  };
+}
+
+async function openPgPool(url: string, schema: string): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path="${schema}"` });
+  // Surface connection problems at start with a clear message (and create the schema).
+  await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  pool.on('error', () => {
+    /* idle client errors are reported on the next query */
+  });
+  return {
+    kind: 'pg',
+    async query<T>(sql: string, params: unknown[] = []) {
+      const r = await pool.query(sql, params);
+      return r.rows as T[];
+    },
+    async exec(sql: string) {
+      await pool.query(sql);
+    },
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn({
+          async query<R>(sql: string, params: unknown[] = []) {
+            const r = await client.query(sql, params);
+            return r.rows as R[];
+          },
+          async exec(sql: string) {
+            await client.query(sql);
+          },
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,215 @@
+/**
+ * Accounts: Supabase-compatible auth (/auth/v1) and the profiles table (/rest/v1/profiles) served
+ * by our own uWebSockets.js app on PGlite or PostgreSQL (embedded mode), or only token verification
+ * against a hosted Supabase project (hosted mode: SUPABASE_URL + SUPABASE_ANON_KEY).
+ */
+import { mkdirSync } from 'node:fs';
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import type { Logger } from 'pino';
+import type { TemplatedApp } from 'uWebSockets.js';
+import { createAuthHandler } from './auth-api';
+import { API_VERSION, API_VERSION_HEADER, authErrorReply, errors } from './auth-errors';
+import { loadAccountsConfig, type AccountsConfig, type AccountsConfigOverrides } from './config';
+import { openDb, type Db } from './db';
+import { json, serve, type Handler, type Reply } from './http';
+import { loadAnonKey, loadSigningKeys, type SigningKeys } from './keys';
+import { createMailer, renderInboxHtml, type Mailer } from './mail';
+import { migrate } from './migrate';
+import { createPasswordHasher } from './passwords';
+import { RedirectPolicy } from './redirect';
+import { createProfilesHandler, restInternalError } from './rest-profiles';
+import { sessionExists } from './sessions';
+
+export interface VerifiedIdentity {
+  sub: string;
+  email?: string;
+  username?: string;
+}
+
+export interface AccountsModule {
+  /** Registers /auth/v1/*, /rest/v1/*, /dev/mail and /config.json (hosted mode: only /config.json). */
+  mount(app: TemplatedApp): void;
+  /** The user behind an access token, or null when it is invalid, expired or its session ended. */
+  verifyAccessToken(token: string): Promise<VerifiedIdentity | null>;
+  close(): Promise<void>;
+  /** Effective configuration (for logs and tests; holds no secrets beyond the public anon key). */
+  readonly info: { mode: AccountsConfig['mode']; publicUrl: string; anonKey: string; db?: Db['kind'] };
+}
+
+export type CreateAccountsOptions = AccountsConfigOverrides & {
+  dataDir: string;
+  siteUrl: string;
+  logger: Logger;
+  publicUrl?: string;
+  databaseUrl?: string;
+  env?: NodeJS.ProcessEnv;
+};
+
+const AUTH_METHODS = ['get', 'post', 'put', 'patch', 'del', 'options', 'head'] as const;
+
+export async function createAccounts(opts: CreateAccountsOptions): Promise<AccountsModule> {
+  const { logger: parentLogger, env, ...overrides } = opts;
+  const cfg = loadAccountsConfig(overrides, env ?? process.env);
+  const logger = parentLogger.child({ module: 'accounts' });
+  if (cfg.mode === 'hosted') return createHostedAccounts(cfg, logger);
+  return createEmbeddedAccounts(cfg, logger);
+}
+
+function configReply(supabaseUrl: string, supabaseAnonKey: string): Reply {
+  return json(200, { supabaseUrl, supabaseAnonKey }, { 'Cache-Control': 'no-cache' });
+}
+
+function corsPolicy(origins: string[]) {
+  return {
+    allowedOrigins: new Set(origins),
+    exposeHeaders: `${API_VERSION_HEADER}, Content-Range, Content-Location, Location`,
+  };
+}
+
+async function createHostedAccounts(cfg: AccountsConfig, logger: Logger): Promise<AccountsModule> {
+  const supabaseUrl = cfg.supabaseUrl!;
+  const jwks = createRemoteJWKSet(new URL(`${supabaseUrl}/auth/v1/.well-known/jwks.json`));
+  const secret = cfg.supabaseJwtSecret ? new TextEncoder().encode(cfg.supabaseJwtSecret) : undefined;
+  logger.info({ supabaseUrl }, 'accounts in hosted mode: tokens verified against the hosted project');
+  const serveOpts = {
+    logger,
+    bodyLimitBytes: cfg.bodyLimitBytes,
+    trustProxy: cfg.trustProxy,
+    cors: corsPolicy([new URL(cfg.siteUrl).origin]),
+    tooLarge: () => json(413, { message: 'Request body too large' }),
+    onError: () => json(500, { message: 'Internal server error' }),
+  };
+  return {
+    info: { mode: 'hosted', publicUrl: cfg.publicUrl, anonKey: cfg.supabaseAnonKey! },
+    mount(app) {
+      app.get('/config.json', serve(() => configReply(supabaseUrl, cfg.supabaseAnonKey!), serveOpts));
+    },
+    async verifyAccessToken(token) {
+      if (typeof token !== 'string' || token.length === 0 || token.length > 8192) return null;
+      try {
+        const { payload } =
+          secret && /"alg"\s*:\s*"HS256"/.test(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString())
+            ? await jwtVerify(token, secret, { algorithms: ['HS256'], audience: 'authenticated' })
+            : await jwtVerify(token, jwks, { audience: 'authenticated' });
+        return identityFrom(payload);
+      } catch (err) {
+        logger.debug({ reason: (err as Error).message }, 'hosted access token rejected');
+        return null;
+      }
+    },
+    async close() {},
+  };
+}
+
+function identityFrom(payload: JWTPayload, username?: string): VerifiedIdentity | null {
+  if (typeof payload.sub !== 'string' || payload.role !== 'authenticated') return null;
+  const meta = (payload.user_metadata ?? {}) as Record<string, unknown>;
+  const out: VerifiedIdentity = { sub: payload.sub };
+  if (typeof payload.email === 'string' && payload.email) out.email = payload.email;
+  const name = username ?? (typeof meta.username === 'string' ? meta.username : undefined);
+  if (name) out.username = name;
+  return out;
+}
+
+async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Promise<AccountsModule> {
+  mkdirSync(cfg.dataDir, { recursive: true });
+  const keys: SigningKeys = await loadSigningKeys({ dataDir: cfg.dataDir, jwtPrivateKey: cfg.jwtPrivateKey });
+  const anonKey = await loadAnonKey(keys, { dataDir: cfg.dataDir, anonKey: cfg.anonKey });
+  const db = await openDb({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl, schema: cfg.dbSchema });
+  let mailer: Mailer | undefined;
+  try {
+    const applied = await migrate(db);
+    if (applied.length) logger.info({ applied }, 'accounts migrations applied');
+    const hasher = await createPasswordHasher(cfg.argon2);
+    mailer = createMailer(cfg);
+    if (!cfg.smtp && !cfg.devInbox && !cfg.autoconfirm) {
+      logger.warn('no SMTP_HOST and no dev inbox: confirmation and recovery emails cannot be sent');
+    }
+    const redirects = new RedirectPolicy(cfg.siteUrl, cfg.additionalRedirectUrls);
+    const rotationKey = keys.derivedSecret;
+    const sessions = {
+      db,
+      keys,
+      issuer: `${cfg.publicUrl}/auth/v1`,
+      accessTtl: cfg.accessTokenTtlSeconds,
+      reuseIntervalSeconds: cfg.refreshReuseIntervalSeconds,
+      rotationKey,
+    };
+    const auth = createAuthHandler({ cfg, db, keys, hasher, mailer, redirects, sessions, logger });
+    const profiles = createProfilesHandler({ db, keys });
+    const cors = corsPolicy([...new Set([new URL(cfg.publicUrl).origin, ...redirects.corsOrigins()])]);
+    const base = { logger, bodyLimitBytes: cfg.bodyLimitBytes, trustProxy: cfg.trustProxy, cors };
+    const authServe = serve(auth, {
+      ...base,
+      tooLarge: () => authErrorReply(errors.tooLarge()),
+      onError: () => authErrorReply(errors.unexpected()),
+    });
+    const restServe = serve(profiles, {
+      ...base,
+      tooLarge: () => json(413, { code: 'PGRST413', details: null, hint: null, message: 'Payload Too Large' }),
+      onError: () => restInternalError(),
+    });
+    const plain = (h: Handler) =>
+      serve(h, { ...base, tooLarge: () => json(413, { message: 'Payload Too Large' }), onError: () => json(500, { message: 'Internal server error' }) });
+    const inbox = mailer.inbox;
+    const devMail = plain((req) => {
+      if (!inbox) return json(404, { message: 'The development inbox is off (NODE_ENV=production without DEV_INBOX=true)' });
+      const messages = inbox.list().map(({ id, kind, to, subject, text, links, sentAt }) => ({ id, kind, to, subject, text, links, sentAt }));
+      if ((req.headers.accept ?? '').includes('text/html')) {
+        return { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }, body: renderInboxHtml(messages) };
+      }
+      return json(200, messages, { 'Cache-Control': 'no-store' });
+    });
+    const config = plain(() => configReply(cfg.publicUrl, anonKey));
+    logger.info(
+      { db: db.kind, publicUrl: cfg.publicUrl, autoconfirm: cfg.autoconfirm, devInbox: Boolean(inbox), smtp: Boolean(cfg.smtp) },
+      'accounts ready',
+    );
+
+    let closed = false;
+    return {
+      info: { mode: 'embedded', publicUrl: cfg.publicUrl, anonKey, db: db.kind },
+      mount(app) {
+        for (const m of AUTH_METHODS) {
+          app[m]('/auth/v1/*', authServe);
+          app[m]('/rest/v1/*', restServe);
+        }
+        app.get('/dev/mail', devMail);
+        app.get('/config.json', config);
+      },
+      async verifyAccessToken(token) {
+        if (typeof token !== 'string' || token.length === 0 || token.length > 8192 || closed) return null;
+        let payload: JWTPayload;
+        try {
+          payload = await keys.verify(token);
+        } catch {
+          return null;
+        }
+        const base = identityFrom(payload);
+        if (!base || typeof payload.session_id !== 'string') return null;
+        try {
+          if (!(await sessionExists(db, payload.session_id))) return null;
+          const [profile] = await db.query<{ username: string | null }>('SELECT username FROM profiles WHERE id = $1', [base.sub]);
+          return profile?.username ? { ...base, username: profile.username } : base;
+        } catch (err) {
+          logger.error({ err }, 'access token lookup failed');
+          return null;
+        }
+      },
+      async close() {
+        if (closed) return;
+        closed = true;
+        mailer?.close();
+        await db.close();
+      },
+    };
+  } catch (err) {
+    mailer?.close();
+    await db.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+export { loadAccountsConfig, ConfigError } from './config';
+export type { AccountsConfig } from './config';
+export { API_VERSION };
