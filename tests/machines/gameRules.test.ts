@@ -89,6 +89,16 @@ describe('game machine: automatic ends', () => {
     expect(g.ended().pgn).toContain('[White "Wendy"]');
     expect(g.snap().status).toBe('done');
     expect(g.snap().output).toEqual({ winner: 'black', reason: 'checkmate' });
+    expect(g.events.slice(-2).map((e) => e.type)).toEqual(['moved', 'ended']);
+  });
+
+  it('lets the server stop the actor from inside its ended listener', () => {
+    const g = startGame();
+    const sub = g.actor.on('ended', () => g.actor.stop());
+    g.play(['f2f3', 'e7e5', 'g2g4', 'd8h4']);
+    sub.unsubscribe();
+    expect(g.ended()).toMatchObject({ reason: 'checkmate' });
+    expect(g.snap().status).not.toBe('active');
   });
 
   it('ends by stalemate as a draw', () => {
