@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import { SOCKET_PATH, type ServerMessage } from '../machines/protocol/messages';
+import { ChessGame } from '../machines/chess';
 import { loadUws, type us_listen_socket } from './uws';
 import { ServerMetrics } from './http/metrics';
 import { StaticFiles } from './http/static';
@@ -59,6 +60,7 @@ export const SHUTDOWN_TEXT = 'The server is restarting. Please reconnect in a mo
 
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
   const uws = loadUws();
+  if (opts.startFen) new ChessGame(opts.startFen); // throws FenError with the reason
   const log = opts.logger ?? pino({ level: 'silent' });
   const app = uws.App();
   const clockMs = opts.clockMs ?? 600_000;

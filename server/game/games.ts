@@ -80,6 +80,17 @@ export class GameManager {
       return null;
     }
     const game: LiveGame = { id, white: input.white, black: input.black, actor, startedAt: Date.now(), ended: false };
+    try {
+      actor.start();
+    } catch (err) {
+      this.log.error({ err, gameId: id }, 'game actor failed to start');
+      return null;
+    }
+    const status = (actor.getSnapshot() as { status?: string; error?: unknown }).status;
+    if (status !== 'active') {
+      this.log.error({ gameId: id, status, err: (actor.getSnapshot() as { error?: unknown }).error }, 'game actor did not start');
+      return null;
+    }
     this.games.set(id, game);
     white.gameId = id;
     black.gameId = id;
@@ -90,11 +101,15 @@ export class GameManager {
         this.finish(game, { type: 'ended', winner: 'draw', reason: 'aborted', pgn: '' });
       },
     });
-    actor.start();
     this.metrics.gamesStarted.inc();
     this.log.info({ gameId: id, white: white.id, black: black.id }, 'game started');
     const timerDuration = Math.round(this.opts.clockMs / 1000);
-    const currentState = this.opts.startFen ? this.currentState(game) : undefined;
+    let currentState: CurrentState | undefined;
+    try {
+      currentState = this.opts.startFen ? this.currentState(game) : undefined;
+    } catch (err) {
+      this.log.error({ err, gameId: id }, 'cannot read the game state');
+    }
     for (const [me, them, color] of [
       [input.white, input.black, 'white'],
       [input.black, input.white, 'black'],
@@ -127,6 +142,7 @@ export class GameManager {
     }
   }
 
+  /** The rejoin snapshot (SPEC gameStart.currentState); throws if the actor has no context. */
   currentState(game: LiveGame): CurrentState {
     return rejoinState(game.actor);
   }

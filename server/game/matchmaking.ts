@@ -100,7 +100,12 @@ export class Matchmaking {
         }
         white.name = e.white.name;
         black.name = e.black.name;
-        this.games.start(white, black);
+        if (!this.games.start(white, black)) {
+          for (const s of [white, black]) {
+            this.hub.send(s.id, { type: 'error', code: 'game_start_failed', message: 'The game could not be started. Please search again.' });
+            this.hub.send(s.id, { type: 'matchmakingStatus', status: 'idle', message: 'The game could not be started. Please search again.' });
+          }
+        }
         return;
       }
       default:

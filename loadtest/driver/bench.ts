@@ -1,0 +1,351 @@
+/**
+ * `npm run bench:server`: drives the real server (a separate process) with simulated players in
+ * worker processes, then drives a bare uWebSockets.js echo server with the same workers, and
+ * prints our CPU per relayed move as a ratio of the echo server's CPU per message.
+ *
+ *   tsx loadtest/driver/bench.ts --players 1000,10000 --duration 30 --pace 1000
+ *   tsx loadtest/driver/bench.ts --ci --players 200 --duration 30 --p99 100   (exit 1 on failure)
+ *
+ * Options: --players N[,N…]  --duration s  --pace ms (mean think time per move)  --workers K
+ *          --server built|tsx (default built; --ci uses tsx)  --no-echo  --p99 ms (CI threshold)
+ * Linux only for CPU/memory (reads /proc/<pid>/stat and /status of the server processes).
+ */
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+// ------------------------------------------------------------------------------------------------
+// options
+
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(`--${name}`);
+const opt = (name: string, def: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : def;
+};
+const ci = flag('ci');
+const playerCounts = opt('players', ci ? '200' : '1000').split(',').map(Number);
+const durationS = Number(opt('duration', ci ? '30' : '30'));
+const paceMs = Number(opt('pace', '1000'));
+const workersWanted = Number(opt('workers', '0'));
+const serverMode = opt('server', ci ? 'tsx' : 'built') as 'built' | 'tsx';
+const withEcho = !ci && !flag('no-echo');
+const p99Threshold = Number(opt('p99', ci ? '100' : '20'));
+const log = (s: string) => process.stderr.write(s + '\n');
+
+// ------------------------------------------------------------------------------------------------
+// process helpers
+
+const CLK_TCK = 100;
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime + stime
+}
+function rssBytes(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Spawned {
+  proc: ChildProcess;
+  port: number;
+}
+
+async function spawnAndWaitForPort(cmd: string, args: string[], env: NodeJS.ProcessEnv, portOf: (line: string) => number | null): Promise<Spawned> {
+  const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const rl = createInterface({ input: proc.stdout! });
+  const port = await new Promise<number>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`${args.join(' ')} did not start in 30 s`)), 30_000);
+    proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+    rl.on('line', (line) => {
+      const p = portOf(line);
+      if (p) {
+        clearTimeout(t);
+        resolve(p);
+      }
+    });
+  });
+  rl.on('line', () => {}); // keep draining the server's log
+  return { proc, port };
+}
+
+function startChessServer(): Promise<Spawned> {
+  const entry = serverMode === 'built' ? ['dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
+  return spawnAndWaitForPort(
+    process.execPath,
+    entry,
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-data-')),
+      STATIC_DIR: '/nonexistent',
+      AI_ENABLED: '0',
+      ACCOUNTS_ENABLED: '0',
+    },
+    (line) => {
+      try {
+        const j = JSON.parse(line);
+        return j.msg === 'server listening' ? j.port : null;
+      } catch {
+        return null;
+      }
+    },
+  );
+}
+
+function startEchoServer(): Promise<Spawned> {
+  return spawnAndWaitForPort(process.execPath, ['--import', 'tsx', 'loadtest/driver/echo-server.ts'], { PORT: '0' }, (line) => {
+    try {
+      return JSON.parse(line).port ?? null;
+    } catch {
+      return null;
+    }
+  });
+}
+
+async function metric(port: number, name: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text);
+  return m ? Number(m[1]) : NaN;
+}
+
+// ------------------------------------------------------------------------------------------------
+// workers
+
+class Worker {
+  readonly proc: ChildProcess;
+  private waiting = new Map<string, (m: any) => void>();
+  constructor() {
+    this.proc = fork('loadtest/driver/worker.ts', [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    this.proc.on('message', (m: any) => {
+      const w = this.waiting.get(m.ev);
+      if (w) {
+        this.waiting.delete(m.ev);
+        w(m);
+      }
+    });
+  }
+  wait(ev: string): Promise<any> {
+    return new Promise((resolve) => this.waiting.set(ev, resolve));
+  }
+  async call(msg: object, ev: string): Promise<any> {
+    const p = this.wait(ev);
+    this.proc.send(msg);
+    return p;
+  }
+}
+
+async function startWorkers(n: number): Promise<Worker[]> {
+  const ws = Array.from({ length: n }, () => new Worker());
+  await Promise.all(ws.map((w) => w.wait('ready')));
+  return ws;
+}
+
+function stopWorkers(ws: Worker[]): void {
+  for (const w of ws) w.proc.send({ cmd: 'exit' });
+}
+
+function pct(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const split = (total: number, parts: number) => Array.from({ length: parts }, (_, i) => Math.floor(total / parts) + (i < total % parts ? 1 : 0));
+
+// ------------------------------------------------------------------------------------------------
+// one chess run
+
+interface ChessResult {
+  players: number;
+  connectPerSec: number;
+  connectFailed: number;
+  pairedGames: number;
+  pairP50ms: number;
+  pairP99ms: number;
+  moves: number;
+  relayP50ms: number;
+  relayP99ms: number;
+  serverRelayP99ms: number;
+  cpuUsPerMove: number;
+  rssPerPlayerKB: number;
+  rssPerGameKB: number;
+  rssMB: number;
+  moveRejected: number;
+  errors: number;
+  lostGames: number;
+  closedUnexpectedly: number;
+  endReasons: Record<string, number>;
+  rejections: string[];
+}
+
+async function runChess(n: number): Promise<ChessResult> {
+  const server = await startChessServer();
+  const pid = server.proc.pid!;
+  const url = `ws://127.0.0.1:${server.port}/socket`;
+  const workers = await startWorkers(workersWanted || Math.max(1, Math.min(4, Math.ceil(n / 2500))));
+  try {
+    await sleep(500);
+    const rss0 = rssBytes(pid);
+    const shares = split(n, workers.length);
+    const conn = await Promise.all(workers.map((w, i) => w.call({ cmd: 'connect', url, count: shares[i], mode: 'chess', concurrency: 50 }, 'connected')));
+    const connectMs = Math.max(...conn.map((c) => c.ms));
+    const connectFailed = conn.reduce((s, c) => s + c.failed, 0);
+    log(`  connected ${n - connectFailed}/${n} in ${connectMs.toFixed(0)} ms`);
+    await sleep(1000);
+    const rss1 = rssBytes(pid);
+    await Promise.all(workers.map((w) => w.call({ cmd: 'queue' }, 'queued')));
+    const pairDeadline = Date.now() + 30_000 + n * 5;
+    let live = 0;
+    while (Date.now() < pairDeadline) {
+      live = await metric(server.port, 'chess_live_games');
+      if (live >= Math.floor((n - connectFailed) / 2)) break;
+      await sleep(200);
+    }
+    log(`  ${live} games live`);
+    await sleep(500);
+    const rss2 = rssBytes(pid);
+    const cpu0 = cpuSeconds(pid);
+    const moves0 = await metric(server.port, 'chess_moves_relayed_total');
+    await Promise.all(workers.map((w) => w.call({ cmd: 'play', durationMs: durationS * 1000, paceMs }, 'playing')));
+    await sleep(durationS * 1000);
+    const cpu1 = cpuSeconds(pid);
+    const moves1 = await metric(server.port, 'chess_moves_relayed_total');
+    const serverRelayP99 = await serverHistogramP99(server.port);
+    const reports = await Promise.all(workers.map((w) => w.call({ cmd: 'finish', waitMs: 10_000 }, 'report')));
+    // join sends and receipts across workers
+    const sent = new Map<string, number>();
+    for (const r of reports) for (const [k, t] of r.sentAt) sent.set(k, t);
+    const lat: number[] = [];
+    for (const r of reports) for (const [k, t] of r.recvAt) {
+      const s = sent.get(k);
+      if (s !== undefined) lat.push((t - s) / 1000);
+    }
+    lat.sort((a, b) => a - b);
+    const pair = reports.flatMap((r) => r.pairingUs as number[]).map((u) => u / 1000).sort((a, b) => a - b);
+    const sum = (f: (r: any) => number) => reports.reduce((s, r) => s + f(r), 0);
+    const endReasons: Record<string, number> = {};
+    for (const r of reports) for (const [k, v] of Object.entries(r.endReasons as Record<string, number>)) endReasons[k] = (endReasons[k] ?? 0) + v / 2;
+    const moves = moves1 - moves0;
+    return {
+      players: n,
+      connectPerSec: (n - connectFailed) / (connectMs / 1000),
+      connectFailed,
+      pairedGames: sum((r) => r.counters.gameStarts) / 2,
+      pairP50ms: pct(pair, 50),
+      pairP99ms: pct(pair, 99),
+      moves,
+      relayP50ms: pct(lat, 50),
+      relayP99ms: pct(lat, 99),
+      serverRelayP99ms: serverRelayP99,
+      cpuUsPerMove: ((cpu1 - cpu0) * 1e6) / moves,
+      rssPerPlayerKB: (rss1 - rss0) / 1024 / n,
+      rssPerGameKB: (rss2 - rss1) / 1024 / Math.max(1, live),
+      rssMB: rss2 / 1024 / 1024,
+      moveRejected: sum((r) => r.counters.moveRejected),
+      errors: sum((r) => r.counters.errors),
+      lostGames: sum((r) => r.lost),
+      closedUnexpectedly: sum((r) => r.counters.closedUnexpectedly),
+      endReasons,
+      rejections: reports.flatMap((r) => r.rejections).slice(0, 10),
+    };
+  } finally {
+    stopWorkers(workers);
+    server.proc.kill('SIGTERM');
+    await new Promise((r) => server.proc.once('exit', r));
+  }
+}
+
+async function serverHistogramP99(port: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const buckets = [...text.matchAll(/^chess_move_relay_seconds_bucket\{le="([^"]+)"\} (\d+)/gm)].map((m) => [m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2])] as const);
+  const total = buckets.at(-1)?.[1] ?? 0;
+  const hit = buckets.find(([, c]) => c >= total * 0.99);
+  return hit ? hit[0] * 1000 : NaN;
+}
+
+// ------------------------------------------------------------------------------------------------
+// one echo run
+
+async function runEcho(n: number): Promise<{ cpuUsPerMsg: number; msgs: number; p50ms: number; p99ms: number }> {
+  const server = await startEchoServer();
+  const pid = server.proc.pid!;
+  const url = `ws://127.0.0.1:${server.port}/socket`;
+  const workers = await startWorkers(workersWanted || Math.max(1, Math.min(4, Math.ceil(n / 2500))));
+  try {
+    const shares = split(n, workers.length);
+    await Promise.all(workers.map((w, i) => w.call({ cmd: 'connect', url, count: shares[i], mode: 'echo', concurrency: 50 }, 'connected')));
+    await sleep(1000);
+    const cpu0 = cpuSeconds(pid);
+    await Promise.all(workers.map((w) => w.call({ cmd: 'play', durationMs: durationS * 1000, paceMs }, 'playing')));
+    await sleep(durationS * 1000);
+    const cpu1 = cpuSeconds(pid);
+    const reports = await Promise.all(workers.map((w) => w.call({ cmd: 'finish', waitMs: 0 }, 'report')));
+    const msgs = reports.reduce((s, r) => s + r.counters.echoReceived, 0);
+    const lat = reports.flatMap((r) => r.echoLatencyUs as number[]).map((u) => u / 1000).sort((a, b) => a - b);
+    return { cpuUsPerMsg: ((cpu1 - cpu0) * 1e6) / msgs, msgs, p50ms: pct(lat, 50), p99ms: pct(lat, 99) };
+  } finally {
+    stopWorkers(workers);
+    server.proc.kill('SIGTERM');
+    await new Promise((r) => server.proc.once('exit', r));
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  if (serverMode === 'built') {
+    const r = spawnSync(process.execPath, ['scripts/build-server.mjs', '--server-only'], { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('server build failed');
+  }
+  let failed = false;
+  const rows: string[] = [];
+  for (const n of playerCounts) {
+    log(`chess server, ${n} players, ${durationS} s at ${paceMs} ms per move…`);
+    const c = await runChess(n);
+    let echo: Awaited<ReturnType<typeof runEcho>> | null = null;
+    if (withEcho) {
+      log(`echo server, ${n} clients…`);
+      echo = await runEcho(n);
+    }
+    const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
+    log(JSON.stringify({ chess: c, echo }));
+    rows.push(
+      `| ${n} | ${f(c.connectPerSec, 0)} | ${c.pairedGames} | ${f(c.pairP50ms)} / ${f(c.pairP99ms)} | ${c.moves} | ${f(c.relayP50ms, 2)} / ${f(c.relayP99ms, 2)} | ${f(c.cpuUsPerMove, 0)} | ${echo ? f(echo.cpuUsPerMsg, 0) : 'n/a'} | ${echo ? f(c.cpuUsPerMove / echo.cpuUsPerMsg, 2) + 'x' : 'n/a'} | ${f(c.rssPerPlayerKB)} | ${f(c.rssPerGameKB)} | ${c.moveRejected + c.errors} / ${c.lostGames} |`,
+    );
+    const problems: string[] = [];
+    if (c.connectFailed) problems.push(`${c.connectFailed} connections failed`);
+    if (c.moveRejected) problems.push(`${c.moveRejected} legal moves rejected`);
+    if (c.errors) problems.push(`${c.errors} error messages`);
+    if (c.lostGames) problems.push(`${c.lostGames} players never got a gameEnd`);
+    if (c.closedUnexpectedly) problems.push(`${c.closedUnexpectedly} sockets closed by the server`);
+    if (!(c.relayP99ms <= p99Threshold)) problems.push(`p99 relay ${f(c.relayP99ms, 2)} ms above ${p99Threshold} ms`);
+    if (c.moves === 0) problems.push('no moves relayed');
+    if (problems.length) {
+      log(`FAIL at ${n} players: ${problems.join('; ')}`);
+      if (c.rejections.length) log('  first problems: ' + c.rejections.join(' | '));
+      failed = true;
+    } else log(`ok at ${n} players`);
+  }
+  process.stdout.write(
+    [
+      `Pace ${paceMs} ms mean think time per move, ${durationS} s of play, server: ${serverMode === 'built' ? 'node dist/server/main.js' : 'tsx server/main.ts'}.`,
+      '',
+      '| players | connects/s | games | pairing p50/p99 ms | moves relayed | relay p50/p99 ms | server CPU µs/move | echo CPU µs/msg | ratio | RSS KB/player | RSS KB/game | rejected+errors / lost games |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+      ...rows,
+      '',
+    ].join('\n'),
+  );
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((err) => {
+  log(String(err?.stack ?? err));
+  process.exit(2);
+});

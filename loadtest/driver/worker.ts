@@ -1,0 +1,261 @@
+/**
+ * Load-driver worker process: simulates a share of the players on real `ws` sockets.
+ * Chess mode: players queue, get paired, and play random legal moves (machines/chess) at a pace.
+ * Echo mode: clients send a move-sized message at the same rate to a bare echo server.
+ * Controlled by its parent over IPC (see bench.ts). Times use process.hrtime (CLOCK_MONOTONIC,
+ * shared by all processes on the machine) so a move sent here and received in another worker
+ * can be timed.
+ */
+import WebSocket from 'ws';
+import { ChessGame } from '../../machines/chess';
+
+type Cmd =
+  | { cmd: 'connect'; url: string; count: number; mode: 'chess' | 'echo'; concurrency: number }
+  | { cmd: 'queue' }
+  | { cmd: 'play'; durationMs: number; paceMs: number }
+  | { cmd: 'finish'; waitMs: number }
+  | { cmd: 'exit' };
+
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+const send = (m: unknown) => process.send!(m);
+
+interface Player {
+  ws: WebSocket;
+  playerId: string;
+  gameId: string | null;
+  color: 'white' | 'black' | null;
+  chess: ChessGame | null;
+  queuedAt: number;
+  moveTimer: NodeJS.Timeout | null;
+  gamesEnded: number;
+  gamesStarted: number;
+}
+
+const players: Player[] = [];
+let mode: 'chess' | 'echo' = 'chess';
+let playing = false;
+let paceMs = 1000;
+const pairingUs: number[] = [];
+const sentAt: [string, number][] = [];
+const recvAt: [string, number][] = [];
+const echoLatencyUs: number[] = [];
+const counters = { moveRejected: 0, errors: 0, gameStarts: 0, gameEnds: 0, movesSent: 0, movesReceived: 0, echoSent: 0, echoReceived: 0, closedUnexpectedly: 0 };
+const rejections: string[] = [];
+const endReasons: Record<string, number> = {};
+
+function jitter(ms: number): number {
+  return ms * (0.5 + Math.random());
+}
+
+function scheduleMove(p: Player): void {
+  if (!playing || !p.gameId || !p.chess || p.moveTimer) return;
+  if (p.chess.turn() !== p.color) return;
+  p.moveTimer = setTimeout(() => {
+    p.moveTimer = null;
+    if (!playing || !p.gameId || !p.chess || p.chess.turn() !== p.color) return;
+    const moves = p.chess.legalMoves();
+    if (moves.length === 0) return;
+    const uci = moves[Math.floor(Math.random() * moves.length)];
+    const ply = p.chess.history().length;
+    const move = { from: uci.slice(0, 2), to: uci.slice(2, 4), ...(uci.length > 4 ? { promotion: uci[4] } : {}) };
+    sentAt.push([`${p.gameId}:${ply}`, nowUs()]);
+    counters.movesSent++;
+    p.ws.send(JSON.stringify({ type: 'gameMove', payload: { gameId: p.gameId, move } }));
+  }, jitter(paceMs));
+}
+
+function onChessMessage(p: Player, m: Record<string, any>): void {
+  switch (m.type) {
+    case 'connectionAck':
+      p.playerId = m.playerId;
+      return;
+    case 'gameStart':
+      if (p.queuedAt) pairingUs.push(nowUs() - p.queuedAt);
+      p.queuedAt = 0;
+      p.gameId = m.gameId;
+      p.color = m.color;
+      p.chess = new ChessGame();
+      p.gamesStarted++;
+      counters.gameStarts++;
+      scheduleMove(p);
+      return;
+    case 'gameMove': {
+      if (!p.chess || m.gameId !== p.gameId) return;
+      const ply = p.chess.history().length;
+      const mover = p.chess.turn();
+      const uci = m.move.from + m.move.to + (m.move.promotion ?? '');
+      if (!p.chess.play(uci)) {
+        counters.errors++;
+        rejections.push(`local replica refused ${uci}`);
+        return;
+      }
+      if (mover !== p.color) {
+        recvAt.push([`${p.gameId}:${ply}`, nowUs()]);
+        counters.movesReceived++;
+      }
+      scheduleMove(p);
+      return;
+    }
+    case 'gameEnd':
+      if (m.gameId !== p.gameId) return;
+      counters.gameEnds++;
+      endReasons[m.reason] = (endReasons[m.reason] ?? 0) + 1;
+      p.gamesEnded++;
+      p.gameId = null;
+      p.chess = null;
+      if (p.moveTimer) clearTimeout(p.moveTimer);
+      p.moveTimer = null;
+      if (playing) queue(p);
+      return;
+    case 'moveRejected':
+      counters.moveRejected++;
+      if (rejections.length < 20) rejections.push(`moveRejected: ${m.message}`);
+      return;
+    case 'error':
+      counters.errors++;
+      if (rejections.length < 20) rejections.push(`error: ${m.code ?? ''} ${m.message}`);
+      return;
+    default:
+      return;
+  }
+}
+
+function queue(p: Player): void {
+  p.queuedAt = nowUs();
+  p.ws.send(JSON.stringify({ type: 'findGame', payload: { username: 'Bot ' + p.playerId.slice(-4) } }));
+}
+
+async function connectAll(url: string, count: number, concurrency: number): Promise<{ ms: number; failed: number }> {
+  const start = nowUs();
+  let next = 0;
+  let failed = 0;
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const ws = new WebSocket(url, { perMessageDeflate: false });
+      const p: Player = { ws, playerId: '', gameId: null, color: null, chess: null, queuedAt: 0, moveTimer: null, gamesEnded: 0, gamesStarted: 0 };
+      let acked = false;
+      ws.on('message', (data) => {
+        const t = nowUs();
+        if (mode === 'echo') {
+          if (!acked) {
+            acked = true;
+            resolve();
+            return;
+          }
+          const s = data.toString();
+          const i = s.indexOf('"t":');
+          if (i >= 0) {
+            echoLatencyUs.push(t - Number(s.slice(i + 4, s.indexOf('}', i))));
+            counters.echoReceived++;
+          }
+          return;
+        }
+        const m = JSON.parse(data.toString());
+        if (!acked && m.type === 'connectionAck') {
+          acked = true;
+          onChessMessage(p, m);
+          resolve();
+          return;
+        }
+        onChessMessage(p, m);
+      });
+      ws.on('error', () => {
+        if (!acked) {
+          failed++;
+          acked = true;
+          resolve();
+        }
+      });
+      ws.on('close', () => {
+        if (!closing) counters.closedUnexpectedly++;
+      });
+      players.push(p);
+    });
+  const lanes = Array.from({ length: Math.min(concurrency, count) }, async () => {
+    while (next < count) {
+      next++;
+      await one();
+    }
+  });
+  await Promise.all(lanes);
+  return { ms: (nowUs() - start) / 1000, failed };
+}
+
+let closing = false;
+let echoTimers: NodeJS.Timeout[] = [];
+
+process.on('message', async (c: Cmd) => {
+  switch (c.cmd) {
+    case 'connect': {
+      mode = c.mode;
+      // echo mode: the echo server sends a hello on open, like connectionAck
+      const r = await connectAll(c.url, c.count, c.concurrency);
+      send({ ev: 'connected', ...r, players: players.length });
+      return;
+    }
+    case 'queue': {
+      playing = true;
+      for (const p of players) queue(p);
+      send({ ev: 'queued' });
+      return;
+    }
+    case 'play': {
+      playing = true;
+      paceMs = c.paceMs;
+      if (mode === 'echo') {
+        // the same message rate as the chess games: one move per pace per pair of players
+        for (const p of players) {
+          const tick = () => {
+            if (!playing) return;
+            const payload = JSON.stringify({ type: 'gameMove', payload: { gameId: 'game_echo', move: { from: 'e2', to: 'e4' } }, t: nowUs() });
+            counters.echoSent++;
+            p.ws.send(payload);
+            echoTimers.push(setTimeout(tick, jitter(2 * paceMs)));
+          };
+          echoTimers.push(setTimeout(tick, Math.random() * 2 * paceMs));
+        }
+      } else {
+        for (const p of players) scheduleMove(p);
+      }
+      send({ ev: 'playing' });
+      return;
+    }
+    case 'finish': {
+      playing = false;
+      for (const t of echoTimers) clearTimeout(t);
+      echoTimers = [];
+      for (const p of players) if (p.moveTimer) clearTimeout(p.moveTimer), (p.moveTimer = null);
+      if (mode === 'chess') {
+        // let in-flight moves land, then end every game still going (white resigns)
+        await new Promise((r) => setTimeout(r, 1000));
+        for (const p of players) if (p.gameId && p.color === 'white') p.ws.send(JSON.stringify({ type: 'resign', payload: { gameId: p.gameId } }));
+        const deadline = Date.now() + c.waitMs;
+        while (Date.now() < deadline && players.some((p) => p.gameId)) await new Promise((r) => setTimeout(r, 100));
+      } else {
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      const lost = players.filter((p) => p.gameId).length;
+      const stillQueued = players.filter((p) => !p.gameId && p.queuedAt).length;
+      send({
+        ev: 'report',
+        counters,
+        lost,
+        stillQueued,
+        endReasons,
+        rejections,
+        pairingUs,
+        sentAt,
+        recvAt,
+        echoLatencyUs,
+      });
+      return;
+    }
+    case 'exit': {
+      closing = true;
+      for (const p of players) p.ws.terminate();
+      setTimeout(() => process.exit(0), 100);
+      return;
+    }
+  }
+});
+send({ ev: 'ready' });

@@ -1,0 +1,84 @@
+/**
+ * Every end reason through the real server. Positions come from the server's test-only
+ * `startFen` option; clocks and grace are shortened so the timed endings take seconds.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunningServer, StartServerOptions } from '../../server/app';
+import { pairPlayers, playMoves, startTestServer, type Pair } from './helpers';
+
+const servers: RunningServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+async function gameOn(opts: StartServerOptions): Promise<Pair> {
+  const s = await startTestServer(opts);
+  servers.push(s);
+  return pairPlayers(s.url);
+}
+
+async function ends(p: Pair) {
+  const [w, b] = await Promise.all([p.white.next('gameEnd', undefined, 10_000), p.black.next('gameEnd', undefined, 10_000)]);
+  expect(w).toEqual(b);
+  return w;
+}
+
+describe('end reasons from positions', () => {
+  it('stalemate', async () => {
+    const p = await gameOn({ startFen: 'k7/3Q4/8/8/8/8/8/K7 w - - 0 1' });
+    const start = p.white.received.find((m) => m.type === 'gameStart')!;
+    expect((start.currentState as { fen: string }).fen).toBe('k7/3Q4/8/8/8/8/8/K7 w - - 0 1');
+    await playMoves(p, ['d7c7']);
+    expect(await ends(p)).toMatchObject({ winner: 'draw', reason: 'stalemate' });
+  });
+
+  it('insufficient material', async () => {
+    const p = await gameOn({ startFen: 'k7/8/8/8/8/8/1r6/K7 w - - 0 1' });
+    await playMoves(p, ['a1b2']);
+    expect(await ends(p)).toMatchObject({ winner: 'draw', reason: 'insufficient material' });
+  });
+
+  it('fifty-move rule', async () => {
+    const p = await gameOn({ startFen: 'k7/8/8/8/8/8/8/KR6 w - - 99 80' });
+    await playMoves(p, ['b1b2']);
+    expect(await ends(p)).toMatchObject({ winner: 'draw', reason: 'fifty-move rule' });
+  });
+});
+
+describe('timed endings', () => {
+  it('timeout: the side whose clock runs out loses, with timerUpdate every second', async () => {
+    const p = await gameOn({ clockMs: 2000 });
+    await playMoves(p, ['e2e4', 'e7e5']);
+    const tick = await p.white.next('timerUpdate', undefined, 3000);
+    expect(tick.gameId).toBe(p.gameId);
+    expect((tick.timers as { white: number }).white).toBeLessThanOrEqual(2);
+    expect(await ends(p)).toMatchObject({ winner: 'black', reason: 'timeout' });
+  });
+
+  it('timeout is a draw when the other side cannot mate', async () => {
+    const p = await gameOn({ clockMs: 1500, startFen: 'k7/8/8/8/8/8/8/KR6 w - - 0 1' });
+    await playMoves(p, ['b1b2', 'a8a7']);
+    expect(await ends(p)).toMatchObject({ winner: 'draw', reason: 'timeout' });
+  });
+
+  it('disconnection: the grace period expires and the present player wins', async () => {
+    const p = await gameOn({ graceMs: 1000 });
+    await playMoves(p, ['e2e4', 'e7e5']);
+    await p.white.close();
+    const left = await p.black.next('opponentDisconnected');
+    expect(left.message).toMatch(/1 seconds/);
+    const end = await p.black.next('gameEnd', undefined, 5000);
+    expect(end).toMatchObject({ gameId: p.gameId, winner: 'black', reason: 'disconnection' });
+  });
+
+  it('aborts a game whose first move does not come in time', async () => {
+    const p = await gameOn({ firstMoveMs: 500 });
+    expect(await ends(p)).toMatchObject({ winner: 'draw', reason: 'aborted' });
+  });
+});
+
+describe('start position option', () => {
+  it('refuses an invalid FEN at start-up with the reason', async () => {
+    await expect(startTestServer({ startFen: 'k7/8/2Q5/8/8/8/8/K7 w - - 0 1' })).rejects.toThrow(/check/);
+  });
+});

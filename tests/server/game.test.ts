@@ -1,0 +1,196 @@
+/** Games through the real server: matchmaking, moves, rejections, draws, resignation, rejoin. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { START_FEN } from '../../machines/chess';
+import { TEXT } from '../../machines/protocol/messages';
+import type { RunningServer } from '../../server/app';
+import { TestClient, pairPlayers, playMoves, startTestServer } from './helpers';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function rejoinState(c: TestClient, gameId: string) {
+  c.send('rejoinGame', { gameId });
+  const start = await c.next('gameStart', (m) => m.gameId === gameId && !!m.currentState);
+  return start.currentState as { fen: string; turn: string; moves: { from: string; to: string }[]; timers: { white: number; black: number }; clocks: { white: number; black: number }; drawOfferFrom: string | null };
+}
+
+describe('matchmaking', () => {
+  it('queues, cancels with a message, and forgets a queued player who disconnects', async () => {
+    const a = await TestClient.connect(server.url);
+    a.send('findGame', {});
+    const q = await a.next('matchmakingStatus');
+    expect(q.status).toBe('queued');
+    expect(server.stats().queueLength).toBe(1);
+    a.send('cancelMatchmaking');
+    const c = await a.next('matchmakingStatus');
+    expect(c.status).toBe('canceled');
+    expect(c.message).toBeTruthy();
+    expect(server.stats().queueLength).toBe(0);
+
+    a.send('findGame', { username: 'Leaver' });
+    await a.next('matchmakingStatus', (m) => m.status === 'queued');
+    await a.close();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.stats().queueLength).toBe(0);
+    // the next searcher is not paired with the player who left
+    const b = await TestClient.connect(server.url);
+    b.send('findGame', {});
+    expect((await b.next('matchmakingStatus')).status).toBe('queued');
+    expect(await b.gets('gameStart', 200)).toBe(false);
+    b.send('cancelMatchmaking');
+    await b.next('matchmakingStatus', (m) => m.status === 'canceled');
+    await b.close();
+  });
+
+  it('pairs in arrival order, names the opponent, and refuses a second search with the SPEC text', async () => {
+    const { white, black, gameId } = await pairPlayers(server.url, ['Alice', '']);
+    const ws = white.received.find((m) => m.type === 'gameStart')!;
+    const bs = black.received.find((m) => m.type === 'gameStart')!;
+    expect(ws.opponentId).toBe(black.playerId);
+    expect(bs.opponentId).toBe(white.playerId);
+    expect(bs.opponentName).toBe('Alice');
+    expect(ws.opponentName).toBe(TEXT.anonymousName); // missing name becomes "Anonymous Player"
+    expect(ws.timerDuration).toBe(600);
+    white.send('findGame', { username: 'Alice' });
+    const refused = await white.next('matchmakingStatus');
+    expect(refused.message).toBe('Cannot search for a new game while in an active game');
+    expect(server.stats().queueLength).toBe(0);
+    white.send('resign', { gameId });
+    await Promise.all([white.next('gameEnd'), black.next('gameEnd')]);
+    await Promise.all([white.close(), black.close()]);
+  });
+});
+
+describe('a game', () => {
+  it('plays a full game to checkmate, then frees it', async () => {
+    const before = server.stats().liveGames;
+    const p = await pairPlayers(server.url);
+    expect(server.stats().liveGames).toBe(before + 1);
+    const moves = await playMoves(p, ['f2f3', 'e7e5', 'g2g4', 'd8h4']);
+    expect(moves.map((m) => m.nextTurn)).toEqual(['black', 'white', 'black', 'white']);
+    expect(moves[3].san).toBe('Qh4#');
+    expect(moves[3].seq).toBe(4);
+    const [we, be] = await Promise.all([p.white.next('gameEnd'), p.black.next('gameEnd')]);
+    expect(we).toMatchObject({ gameId: p.gameId, winner: 'black', reason: 'checkmate' });
+    expect(be).toMatchObject({ gameId: p.gameId, winner: 'black', reason: 'checkmate' });
+    expect(server.stats().liveGames).toBe(before);
+    p.white.send('checkActiveGame', {});
+    expect((await p.white.next('activeGameStatus')).gameId).toBeNull();
+    // moves in the finished game are refused
+    p.white.send('gameMove', { gameId: p.gameId, move: { from: 'a2', to: 'a3' } });
+    expect((await p.white.next('moveRejected')).message).toBeTruthy();
+    await Promise.all([p.white.close(), p.black.close()]);
+  });
+
+  it('rejects illegal, out-of-turn and foreign-game moves and leaves the position unchanged', async () => {
+    const p = await pairPlayers(server.url);
+    const q = await pairPlayers(server.url);
+    p.white.send('gameMove', { gameId: p.gameId, move: { from: 'e2', to: 'e5', piece: 'p' } });
+    const illegal = await p.white.next('moveRejected');
+    expect(illegal.message).toBe('Illegal move');
+    expect(illegal.fen).toBe(START_FEN);
+    p.black.send('gameMove', { gameId: p.gameId, move: { from: 'e7', to: 'e5' } });
+    expect((await p.black.next('moveRejected')).message).toBe('Not your turn');
+    q.white.send('gameMove', { gameId: p.gameId, move: { from: 'e2', to: 'e4' } });
+    expect((await q.white.next('moveRejected')).message).toBe('This is not your game.');
+    q.white.send('gameMove', { gameId: 'game_doesnotexist', move: { from: 'e2', to: 'e4' } });
+    expect((await q.white.next('moveRejected')).message).toBe('Game not found or not yours.');
+    q.white.send('resign', { gameId: p.gameId });
+    expect((await q.white.next('error')).code).toBe('not_your_game');
+    // nothing was relayed and the position is the start position
+    expect(await p.white.gets('gameMove', 150)).toBe(false);
+    const state = await rejoinState(p.white, p.gameId);
+    expect(state.fen).toBe(START_FEN);
+    expect(state.moves).toEqual([]);
+    // and a legal move still goes through
+    await playMoves(p, ['e2e4']);
+    for (const g of [p, q]) {
+      g.white.send('resign', { gameId: g.gameId });
+      await g.black.next('gameEnd');
+    }
+    await Promise.all([p.white.close(), p.black.close(), q.white.close(), q.black.close()]);
+  });
+
+  it('ends by resignation', async () => {
+    const p = await pairPlayers(server.url);
+    await playMoves(p, ['e2e4', 'e7e5']);
+    p.black.send('resign', { gameId: p.gameId });
+    const [we, be] = await Promise.all([p.white.next('gameEnd'), p.black.next('gameEnd')]);
+    expect(we).toMatchObject({ winner: 'white', reason: 'resignation' });
+    expect(be).toMatchObject({ winner: 'white', reason: 'resignation' });
+    await Promise.all([p.white.close(), p.black.close()]);
+  });
+
+  it('declines and accepts draw offers', async () => {
+    const p = await pairPlayers(server.url);
+    await playMoves(p, ['e2e4', 'e7e5']);
+    p.white.send('offerDraw', { gameId: p.gameId });
+    expect((await p.black.next('drawOffer')).gameId).toBe(p.gameId);
+    p.black.send('declineDraw', { gameId: p.gameId });
+    expect((await p.white.next('drawDeclined')).gameId).toBe(p.gameId);
+    // black offers, white accepts: a draw by agreement
+    p.black.send('offerDraw', { gameId: p.gameId });
+    await p.white.next('drawOffer');
+    p.white.send('acceptDraw', { gameId: p.gameId });
+    const [we, be] = await Promise.all([p.white.next('gameEnd'), p.black.next('gameEnd')]);
+    expect(we).toMatchObject({ winner: 'draw', reason: 'agreement' });
+    expect(be).toMatchObject({ winner: 'draw', reason: 'agreement' });
+    await Promise.all([p.white.close(), p.black.close()]);
+  });
+
+  it('ends by threefold repetition', async () => {
+    const p = await pairPlayers(server.url);
+    await playMoves(p, ['g1f3', 'g8f6', 'f3g1', 'f6g8', 'g1f3', 'g8f6', 'f3g1', 'f6g8']);
+    expect(await p.white.next('gameEnd')).toMatchObject({ winner: 'draw', reason: 'threefold repetition' });
+    await Promise.all([p.white.close(), p.black.close()]);
+  });
+});
+
+describe('disconnect, reconnect, rejoin', () => {
+  it('tells the opponent, and restores position, moves, clocks and the pending draw offer', async () => {
+    const p = await pairPlayers(server.url);
+    await playMoves(p, ['e2e4', 'e7e5', 'g1f3']);
+    p.white.send('offerDraw', { gameId: p.gameId });
+    await p.black.next('drawOffer');
+    await p.black.close();
+    const left = await p.white.next('opponentDisconnected');
+    expect(left.message).toMatch(/disconnected/i);
+
+    const back = await TestClient.connect(server.url, `?playerId=${p.black.playerId}&secret=${p.black.secret}`);
+    expect(back.playerId).toBe(p.black.playerId);
+    expect((await p.white.next('opponentReconnected')).message).toMatch(/reconnected/i);
+    back.send('checkActiveGame', { playerId: back.playerId });
+    const active = await back.next('activeGameStatus');
+    expect(active).toMatchObject({ gameId: p.gameId, color: 'black', opponentId: p.white.playerId });
+
+    const state = await rejoinState(back, p.gameId);
+    const start = back.received.find((m) => m.type === 'gameStart')!;
+    expect(start).toMatchObject({ gameId: p.gameId, color: 'black', opponentId: p.white.playerId, timerDuration: 600 });
+    expect(state.moves).toEqual([
+      { from: 'e2', to: 'e4' },
+      { from: 'e7', to: 'e5' },
+      { from: 'g1', to: 'f3' },
+    ]);
+    expect(state.turn).toBe('black');
+    expect(state.fen).toBe('rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2');
+    expect(state.drawOfferFrom).toBe('white');
+    expect(await back.gets('drawOffer', 500)).toBe(true);
+    // the clocks started at ply 2: black's is running, white's spent a little on g1f3
+    expect(state.clocks.white).toBeLessThanOrEqual(600_000);
+    expect(state.clocks.white).toBeGreaterThan(590_000);
+    expect(state.clocks.black).toBeLessThan(600_000);
+    expect(state.timers.white).toBeGreaterThanOrEqual(590);
+
+    // the game goes on from the restored seat
+    back.send('gameMove', { gameId: p.gameId, move: { from: 'b8', to: 'c6' } });
+    expect((await p.white.next('gameMove')).move).toEqual({ from: 'b8', to: 'c6' });
+    back.send('resign', { gameId: p.gameId });
+    await p.white.next('gameEnd');
+    await Promise.all([p.white.close(), back.close()]);
+  });
+});
