@@ -1,0 +1,337 @@
+/**
+ * ChessGame: the small API the rest of the product uses (server validation, client board,
+ * AI games, tests). Wraps the low-level Position with a move history, repetition counting,
+ * SAN/UCI/PGN and game status.
+ */
+import { hasMatingMaterial, insufficientMaterial } from './material';
+import { MAX_MOVES, generateLegal } from './movegen';
+import { buildPgn } from './pgn';
+import { Position, START_FEN } from './position';
+import { moveToSan, parseSan } from './san';
+import { SQUARE_NAMES, parseSquare } from './squares';
+import {
+  BLACK, FLAG_CASTLE, FLAG_DOUBLE, FLAG_EP, FLAG_PROMO_N, FLAG_PROMO_Q, PIECE_CHARS, WHITE,
+} from './types';
+import { moveToUci, parseUci } from './uci';
+
+export type PieceType = 'p' | 'n' | 'b' | 'r' | 'q' | 'k';
+export type ColorName = 'white' | 'black';
+export type Promotion = 'q' | 'r' | 'b' | 'n';
+export interface MoveInput {
+  from: string;
+  to: string;
+  promotion?: Promotion;
+}
+export interface PlayedMove {
+  uci: string;
+  san: string;
+  from: string;
+  to: string;
+  promotion?: Promotion;
+  piece: PieceType;
+  color: ColorName;
+  captured?: PieceType;
+  /** Subset of 'n' normal, 'c' capture, 'b' double push, 'e' en passant, 'k' O-O, 'q' O-O-O, 'p' promotion. */
+  flags: string;
+  fenAfter: string;
+}
+export type EndReason =
+  | 'checkmate' | 'stalemate' | 'insufficient material' | 'fifty-move rule'
+  | 'threefold repetition' | 'fivefold repetition';
+export interface GameStatus {
+  turn: ColorName;
+  inCheck: boolean;
+  checkmate: boolean;
+  stalemate: boolean;
+  insufficientMaterial: boolean;
+  /** Halfmove clock >= 100. */
+  fiftyMove: boolean;
+  /** Occurrences of the current position in the game (including now). */
+  repetitionCount: number;
+  threefold: boolean;
+  fivefold: boolean;
+  /** Any of: checkmate, stalemate, insufficient material, fifty-move, threefold. */
+  over: boolean;
+  winner?: ColorName | 'draw';
+  reason?: EndReason;
+}
+export interface BoardPiece {
+  type: PieceType;
+  color: 'w' | 'b';
+}
+
+const COLOR_NAMES: readonly ColorName[] = ['white', 'black'];
+const TYPES: readonly PieceType[] = ['p', 'n', 'b', 'r', 'q', 'k'];
+
+export class ChessGame {
+  private pos: Position;
+  private readonly startFen: string;
+  private readonly played: PlayedMove[] = [];
+  private readonly codes: number[] = [];
+  /** Hash halves of every position so far, the current one last. */
+  private readonly hashLo: number[] = [];
+  private readonly hashHi: number[] = [];
+  /** Legal moves of the current position, computed on demand. */
+  private readonly moves = new Int32Array(MAX_MOVES);
+  private moveCount = -1;
+
+  /** Default START_FEN; throws FenError (see fen-error.ts) for a bad FEN. */
+  constructor(fen: string = START_FEN) {
+    this.pos = Position.fromFen(fen);
+    this.startFen = this.pos.toFen();
+    this.hashLo.push(this.pos.hashLo);
+    this.hashHi.push(this.pos.hashHi);
+  }
+
+  private legal(): number {
+    if (this.moveCount < 0) this.moveCount = generateLegal(this.pos, this.moves, 0);
+    return this.moveCount;
+  }
+
+  fen(): string {
+    return this.pos.toFen();
+  }
+
+  turn(): ColorName {
+    return COLOR_NAMES[this.pos.turn];
+  }
+
+  /** Legal moves as UCI strings; castling as the king's two-square move. */
+  legalMoves(): string[] {
+    const n = this.legal();
+    const out: string[] = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = moveToUci(this.moves[i]);
+    return out;
+  }
+
+  /** From-square -> destination squares (promotions appear once), for the board UI. */
+  dests(): Map<string, string[]> {
+    const n = this.legal();
+    const map = new Map<string, string[]>();
+    for (let i = 0; i < n; i++) {
+      const m = this.moves[i];
+      const flag = m >> 12;
+      if (flag >= FLAG_PROMO_N && flag !== FLAG_PROMO_Q) continue;
+      const from = SQUARE_NAMES[m & 63];
+      const to = SQUARE_NAMES[(m >> 6) & 63];
+      const list = map.get(from);
+      if (list) list.push(to);
+      else map.set(from, [to]);
+    }
+    return map;
+  }
+
+  /** The encoded legal move for the input, or -1. A pawn reaching the last rank without a promotion piece promotes to a queen. */
+  private find(move: MoveInput | string): number {
+    let from: number;
+    let to: number;
+    let promo: number;
+    if (typeof move === 'string') {
+      const p = parseUci(move);
+      if (!p) return -1;
+      ({ from, to, promo } = p);
+    } else {
+      if (move === null || typeof move !== 'object') return -1;
+      from = parseSquare(move.from);
+      to = parseSquare(move.to);
+      if (from < 0 || to < 0) return -1;
+      promo = 0;
+      if (move.promotion !== undefined && move.promotion !== null) {
+        promo = typeof move.promotion === 'string' && move.promotion.length === 1 ? 'pnbrq'.indexOf(move.promotion) + 1 : 0;
+        if (promo < 2) return -1;
+      }
+    }
+    const n = this.legal();
+    const key = from | (to << 6);
+    for (let i = 0; i < n; i++) {
+      const m = this.moves[i];
+      if ((m & 4095) !== key) continue;
+      const flag = m >> 12;
+      // UCI strings are strict; an object's promotion field is ignored for a non-promotion move
+      if (flag < FLAG_PROMO_N) return promo === 0 || typeof move !== 'string' ? m : -1;
+      if (flag - 2 === (promo === 0 ? 5 : promo)) return m;
+    }
+    return -1;
+  }
+
+  isLegal(move: MoveInput | string): boolean {
+    return this.find(move) >= 0;
+  }
+
+  /** Plays a legal move; null (and nothing changes) when it is not legal. */
+  play(move: MoveInput | string): PlayedMove | null {
+    const m = this.find(move);
+    return m < 0 ? null : this.apply(m);
+  }
+
+  /** Plays a move given in SAN; null when it is not a (unique) legal move. */
+  playSan(san: string): PlayedMove | null {
+    const n = this.legal();
+    const m = parseSan(this.pos, san, this.moves, 0, n);
+    return m < 0 ? null : this.apply(m);
+  }
+
+  /** SAN for a move in the current position, or null when illegal. */
+  san(move: MoveInput | string): string | null {
+    const m = this.find(move);
+    return m < 0 ? null : moveToSan(this.pos, m, this.moves, 0, this.legal());
+  }
+
+  private apply(m: number): PlayedMove {
+    const pos = this.pos;
+    const n = this.legal();
+    const san = moveToSan(pos, m, this.moves, 0, n);
+    const from = m & 63;
+    const to = (m >> 6) & 63;
+    const flag = m >> 12;
+    const piece = pos.board[from];
+    const capturedCode = flag === FLAG_EP ? pos.board[to ^ 8] : pos.board[to];
+    let flags = '';
+    if (flag === FLAG_EP) flags = 'e';
+    else if (flag === FLAG_CASTLE) flags = to > from ? 'k' : 'q';
+    else if (flag === FLAG_DOUBLE) flags = 'b';
+    else flags = capturedCode ? 'c' : 'n';
+    if (flag >= FLAG_PROMO_N) flags += 'p';
+    pos.make(m);
+    this.moveCount = -1;
+    this.codes.push(m);
+    this.hashLo.push(pos.hashLo);
+    this.hashHi.push(pos.hashHi);
+    const played: PlayedMove = {
+      uci: moveToUci(m),
+      san,
+      from: SQUARE_NAMES[from],
+      to: SQUARE_NAMES[to],
+      piece: TYPES[(piece & 7) - 1],
+      color: COLOR_NAMES[piece >> 3],
+      flags,
+      fenAfter: pos.toFen(),
+    };
+    if (flag >= FLAG_PROMO_N) played.promotion = PIECE_CHARS[flag - 2] as Promotion;
+    if (capturedCode) played.captured = TYPES[(capturedCode & 7) - 1];
+    this.played.push(played);
+    return played;
+  }
+
+  /** Takes back the last move; null when there is none. */
+  undo(): PlayedMove | null {
+    const m = this.codes.pop();
+    if (m === undefined) return null;
+    this.pos.unmake(m);
+    this.hashLo.pop();
+    this.hashHi.pop();
+    this.moveCount = -1;
+    return this.played.pop() ?? null;
+  }
+
+  /** How often the current position has occurred in this game (same pieces, side, castling, en passant). */
+  repetitionCount(): number {
+    const lo = this.pos.hashLo;
+    const hi = this.pos.hashHi;
+    let c = 0;
+    for (let i = this.hashLo.length - 1; i >= 0; i--) if (this.hashLo[i] === lo && this.hashHi[i] === hi) c++;
+    return c;
+  }
+
+  status(): GameStatus {
+    const pos = this.pos;
+    const inCheck = pos.inCheck();
+    const noMoves = this.legal() === 0;
+    const checkmate = inCheck && noMoves;
+    const stalemate = !inCheck && noMoves;
+    const insufficient = insufficientMaterial(pos);
+    const fiftyMove = pos.halfmove >= 100;
+    const repetitionCount = this.repetitionCount();
+    const threefold = repetitionCount >= 3;
+    const fivefold = repetitionCount >= 5;
+    const status: GameStatus = {
+      turn: COLOR_NAMES[pos.turn],
+      inCheck,
+      checkmate,
+      stalemate,
+      insufficientMaterial: insufficient,
+      fiftyMove,
+      repetitionCount,
+      threefold,
+      fivefold,
+      over: checkmate || stalemate || insufficient || fiftyMove || threefold,
+    };
+    let reason: EndReason | undefined;
+    if (checkmate) reason = 'checkmate';
+    else if (stalemate) reason = 'stalemate';
+    else if (insufficient) reason = 'insufficient material';
+    else if (fivefold) reason = 'fivefold repetition';
+    else if (threefold) reason = 'threefold repetition';
+    else if (fiftyMove) reason = 'fifty-move rule';
+    if (reason) {
+      status.reason = reason;
+      status.winner = checkmate ? COLOR_NAMES[pos.turn ^ 1] : 'draw';
+    }
+    return status;
+  }
+
+  history(): PlayedMove[] {
+    return this.played.slice();
+  }
+
+  pieceAt(square: string): BoardPiece | null {
+    const sq = parseSquare(square);
+    if (sq < 0) return null;
+    const pc = this.pos.board[sq];
+    return pc ? { type: TYPES[(pc & 7) - 1], color: pc & 8 ? 'b' : 'w' } : null;
+  }
+
+  /** 8x8 array, [0] = rank 8, [0][0] = a8. */
+  board(): (BoardPiece | null)[][] {
+    const rows: (BoardPiece | null)[][] = [];
+    for (let rank = 7; rank >= 0; rank--) {
+      const row: (BoardPiece | null)[] = [];
+      for (let file = 0; file < 8; file++) {
+        const pc = this.pos.board[rank * 8 + file];
+        row.push(pc ? { type: TYPES[(pc & 7) - 1], color: pc & 8 ? 'b' : 'w' } : null);
+      }
+      rows.push(row);
+    }
+    return rows;
+  }
+
+  checkedKingSquare(): string | null {
+    return this.pos.inCheck() ? SQUARE_NAMES[this.pos.kingSq[this.pos.turn]] : null;
+  }
+
+  /** False for a lone king, or king with a single knight or bishop and nothing else. */
+  hasMatingMaterial(color: ColorName): boolean {
+    return hasMatingMaterial(this.pos, color === 'white' ? WHITE : BLACK);
+  }
+
+  /** PGN with the seven standard tags (defaults '?'), SetUp/FEN for a non-standard start, moves and result. */
+  pgn(tags?: Record<string, string>): string {
+    const st = this.status();
+    let result = '*';
+    if (st.checkmate) result = st.winner === 'white' ? '1-0' : '0-1';
+    else if (st.over) result = '1/2-1/2';
+    const start = new Position();
+    start.loadFen(this.startFen);
+    return buildPgn({
+      sans: this.played.map((p) => p.san),
+      startFen: this.startFen,
+      standardStart: this.startFen === START_FEN,
+      firstMoveNumber: start.fullmove,
+      blackFirst: start.turn === BLACK,
+      result,
+      tags,
+    });
+  }
+
+  clone(): ChessGame {
+    const g = new ChessGame(this.startFen);
+    for (const m of this.codes) g.apply(m);
+    return g;
+  }
+
+  /** Low-level position (read-only use: AI and benchmarks). */
+  position(): Position {
+    return this.pos;
+  }
+}
+

@@ -1,0 +1,382 @@
+/**
+ * Legal move generation with check and pin masks (no make/unmake needed to test legality, except
+ * for the rare en passant capture, which is tried on the board).
+ *
+ * - checkers: enemy pieces giving check; with two, only king moves are generated.
+ * - target mask: with one checker, the checker's square plus the squares between it and the king.
+ * - pinned pieces move only along the line through their king (LINE table).
+ * - king destinations are tested with the king removed from the occupancy (no stepping back
+ *   along the checking ray).
+ */
+import {
+  BETWEEN_HI, BETWEEN_LO, BISHOP_EMPTY_HI, BISHOP_EMPTY_LO, KING_HI, KING_LO, KNIGHT_HI, KNIGHT_LO,
+  LINE_HI, LINE_LO, PAWN_HI, PAWN_LO, ROOK_EMPTY_HI, ROOK_EMPTY_LO, SLIDER_HI, SLIDER_LO, bishopIndex, rookIndex,
+} from './attacks';
+import { popcount32 } from './bitboard';
+import type { Position } from './position';
+import {
+  BISHOP, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, FLAG_CASTLE, FLAG_DOUBLE, FLAG_EP, FLAG_PROMO_B,
+  FLAG_PROMO_N, FLAG_PROMO_Q, FLAG_PROMO_R, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE,
+} from './types';
+
+/** Largest number of legal moves in any chess position is 218. */
+export const MAX_MOVES = 256;
+
+/** Results of the shared prologue: [checkersLo, checkersHi, pinnedLo, pinnedHi, targetLo, targetHi]. */
+const S = new Int32Array(6);
+
+/** Fills S for the side to move. Returns the number of checkers (0, 1 or 2 meaning 2+). */
+function prepare(pos: Position): number {
+  const lo = pos.bbLo;
+  const hi = pos.bbHi;
+  const us = pos.turn;
+  const them = us ^ 1;
+  const t8 = them << 3;
+  const k = pos.kingSq[us];
+  const occLo = lo[0] | lo[8];
+  const occHi = hi[0] | hi[8];
+  const pi = (us << 6) | k;
+  let cLo = (PAWN_LO[pi] & lo[t8 | PAWN]) | (KNIGHT_LO[k] & lo[t8 | KNIGHT]);
+  let cHi = (PAWN_HI[pi] & hi[t8 | PAWN]) | (KNIGHT_HI[k] & hi[t8 | KNIGHT]);
+  const dLo = lo[t8 | BISHOP] | lo[t8 | QUEEN];
+  const dHi = hi[t8 | BISHOP] | hi[t8 | QUEEN];
+  const sLo = lo[t8 | ROOK] | lo[t8 | QUEEN];
+  const sHi = hi[t8 | ROOK] | hi[t8 | QUEEN];
+  // snipers: enemy sliders on a line with the king on an empty board
+  const snLo = (BISHOP_EMPTY_LO[k] & dLo) | (ROOK_EMPTY_LO[k] & sLo);
+  const snHi = (BISHOP_EMPTY_HI[k] & dHi) | (ROOK_EMPTY_HI[k] & sHi);
+  let pLo = 0;
+  let pHi = 0;
+  const ourLo = lo[us << 3];
+  const ourHi = hi[us << 3];
+  const kb = k << 6;
+  for (let h = 0; h < 2; h++) {
+    let bb = h === 0 ? snLo : snHi;
+    const base = h << 5;
+    while (bb !== 0) {
+      const s = base + 31 - Math.clz32(bb & -bb);
+      bb &= bb - 1;
+      const bLo = BETWEEN_LO[kb | s] & occLo;
+      const bHi = BETWEEN_HI[kb | s] & occHi;
+      if ((bLo | bHi) === 0) {
+        if (s < 32) cLo |= 1 << s;
+        else cHi |= 1 << (s - 32);
+      } else if (bHi === 0 ? (bLo & (bLo - 1)) === 0 : bLo === 0 && (bHi & (bHi - 1)) === 0) {
+        pLo |= bLo & ourLo;
+        pHi |= bHi & ourHi;
+      }
+    }
+  }
+  S[0] = cLo;
+  S[1] = cHi;
+  S[2] = pLo;
+  S[3] = pHi;
+  const n = popcount32(cLo) + popcount32(cHi);
+  if (n === 0) {
+    S[4] = ~ourLo;
+    S[5] = ~ourHi;
+  } else if (n === 1) {
+    const c = cLo !== 0 ? 31 - Math.clz32(cLo) : 63 - Math.clz32(cHi);
+    S[4] = BETWEEN_LO[kb | c] | cLo;
+    S[5] = BETWEEN_HI[kb | c] | cHi;
+  } else {
+    S[4] = 0;
+    S[5] = 0;
+  }
+  return n > 1 ? 2 : n;
+}
+
+function emit(out: Int32Array, n: number, from: number, tLo: number, tHi: number): number {
+  while (tLo !== 0) {
+    out[n++] = from | ((31 - Math.clz32(tLo & -tLo)) << 6);
+    tLo &= tLo - 1;
+  }
+  while (tHi !== 0) {
+    out[n++] = from | ((63 - Math.clz32(tHi & -tHi)) << 6);
+    tHi &= tHi - 1;
+  }
+  return n;
+}
+
+/** Squares between king and rook that must be empty, and squares the king crosses (must not be attacked). */
+const CASTLE_RIGHTS = [CASTLE_WK, CASTLE_WQ, CASTLE_BK, CASTLE_BQ];
+const CASTLE_KING_FROM = [4, 4, 60, 60];
+const CASTLE_KING_TO = [6, 2, 62, 58];
+const CASTLE_EMPTY: number[][] = [[5, 6], [1, 2, 3], [61, 62], [57, 58, 59]];
+const CASTLE_SAFE: number[][] = [[5, 6], [3, 2], [61, 62], [59, 58]];
+
+function castlingMoveOk(pos: Position, i: number, occLo: number, occHi: number): boolean {
+  if ((pos.castling & CASTLE_RIGHTS[i]) === 0) return false;
+  const board = pos.board;
+  for (const s of CASTLE_EMPTY[i]) if (board[s] !== 0) return false;
+  const them = pos.turn ^ 1;
+  for (const s of CASTLE_SAFE[i]) if (pos.attacked(s, them, occLo, occHi)) return false;
+  return true;
+}
+
+/** Writes the legal moves of pos into out from index start; returns the end index. */
+export function generateLegal(pos: Position, out: Int32Array, start: number): number {
+  const nChecks = prepare(pos);
+  const lo = pos.bbLo;
+  const hi = pos.bbHi;
+  const board = pos.board;
+  const us = pos.turn;
+  const them = us ^ 1;
+  const u8 = us << 3;
+  const k = pos.kingSq[us];
+  const kb = k << 6;
+  const ourLo = lo[u8];
+  const ourHi = hi[u8];
+  const themLo = lo[them << 3];
+  const themHi = hi[them << 3];
+  const occLo = ourLo | themLo;
+  const occHi = ourHi | themHi;
+  let n = start;
+
+  // king
+  {
+    const kOccLo = k < 32 ? occLo & ~(1 << k) : occLo;
+    const kOccHi = k >= 32 ? occHi & ~(1 << (k - 32)) : occHi;
+    let tLo = KING_LO[k] & ~ourLo;
+    let tHi = KING_HI[k] & ~ourHi;
+    while (tLo !== 0) {
+      const to = 31 - Math.clz32(tLo & -tLo);
+      tLo &= tLo - 1;
+      if (!pos.attacked(to, them, kOccLo, kOccHi)) out[n++] = k | (to << 6);
+    }
+    while (tHi !== 0) {
+      const to = 63 - Math.clz32(tHi & -tHi);
+      tHi &= tHi - 1;
+      if (!pos.attacked(to, them, kOccLo, kOccHi)) out[n++] = k | (to << 6);
+    }
+  }
+  if (nChecks === 2) return n;
+  if (nChecks === 0 && pos.castling !== 0) {
+    const first = us === WHITE ? 0 : 2;
+    for (let i = first; i < first + 2; i++) {
+      if (castlingMoveOk(pos, i, occLo, occHi)) out[n++] = CASTLE_KING_FROM[i] | (CASTLE_KING_TO[i] << 6) | (FLAG_CASTLE << 12);
+    }
+  }
+  const tgLo = S[4];
+  const tgHi = S[5];
+  const pinLo = S[2];
+  const pinHi = S[3];
+
+  // knights (a pinned knight never moves)
+  for (let h = 0; h < 2; h++) {
+    let bb = h === 0 ? lo[u8 | KNIGHT] & ~pinLo : hi[u8 | KNIGHT] & ~pinHi;
+    const base = h << 5;
+    while (bb !== 0) {
+      const sq = base + 31 - Math.clz32(bb & -bb);
+      bb &= bb - 1;
+      n = emit(out, n, sq, KNIGHT_LO[sq] & tgLo, KNIGHT_HI[sq] & tgHi);
+    }
+  }
+  // bishops, rooks, queens
+  for (let h = 0; h < 2; h++) {
+    let bb = h === 0 ? lo[u8 | BISHOP] | lo[u8 | ROOK] | lo[u8 | QUEEN] : hi[u8 | BISHOP] | hi[u8 | ROOK] | hi[u8 | QUEEN];
+    const base = h << 5;
+    while (bb !== 0) {
+      const sq = base + 31 - Math.clz32(bb & -bb);
+      bb &= bb - 1;
+      const t = board[sq] & 7;
+      let aLo = 0;
+      let aHi = 0;
+      if (t !== ROOK) {
+        const i = bishopIndex(sq, occLo, occHi);
+        aLo = SLIDER_LO[i];
+        aHi = SLIDER_HI[i];
+      }
+      if (t !== BISHOP) {
+        const i = rookIndex(sq, occLo, occHi);
+        aLo |= SLIDER_LO[i];
+        aHi |= SLIDER_HI[i];
+      }
+      aLo &= tgLo;
+      aHi &= tgHi;
+      if (h === 0 ? (pinLo >>> sq) & 1 : (pinHi >>> (sq - 32)) & 1) {
+        aLo &= LINE_LO[kb | sq];
+        aHi &= LINE_HI[kb | sq];
+      }
+      n = emit(out, n, sq, aLo, aHi);
+    }
+  }
+  // pawns
+  const fwd = us === WHITE ? 8 : -8;
+  const startRankLo = us === WHITE ? 8 : 48;
+  const promoRank = us === WHITE ? 7 : 0;
+  for (let h = 0; h < 2; h++) {
+    let bb = h === 0 ? lo[u8 | PAWN] : hi[u8 | PAWN];
+    const base = h << 5;
+    while (bb !== 0) {
+      const sq = base + 31 - Math.clz32(bb & -bb);
+      bb &= bb - 1;
+      const pi = (us << 6) | sq;
+      let mLo = tgLo;
+      let mHi = tgHi;
+      if (h === 0 ? (pinLo >>> sq) & 1 : (pinHi >>> (sq - 32)) & 1) {
+        mLo &= LINE_LO[kb | sq];
+        mHi &= LINE_HI[kb | sq];
+      }
+      let tLo = PAWN_LO[pi] & themLo;
+      let tHi = PAWN_HI[pi] & themHi;
+      const one = sq + fwd;
+      if (board[one] === 0) {
+        if (one < 32) tLo |= 1 << one;
+        else tHi |= 1 << (one - 32);
+        const two = one + fwd;
+        if (sq >= startRankLo && sq < startRankLo + 8 && board[two] === 0) {
+          if (((two < 32 ? mLo >>> two : mHi >>> (two - 32)) & 1) !== 0) out[n++] = sq | (two << 6) | (FLAG_DOUBLE << 12);
+        }
+      }
+      tLo &= mLo;
+      tHi &= mHi;
+      if ((one >> 3) === promoRank) {
+        for (let half = 0; half < 2; half++) {
+          let t = half === 0 ? tLo : tHi;
+          while (t !== 0) {
+            const to = (half << 5) + 31 - Math.clz32(t & -t);
+            t &= t - 1;
+            const m = sq | (to << 6);
+            out[n++] = m | (FLAG_PROMO_Q << 12);
+            out[n++] = m | (FLAG_PROMO_R << 12);
+            out[n++] = m | (FLAG_PROMO_B << 12);
+            out[n++] = m | (FLAG_PROMO_N << 12);
+          }
+        }
+      } else {
+        n = emit(out, n, sq, tLo, tHi);
+      }
+      const ep = pos.ep;
+      if (ep >= 0 && ((ep < 32 ? PAWN_LO[pi] >>> ep : PAWN_HI[pi] >>> (ep - 32)) & 1) !== 0) {
+        const m = sq | (ep << 6) | (FLAG_EP << 12);
+        pos.make(m);
+        const ok = !pos.attacked(k, them, pos.bbLo[0] | pos.bbLo[8], pos.bbHi[0] | pos.bbHi[8]);
+        pos.unmake(m);
+        if (ok) out[n++] = m;
+      }
+    }
+  }
+  return n;
+}
+
+/** Number of legal moves of pos (bulk counting for perft leaves: popcounts, no move list). */
+export function countLegal(pos: Position): number {
+  const nChecks = prepare(pos);
+  const lo = pos.bbLo;
+  const hi = pos.bbHi;
+  const board = pos.board;
+  const us = pos.turn;
+  const them = us ^ 1;
+  const u8 = us << 3;
+  const k = pos.kingSq[us];
+  const kb = k << 6;
+  const ourLo = lo[u8];
+  const ourHi = hi[u8];
+  const themLo = lo[them << 3];
+  const themHi = hi[them << 3];
+  const occLo = ourLo | themLo;
+  const occHi = ourHi | themHi;
+  let n = 0;
+  {
+    const kOccLo = k < 32 ? occLo & ~(1 << k) : occLo;
+    const kOccHi = k >= 32 ? occHi & ~(1 << (k - 32)) : occHi;
+    let tLo = KING_LO[k] & ~ourLo;
+    let tHi = KING_HI[k] & ~ourHi;
+    while (tLo !== 0) {
+      const to = 31 - Math.clz32(tLo & -tLo);
+      tLo &= tLo - 1;
+      if (!pos.attacked(to, them, kOccLo, kOccHi)) n++;
+    }
+    while (tHi !== 0) {
+      const to = 63 - Math.clz32(tHi & -tHi);
+      tHi &= tHi - 1;
+      if (!pos.attacked(to, them, kOccLo, kOccHi)) n++;
+    }
+  }
+  if (nChecks === 2) return n;
+  if (nChecks === 0 && pos.castling !== 0) {
+    const first = us === WHITE ? 0 : 2;
+    for (let i = first; i < first + 2; i++) if (castlingMoveOk(pos, i, occLo, occHi)) n++;
+  }
+  const tgLo = S[4];
+  const tgHi = S[5];
+  const pinLo = S[2];
+  const pinHi = S[3];
+  for (let h = 0; h < 2; h++) {
+    let bb = h === 0 ? lo[u8 | KNIGHT] & ~pinLo : hi[u8 | KNIGHT] & ~pinHi;
+    const base = h << 5;
+    while (bb !== 0) {
+      const sq = base + 31 - Math.clz32(bb & -bb);
+      bb &= bb - 1;
+      n += popcount32(KNIGHT_LO[sq] & tgLo) + popcount32(KNIGHT_HI[sq] & tgHi);
+    }
+  }
+  for (let h = 0; h < 2; h++) {
+    let bb = h === 0 ? lo[u8 | BISHOP] | lo[u8 | ROOK] | lo[u8 | QUEEN] : hi[u8 | BISHOP] | hi[u8 | ROOK] | hi[u8 | QUEEN];
+    const base = h << 5;
+    while (bb !== 0) {
+      const sq = base + 31 - Math.clz32(bb & -bb);
+      bb &= bb - 1;
+      const t = board[sq] & 7;
+      let aLo = 0;
+      let aHi = 0;
+      if (t !== ROOK) {
+        const i = bishopIndex(sq, occLo, occHi);
+        aLo = SLIDER_LO[i];
+        aHi = SLIDER_HI[i];
+      }
+      if (t !== BISHOP) {
+        const i = rookIndex(sq, occLo, occHi);
+        aLo |= SLIDER_LO[i];
+        aHi |= SLIDER_HI[i];
+      }
+      aLo &= tgLo;
+      aHi &= tgHi;
+      if (h === 0 ? (pinLo >>> sq) & 1 : (pinHi >>> (sq - 32)) & 1) {
+        aLo &= LINE_LO[kb | sq];
+        aHi &= LINE_HI[kb | sq];
+      }
+      n += popcount32(aLo) + popcount32(aHi);
+    }
+  }
+  const fwd = us === WHITE ? 8 : -8;
+  const startRankLo = us === WHITE ? 8 : 48;
+  const promoRank = us === WHITE ? 7 : 0;
+  for (let h = 0; h < 2; h++) {
+    let bb = h === 0 ? lo[u8 | PAWN] : hi[u8 | PAWN];
+    const base = h << 5;
+    while (bb !== 0) {
+      const sq = base + 31 - Math.clz32(bb & -bb);
+      bb &= bb - 1;
+      const pi = (us << 6) | sq;
+      let mLo = tgLo;
+      let mHi = tgHi;
+      if (h === 0 ? (pinLo >>> sq) & 1 : (pinHi >>> (sq - 32)) & 1) {
+        mLo &= LINE_LO[kb | sq];
+        mHi &= LINE_HI[kb | sq];
+      }
+      let tLo = PAWN_LO[pi] & themLo;
+      let tHi = PAWN_HI[pi] & themHi;
+      const one = sq + fwd;
+      if (board[one] === 0) {
+        if (one < 32) tLo |= 1 << one;
+        else tHi |= 1 << (one - 32);
+        const two = one + fwd;
+        if (sq >= startRankLo && sq < startRankLo + 8 && board[two] === 0) {
+          n += (two < 32 ? mLo >>> two : mHi >>> (two - 32)) & 1;
+        }
+      }
+      const c = popcount32(tLo & mLo) + popcount32(tHi & mHi);
+      n += (one >> 3) === promoRank ? c << 2 : c;
+      const ep = pos.ep;
+      if (ep >= 0 && ((ep < 32 ? PAWN_LO[pi] >>> ep : PAWN_HI[pi] >>> (ep - 32)) & 1) !== 0) {
+        const m = sq | (ep << 6) | (FLAG_EP << 12);
+        pos.make(m);
+        if (!pos.attacked(k, them, pos.bbLo[0] | pos.bbLo[8], pos.bbHi[0] | pos.bbHi[8])) n++;
+        pos.unmake(m);
+      }
+    }
+  }
+  return n;
+}

@@ -1,0 +1,466 @@
+/**
+ * The low-level position: mailbox + bitboards + state, with make/unmake and a Zobrist hash.
+ * Bitboards are kept per piece code in bbLo/bbHi[16]: index color * 8 + type for pieces and
+ * index color * 8 (0 white, 8 black) for that colour's occupancy.
+ */
+import {
+  BISHOP_EMPTY_HI, BISHOP_EMPTY_LO, KING_HI, KING_LO, KNIGHT_HI, KNIGHT_LO, PAWN_HI, PAWN_LO,
+  ROOK_EMPTY_HI, ROOK_EMPTY_LO, SLIDER_HI, SLIDER_LO, bishopIndex, rookIndex,
+} from './attacks';
+import {
+  BISHOP, BLACK, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, FLAG_CASTLE, FLAG_DOUBLE, FLAG_EP,
+  FLAG_PROMO_N, KING, KNIGHT, PAWN, PIECE_CHARS, QUEEN, ROOK, WHITE, encodeMove,
+} from './types';
+import {
+  CASTLE_KEY_HI, CASTLE_KEY_LO, EP_KEY_HI, EP_KEY_LO, PIECE_KEY_HI, PIECE_KEY_LO, SIDE_KEY_HI, SIDE_KEY_LO,
+} from './zobrist';
+import { FenError } from './fen-error';
+import { parseSquare, squareName } from './squares';
+
+export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+
+/** Castling rights kept after a move touches a square (king and rook home squares clear rights). */
+const CASTLE_KEEP = new Int32Array(64).fill(15);
+CASTLE_KEEP[0] = 15 & ~CASTLE_WQ;
+CASTLE_KEEP[7] = 15 & ~CASTLE_WK;
+CASTLE_KEEP[4] = 15 & ~(CASTLE_WK | CASTLE_WQ);
+CASTLE_KEEP[56] = 15 & ~CASTLE_BQ;
+CASTLE_KEEP[63] = 15 & ~CASTLE_BK;
+CASTLE_KEEP[60] = 15 & ~(CASTLE_BK | CASTLE_BQ);
+
+/** Undo record layout in the stack (ints per ply). */
+const U_CAPTURED = 0;
+const U_CASTLING = 1;
+const U_EP = 2;
+const U_HALFMOVE = 3;
+const U_HASH_LO = 4;
+const U_HASH_HI = 5;
+const U_SIZE = 8;
+
+export class Position {
+  /** Piece code per square (0 empty). */
+  board = new Int8Array(64);
+  bbLo = new Int32Array(16);
+  bbHi = new Int32Array(16);
+  kingSq = new Int32Array(2);
+  turn = WHITE;
+  /** CASTLE_* bits. */
+  castling = 0;
+  /**
+   * En passant target square, or -1. Set only when a pawn of the side to move stands next to
+   * the pawn that just made a double push (same rule as the hash used for repetitions).
+   */
+  ep = -1;
+  halfmove = 0;
+  fullmove = 1;
+  hashLo = 0;
+  hashHi = 0;
+  private stack = new Int32Array(U_SIZE * 64);
+  private sp = 0;
+
+  static fromFen(fen: string): Position {
+    const p = new Position();
+    p.loadFen(fen);
+    return p;
+  }
+
+  clone(): Position {
+    const p = new Position();
+    p.board.set(this.board);
+    p.bbLo.set(this.bbLo);
+    p.bbHi.set(this.bbHi);
+    p.kingSq.set(this.kingSq);
+    p.turn = this.turn;
+    p.castling = this.castling;
+    p.ep = this.ep;
+    p.halfmove = this.halfmove;
+    p.fullmove = this.fullmove;
+    p.hashLo = this.hashLo;
+    p.hashHi = this.hashHi;
+    return p;
+  }
+
+  occLo(): number {
+    return this.bbLo[0] | this.bbLo[8];
+  }
+
+  occHi(): number {
+    return this.bbHi[0] | this.bbHi[8];
+  }
+
+  /** Adds a piece on an empty square (board, bitboards, hash). */
+  private put(piece: number, sq: number): void {
+    this.board[sq] = piece;
+    const c = piece & 8;
+    if (sq < 32) {
+      const b = 1 << sq;
+      this.bbLo[piece] |= b;
+      this.bbLo[c] |= b;
+    } else {
+      const b = 1 << (sq - 32);
+      this.bbHi[piece] |= b;
+      this.bbHi[c] |= b;
+    }
+    this.hashLo ^= PIECE_KEY_LO[(piece << 6) | sq];
+    this.hashHi ^= PIECE_KEY_HI[(piece << 6) | sq];
+  }
+
+  /** Removes the piece on sq (board, bitboards, hash). */
+  private remove(piece: number, sq: number): void {
+    this.board[sq] = 0;
+    const c = piece & 8;
+    if (sq < 32) {
+      const b = ~(1 << sq);
+      this.bbLo[piece] &= b;
+      this.bbLo[c] &= b;
+    } else {
+      const b = ~(1 << (sq - 32));
+      this.bbHi[piece] &= b;
+      this.bbHi[c] &= b;
+    }
+    this.hashLo ^= PIECE_KEY_LO[(piece << 6) | sq];
+    this.hashHi ^= PIECE_KEY_HI[(piece << 6) | sq];
+  }
+
+  /** Is sq attacked by colour `by`, given the occupancy (lo, hi)? */
+  attacked(sq: number, by: number, occLo: number, occHi: number): boolean {
+    const o = by << 3;
+    const lo = this.bbLo;
+    const hi = this.bbHi;
+    const pi = ((by ^ 1) << 6) | sq;
+    if ((PAWN_LO[pi] & lo[o | PAWN]) | (PAWN_HI[pi] & hi[o | PAWN])) return true;
+    if ((KNIGHT_LO[sq] & lo[o | KNIGHT]) | (KNIGHT_HI[sq] & hi[o | KNIGHT])) return true;
+    if ((KING_LO[sq] & lo[o | KING]) | (KING_HI[sq] & hi[o | KING])) return true;
+    const qLo = lo[o | QUEEN];
+    const qHi = hi[o | QUEEN];
+    const dLo = lo[o | BISHOP] | qLo;
+    const dHi = hi[o | BISHOP] | qHi;
+    if ((BISHOP_EMPTY_LO[sq] & dLo) | (BISHOP_EMPTY_HI[sq] & dHi)) {
+      const bi = bishopIndex(sq, occLo, occHi);
+      if ((SLIDER_LO[bi] & dLo) | (SLIDER_HI[bi] & dHi)) return true;
+    }
+    const sLo = lo[o | ROOK] | qLo;
+    const sHi = hi[o | ROOK] | qHi;
+    if ((ROOK_EMPTY_LO[sq] & sLo) | (ROOK_EMPTY_HI[sq] & sHi)) {
+      const ri = rookIndex(sq, occLo, occHi);
+      if ((SLIDER_LO[ri] & sLo) | (SLIDER_HI[ri] & sHi)) return true;
+    }
+    return false;
+  }
+
+  inCheck(): boolean {
+    return this.attacked(this.kingSq[this.turn], this.turn ^ 1, this.occLo(), this.occHi());
+  }
+
+  /** Plays a legal move (encoded as in types.ts). */
+  make(m: number): void {
+    const from = m & 63;
+    const to = (m >> 6) & 63;
+    const flag = m >> 12;
+    const piece = this.board[from];
+    const us = this.turn;
+    let sp = this.sp;
+    if (sp + U_SIZE > this.stack.length) {
+      const bigger = new Int32Array(this.stack.length * 2);
+      bigger.set(this.stack);
+      this.stack = bigger;
+    }
+    const st = this.stack;
+    let captured = this.board[to];
+    st[sp + U_CASTLING] = this.castling;
+    st[sp + U_EP] = this.ep;
+    st[sp + U_HALFMOVE] = this.halfmove;
+    st[sp + U_HASH_LO] = this.hashLo;
+    st[sp + U_HASH_HI] = this.hashHi;
+
+    if (this.ep >= 0) {
+      this.hashLo ^= EP_KEY_LO[this.ep & 7];
+      this.hashHi ^= EP_KEY_HI[this.ep & 7];
+      this.ep = -1;
+    }
+    if (flag === FLAG_EP) {
+      const capSq = to ^ 8;
+      captured = this.board[capSq];
+      this.remove(captured, capSq);
+    } else if (captured !== 0) {
+      this.remove(captured, to);
+    }
+    st[sp + U_CAPTURED] = captured;
+    this.remove(piece, from);
+    if (flag >= FLAG_PROMO_N) this.put((us << 3) | (flag - 2), to);
+    else this.put(piece, to);
+    if ((piece & 7) === KING) {
+      this.kingSq[us] = to;
+      if (flag === FLAG_CASTLE) {
+        const rank = from & 56;
+        if (to > from) {
+          this.remove((us << 3) | ROOK, rank | 7);
+          this.put((us << 3) | ROOK, rank | 5);
+        } else {
+          this.remove((us << 3) | ROOK, rank);
+          this.put((us << 3) | ROOK, rank | 3);
+        }
+      }
+    }
+    const newCastling = this.castling & CASTLE_KEEP[from] & CASTLE_KEEP[to];
+    if (newCastling !== this.castling) {
+      this.hashLo ^= CASTLE_KEY_LO[this.castling] ^ CASTLE_KEY_LO[newCastling];
+      this.hashHi ^= CASTLE_KEY_HI[this.castling] ^ CASTLE_KEY_HI[newCastling];
+      this.castling = newCastling;
+    }
+    if (flag === FLAG_DOUBLE) {
+      // en passant square only if an enemy pawn stands next to the pushed pawn
+      const them = us ^ 1;
+      const adj = this.adjacentPawns(to, them);
+      if (adj) {
+        this.ep = (from + to) >> 1;
+        this.hashLo ^= EP_KEY_LO[to & 7];
+        this.hashHi ^= EP_KEY_HI[to & 7];
+      }
+    }
+    this.halfmove = (piece & 7) === PAWN || captured !== 0 ? 0 : this.halfmove + 1;
+    if (us === BLACK) this.fullmove++;
+    this.turn = us ^ 1;
+    this.hashLo ^= SIDE_KEY_LO;
+    this.hashHi ^= SIDE_KEY_HI;
+    sp += U_SIZE;
+    this.sp = sp;
+  }
+
+  /** Takes back the move m, which must be the last one made. */
+  unmake(m: number): void {
+    const from = m & 63;
+    const to = (m >> 6) & 63;
+    const flag = m >> 12;
+    const sp = (this.sp -= U_SIZE);
+    const st = this.stack;
+    const us = this.turn ^ 1;
+    this.turn = us;
+    if (us === BLACK) this.fullmove--;
+    const moved = this.board[to];
+    this.remove(moved, to);
+    this.put(flag >= FLAG_PROMO_N ? (us << 3) | PAWN : moved, from);
+    const captured = st[sp + U_CAPTURED];
+    if (captured !== 0) this.put(captured, flag === FLAG_EP ? to ^ 8 : to);
+    if ((moved & 7) === KING) {
+      this.kingSq[us] = from;
+      if (flag === FLAG_CASTLE) {
+        const rank = from & 56;
+        if (to > from) {
+          this.remove((us << 3) | ROOK, rank | 5);
+          this.put((us << 3) | ROOK, rank | 7);
+        } else {
+          this.remove((us << 3) | ROOK, rank | 3);
+          this.put((us << 3) | ROOK, rank);
+        }
+      }
+    }
+    this.castling = st[sp + U_CASTLING];
+    this.ep = st[sp + U_EP];
+    this.halfmove = st[sp + U_HALFMOVE];
+    this.hashLo = st[sp + U_HASH_LO];
+    this.hashHi = st[sp + U_HASH_HI];
+  }
+
+  /** Bits (as a truthy number) of pawns of colour c on the squares left and right of sq. */
+  private adjacentPawns(sq: number, c: number): number {
+    const f = sq & 7;
+    const p = (c << 3) | PAWN;
+    let found = 0;
+    if (f > 0 && this.board[sq - 1] === p) found |= 1;
+    if (f < 7 && this.board[sq + 1] === p) found |= 2;
+    return found;
+  }
+
+  /** True when the side to move has a legal en passant capture (decides the FEN ep field). */
+  epCaptureIsLegal(): boolean {
+    if (this.ep < 0) return false;
+    const us = this.turn;
+    const pawnSq = this.ep ^ 8;
+    const f = pawnSq & 7;
+    const p = (us << 3) | PAWN;
+    for (const from of [f > 0 ? pawnSq - 1 : -1, f < 7 ? pawnSq + 1 : -1]) {
+      if (from < 0 || this.board[from] !== p) continue;
+      const m = encodeMove(from, this.ep, FLAG_EP);
+      this.make(m);
+      const legal = !this.attacked(this.kingSq[us], us ^ 1, this.occLo(), this.occHi());
+      this.unmake(m);
+      if (legal) return true;
+    }
+    return false;
+  }
+
+  /** Recomputes the Zobrist hash from scratch. */
+  computeHash(): [number, number] {
+    let lo = 0;
+    let hi = 0;
+    for (let sq = 0; sq < 64; sq++) {
+      const pc = this.board[sq];
+      if (pc) {
+        lo ^= PIECE_KEY_LO[(pc << 6) | sq];
+        hi ^= PIECE_KEY_HI[(pc << 6) | sq];
+      }
+    }
+    lo ^= CASTLE_KEY_LO[this.castling];
+    hi ^= CASTLE_KEY_HI[this.castling];
+    if (this.ep >= 0) {
+      lo ^= EP_KEY_LO[this.ep & 7];
+      hi ^= EP_KEY_HI[this.ep & 7];
+    }
+    if (this.turn === BLACK) {
+      lo ^= SIDE_KEY_LO;
+      hi ^= SIDE_KEY_HI;
+    }
+    return [lo, hi];
+  }
+
+  /** Replaces the whole position with the one described by fen; throws FenError (and then changes nothing). */
+  loadFen(fen: string): void {
+    if (typeof fen !== 'string') throw new FenError('Invalid FEN: expected a string');
+    const fields = fen.trim().split(/\s+/);
+    if (fields.length < 4 || fields[0] === '') {
+      throw new FenError(`Invalid FEN: expected at least 4 space-separated fields (placement, side, castling, en passant), got ${fields[0] === '' ? 0 : fields.length}`);
+    }
+    if (fields.length > 6) throw new FenError(`Invalid FEN: expected at most 6 fields, got ${fields.length}`);
+    const [placement, side, castlingField, epField] = fields;
+    const board = new Int8Array(64);
+    const ranks = placement.split('/');
+    if (ranks.length !== 8) throw new FenError(`Invalid FEN: piece placement must have 8 ranks separated by '/', got ${ranks.length}`);
+    for (let i = 0; i < 8; i++) {
+      const rank = 7 - i;
+      let file = 0;
+      for (const ch of ranks[i]) {
+        if (ch >= '1' && ch <= '8') {
+          file += ch.charCodeAt(0) - 48;
+        } else {
+          const t = PIECE_CHARS.indexOf(ch.toLowerCase());
+          if (t <= 0 || ch === ' ') throw new FenError(`Invalid FEN: bad piece letter '${ch}' in rank ${rank + 1}`);
+          if (file < 8) board[rank * 8 + file] = ((ch === ch.toLowerCase() ? BLACK : WHITE) << 3) | t;
+          file++;
+        }
+        if (file > 8) break;
+      }
+      if (file !== 8) throw new FenError(`Invalid FEN: rank ${rank + 1} ('${ranks[i]}') does not describe exactly 8 squares`);
+    }
+    const kings = [0, 0];
+    const kingSq = [-1, -1];
+    for (let sq = 0; sq < 64; sq++) {
+      const pc = board[sq];
+      if ((pc & 7) === KING) {
+        kings[pc >> 3]++;
+        kingSq[pc >> 3] = sq;
+      }
+      if ((pc & 7) === PAWN && (sq < 8 || sq >= 56)) {
+        throw new FenError(`Invalid FEN: pawn on ${squareName(sq)} (pawns cannot stand on the first or last rank)`);
+      }
+    }
+    for (const c of [WHITE, BLACK]) {
+      const name = c === WHITE ? 'white' : 'black';
+      if (kings[c] === 0) throw new FenError(`Invalid FEN: missing ${name} king`);
+      if (kings[c] > 1) throw new FenError(`Invalid FEN: ${kings[c]} ${name} kings (exactly one allowed)`);
+    }
+    if (side !== 'w' && side !== 'b') throw new FenError(`Invalid FEN: side to move must be 'w' or 'b', got '${side}'`);
+    const turn = side === 'w' ? WHITE : BLACK;
+    let castling = 0;
+    if (castlingField !== '-') {
+      if (!/^K?Q?k?q?$/.test(castlingField) || castlingField === '') {
+        throw new FenError(`Invalid FEN: castling field must be '-' or a subset of 'KQkq' in that order, got '${castlingField}'`);
+      }
+      const checks: [string, number, number, number, string][] = [
+        ['K', CASTLE_WK, 4, 7, 'white king on e1 and white rook on h1'],
+        ['Q', CASTLE_WQ, 4, 0, 'white king on e1 and white rook on a1'],
+        ['k', CASTLE_BK, 60, 63, 'black king on e8 and black rook on h8'],
+        ['q', CASTLE_BQ, 60, 56, 'black king on e8 and black rook on a8'],
+      ];
+      for (const [ch, bit, k, r, need] of checks) {
+        if (!castlingField.includes(ch)) continue;
+        const c = ch === ch.toUpperCase() ? WHITE : BLACK;
+        if (board[k] !== ((c << 3) | KING) || board[r] !== ((c << 3) | ROOK)) {
+          throw new FenError(`Invalid FEN: castling right '${ch}' needs the ${need}`);
+        }
+        castling |= bit;
+      }
+    }
+    let ep = -1;
+    if (epField !== '-') {
+      const sq = parseSquare(epField);
+      if (sq < 0) throw new FenError(`Invalid FEN: en passant field must be '-' or a square, got '${epField}'`);
+      const needRank = turn === WHITE ? 5 : 2;
+      const pawnSq = turn === WHITE ? sq - 8 : sq + 8;
+      const originSq = turn === WHITE ? sq + 8 : sq - 8;
+      if ((sq >> 3) !== needRank) {
+        throw new FenError(`Invalid FEN: impossible en passant square ${epField} (must be on rank ${needRank + 1} when ${turn === WHITE ? 'white' : 'black'} is to move)`);
+      }
+      if (board[pawnSq] !== (((turn ^ 1) << 3) | PAWN) || board[sq] !== 0 || board[originSq] !== 0) {
+        throw new FenError(`Invalid FEN: impossible en passant square ${epField} (no pawn just made a double step past it)`);
+      }
+      ep = sq;
+    }
+    let halfmove = 0;
+    let fullmove = 1;
+    if (fields.length >= 5) {
+      if (!/^\d+$/.test(fields[4])) throw new FenError(`Invalid FEN: halfmove clock must be a non-negative integer, got '${fields[4]}'`);
+      halfmove = parseInt(fields[4], 10);
+    }
+    if (fields.length >= 6) {
+      if (!/^\d+$/.test(fields[5]) || parseInt(fields[5], 10) < 1) throw new FenError(`Invalid FEN: fullmove number must be a positive integer, got '${fields[5]}'`);
+      fullmove = parseInt(fields[5], 10);
+    }
+
+    // Build into a scratch position so a later error leaves this one untouched.
+    const p = new Position();
+    for (let sq = 0; sq < 64; sq++) if (board[sq]) p.put(board[sq], sq);
+    p.kingSq[WHITE] = kingSq[WHITE];
+    p.kingSq[BLACK] = kingSq[BLACK];
+    p.turn = turn;
+    p.castling = castling;
+    p.halfmove = halfmove;
+    p.fullmove = fullmove;
+    const them = turn ^ 1;
+    if (p.attacked(kingSq[them], turn, p.occLo(), p.occHi())) {
+      throw new FenError(`Invalid FEN: the side not to move (${them === WHITE ? 'white' : 'black'}) is in check`);
+    }
+    if (ep >= 0 && p.adjacentPawns(ep ^ 8, turn)) p.ep = ep;
+    const [hLo, hHi] = p.computeHash();
+    this.board.set(p.board);
+    this.bbLo.set(p.bbLo);
+    this.bbHi.set(p.bbHi);
+    this.kingSq.set(p.kingSq);
+    this.turn = p.turn;
+    this.castling = p.castling;
+    this.ep = p.ep;
+    this.halfmove = p.halfmove;
+    this.fullmove = p.fullmove;
+    this.hashLo = hLo;
+    this.hashHi = hHi;
+    this.sp = 0;
+  }
+
+  /** FEN with the real counters; the en passant square only when that capture is legal. */
+  toFen(): string {
+    let out = '';
+    for (let rank = 7; rank >= 0; rank--) {
+      let empty = 0;
+      for (let file = 0; file < 8; file++) {
+        const pc = this.board[rank * 8 + file];
+        if (pc === 0) {
+          empty++;
+          continue;
+        }
+        if (empty) out += empty;
+        empty = 0;
+        const ch = PIECE_CHARS[pc & 7];
+        out += pc & 8 ? ch : ch.toUpperCase();
+      }
+      if (empty) out += empty;
+      if (rank > 0) out += '/';
+    }
+    let c = '';
+    if (this.castling & CASTLE_WK) c += 'K';
+    if (this.castling & CASTLE_WQ) c += 'Q';
+    if (this.castling & CASTLE_BK) c += 'k';
+    if (this.castling & CASTLE_BQ) c += 'q';
+    const ep = this.epCaptureIsLegal() ? squareName(this.ep) : '-';
+    return `${out} ${this.turn === WHITE ? 'w' : 'b'} ${c || '-'} ${ep} ${this.halfmove} ${this.fullmove}`;
+  }
+}

@@ -1,0 +1,92 @@
+/** Standard Algebraic Notation: writing (with disambiguation, x, =Q, +, #, O-O) and parsing. */
+import { countLegal } from './movegen';
+import type { Position } from './position';
+import { FLAG_CASTLE, FLAG_EP, FLAG_PROMO_N, KING, PAWN, PIECE_CHARS } from './types';
+import { SQUARE_NAMES, parseSquare } from './squares';
+
+/** SAN of the legal move m in pos; moves[start..end) must be pos's legal moves (for disambiguation). */
+export function moveToSan(pos: Position, m: number, moves: Int32Array, start: number, end: number): string {
+  const from = m & 63;
+  const to = (m >> 6) & 63;
+  const flag = m >> 12;
+  const piece = pos.board[from];
+  const type = piece & 7;
+  let san: string;
+  if (flag === FLAG_CASTLE) {
+    san = to > from ? 'O-O' : 'O-O-O';
+  } else {
+    const capture = pos.board[to] !== 0 || flag === FLAG_EP;
+    if (type === PAWN) {
+      san = capture ? SQUARE_NAMES[from][0] + 'x' : '';
+      san += SQUARE_NAMES[to];
+      if (flag >= FLAG_PROMO_N) san += '=' + PIECE_CHARS[flag - 2].toUpperCase();
+    } else {
+      san = PIECE_CHARS[type].toUpperCase();
+      if (type !== KING) {
+        let ambiguous = false;
+        let sameFile = false;
+        let sameRank = false;
+        for (let i = start; i < end; i++) {
+          const o = moves[i];
+          const of = o & 63;
+          if (of === from || ((o >> 6) & 63) !== to || (pos.board[of] & 7) !== type) continue;
+          ambiguous = true;
+          if ((of & 7) === (from & 7)) sameFile = true;
+          if ((of >> 3) === (from >> 3)) sameRank = true;
+        }
+        if (ambiguous) {
+          if (!sameFile) san += SQUARE_NAMES[from][0];
+          else if (!sameRank) san += SQUARE_NAMES[from][1];
+          else san += SQUARE_NAMES[from];
+        }
+      }
+      if (capture) san += 'x';
+      san += SQUARE_NAMES[to];
+    }
+  }
+  pos.make(m);
+  if (pos.inCheck()) san += countLegal(pos) === 0 ? '#' : '+';
+  pos.unmake(m);
+  return san;
+}
+
+const SAN_RE = /^([NBRQK])?([a-h])?([1-8])?(x|:)?([a-h][1-8])(?:=?([NBRQnbrq]))?$/;
+
+/**
+ * Finds the legal move written in SAN among moves[start..end). Accepts the usual variants:
+ * check/mate/annotation suffixes, '0-0', promotion without '=', over-disambiguation.
+ * Returns the move or -1 when no move or more than one move matches.
+ */
+export function parseSan(pos: Position, text: string, moves: Int32Array, start: number, end: number): number {
+  if (typeof text !== 'string') return -1;
+  const san = text.trim().replace(/[+#!?]+$/, '');
+  if (san === 'O-O' || san === '0-0' || san === 'O-O-O' || san === '0-0-0') {
+    const long = san.length === 5;
+    for (let i = start; i < end; i++) {
+      const m = moves[i];
+      if (m >> 12 === FLAG_CASTLE && ((m >> 6) & 63) < (m & 63) === long) return m;
+    }
+    return -1;
+  }
+  const match = SAN_RE.exec(san);
+  if (!match) return -1;
+  const type = match[1] ? PIECE_CHARS.indexOf(match[1].toLowerCase()) : PAWN;
+  const fromFile = match[2] ? match[2].charCodeAt(0) - 97 : -1;
+  const fromRank = match[3] ? match[3].charCodeAt(0) - 49 : -1;
+  const to = parseSquare(match[5]);
+  const promo = match[6] ? PIECE_CHARS.indexOf(match[6].toLowerCase()) : 0;
+  let found = -1;
+  for (let i = start; i < end; i++) {
+    const m = moves[i];
+    const from = m & 63;
+    const flag = m >> 12;
+    if (((m >> 6) & 63) !== to || (pos.board[from] & 7) !== type || flag === FLAG_CASTLE) continue;
+    if (fromFile >= 0 && (from & 7) !== fromFile) continue;
+    if (fromRank >= 0 && (from >> 3) !== fromRank) continue;
+    const movePromo = flag >= FLAG_PROMO_N ? flag - 2 : 0;
+    if (movePromo !== promo) continue;
+    if (found >= 0) return -1;
+    found = m;
+  }
+  return found;
+}
