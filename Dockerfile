@@ -1,0 +1,106 @@
+# syntax=docker/dockerfile:1
+#
+# The chess site in one container: the realtime server (uWebSockets.js) serving the built
+# client, the accounts API and the AI. docs/operations.md has the build/run commands.
+#
+#   docker build -t chess-site .
+#   docker run --init -p 3000:3000 -v chess-data:/app/data chess-site
+#
+# Images are built for the machine's platform (linux/amd64 or linux/arm64; uWebSockets.js
+# ships native binaries for both). The runtime image is Debian 12 slim (glibc 2.36), which
+# the uWebSockets.js binary needs: do not switch to Alpine (musl).
+#
+# Environment (all optional; the server validates them at start and exits with code 2 and a
+# message naming each bad variable):
+#   Server (server/config.ts)
+#     PORT=3000                    HTTP and WebSocket port
+#     HOST=0.0.0.0                 listen address
+#     NODE_ENV=production          production | development | test (development: pretty logs)
+#     LOG_LEVEL=info               fatal | error | warn | info | debug | trace | silent
+#     CLOCK_SECONDS=600            clock per side (load tests shorten it)
+#     FIRST_MOVE_SECONDS=30        first-move deadline; missing it aborts the game
+#     GRACE_GUEST_SECONDS=40       disconnect grace for guests
+#     GRACE_ACCOUNT_SECONDS=80     disconnect grace for signed-in players
+#     RATE_LIMIT_MESSAGES=100      socket messages allowed per window
+#     RATE_LIMIT_WINDOW_SECONDS=20
+#     MAX_PAYLOAD_BYTES=8192       largest accepted socket frame
+#     IDLE_TIMEOUT_SECONDS=60      socket idle timeout
+#     SHUTDOWN_TIMEOUT_MS=3000     SIGTERM: exit after this long even if closing is not done
+#     SERVER_SECRET                key for guest identities (>= 32 chars); generated into
+#                                  DATA_DIR/server-secret when unset
+#     DATA_DIR=/app/data           persistent data (the volume below)
+#     STATIC_DIR=/app/dist/client  the built client
+#     PUBLIC_URL, SITE_URL         public address of the site (links in e-mails, redirects)
+#     AI_ENABLED=true, ACCOUNTS_ENABLED=true
+#     INSPECT=false                XState inspector (development only)
+#   Accounts (server/accounts/config.ts)
+#     DATABASE_URL                 postgres://… ; unset = embedded PGlite database in DATA_DIR
+#     DATABASE_SCHEMA
+#     SMTP_HOST, SMTP_PORT, SMTP_USER, SMTP_PASS, SMTP_FROM   outgoing mail
+#     AUTH_AUTOCONFIRM, DEV_INBOX, TRUST_PROXY, ADDITIONAL_REDIRECT_URLS
+#     JWT_PRIVATE_KEY, ANON_KEY, SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET
+#     ACCOUNTS_MIGRATIONS_DIR      where the SQL migrations are (set below)
+#   AI (server/ai/config.ts)
+#     STOCKFISH_PATH, AI_ENGINE (wasm | native), AI_POOL_SIZE, AI_MAX_GAMES,
+#     AI_REPLY_DELAY_MS (e.g. 300-1200), AI_DISCONNECT_GRACE_MS, AI_MAX_MOVETIME_MS
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# ---- deps: every dependency, dev tools included (vite, esbuild) -------------------------------
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+# ---- build: client (vite -> dist/client) and server bundle (esbuild -> dist/server/main.js) ----
+FROM deps AS build
+COPY . .
+RUN npm run build
+
+# ---- prod-deps: runtime dependencies only ----------------------------------------------------
+FROM ${NODE_IMAGE} AS prod-deps
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+# ---- runtime -----------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+
+# Debian's native Stockfish is several times faster than the WASM build in the npm package,
+# which stays the fallback. Build with --build-arg NATIVE_STOCKFISH=0 to leave it out.
+ARG NATIVE_STOCKFISH=1
+RUN if [ "$NATIVE_STOCKFISH" = "1" ]; then \
+      apt-get update \
+      && apt-get install -y --no-install-recommends stockfish \
+      && rm -rf /var/lib/apt/lists/*; \
+    fi
+
+ENV NODE_ENV=production \
+    PORT=3000 \
+    HOST=0.0.0.0 \
+    DATA_DIR=/app/data \
+    STATIC_DIR=/app/dist/client \
+    ACCOUNTS_MIGRATIONS_DIR=/app/server/accounts/migrations
+
+WORKDIR /app
+# Code and dependencies stay owned by root (read-only for the server); only the data
+# directory belongs to the unprivileged `node` user that runs it.
+COPY package.json package-lock.json ./
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/dist/server ./dist/server
+COPY --from=build /app/dist/client ./dist/client
+COPY server/accounts/migrations ./server/accounts/migrations
+RUN mkdir -p /app/data && chown node:node /app/data
+
+USER node
+VOLUME ["/app/data"]
+EXPOSE 3000
+
+# No curl in the slim image: Node's own fetch asks /healthz (503 while shutting down).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+
+# The server closes sockets (telling players with serverShutdown) and exits on SIGTERM.
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/server/main.js"]

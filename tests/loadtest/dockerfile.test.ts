@@ -1,0 +1,262 @@
+/**
+ * No Docker engine runs here, so the Dockerfile is checked by reading it: a real Dockerfile
+ * parser and linter (dockerfile-ast / dockerfile-utils, the ones behind VS Code's Docker
+ * support), the promised structure, COPY sources against the repository and .dockerignore
+ * (with Docker's own ignore semantics, @balena/dockerignore), the documented environment
+ * against the variables the server reads, and the HEALTHCHECK command run against a real server.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import ignore from '@balena/dockerignore';
+import { DockerfileParser, type Dockerfile, type ImageTemplate, type Instruction } from 'dockerfile-ast';
+import { validate } from 'dockerfile-utils';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { startServer } from '../../server/app';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const TEXT = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+const DF: Dockerfile = DockerfileParser.parse(TEXT);
+const STAGES = DF.getFROMs().map((f) => f.getBuildStage());
+const FINAL: ImageTemplate = DF.getContainingImage(DF.getFROMs().at(-1)!.getRange().start)!;
+const ignorer = ignore().add(readFileSync(join(ROOT, '.dockerignore'), 'utf8'));
+
+function stage(name: string): Instruction[] {
+  const froms = DF.getFROMs();
+  const i = froms.findIndex((f) => f.getBuildStage() === name);
+  expect(i, `stage ${name}`).toBeGreaterThanOrEqual(0);
+  const start = froms[i].getRange().start.line;
+  const end = i + 1 < froms.length ? froms[i + 1].getRange().start.line : Infinity;
+  return DF.getInstructions().filter((ins) => ins.getRange().start.line >= start && ins.getRange().start.line < end);
+}
+
+function runs(name: string): string[] {
+  return stage(name)
+    .filter((i) => i.getKeyword() === 'RUN')
+    .map((i) => i.getArgumentsContent() ?? '');
+}
+
+/** The value an ARG default gives `${NAME}` in a FROM line. */
+function resolveImage(image: string): string {
+  return image.replace(/\$\{?([A-Z_]+)\}?/g, (_, name: string) => {
+    const arg = DF.getInitialARGs().find((a) => a.getProperty()?.getName() === name);
+    return arg?.getProperty()?.getValue() ?? '';
+  });
+}
+
+function finalEnv(): Map<string, string> {
+  const env = new Map<string, string>();
+  for (const e of FINAL.getENVs()) for (const p of e.getProperties()) env.set(p.getName(), p.getValue() ?? '');
+  return env;
+}
+
+/** Files of the repository that git knows (tracked or new, not ignored). */
+function repoFiles(): string[] {
+  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
+  return out.split('\n').filter((f) => f && existsSync(join(ROOT, f)));
+}
+
+describe('Dockerfile structure', () => {
+  it('parses and passes the Dockerfile linter without a single diagnostic', () => {
+    expect(validate(TEXT)).toEqual([]);
+    // The linter is live: a broken instruction is reported.
+    expect(validate('FROM node:20-bookworm-slim\nEXPOSE port\nHEALTHCHECK --interval=abc CMD true\n').length).toBeGreaterThan(0);
+  });
+
+  it('is multi-stage: deps (npm ci), build (npm run build), prod-deps (npm ci --omit=dev), runtime', () => {
+    expect(STAGES).toEqual(['deps', 'build', 'prod-deps', 'runtime']);
+    expect(runs('deps').join('\n')).toMatch(/\bnpm ci\b/);
+    expect(runs('build').join('\n')).toMatch(/\bnpm run build\b/);
+    expect(runs('prod-deps').join('\n')).toMatch(/\bnpm ci\b[^\n]*--omit=dev/);
+    expect(runs('runtime').join('\n')).not.toMatch(/\bnpm (ci|install)\b/);
+  });
+
+  it('runs on slim Debian 12 Node 20 (glibc 2.36, what the uWebSockets.js binary needs)', () => {
+    for (const f of DF.getFROMs()) {
+      const image = f.getImage() ?? '';
+      if (STAGES.includes(image)) continue; // FROM an earlier stage
+      expect(resolveImage(image)).toBe('node:20-bookworm-slim');
+    }
+  });
+
+  it('the runtime runs as the non-root user node, with NODE_ENV=production and the data volume', () => {
+    const keywords = FINAL.getInstructions().map((i) => i.getKeyword());
+    const users = FINAL.getInstructions().filter((i) => i.getKeyword() === 'USER');
+    expect(users.map((u) => u.getArgumentsContent())).toEqual(['node']);
+    expect(keywords.indexOf('USER')).toBeLessThan(keywords.indexOf('CMD'));
+    const env = finalEnv();
+    expect(env.get('NODE_ENV')).toBe('production');
+    expect(env.get('DATA_DIR')).toBe('/app/data');
+    expect(env.get('PORT')).toBe('3000');
+    const volume = FINAL.getInstructions().find((i) => i.getKeyword() === 'VOLUME')!;
+    expect(JSON.parse(volume.getArgumentsContent()!)).toEqual(['/app/data']);
+    // The volume's directory belongs to node (created before USER), the code does not.
+    expect(runs('runtime').join('\n')).toMatch(/chown node:node \/app\/data/);
+    expect(FINAL.getInstructions().find((i) => i.getKeyword() === 'EXPOSE')?.getArgumentsContent()).toBe('3000');
+  });
+
+  it('starts node dist/server/main.js in exec form and stops on SIGTERM', () => {
+    const cmd = FINAL.getCMDs();
+    expect(cmd).toHaveLength(1);
+    expect(JSON.parse(cmd[0].getArgumentsContent()!)).toEqual(['node', 'dist/server/main.js']);
+    expect(FINAL.getInstructions().find((i) => i.getKeyword() === 'STOPSIGNAL')?.getArgumentsContent()).toBe('SIGTERM');
+    expect(FINAL.getENTRYPOINTs()).toEqual([]);
+  });
+
+  it('ships what the server reads at run time: dist/server, dist/client, the accounts migrations', () => {
+    const copies = FINAL.getCOPYs().map((c) => ({ from: c.getFromFlag()?.getValue(), args: c.getArguments().map((a) => a.getValue()) }));
+    expect(copies).toEqual(
+      expect.arrayContaining([
+        { from: 'build', args: ['/app/dist/server', './dist/server'] },
+        { from: 'build', args: ['/app/dist/client', './dist/client'] },
+        { from: 'prod-deps', args: ['/app/node_modules', './node_modules'] },
+      ]),
+    );
+    const env = finalEnv();
+    expect(env.get('STATIC_DIR')).toBe('/app/dist/client');
+    expect(env.get('ACCOUNTS_MIGRATIONS_DIR')).toBe('/app/server/accounts/migrations');
+    expect(readdirSync(join(ROOT, 'server/accounts/migrations')).some((f) => f.endsWith('.sql'))).toBe(true);
+    // The build produces exactly those paths.
+    expect(readFileSync(join(ROOT, 'scripts/build-server.mjs'), 'utf8')).toMatch(/outfile:\s*'dist\/server\/main\.js'/);
+    expect(readFileSync(join(ROOT, 'vite.config.ts'), 'utf8')).toMatch(/outDir:\s*'\.\.\/dist\/client'/);
+    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build).toBeTruthy();
+  });
+});
+
+describe('COPY sources and .dockerignore', () => {
+  it('every COPY source exists: in the build context (not ignored) or in an earlier stage', () => {
+    const froms = DF.getFROMs();
+    for (const copy of DF.getCOPYs()) {
+      const args = copy.getArguments().map((a) => a.getValue());
+      const sources = args.slice(0, -1);
+      const from = copy.getFromFlag()?.getValue();
+      const line = copy.getRange().start.line;
+      if (from) {
+        const earlier = froms.filter((f) => f.getRange().start.line < line).map((f) => f.getBuildStage());
+        expect(earlier, `COPY --from=${from} on line ${line + 1}`).toContain(from);
+        for (const s of sources) expect(s, 'absolute path inside the stage').toMatch(/^\/app\//);
+        continue;
+      }
+      for (const s of sources) {
+        if (s === '.') continue;
+        expect(existsSync(join(ROOT, s)), `${s} exists`).toBe(true);
+        expect(ignorer.ignores(s), `${s} is not excluded by .dockerignore`).toBe(false);
+        if (statSync(join(ROOT, s)).isDirectory()) {
+          const inside = repoFiles().filter((f) => f.startsWith(`${s}/`));
+          expect(inside.length).toBeGreaterThan(0);
+          for (const f of inside) expect(ignorer.ignores(f), `${f} reaches the image`).toBe(false);
+        }
+      }
+    }
+  });
+
+  it('.dockerignore keeps local state and secrets out of the context', () => {
+    for (const p of ['node_modules', 'node_modules/vite/package.json', 'client/node_modules/x', 'dist/server/main.js', 'data/server-secret', '.env', '.git/HEAD', 'loadtest/k6/dist/chess.js']) {
+      expect(ignorer.ignores(p), p).toBe(true);
+    }
+  });
+
+  it('.dockerignore keeps every source file the build reads', async () => {
+    const needed = ['package.json', 'package-lock.json', 'vite.config.ts', 'tsconfig.json', 'scripts/build-server.mjs', 'client/index.html'];
+    for (const f of needed) {
+      expect(existsSync(join(ROOT, f)), `${f} exists`).toBe(true);
+      expect(ignorer.ignores(f), `${f} kept`).toBe(false);
+    }
+    // Everything the client and the shared code consist of.
+    for (const f of repoFiles().filter((p) => /^(client|machines|scripts)\//.test(p))) {
+      expect(ignorer.ignores(f), `${f} kept`).toBe(false);
+    }
+    // Every file the server bundle is built from (esbuild's own list of inputs).
+    const result = await build({
+      entryPoints: [join(ROOT, 'server/main.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      absWorkingDir: ROOT,
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs).toContain('server/main.ts');
+    for (const f of inputs) expect(ignorer.ignores(relative(ROOT, join(ROOT, f))), `${f} kept`).toBe(false);
+  }, 60_000);
+});
+
+describe('documented environment', () => {
+  /** Variable names in the Dockerfile's leading comment block. */
+  function documented(): Set<string> {
+    const header = TEXT.split('\n').filter((l) => l.startsWith('#')).join('\n');
+    const block = header.slice(header.indexOf('# Environment'));
+    return new Set([...block.matchAll(/\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|PORT|HOST|INSPECT)\b/g)].map((m) => m[1]));
+  }
+
+  /** Variables the server's configuration modules read. */
+  function readByServer(): Set<string> {
+    const names = new Set<string>();
+    const files = ['server/config.ts', 'server/accounts/config.ts', 'server/ai/config.ts', 'server/ai/engine/locate.ts', 'server/accounts/migrate.ts'];
+    for (const f of files) {
+      const src = readFileSync(join(ROOT, f), 'utf8');
+      for (const m of src.matchAll(/^\s+([A-Z][A-Z0-9_]+):\s*(?:intIn|bool|z\b|httpUrl|boolString)/gm)) names.add(m[1]);
+      for (const m of src.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)) names.add(m[1]);
+      for (const m of src.matchAll(/process\.env\.([A-Z][A-Z0-9_]+)/g)) names.add(m[1]);
+    }
+    names.delete('PATH');
+    return names;
+  }
+
+  it('documents every variable the server reads, and none it does not', () => {
+    const doc = documented();
+    const code = readByServer();
+    expect(code.size).toBeGreaterThan(20);
+    const undocumented = [...code].filter((n) => !doc.has(n));
+    const invented = [...doc].filter((n) => !code.has(n) && n !== 'NODE_IMAGE' && n !== 'NATIVE_STOCKFISH');
+    expect(undocumented, 'add these to the Dockerfile header and docs/operations.md').toEqual([]);
+    expect(invented, 'documented but read nowhere').toEqual([]);
+  });
+});
+
+describe('HEALTHCHECK', () => {
+  const run = promisify(execFile);
+  const hc = FINAL.getHEALTHCHECKs();
+
+  function healthcheckArgv(): string[] {
+    expect(hc).toHaveLength(1);
+    const content = hc[0].getArgumentsContent()!;
+    const json = content.slice(content.indexOf('CMD') + 3).trim();
+    return JSON.parse(json) as string[];
+  }
+
+  async function exitCode(port: number): Promise<number> {
+    const [cmd, ...args] = healthcheckArgv();
+    expect(cmd).toBe('node'); // no curl or wget in the slim image
+    try {
+      await run(process.execPath, args, { env: { ...process.env, PORT: String(port) }, timeout: 10_000 });
+      return 0;
+    } catch (e) {
+      return (e as { code?: number }).code ?? -1;
+    }
+  }
+
+  it('asks /healthz with node alone, with an interval, timeout and start period', () => {
+    const argv = healthcheckArgv();
+    expect(argv.join(' ')).toMatch(/\/healthz/);
+    expect(argv.join(' ')).not.toMatch(/curl|wget/);
+    const flags = hc[0].getFlags().map((f) => f.getName());
+    expect(flags.sort()).toEqual(['interval', 'retries', 'start-period', 'timeout']);
+  });
+
+  it('the exact command exits 0 on a running server and 1 when nothing answers', async () => {
+    const server = await startServer({ port: 0, host: '127.0.0.1', staticDir: join(ROOT, 'node_modules/.cache/no-client') });
+    const port = server.port;
+    try {
+      expect(await exitCode(port)).toBe(0);
+    } finally {
+      await server.close();
+    }
+    expect(await exitCode(port)).toBe(1);
+  }, 30_000);
+});
