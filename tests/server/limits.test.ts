@@ -1,0 +1,76 @@
+/** Bad input and abuse: each gets a clear answer or a close, and the server and other games go on. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../server/app';
+import { TestClient, pairPlayers, playMoves, startTestServer, type Pair } from './helpers';
+
+let server: RunningServer;
+let game: Pair;
+beforeAll(async () => {
+  server = await startTestServer();
+  game = await pairPlayers(server.url);
+  await playMoves(game, ['e2e4', 'e7e5']);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('bad messages', () => {
+  it('answers malformed JSON, binary frames, unknown types and bad payloads with an error and keeps the socket', async () => {
+    const c = await TestClient.connect(server.url);
+    c.sendRaw('{"type": "findGame", payload');
+    expect((await c.next('error')).code).toBe('malformed_json');
+    c.sendRaw(Buffer.from([1, 2, 3, 4]), true);
+    expect((await c.next('error')).code).toBe('binary');
+    c.send('launchMissiles', { now: true });
+    const unknown = await c.next('error');
+    expect(unknown.code).toBe('unknown_type');
+    expect(unknown.message).toContain('launchMissiles');
+    c.sendRaw('[1,2,3]');
+    expect((await c.next('error')).code).toBe('not_an_object');
+    c.send('rejoinGame', { gameId: 42 });
+    expect((await c.next('error')).code).toBe('invalid_payload');
+    c.send('gameMove', { gameId: game.gameId, move: { from: 'z9', to: 'e4' } });
+    expect((await c.next('moveRejected')).message).toMatch(/square/);
+    c.send('findGame', { username: 12 });
+    expect((await c.next('error')).code).toBe('invalid_payload');
+    // still connected and served
+    c.send('checkActiveGame', {});
+    expect((await c.next('activeGameStatus')).gameId).toBeNull();
+    await c.close();
+  });
+
+  it('closes a socket that sends a frame over 8 KB', async () => {
+    const c = await TestClient.connect(server.url);
+    c.send('findGame', { username: 'x'.repeat(9000) });
+    const closed = await c.closed;
+    expect(closed.code).not.toBe(1000);
+    expect(server.stats().queueLength).toBe(0);
+  });
+
+  it('closes a socket with 1008 past 100 messages in 20 s', async () => {
+    const c = await TestClient.connect(server.url);
+    for (let i = 0; i < 150; i++) c.send('checkActiveGame', {});
+    const closed = await c.closed;
+    expect(closed.code).toBe(1008);
+    const answers = c.received.filter((m) => m.type === 'activeGameStatus').length;
+    expect(answers).toBe(100);
+  });
+
+  it('counts rejections by reason in /metrics', async () => {
+    const text = await (await fetch(server.url + '/metrics')).text();
+    for (const reason of ['malformed_json', 'binary', 'unknown_type', 'invalid_payload', 'rate_limit']) {
+      expect(text).toMatch(new RegExp(`chess_messages_rejected_total\\{reason="${reason}"\\} [1-9]`));
+    }
+  });
+
+  it('keeps serving: the game in progress goes on and new players connect', async () => {
+    expect((await fetch(server.url + '/healthz')).status).toBe(200);
+    const moves = await playMoves(game, ['g1f3', 'b8c6']);
+    expect(moves[1].nextTurn).toBe('white');
+    const fresh = await TestClient.connect(server.url);
+    expect(fresh.playerId).toMatch(/^player_/);
+    game.white.send('resign', { gameId: game.gameId });
+    expect(await game.black.next('gameEnd')).toMatchObject({ winner: 'black', reason: 'resignation' });
+    await Promise.all([fresh.close(), game.white.close(), game.black.close()]);
+  });
+});

@@ -1,0 +1,73 @@
+/** The real process (server/main.ts): graceful shutdown, persisted guest key, config errors. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { describe, expect, it } from 'vitest';
+import { TestClient, pairPlayers, playMoves } from './helpers';
+
+interface Proc {
+  child: ChildProcess;
+  url: string;
+  exit: Promise<number | null>;
+  stderr: () => string;
+}
+
+function startProcess(env: Record<string, string>): Promise<Proc> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', STATIC_DIR: '/nonexistent', AI_ENABLED: '0', ACCOUNTS_ENABLED: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return new Promise((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout! });
+    rl.on('line', (line) => {
+      try {
+        const j = JSON.parse(line);
+        if (j.msg === 'server listening') resolve({ child, url: `http://127.0.0.1:${j.port}`, exit, stderr: () => err });
+      } catch {
+        // not JSON
+      }
+    });
+    exit.then((code) => reject(new Error(`server exited with ${code}: ${err}`)));
+  });
+}
+
+describe('server process', () => {
+  it('shuts down gracefully on SIGTERM: tells players, closes sockets, exits 0 within seconds', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'srv-data-'));
+    const proc = await startProcess({ DATA_DIR: dataDir });
+    const p = await pairPlayers(proc.url);
+    await playMoves(p, ['e2e4', 'e7e5']);
+    const t0 = Date.now();
+    proc.child.kill('SIGTERM');
+    const [notice, closed, code] = await Promise.all([p.white.next('serverShutdown'), p.white.closed, proc.exit]);
+    expect(notice.message).toBeTruthy();
+    expect(closed.code).toBe(1001);
+    expect(code).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect((await p.black.closed).code).toBe(1001);
+  });
+
+  it('keeps the guest key in the data dir, so a guest keeps its id across restarts (SIGINT too)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'srv-data-'));
+    const first = await startProcess({ DATA_DIR: dataDir });
+    const c = await TestClient.connect(first.url);
+    expect(existsSync(join(dataDir, 'server-secret'))).toBe(true);
+    first.child.kill('SIGINT');
+    expect(await first.exit).toBe(0);
+    await c.closed;
+    const second = await startProcess({ DATA_DIR: dataDir });
+    const again = await TestClient.connect(second.url, `?playerId=${c.playerId}&secret=${c.secret}`);
+    expect(again.playerId).toBe(c.playerId);
+    second.child.kill('SIGTERM');
+    expect(await second.exit).toBe(0);
+  });
+
+  it('refuses bad configuration with a clear message', async () => {
+    await expect(startProcess({ PORT: 'abc', CLOCK_SECONDS: '-5' })).rejects.toThrow(/PORT must be a whole number.*\n.*CLOCK_SECONDS/s);
+  });
+});
