@@ -28,6 +28,14 @@ export type MatchmakingEvent =
   | { type: 'GAME_ENDED' }
   | { type: 'RESET' };
 
+/** FIND while in a game: show the refusal notice (again) for 3 s. */
+const refuse = (target: string) => ({
+  guard: stateIn({ phase: 'inGame' }) as never,
+  target,
+  reenter: true,
+  actions: assign({ notice: TEXT.activeGameRefusal }) as never,
+});
+
 export const matchmakingMachine = setup({
   types: {
     context: {} as MatchmakingContext,
@@ -76,17 +84,10 @@ export const matchmakingMachine = setup({
     },
     notice: {
       initial: 'hidden',
-      on: {
-        FIND: {
-          guard: stateIn({ phase: 'inGame' }) as never,
-          target: '.showing',
-          reenter: true,
-          actions: assign({ notice: TEXT.activeGameRefusal }),
-        },
-      },
       states: {
-        hidden: {},
+        hidden: { on: { FIND: refuse('showing') } },
         showing: {
+          on: { FIND: refuse('showing') },
           after: { notice: { target: 'hidden', actions: assign({ notice: null }) } },
         },
       },

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { aiGameMachine, presetFor } from '../../machines/client/aiGame';
+import type { ClientMessage } from '../../machines/protocol/messages';
+
+function start() {
+  const sent: ClientMessage[] = [];
+  const actor = createActor(aiGameMachine, { input: undefined }).start();
+  actor.on('send', (e) => sent.push(e.message));
+  return { actor, sent, ctx: () => actor.getSnapshot().context };
+}
+
+describe('AI game machine', () => {
+  it('defaults to level 5 and white; presets and slider clamp to 1..10', () => {
+    const h = start();
+    expect(h.ctx().difficulty).toBe(5);
+    expect(h.ctx().colorChoice).toBe('white');
+    h.actor.send({ type: 'SET_DIFFICULTY', level: 42 });
+    expect(h.ctx().difficulty).toBe(10);
+    h.actor.send({ type: 'SET_DIFFICULTY', level: 0 });
+    expect(h.ctx().difficulty).toBe(1);
+    expect([1, 3, 4, 7, 8, 10].map(presetFor)).toEqual(['Beginner', 'Beginner', 'Inter', 'Inter', 'Advanced', 'Advanced']);
+  });
+
+  it('start sends startAIGame; a second start while in progress is ignored', () => {
+    const h = start();
+    h.actor.send({ type: 'SET_DIFFICULTY', level: 1 });
+    h.actor.send({ type: 'SET_COLOR', color: 'black' });
+    h.actor.send({ type: 'START' });
+    h.actor.send({ type: 'START' });
+    expect(h.sent).toEqual([{ type: 'startAIGame', payload: { options: { difficulty: 1, playerColor: 'black' } } }]);
+    h.actor.send({ type: 'GAME_CREATED', msg: { type: 'gameCreated', gameId: 'ai1', playerColor: 'black', opponentName: 'Stockfish AI' } });
+    expect(h.actor.getSnapshot().value).toBe('playing');
+    h.actor.send({ type: 'START' });
+    expect(h.sent).toHaveLength(1);
+  });
+
+  it('plays AI and player moves; a game-ending moveMade ends the game', () => {
+    const h = start();
+    h.actor.send({ type: 'START' });
+    h.actor.send({ type: 'GAME_CREATED', msg: { type: 'gameCreated', gameId: 'ai1', playerColor: 'white', opponentName: 'Stockfish AI' } });
+    const moves: [string, string][] = [['f2', 'f3'], ['g2', 'g4']];
+    const replies: [string, string][] = [['e7', 'e5'], ['d8', 'h4']];
+    for (let i = 0; i < 2; i++) {
+      h.actor.send({ type: 'LOCAL_MOVE', from: moves[i][0], to: moves[i][1] });
+      h.actor.send({ type: 'MOVE_MADE', msg: { type: 'moveMade', gameId: 'ai1', move: { from: replies[i][0], to: replies[i][1] }, gameOver: i === 1 } });
+    }
+    expect(h.sent.filter((m) => m.type === 'playerMoveAI')).toHaveLength(2);
+    const s = h.actor.getSnapshot();
+    expect(s.value).toBe('over');
+    expect(s.context.result).toMatchObject({ outcome: 'loss', reason: 'checkmate' });
+    expect(s.context.modalOpen).toBe(true);
+    h.actor.send({ type: 'CLOSE_MODAL' });
+    expect(h.ctx().modalOpen).toBe(false);
+    h.actor.send({ type: 'PLAY_AGAIN' });
+    expect(h.actor.getSnapshot().value).toBe('setup');
+    expect(h.ctx()).toMatchObject({ gameId: null, colorChoice: 'white', moves: [], result: null });
+  });
+
+  it('resign ends the game as a loss and sends resign; an error ends it with "Error: …"', () => {
+    const h = start();
+    h.actor.send({ type: 'START' });
+    h.actor.send({ type: 'GAME_CREATED', msg: { type: 'gameCreated', gameId: 'ai1', playerColor: 'white', opponentName: 'Stockfish AI' } });
+    h.actor.send({ type: 'RESIGN' });
+    expect(h.sent.at(-1)).toEqual({ type: 'resign', payload: { gameId: 'ai1' } });
+    expect(h.ctx().result).toMatchObject({ outcome: 'loss', reason: 'resignation' });
+
+    const e = start();
+    e.actor.send({ type: 'START' });
+    e.actor.send({ type: 'GAME_CREATED', msg: { type: 'gameCreated', gameId: 'ai2', playerColor: 'black', opponentName: 'Stockfish AI' } });
+    e.actor.send({ type: 'ERROR', message: 'engine crashed' });
+    expect(e.actor.getSnapshot().value).toBe('over');
+    expect(e.ctx().error).toBe('Error: engine crashed');
+  });
+
+  it('server gameOver: draw on technical_draw, else by winner colour', () => {
+    const h = start();
+    h.actor.send({ type: 'START' });
+    h.actor.send({ type: 'GAME_CREATED', msg: { type: 'gameCreated', gameId: 'ai1', playerColor: 'black', opponentName: 'X' } });
+    h.actor.send({ type: 'GAME_OVER', msg: { type: 'gameOver', gameId: 'ai1', reason: 'technical_draw', winner: 'black' } });
+    expect(h.ctx().result?.outcome).toBe('draw');
+  });
+
+  it('moves are refused when it is the AI\'s turn', () => {
+    const h = start();
+    h.actor.send({ type: 'START' });
+    h.actor.send({ type: 'GAME_CREATED', msg: { type: 'gameCreated', gameId: 'ai1', playerColor: 'black', opponentName: 'X' } });
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e7', to: 'e5' });
+    expect(h.sent.filter((m) => m.type === 'playerMoveAI')).toHaveLength(0);
+    h.actor.send({ type: 'MOVE_MADE', msg: { type: 'moveMade', gameId: 'ai1', move: { from: 'e2', to: 'e4' }, gameOver: false } });
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e7', to: 'e5' });
+    expect(h.sent.filter((m) => m.type === 'playerMoveAI')).toHaveLength(1);
+  });
+});

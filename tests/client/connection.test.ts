@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor, fromCallback } from 'xstate';
+import { connectionMachine, RECONNECT_DELAY_MS, socketUrl, type SocketCommand } from '../../machines/client/connection';
+import type { ServerMessage } from '../../machines/protocol/messages';
+
+/** A scripted socket standing in for the browser's WebSocket (fake timers cannot drive a real one). */
+interface FakeSocket { url: string; sent: string[]; open(): void; close(): void; receive(data: string): void; closed: boolean }
+
+function harness() {
+  const sockets: FakeSocket[] = [];
+  const socket = fromCallback<SocketCommand, { url: string }>(({ input, sendBack, receive }) => {
+    const s: FakeSocket = {
+      url: input.url, sent: [], closed: false,
+      open: () => sendBack({ type: 'OPEN' }),
+      close: () => sendBack({ type: 'CLOSED' }),
+      receive: (data) => sendBack({ type: 'RAW', data }),
+    };
+    receive((cmd) => s.sent.push(cmd.data));
+    sockets.push(s);
+    return () => { s.closed = true; };
+  });
+  const actor = createActor(connectionMachine.provide({ actors: { socket } }), { input: { url: 'ws://host/socket' } });
+  const messages: ServerMessage[] = [];
+  actor.on('message', (e) => messages.push(e.message));
+  return { actor, sockets, messages };
+}
+
+describe('connection machine', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it('is connected once the socket opens and not before', () => {
+    const { actor, sockets } = harness();
+    actor.start();
+    expect(actor.getSnapshot().context.connected).toBe(false);
+    sockets[0].open();
+    expect(actor.getSnapshot().context.connected).toBe(true);
+  });
+
+  it('retries exactly 3 s after a close, again and again', () => {
+    const { actor, sockets } = harness();
+    actor.start();
+    for (let attempt = 1; attempt <= 6; attempt++) {
+      expect(sockets).toHaveLength(attempt);
+      sockets[attempt - 1].close();
+      expect(actor.getSnapshot().context.connected).toBe(false);
+      expect(sockets[attempt - 1].closed).toBe(true);
+      vi.advanceTimersByTime(RECONNECT_DELAY_MS - 1);
+      expect(sockets).toHaveLength(attempt);
+      vi.advanceTimersByTime(1);
+    }
+    expect(sockets).toHaveLength(7);
+    expect(RECONNECT_DELAY_MS).toBe(3000);
+  });
+
+  it('reconnects after an open socket drops', () => {
+    const { actor, sockets } = harness();
+    actor.start();
+    sockets[0].open();
+    sockets[0].close();
+    expect(actor.getSnapshot().context.connected).toBe(false);
+    vi.advanceTimersByTime(3000);
+    sockets[1].open();
+    expect(actor.getSnapshot().context.connected).toBe(true);
+  });
+
+  it('an error sets the status to false and is logged', () => {
+    const { actor, sockets } = harness();
+    actor.start();
+    sockets[0].open();
+    actor.send({ type: 'ERROR', error: new Error('boom') });
+    expect(actor.getSnapshot().context.connected).toBe(false);
+    expect(console.error).toHaveBeenCalled();
+  });
+
+  it('sends only while open; otherwise warns and drops', () => {
+    const { actor, sockets } = harness();
+    actor.start();
+    actor.send({ type: 'SEND', message: { type: 'cancelMatchmaking' } });
+    expect(console.warn).toHaveBeenCalled();
+    sockets[0].open();
+    actor.send({ type: 'SEND', message: { type: 'findGame', payload: { username: 'Ann' } } });
+    expect(sockets[0].sent.map((s) => JSON.parse(s))).toEqual([{ type: 'findGame', payload: { username: 'Ann' } }]);
+  });
+
+  it('parses messages, ignores garbage, keeps the count and the guest identity for the next connect', () => {
+    const { actor, sockets, messages } = harness();
+    actor.start();
+    sockets[0].open();
+    sockets[0].receive('not json');
+    sockets[0].receive(JSON.stringify({ type: 'connectionAck', playerId: 'player_abc', count: 3, secret: 's3cret' }));
+    sockets[0].receive(JSON.stringify({ type: 'playerCount', count: 5 }));
+    expect(messages.map((m) => m.type)).toEqual(['connectionAck', 'playerCount']);
+    expect(actor.getSnapshot().context.count).toBe(5);
+    sockets[0].close();
+    vi.advanceTimersByTime(3000);
+    expect(sockets[1].url).toBe('ws://host/socket?playerId=player_abc&secret=s3cret');
+  });
+
+  it('builds the reconnect URL', () => {
+    expect(socketUrl('ws://h/socket', null)).toBe('ws://h/socket');
+    expect(socketUrl('ws://h/socket', { playerId: 'p 1', secret: 'a&b' })).toBe('ws://h/socket?playerId=p%201&secret=a%26b');
+  });
+});

@@ -1,0 +1,169 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor } from 'xstate';
+import { GAME_TEXT, multiplayerGameMachine, type MultiplayerEmitted } from '../../machines/client/multiplayerGame';
+import { statusText } from '../../machines/client/engine';
+import type { GameStartMsg } from '../../machines/protocol/messages';
+
+function start(opts: { color?: 'white' | 'black'; random?: number } = {}) {
+  let t = 0;
+  const now = () => t;
+  const actor = createActor(multiplayerGameMachine, { input: { now, random: () => opts.random ?? 0 } }).start();
+  const out: MultiplayerEmitted[] = [];
+  actor.on('*', (e) => out.push(e as MultiplayerEmitted));
+  const begin = (extra: Partial<GameStartMsg> = {}) =>
+    actor.send({ type: 'START', msg: { type: 'gameStart', gameId: 'g1', color: opts.color ?? 'white', opponentId: 'player_xyz', timerDuration: 600, ...extra } });
+  return { actor, out, begin, advance: (ms: number) => { t += ms; }, ctx: () => actor.getSnapshot().context };
+}
+
+const sends = (out: MultiplayerEmitted[]) => out.filter((e) => e.type === 'send').map((e) => (e as Extract<MultiplayerEmitted, { type: 'send' }>).message);
+
+describe('multiplayer game machine', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => { vi.useRealTimers(); vi.restoreAllMocks(); });
+
+  it('starts with the colour, 10-minute clocks and a display name derived from the id', () => {
+    const h = start({ color: 'black' });
+    h.begin();
+    const c = h.ctx();
+    expect(h.actor.getSnapshot().matches({ game: 'playing' })).toBe(true);
+    expect(c.color).toBe('black');
+    expect(c.clocks).toEqual({ white: 600_000, black: 600_000 });
+    expect(c.opponentName).toBe('Player xyz');
+    expect(h.out.find((e) => e.type === 'notify')).toMatchObject({ title: 'Game Started', body: 'Your game with Player xyz has begun.' });
+  });
+
+  it('a legal local move is applied and sent with the piece; the turn passes', () => {
+    const h = start();
+    h.begin();
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e2', to: 'e4' });
+    expect(sends(h.out)).toEqual([{ type: 'gameMove', payload: { gameId: 'g1', move: { from: 'e2', to: 'e4', piece: 'p' } } }]);
+    expect(h.ctx().turn).toBe('black');
+    expect(h.ctx().lastMove).toEqual(['e2', 'e4']);
+    // a second move before the opponent's is not ours to make
+    const v = h.ctx().boardVersion;
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'd2', to: 'd4' });
+    expect(sends(h.out)).toHaveLength(1);
+    expect(h.ctx().boardVersion).toBe(v + 1);
+  });
+
+  it('an illegal drop is dropped locally and the board reset', () => {
+    const h = start();
+    h.begin();
+    const v = h.ctx().boardVersion;
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e2', to: 'e5' });
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e7', to: 'e5' });
+    expect(sends(h.out)).toHaveLength(0);
+    expect(h.ctx().boardVersion).toBe(v + 2);
+  });
+
+  it("opponent moves give the turn back; our echoed move is not applied twice", () => {
+    const h = start();
+    h.begin();
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e2', to: 'e4' });
+    h.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from: 'e2', to: 'e4' }, nextTurn: 'black' } });
+    expect(h.ctx().moves).toEqual(['e2e4']);
+    h.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from: 'e7', to: 'e5' }, nextTurn: 'white' } });
+    expect(h.ctx().moves).toEqual(['e2e4', 'e7e5']);
+    expect(h.ctx().turn).toBe('white');
+    expect(h.ctx().lastMove).toEqual(['e7', 'e5']);
+  });
+
+  it('a server move the engine rejects is logged and the turn is still handed back', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const h = start({ color: 'black' });
+    h.begin();
+    h.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from: 'e2', to: 'e6' }, nextTurn: 'black' } });
+    expect(warn).toHaveBeenCalled();
+    expect(h.ctx().turn).toBe('black');
+  });
+
+  it('clocks: the side to move ticks from the second ply; server clocks override', () => {
+    const h = start();
+    h.begin();
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e2', to: 'e4' });
+    expect(h.ctx().clockRunning).toBeNull();
+    h.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from: 'e7', to: 'e5' }, nextTurn: 'white', clocks: { white: 599_000, black: 598_000 } } });
+    expect(h.ctx().clockRunning).toBe('white');
+    expect(h.ctx().clocks).toEqual({ white: 599_000, black: 598_000 });
+    h.actor.send({ type: 'TIMERS', msg: { type: 'timerUpdate', gameId: 'g1', timers: { white: 590, black: 598 } } });
+    expect(h.ctx().clocks).toEqual({ white: 590_000, black: 598_000 });
+  });
+
+  it('rejoin restores position, last move, turn and timers', () => {
+    const h = start({ color: 'black' });
+    h.begin({
+      currentState: {
+        fen: 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1', turn: 'black',
+        moves: [{ from: 'e2', to: 'e4' }], timers: { white: 590, black: 600 },
+      },
+    });
+    const c = h.ctx();
+    expect(c.turn).toBe('black');
+    expect(c.lastMove).toEqual(['e2', 'e4']);
+    expect(c.clocks).toEqual({ white: 590_000, black: 600_000 });
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e7', to: 'e5' });
+    expect(sends(h.out)).toHaveLength(1);
+  });
+
+  it('draw offer texts: sent, received (Accept/Decline), declined for 3 s', () => {
+    const h = start();
+    h.begin();
+    h.actor.send({ type: 'OFFER_DRAW' });
+    expect(h.ctx().notice).toBe(GAME_TEXT.drawSent);
+    expect(sends(h.out).at(-1)).toEqual({ type: 'offerDraw', payload: { gameId: 'g1' } });
+    h.actor.send({ type: 'DRAW_DECLINED' });
+    expect(h.ctx().notice).toBe('Draw offer declined');
+    vi.advanceTimersByTime(2999);
+    expect(h.ctx().notice).toBe('Draw offer declined');
+    vi.advanceTimersByTime(1);
+    expect(h.ctx().notice).toBeNull();
+    h.actor.send({ type: 'DRAW_OFFERED' });
+    expect(h.ctx().draw).toBe('received');
+    h.actor.send({ type: 'DECLINE_DRAW' });
+    expect(sends(h.out).at(-1)).toEqual({ type: 'declineDraw', payload: { gameId: 'g1' } });
+    expect(h.ctx().draw).toBe('none');
+    expect(h.actor.getSnapshot().matches({ game: 'playing' })).toBe(true);
+  });
+
+  it('disconnect text stays; reconnect text clears after 3 s; rejected move shows "Invalid move: …" for 3 s', () => {
+    const h = start();
+    h.begin();
+    h.actor.send({ type: 'OPPONENT_DISCONNECTED', message: 'Opponent disconnected' });
+    vi.advanceTimersByTime(10_000);
+    expect(h.ctx().notice).toBe('Opponent disconnected');
+    h.actor.send({ type: 'OPPONENT_RECONNECTED', message: 'Opponent reconnected' });
+    vi.advanceTimersByTime(3000);
+    expect(h.ctx().notice).toBeNull();
+    h.actor.send({ type: 'REJECTED', message: 'Not your turn' });
+    expect(h.ctx().notice).toBe('Invalid move: Not your turn');
+    vi.advanceTimersByTime(3000);
+    expect(h.ctx().notice).toBeNull();
+  });
+
+  it('game end: outcome for the local player, game id cleared, result stored, message chosen', () => {
+    const h = start({ color: 'black', random: 0 });
+    h.begin();
+    h.actor.send({ type: 'END', msg: { type: 'gameEnd', gameId: 'g1', winner: 'black', reason: 'checkmate' } });
+    const snap = h.actor.getSnapshot();
+    expect(snap.matches({ game: 'over' })).toBe(true);
+    expect(snap.context.gameId).toBeNull();
+    expect(snap.context.end).toMatchObject({ outcome: 'win', reason: 'checkmate' });
+    expect(snap.context.end?.message.length).toBeGreaterThan(0);
+    const finished = h.out.find((e) => e.type === 'finished') as Extract<MultiplayerEmitted, { type: 'finished' }>;
+    expect(finished.result).toMatchObject({ id: 'g1', playerColor: 'black', result: 'win', reason: 'checkmate', opponentId: 'player_xyz' });
+    // SPEC 9: notification colour is fixed to white, so a black win notifies "Defeat"
+    expect(h.out.filter((e) => e.type === 'notify').at(-1)).toMatchObject({ title: 'Defeat', body: 'Game ended by checkmate' });
+    h.actor.send({ type: 'RESET' });
+    expect(h.actor.getSnapshot().matches({ game: 'idle' })).toBe(true);
+  });
+});
+
+describe('local engine status texts', () => {
+  it('turn, check, checkmate and stalemate', () => {
+    expect(statusText('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1')).toBe("White's turn.");
+    expect(statusText('rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3')).toBe('Checkmate! Black wins.');
+    expect(statusText('4k3/8/8/8/8/8/4q3/4K3 w - - 0 1')).toBe("Check! White's turn.");
+    expect(statusText('7k/5Q2/6K1/8/8/8/8/8 b - - 0 1')).toBe('Stalemate! Game is a draw.');
+    expect(statusText('4k3/8/8/8/8/8/8/4K3 w - - 0 1', true)).toBe('Draw!');
+  });
+});
