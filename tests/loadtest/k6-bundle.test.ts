@@ -59,10 +59,10 @@ describe('k6 chess bundle (loadtest/k6/dist/chess.js)', () => {
     let plies = 0;
     let seed = 12345;
     const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
-    for (let g = 0; g < 8; g++) {
+    for (let g = 0; g < 5; g++) {
       const ours = new ChessGame();
       const ref = new Chess();
-      for (let ply = 0; ply < 100 && !ref.isGameOver(); ply++) {
+      for (let ply = 0; ply < 80 && !ref.isGameOver(); ply++) {
         const refMoves = ref.moves({ verbose: true }).map((m) => m.from + m.to + (m.promotion ?? '')).sort();
         expect(ours.legalMoves().slice().sort()).toEqual(refMoves);
         const pick = refMoves[Math.floor(rand() * refMoves.length)];
@@ -72,7 +72,7 @@ describe('k6 chess bundle (loadtest/k6/dist/chess.js)', () => {
         plies++;
       }
     }
-    expect(plies).toBeGreaterThan(400);
+    expect(plies).toBeGreaterThan(250);
   });
 
   it('lists all four promotions and both castlings as UCI', () => {

@@ -1,0 +1,119 @@
+/**
+ * Runs a k6 scenario script of loadtest/k6/scenarios in Node, at a small scale, against a real
+ * server: esbuild bundles it with k6's modules replaced by the stand-ins in this folder
+ * (`ws` sockets, Node timers, recorded metrics) and the chess core taken from source. Every
+ * simulated VU runs the script's default function once; the run ends when no socket or timer
+ * is left, and the script's own thresholds are evaluated on what was recorded.
+ *
+ * The scenario code under test is exactly what k6 runs; only k6's runtime is stood in for,
+ * because no k6 binary can be installed here.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+import { evaluate, type ThresholdResult } from './thresholds';
+import { resetRuntime, runtime, whenIdle, type MetricSamples } from './runtime';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const HERE = import.meta.dirname;
+
+const SHIMS: Record<string, string> = {
+  k6: join(HERE, 'shim-k6.ts'),
+  'k6/metrics': join(HERE, 'shim-metrics.ts'),
+  'k6/timers': join(HERE, 'shim-timers.ts'),
+  'k6/websockets': join(HERE, 'shim-websockets.ts'),
+};
+
+const k6Stand_in: Plugin = {
+  name: 'k6-stand-in',
+  setup(b) {
+    b.onResolve({ filter: /^k6(\/.*)?$/ }, (args) => {
+      const path = SHIMS[args.path];
+      if (!path) return { errors: [{ text: `no stand-in for ${args.path}` }] };
+      return { path };
+    });
+    // The scripts import the chess core from its k6 bundle; take it from source instead.
+    b.onResolve({ filter: /\/dist\/chess\.js$/ }, () => ({ path: join(ROOT, 'machines/chess/index.ts') }));
+  },
+};
+
+export interface ScenarioRun {
+  thresholds: ThresholdResult[];
+  failed: ThresholdResult[];
+  metrics: Map<string, MetricSamples>;
+  /** sum of a counter, number of samples of a trend */
+  count(metric: string, tags?: Record<string, string>): number;
+  samples(metric: string): number[];
+}
+
+let serial = 0;
+
+export async function runScenario(
+  scenario: string,
+  env: Record<string, string>,
+  vus: number,
+  opts: { staggerMs?: number; timeoutMs?: number } = {},
+): Promise<ScenarioRun> {
+  const outDir = join(ROOT, 'node_modules/.cache/k6-node');
+  mkdirSync(outDir, { recursive: true });
+  const outfile = join(outDir, `${scenario}-${process.pid}-${serial++}.mjs`);
+  await build({
+    entryPoints: [join(ROOT, 'loadtest/k6/scenarios', `${scenario}.ts`)],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    plugins: [k6Stand_in],
+    logLevel: 'silent',
+  });
+
+  const g = globalThis as unknown as Record<string, unknown>;
+  g.__ENV = { ...env };
+  g.__VU = 0;
+  g.__ITER = 0;
+  resetRuntime();
+  const mod = (await import(pathToFileURL(outfile).href)) as {
+    options: { thresholds?: Record<string, (string | { threshold: string })[]> };
+    default: () => void;
+  };
+
+  for (let vu = 1; vu <= vus; vu++) {
+    g.__VU = vu;
+    g.__ITER = 0;
+    mod.default();
+    if (opts.staggerMs) await new Promise((r) => setTimeout(r, opts.staggerMs));
+  }
+  const idle = whenIdle();
+  const timeoutMs = opts.timeoutMs ?? 60_000;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    idle,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`scenario ${scenario} still busy after ${timeoutMs} ms: ${JSON.stringify({ sockets: runtime().liveSockets, timers: runtime().pendingTimers })}`)), timeoutMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+
+  const metrics = new Map(runtime().metrics);
+  const thresholds = evaluate(mod.options.thresholds ?? {}, metrics);
+  return {
+    thresholds,
+    failed: thresholds.filter((t) => !t.ok),
+    metrics,
+    count(metric, tags) {
+      const m = metrics.get(metric);
+      if (!m) return 0;
+      let n = 0;
+      m.values.forEach((v, i) => {
+        if (tags && !Object.entries(tags).every(([k, val]) => m.tags[i][k] === val)) return;
+        n += m.kind === 'counter' ? v : 1;
+      });
+      return n;
+    },
+    samples(metric) {
+      return metrics.get(metric)?.values.slice() ?? [];
+    },
+  };
+}

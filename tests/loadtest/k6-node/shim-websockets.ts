@@ -1,0 +1,58 @@
+/**
+ * Stand-in for `k6/websockets` on the `ws` package: the same constructor, send, close,
+ * readyState and addEventListener('open' | 'message' | 'error' | 'close') as k6's WebSocket.
+ */
+import WsSocket from 'ws';
+import { maybeIdle, runtime } from './runtime';
+
+type Listener = (event: { type: string; data?: unknown; error?: string; timestamp: number }) => void;
+
+export class WebSocket {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSING = 2;
+  static readonly CLOSED = 3;
+  private readonly ws: WsSocket;
+  private readonly listeners = new Map<string, Listener[]>();
+  private counted = true;
+
+  constructor(readonly url: string) {
+    runtime().liveSockets++;
+    this.ws = new WsSocket(url);
+    this.ws.on('open', () => this.emit('open', {}));
+    this.ws.on('message', (data: WsSocket.RawData, isBinary: boolean) =>
+      this.emit('message', { data: isBinary ? data : data.toString() }),
+    );
+    this.ws.on('error', (err: Error) => this.emit('error', { error: err.message }));
+    this.ws.on('close', () => {
+      this.emit('close', {});
+      if (this.counted) {
+        this.counted = false;
+        runtime().liveSockets--;
+        maybeIdle();
+      }
+    });
+  }
+
+  get readyState(): number {
+    return this.ws.readyState;
+  }
+
+  addEventListener(event: string, listener: Listener): void {
+    const list = this.listeners.get(event) ?? [];
+    list.push(listener);
+    this.listeners.set(event, list);
+  }
+
+  send(data: string): void {
+    this.ws.send(data);
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+
+  private emit(type: string, extra: { data?: unknown; error?: string }): void {
+    for (const l of this.listeners.get(type) ?? []) l({ type, timestamp: Date.now(), ...extra });
+  }
+}

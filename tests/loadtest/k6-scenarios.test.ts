@@ -1,0 +1,110 @@
+/**
+ * The k6 scenarios, run for real at a small scale against the real server (uWebSockets.js on a
+ * free port, real AI service with Stockfish): the scripts' own code and thresholds, with only
+ * k6's runtime stood in for (tests/loadtest/k6-node). A scenario passes when every threshold
+ * k6 would evaluate passes, and the counts show the players really did what the scenario says.
+ */
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../server/app';
+import { aiServiceFactory } from '../../server/ai';
+import { runScenario, type ScenarioRun } from './k6-node/run-scenario';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+let server: RunningServer;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    staticDir: join(ROOT, 'node_modules/.cache/no-client'),
+    clockMs: 120_000,
+    graceMs: 20_000,
+    ai: aiServiceFactory({ poolSize: 1, replyDelayMs: [5, 20] }),
+  });
+  env = { BASE_URL: server.url, THINK_MIN_MS: '20', THINK_MAX_MS: '80' };
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+function expectAllThresholdsPass(run: ScenarioRun): void {
+  expect(run.failed, JSON.stringify(run.failed)).toEqual([]);
+}
+
+describe('k6 scenarios against the real server', () => {
+  it('lobby storm: every player is paired, each pairing ends by resignation', async () => {
+    const players = 30;
+    const run = await runScenario('lobby-storm', { ...env, RATE: '10' }, players, { staggerMs: 5 });
+    expectAllThresholdsPass(run);
+    expect(run.samples('time_to_pairing')).toHaveLength(players);
+    expect(run.count('games_started')).toBe(players);
+    expect(run.count('games_finished')).toBe(players);
+    expect(run.count('games_finished', { reason: 'resignation' }) + run.count('games_finished', { reason: 'aborted' })).toBe(players);
+    expect(run.count('moves_played')).toBe(0);
+  }, 60_000);
+
+  it('steady play: random legal moves to the ply cap, none rejected, every move relayed', async () => {
+    const players = 16;
+    const run = await runScenario('steady-play', { ...env, VUS: String(players), MAX_PLIES: '16' }, players);
+    expectAllThresholdsPass(run);
+    expect(run.count('games_finished')).toBe(players);
+    expect(run.count('moves_rejected')).toBe(0);
+    expect(run.count('protocol_violations')).toBe(0);
+    const moves = run.count('moves_played');
+    expect(moves).toBeGreaterThanOrEqual((players / 2) * 8);
+    // Every move we sent came back as the server's gameMove broadcast.
+    expect(run.samples('move_relay_latency')).toHaveLength(moves);
+  }, 60_000);
+
+  it('reconnect storm: players drop on their turn, come back as the same guest and finish', async () => {
+    const players = 12;
+    const run = await runScenario(
+      'reconnect-storm',
+      { ...env, VUS: String(players), MAX_PLIES: '14', RECONNECT_SHARE: '1', OFFLINE_MIN_MS: '100', OFFLINE_MAX_MS: '400' },
+      players,
+    );
+    expectAllThresholdsPass(run);
+    expect(run.count('games_finished')).toBe(players);
+    // A player drops once its game has reached its drop ply on its turn; a game that ends
+    // sooner (a quick random mate or repetition) leaves a player without a drop.
+    const endings = run.metrics.get('games_finished')!.tags.map((t) => t.reason).filter(Boolean);
+    const early = endings.filter((r) => r !== 'resignation').length;
+    expect(run.count('reconnects'), endings.join(',')).toBeGreaterThanOrEqual(players - early);
+    expect(run.samples('rejoin_time')).toHaveLength(run.count('reconnects'));
+    expect(run.count('rejoin_failures')).toBe(0);
+  }, 60_000);
+
+  it('AI games: players play the AI to the ply cap and get its replies', async () => {
+    const players = 2;
+    const run = await runScenario('ai-games', { ...env, VUS: String(players), MAX_PLIES: '10', AI_DIFFICULTY: '1' }, players);
+    expectAllThresholdsPass(run);
+    expect(run.count('games_started')).toBe(players);
+    expect(run.count('games_finished')).toBe(players);
+    expect(run.samples('ai_reply_time').length).toBeGreaterThanOrEqual(players * 4);
+    expect(run.count('moves_rejected')).toBe(0);
+  }, 90_000);
+});
+
+describe('the thresholds fail a run when the server misbehaves', () => {
+  it('a server that cuts players off mid-game fails games_unfinished and ws_errors', async () => {
+    // Three messages per minute: the players are cut off after a couple of moves.
+    const strict = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      staticDir: join(ROOT, 'node_modules/.cache/no-client'),
+      rateLimit: { messages: 3, windowMs: 60_000 },
+    });
+    try {
+      const run = await runScenario('steady-play', { ...env, BASE_URL: strict.url, VUS: '4', MAX_PLIES: '20', GAME_TIMEOUT_MS: '4000' }, 4);
+      const failedMetrics = new Set(run.failed.map((t) => t.metric));
+      expect(failedMetrics).toContain('games_unfinished');
+      expect(failedMetrics).toContain('ws_errors');
+      expect(run.count('games_finished')).toBeLessThan(4);
+    } finally {
+      await strict.close();
+    }
+  }, 60_000);
+});
