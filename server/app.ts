@@ -111,7 +111,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       maxPayloadBytes: opts.maxPayloadBytes ?? 8 * 1024,
       idleTimeoutSeconds: opts.idleTimeoutSeconds ?? 60,
       rateLimit: opts.rateLimit ?? { messages: 100, windowMs: 20_000 },
-      pingIntervalMs: opts.pingIntervalMs ?? 10_000,
+      pingIntervalMs: opts.pingIntervalMs ?? 15_000,
     },
     () => ai,
     opts.accounts,

@@ -74,7 +74,9 @@ async function spawnAndWaitForPort(cmd: string, args: string[], env: NodeJS.Proc
 }
 
 function startChessServer(): Promise<Spawned> {
-  const entry = serverMode === 'built' ? ['dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
+  // BENCH_NODE_ARGS: extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const entry = [...extra, ...(serverMode === 'built' ? ['dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'])];
   return spawnAndWaitForPort(
     process.execPath,
     entry,

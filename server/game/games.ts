@@ -147,10 +147,11 @@ export class GameManager {
     return rejoinState(game.actor);
   }
 
+  /** One serialisation and one UTF-8 encoding for both players. */
   private both(game: LiveGame, msg: ServerMessage): void {
-    const text = JSON.stringify(msg);
-    this.hub.sendText(game.white.id, text);
-    this.hub.sendText(game.black.id, text);
+    const bytes = Buffer.from(JSON.stringify(msg));
+    this.hub.sendBytes(game.white.id, bytes);
+    this.hub.sendBytes(game.black.id, bytes);
   }
 
   private seatOf(game: LiveGame, color: Color): Seat {
@@ -173,7 +174,6 @@ export class GameManager {
         });
         this.metrics.movesRelayed.inc();
         if (this.moveArrivedAt) this.metrics.relayLatency.observe((performance.now() - this.moveArrivedAt) / 1000);
-        this.log.debug({ gameId: game.id, move: e.move, seq: e.seq }, 'move');
         return;
       }
       case 'rejected': {

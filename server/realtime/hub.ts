@@ -100,6 +100,12 @@ export class Hub {
     return this.sendWs(ws, text);
   }
 
+  sendBytes(playerId: string, bytes: Uint8Array): boolean {
+    const ws = this.players.get(playerId)?.ws;
+    if (!ws || ws.getUserData().closing) return false;
+    return ws.send(bytes, false) !== 2;
+  }
+
   sendWs(ws: WS, text: string): boolean {
     if (ws.getUserData().closing) return false;
     return ws.send(text, false) !== 2;
