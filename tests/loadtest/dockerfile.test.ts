@@ -186,6 +186,48 @@ describe('COPY sources and .dockerignore', () => {
   }, 60_000);
 });
 
+describe('production dependencies', () => {
+  /** A bare specifier's package name: `@scope/name/sub` -> `@scope/name`. */
+  const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+  // Loaded only in development (INSPECT=1, NODE_ENV=development); docs/operations.md says so.
+  const DEV_ONLY = new Set(['@statelyai/inspect', 'pino-pretty']);
+
+  it('the runtime image (npm ci --omit=dev) has every package the server bundle loads', async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const result = await build({
+      entryPoints: [join(ROOT, 'server/main.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      absWorkingDir: ROOT,
+      outfile: 'main.js',
+    });
+    const imports = Object.values(result.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external));
+    const bare = imports.filter((i) => !i.path.startsWith('node:'));
+    expect(bare.length).toBeGreaterThan(5);
+    for (const i of bare) {
+      const name = packageOf(i.path);
+      if (i.kind === 'dynamic-import' && DEV_ONLY.has(name)) continue;
+      expect(pkg.dependencies, `${i.path} (${i.kind}) must be a production dependency`).toHaveProperty([name]);
+    }
+    // Packages found at run time through require.resolve (the uWS binary, the Stockfish build).
+    for (const f of inputsOf(result.metafile)) {
+      const src = readFileSync(join(ROOT, f), 'utf8');
+      for (const m of src.matchAll(/require\.resolve\(\s*'([^']+)'/g)) {
+        expect(pkg.dependencies, `${m[1]} (require.resolve in ${f})`).toHaveProperty([packageOf(m[1])]);
+      }
+    }
+  }, 60_000);
+});
+
+function inputsOf(metafile: { inputs: Record<string, unknown> }): string[] {
+  return Object.keys(metafile.inputs).filter((f) => !f.includes('node_modules'));
+}
+
 describe('documented environment', () => {
   /** Variable names in the Dockerfile's leading comment block. */
   function documented(): Set<string> {
