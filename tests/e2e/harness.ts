@@ -1,0 +1,146 @@
+/**
+ * End-to-end harness: builds the site as `npm start` does, starts the real
+ * server (`node dist/server/main.js`) on a free port with a temporary data
+ * directory, and drives Debian's Chromium through playwright-core.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+export function build(): void {
+  if (process.env.E2E_SKIP_BUILD === '1') return;
+  const r = spawnSync('node', ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'pipe', encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningSite { url: string; port: number; stop(): Promise<void>; log: () => string }
+
+export async function startSite(env: Record<string, string> = {}): Promise<RunningSite> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'chess-e2e-'));
+  const url = `http://127.0.0.1:${port}`;
+  let output = '';
+  const child: ChildProcess = spawn('node', ['dist/server/main.js'], {
+    cwd: ROOT,
+    env: {
+      ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEV_INBOX: 'true',
+      PUBLIC_URL: url, SITE_URL: url, NODE_ENV: 'production', ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d) => { output += d; });
+  child.stderr?.on('data', (d) => { output += d; });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
+    try {
+      const res = await fetch(`${url}/`);
+      if (res.status < 500) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`server did not start:\n${output}`); }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url, port, log: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise<void>((r) => { const t = setTimeout(() => { child.kill('SIGKILL'); r(); }, 5000); child.once('exit', () => { clearTimeout(t); r(); }); });
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** Centre of a square in page coordinates, for the board's orientation. */
+export async function squareCenter(page: Page, square: string): Promise<{ x: number; y: number }> {
+  const board = page.locator('[data-testid="board"]');
+  const box = await board.boundingBox();
+  if (!box) throw new Error('board not visible');
+  const orientation = await board.getAttribute('data-orientation');
+  const file = square.charCodeAt(0) - 97;
+  const rank = Number(square[1]) - 1;
+  const size = box.width / 8;
+  const col = orientation === 'black' ? 7 - file : file;
+  const row = orientation === 'black' ? rank : 7 - rank;
+  return { x: box.x + size * (col + 0.5), y: box.y + size * (row + 0.5) };
+}
+
+export async function clickMove(page: Page, from: string, to: string): Promise<void> {
+  const a = await squareCenter(page, from);
+  await page.mouse.click(a.x, a.y);
+  const b = await squareCenter(page, to);
+  await page.mouse.click(b.x, b.y);
+}
+
+export async function dragMove(page: Page, from: string, to: string): Promise<void> {
+  const a = await squareCenter(page, from);
+  const b = await squareCenter(page, to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move(a.x + 3, a.y + 3, { steps: 2 });
+  await page.mouse.move(b.x, b.y, { steps: 8 });
+  await page.mouse.up();
+}
+
+/** The piece standing on a square as chessground draws it, e.g. "white pawn", or null. */
+export async function pieceOn(page: Page, square: string): Promise<string | null> {
+  const c = await squareCenter(page, square);
+  return page.evaluate(({ x, y }) => {
+    for (const p of Array.from(document.querySelectorAll('cg-board piece'))) {
+      if (p.classList.contains('ghost') || p.classList.contains('fading')) continue;
+      const r = p.getBoundingClientRect();
+      if (x > r.left && x < r.right && y > r.top && y < r.bottom) {
+        const color = p.classList.contains('white') ? 'white' : 'black';
+        const role = ['pawn', 'knight', 'bishop', 'rook', 'queen', 'king'].find((k) => p.classList.contains(k));
+        return `${color} ${role}`;
+      }
+    }
+    return null;
+  }, c);
+}
+
+export interface MailMessage { to: string; subject: string; text: string; links: string[] }
+
+export async function waitForMail(site: RunningSite, to: string, match: (m: MailMessage) => boolean): Promise<MailMessage> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const res = await fetch(`${site.url}/dev/mail`, { headers: { accept: 'application/json' } });
+    const list = (await res.json()) as MailMessage[];
+    const hit = list.find((m) => m.to.toLowerCase() === to.toLowerCase() && match(m));
+    if (hit) return hit;
+    if (Date.now() > deadline) throw new Error(`no mail for ${to}: ${JSON.stringify(list).slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export const SCREENSHOT_DIR = join(ROOT, 'docs', 'screenshots');
+export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, mobile: { width: 375, height: 812 } } as const;

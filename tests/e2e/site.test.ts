@@ -1,0 +1,265 @@
+/**
+ * The site end to end in real Chromium against the real built server
+ * (`node dist/server/main.js`, as `npm start` runs it), with real accounts,
+ * the real AI and real sockets.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  build, clickMove, dragMove, launch, pieceOn, SCREENSHOT_DIR, startSite, VIEWPORTS, waitForMail, type RunningSite,
+} from './harness';
+
+let site: RunningSite;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+async function newPage(): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: VIEWPORTS.desktop });
+  contexts.push(ctx);
+  const page = await ctx.newPage();
+  page.on('pageerror', (err) => console.error('page error:', err.message));
+  return page;
+}
+
+/** Screenshots of the current screen at 1280x800 and 375x812. */
+async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-desktop.png`) });
+  await page.setViewportSize(VIEWPORTS.mobile);
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-mobile.png`), fullPage: true });
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await page.waitForTimeout(150);
+}
+
+async function enterAsGuest(page: Page, path = '/'): Promise<string> {
+  await page.goto(`${site.url}/guest?returnUrl=${encodeURIComponent(path)}`);
+  const nickname = (await page.getByTestId('guest-nickname').textContent()) ?? '';
+  await page.getByRole('button', { name: 'Continue as Guest' }).click();
+  return nickname;
+}
+
+async function colorOf(page: Page): Promise<'white' | 'black'> {
+  await page.getByTestId('board').waitFor();
+  return (await page.getByTestId('board').getAttribute('data-orientation')) as 'white' | 'black';
+}
+
+beforeAll(async () => {
+  build();
+  site = await startSite();
+  browser = await launch();
+}, 300_000);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => {});
+  await browser?.close();
+  await site?.stop();
+});
+
+describe('home and guards', () => {
+  it('home shows the menu for visitors, the player count and the version', async () => {
+    const page = await newPage();
+    await page.goto(site.url);
+    await expect.poll(() => page.getByTestId('player-count').textContent(), { timeout: 15_000 }).toMatch(/\d+ Players Online/);
+    for (const name of ['Play as Guest', 'Login', 'Register']) await page.getByRole('link', { name }).waitFor();
+    expect(await page.getByRole('link', { name: 'Play Chess' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Logout' }).count()).toBe(0);
+    await page.getByText('Version 1.0.0').waitFor();
+    await shoot(page, 'home');
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await expect.poll(() => page.getByTestId('player-count').innerText()).toMatch(/^\d+ Online$/);
+  });
+
+  it('a guarded route redirects to /guest with returnUrl and returns after entry', async () => {
+    const page = await newPage();
+    await page.goto(`${site.url}/chess/stats`);
+    await page.waitForURL(/\/guest\?returnUrl=%2Fchess%2Fstats$/);
+    await shoot(page, 'guest');
+    const first = await page.getByTestId('guest-nickname').textContent();
+    await page.getByRole('button', { name: 'Generate Another' }).click();
+    expect(await page.getByTestId('guest-nickname').textContent()).toMatch(/^[A-Z][a-z]+[A-Z][a-z]+[1-9]\d$/);
+    expect(first).toMatch(/^[A-Z][a-z]+[A-Z][a-z]+[1-9]\d$/);
+    await page.getByRole('button', { name: 'Continue as Guest' }).click();
+    await page.waitForURL(`${site.url}/chess/stats`);
+    await page.getByRole('heading', { name: 'Your Chess Stats' }).waitFor();
+    await page.getByText('No games played yet. Start playing to build your history!').waitFor();
+    // /settings goes to the mode chooser
+    await page.goto(`${site.url}/settings`);
+    await page.waitForURL(`${site.url}/chess`);
+    await page.getByRole('heading', { name: 'Game Modes' }).waitFor();
+    await page.getByText('Coming Soon').waitFor();
+    await shoot(page, 'game-modes');
+  });
+});
+
+describe('multiplayer', () => {
+  it("two guests find each other and play fool's mate by clicking and dragging; both see the end; stats show it", async () => {
+    const a = await newPage();
+    const b = await newPage();
+    await enterAsGuest(a, '/chess/multiplayer');
+    await enterAsGuest(b, '/chess/multiplayer');
+    await a.getByRole('heading', { name: 'Multiplayer Chess' }).waitFor();
+    await a.getByRole('button', { name: 'Find Match' }).click();
+    await a.getByText('Finding opponent...').waitFor();
+    await shoot(a, 'multiplayer-searching');
+    await b.getByRole('button', { name: 'Find Match' }).click();
+    await a.getByRole('heading', { name: 'Multiplayer Game' }).waitFor({ timeout: 15_000 });
+    await b.getByRole('heading', { name: 'Multiplayer Game' }).waitFor({ timeout: 15_000 });
+    const colorA = await colorOf(a);
+    const colorB = await colorOf(b);
+    expect(new Set([colorA, colorB])).toEqual(new Set(['white', 'black']));
+    const white = colorA === 'white' ? a : b;
+    const black = colorA === 'white' ? b : a;
+
+    await white.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor();
+    await black.getByTestId('turn-banner').filter({ hasText: "Opponent's Turn" }).waitFor();
+    expect(await white.getByTestId('clock-white').innerText()).toMatch(/10:00/);
+
+    await clickMove(white, 'f2', 'f3');
+    await black.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor();
+    await expect.poll(() => pieceOn(black, 'f3')).toBe('white pawn');
+    await dragMove(black, 'e7', 'e5');
+    await white.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor();
+    await expect.poll(() => pieceOn(white, 'e5')).toBe('black pawn');
+    await dragMove(white, 'g2', 'g4');
+    await black.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor();
+    await shoot(black, 'multiplayer-game');
+    await clickMove(black, 'd8', 'h4');
+
+    for (const [page, title] of [[black, 'Victory!'], [white, 'Defeat!']] as const) {
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('heading', { name: title }).waitFor({ timeout: 15_000 });
+      await dialog.getByText('(Reason: Checkmate)').waitFor();
+      await dialog.getByRole('button', { name: 'Play Again' }).waitFor();
+    }
+    await white.getByTestId('status-banner').filter({ hasText: 'Checkmate! Black wins.' }).waitFor();
+    await shoot(white, 'multiplayer-end');
+
+    for (const [page, tile] of [[black, 'stat-wins'], [white, 'stat-losses']] as const) {
+      await page.getByRole('dialog').getByRole('button', { name: 'Main Menu' }).click();
+      await page.waitForURL(`${site.url}/`);
+      await page.getByRole('link', { name: 'Your Stats' }).click();
+      await expect.poll(() => page.getByTestId(tile).textContent()).toBe('1');
+      expect(await page.getByTestId('stat-total').textContent()).toBe('1');
+      await page.getByRole('cell', { name: 'Checkmate' }).waitFor();
+    }
+    expect(await black.getByTestId('win-rate').textContent()).toBe('100.0%');
+    expect(await white.getByTestId('win-rate').textContent()).toBe('0.0%');
+    await shoot(black, 'stats');
+  });
+});
+
+describe('AI', () => {
+  it('a level-1 game started as black: the AI opens, the player answers, resigns and sees the end modal', async () => {
+    const page = await newPage();
+    await enterAsGuest(page, '/chess/ai');
+    await page.getByRole('heading', { name: 'Game Settings' }).waitFor();
+    await page.getByRole('button', { name: /Beginner/ }).click();
+    expect(await page.getByTestId('ai-level').textContent()).toBe('Level 1');
+    await page.getByRole('button', { name: /Black/ }).click();
+    await shoot(page, 'ai-setup');
+    await page.getByRole('button', { name: 'Start Game' }).click();
+    expect(await colorOf(page)).toBe('black');
+    await page.getByRole('heading', { name: /^AI Game vs / }).waitFor();
+    await page.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor({ timeout: 30_000 });
+    await page.getByText(/Moves: 1/).waitFor();
+    await clickMove(page, 'e7', 'e6');
+    await page.getByText(/Moves: 2/).waitFor();
+    await page.getByText(/Moves: 3/).waitFor({ timeout: 30_000 });
+    await page.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor();
+    await shoot(page, 'ai-game');
+    await page.getByRole('button', { name: 'Resign' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: 'Defeat!' }).waitFor();
+    await dialog.getByText('(Reason: Resignation)').waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByTestId('status-banner').filter({ hasText: 'Game over' }).waitFor();
+    await page.getByRole('button', { name: 'Play Again' }).click();
+    await page.getByRole('heading', { name: 'Game Settings' }).waitFor();
+  });
+});
+
+describe('accounts', () => {
+  const email = `e2e.${Date.now()}@example.com`;
+  const password = 'first-secret-1';
+
+  it('register, confirm from /dev/mail, complete the profile, answer the notification page, home shows "Signed in as"', async () => {
+    const page = await newPage();
+    await page.goto(`${site.url}/register`);
+    await page.getByText('Password must be at least 6 characters long').waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByLabel('Confirm Password').fill('mismatch');
+    await page.getByText('Passwords do not match').waitFor();
+    expect(await page.getByRole('button', { name: 'Create Account' }).isDisabled()).toBe(true);
+    await page.getByLabel('Confirm Password').fill(password);
+    await shoot(page, 'register');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByText(/check your email/i).waitFor();
+    await page.waitForURL(`${site.url}/login`, { timeout: 10_000 });
+
+    const mail = await waitForMail(site, email, (m) => m.links.some((l) => l.includes('type=signup')));
+    const link = mail.links.find((l) => l.includes('type=signup'))!;
+    await page.goto(link);
+    await page.waitForURL(/\/profile-setup$/, { timeout: 20_000 });
+    await page.getByRole('heading', { name: 'Complete Your Profile' }).waitFor();
+    const username = page.getByLabel('Username');
+    await expect.poll(() => username.inputValue()).toBe(email.split('@')[0].replace(/[^A-Za-z0-9_]/g, '').toLowerCase());
+    await username.fill('ab');
+    await page.getByText('Username must be 3-20 characters and can only contain letters, numbers, and underscores').waitFor();
+    const name = `e2e_${Date.now() % 1_000_000}`;
+    await username.fill(name);
+    await page.getByText('Username is available').waitFor();
+    await page.getByLabel('First Name').fill('Ada');
+    await page.getByLabel('Last Name').fill('Lovelace');
+    await shoot(page, 'profile-setup');
+    await page.getByRole('button', { name: 'Complete Profile' }).click();
+    await page.waitForURL(/\/notifications$/);
+    await page.getByRole('heading', { name: "Get notified when it's your move" }).waitFor();
+    await shoot(page, 'notifications');
+    await page.getByRole('button', { name: 'No, thank you' }).click();
+    await page.waitForURL(`${site.url}/`);
+    await page.getByText(`Signed in as ${name}`).waitFor();
+    await page.getByRole('link', { name: 'Play Chess' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Login' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL(/\/login/);
+  });
+
+  it('forgot password: the reset link sets a new password that signs in', async () => {
+    const page = await newPage();
+    await page.goto(`${site.url}/login`);
+    await shoot(page, 'login');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL(/\/forgot-password$/);
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    const mail = await waitForMail(site, email, (m) => m.links.some((l) => l.includes('type=recovery')));
+    await page.goto(mail.links.find((l) => l.includes('type=recovery'))!);
+    await page.waitForURL(/\/reset-password/);
+    const newPassword = 'second-secret-2';
+    await page.getByLabel('New Password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Confirm New Password').fill(newPassword);
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await page.waitForURL(/\/login$/, { timeout: 10_000 });
+
+    const fresh = await newPage();
+    await fresh.goto(`${site.url}/login`);
+    await fresh.getByLabel('Email').fill(email);
+    await fresh.getByLabel('Password').fill(password);
+    await fresh.getByRole('button', { name: 'Sign In' }).click();
+    await fresh.getByRole('alert').waitFor();
+    await fresh.getByLabel('Password').fill(newPassword);
+    await fresh.getByRole('button', { name: 'Sign In' }).click();
+    await fresh.waitForURL(`${fresh.url().split('/login')[0]}/`);
+    await fresh.getByText(/^Signed in as /).waitFor();
+
+    // a used link is expired: the page says so and offers a new one
+    await fresh.goto(mail.links.find((l) => l.includes('type=recovery'))!);
+    await fresh.getByText('The password reset link has expired. Please request a new one.').waitFor();
+    await fresh.getByRole('button', { name: 'Request a new reset link' }).click();
+    await fresh.waitForURL(/\/forgot-password$/);
+  });
+});
