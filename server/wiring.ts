@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 import type { ServerMessage } from '../machines/protocol/messages';
 import type { TemplatedApp } from './uws';
 import type { ServerConfig } from './config';
+import { createAccounts } from './accounts/index';
+import { aiServiceFactory } from './ai/index';
 
 export interface AccessClaims {
   sub: string;
@@ -38,16 +40,21 @@ export type AiServiceFactory = (opts: {
   logger: Logger;
 }) => Promise<AiService>;
 
-/** The real accounts module, or undefined when it is disabled or not present. */
+/** The accounts module (server/accounts; its own settings come from the environment), unless disabled. */
 export async function loadAccounts(cfg: ServerConfig, logger: Logger): Promise<AccountsModule | undefined> {
   if (!cfg.accountsEnabled) return undefined;
-  void logger;
-  return undefined;
+  return createAccounts({
+    dataDir: cfg.dataDir,
+    siteUrl: cfg.siteUrl,
+    logger,
+    ...(cfg.publicUrl ? { publicUrl: cfg.publicUrl } : {}),
+    ...(cfg.databaseUrl ? { databaseUrl: cfg.databaseUrl } : {}),
+  });
 }
 
-/** The real AI service factory, or undefined when it is disabled or not present. */
+/** The AI service factory (server/ai; pool size, engine etc. from the environment), unless disabled. */
 export async function loadAiFactory(cfg: ServerConfig, logger: Logger): Promise<AiServiceFactory | undefined> {
   if (!cfg.aiEnabled) return undefined;
   void logger;
-  return undefined;
+  return aiServiceFactory();
 }

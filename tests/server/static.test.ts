@@ -11,9 +11,9 @@ import { startTestServer } from './helpers';
 let server: RunningServer;
 const js = 'console.log("hello chess");\n'.repeat(200);
 
-function request(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function request(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    get(server.url + path, { headers }, (res) => {
+    get(server.url + path, { headers, method }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -58,6 +58,15 @@ describe('static client', () => {
     const gz = await request('/assets/index-abc123.js', { 'accept-encoding': 'gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.body).toString()).toBe(js);
+  });
+
+  it('answers HEAD with the headers only and stays up', async () => {
+    const head = await request('/multiplayer', {}, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    const asset = await request('/assets/index-abc123.js', {}, 'HEAD');
+    expect(Number(asset.headers['content-length'])).toBe(js.length);
+    expect((await request('/')).status).toBe(200);
   });
 
   it('answers 304 for a matching ETag and 404 for missing assets', async () => {
