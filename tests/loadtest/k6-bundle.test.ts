@@ -10,6 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { Chess } from 'chess.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadScenario } from './k6-node/run-scenario';
+import { evaluate } from './k6-node/thresholds';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -93,7 +95,7 @@ describe('k6 chess bundle (loadtest/k6/dist/chess.js)', () => {
 });
 
 describe('k6 scenario bundles', () => {
-  it.each(SCENARIOS)('%s builds into one file that imports only k6 modules', (file) => {
+  it.each(SCENARIOS)('%s builds into one file that imports only k6 modules', async (file) => {
     const code = readFileSync(join(DIST, file.replace(/\.ts$/, '.js')), 'utf8');
     const imports = importsOf(code);
     expect(imports.length).toBeGreaterThan(0);
@@ -101,8 +103,24 @@ describe('k6 scenario bundles', () => {
     expect(imports).toContain('k6/websockets');
     expect(imports).toContain('k6/timers');
     expect(imports).toContain('k6/metrics');
-    // k6 needs the options export and a default function.
-    expect(code).toMatch(/export\s*\{[^}]*\boptions\b/);
-    expect(code).toMatch(/export\s*\{[^}]*\bas default\b/);
+    // k6 needs the options export, and each scenario's exec function (default: "default").
+    const exported = /export\s*\{([^}]*)\}/.exec(code)?.[1] ?? '';
+    expect(exported).toMatch(/\boptions\b/);
+    const mod = await loadScenario(file.replace(/\.ts$/, ''), {});
+    const scenarios = Object.values(mod.options.scenarios ?? {});
+    expect(scenarios.length).toBeGreaterThan(0);
+    for (const sc of scenarios) {
+      const exec = sc.exec ?? 'default';
+      expect(typeof mod[exec], `${file}: exec ${exec}`).toBe('function');
+      expect(exported).toMatch(exec === 'default' ? /\bas default\b/ : new RegExp(`\\b${exec}\\b`));
+    }
+    // Every threshold names a metric the scripts define (or k6's checks) and parses.
+    const metricsSource = readFileSync(join(ROOT, 'loadtest/k6/lib/metrics.ts'), 'utf8');
+    const defined = new Set([...metricsSource.matchAll(/new (?:Trend|Counter|Rate|Gauge)\('([a-z_]+)'/g)].map((m) => m[1]));
+    defined.add('checks');
+    const thresholds = mod.options.thresholds ?? {};
+    expect(Object.keys(thresholds)).toContain('moves_rejected');
+    for (const metric of Object.keys(thresholds)) expect(defined, `threshold on ${metric}`).toContain(metric);
+    expect(() => evaluate(thresholds, new Map())).not.toThrow();
   });
 });

@@ -88,6 +88,32 @@ describe('k6 scenarios against the real server', () => {
   }, 90_000);
 });
 
+describe('launch rehearsal: all four kinds of traffic on one server at once', () => {
+  it('lobby, steady, reconnecting and AI players all pass the thresholds together', async () => {
+    const run = await runScenario(
+      'launch-rehearsal',
+      {
+        ...env,
+        MAX_PLIES: '14',
+        OFFLINE_MIN_MS: '100',
+        OFFLINE_MAX_MS: '300',
+        LOBBY_RATE: '5',
+        PLAY_VUS: '8',
+        RECONNECT_VUS: '8',
+        AI_VUS: '2',
+      },
+      // Started group after group so that each group mostly pairs within itself (one pool).
+      { lobby: 8, play: 8, reconnect: 8, ai: 2 },
+      { groupGapMs: 300 },
+    );
+    expectAllThresholdsPass(run);
+    expect(run.count('games_started')).toBe(26);
+    expect(run.count('games_finished')).toBe(26);
+    expect(run.count('games_started', { mode: 'ai' })).toBe(2);
+    expect(run.count('reconnects')).toBeGreaterThan(0);
+  }, 90_000);
+});
+
 describe('the thresholds fail a run when the server misbehaves', () => {
   it('a server that cuts players off mid-game fails games_unfinished and ws_errors', async () => {
     // Three messages per minute: the players are cut off after a couple of moves.

@@ -36,7 +36,8 @@ import {
 
 export interface OnlinePlan extends PaceSettings {
   username: string;
-  /** Lobby storm: the player who gets white resigns right after pairing; nobody moves. */
+  /** Lobby storm: the player who gets white resigns right after pairing (black after 3 s if
+   * white has not); they make no move. */
   resignAfterPairing?: boolean;
   /**
    * Reconnect storm: once the game has at least `atPly` plies and it is this player's turn,
@@ -52,6 +53,8 @@ type Phase = 'connecting' | 'queued' | 'playing' | 'offline' | 'rejoining' | 'do
 
 /** If the server has not ended a game our copy calls over, resign after this long. */
 const END_EXPECTED_WITHIN_MS = 5_000;
+/** Lobby storm: how long black waits for white's resignation before resigning itself. */
+const LOBBY_BLACK_RESIGN_MS = 3_000;
 
 export function playOnlineGame(plan: OnlinePlan): void {
   touchCounters();
@@ -204,7 +207,10 @@ class OnlinePlayer {
         this.finish();
       });
       if (this.plan.resignAfterPairing) {
+        // White resigns at once. Black resigns too if its opponent has not (in a mixed run it
+        // can be paired with a player who plays on); the timer dies with the gameEnd.
         if (this.color === 'white') this.resign();
+        else this.later('lobby-resign', LOBBY_BLACK_RESIGN_MS, () => this.resign());
         return;
       }
       return this.scheduleMove();

@@ -49,12 +49,15 @@ export interface ScenarioRun {
 
 let serial = 0;
 
-export async function runScenario(
-  scenario: string,
-  env: Record<string, string>,
-  vus: number,
-  opts: { staggerMs?: number; timeoutMs?: number } = {},
-): Promise<ScenarioRun> {
+export type ScenarioModule = Record<string, unknown> & {
+  options: {
+    scenarios?: Record<string, { exec?: string; executor: string }>;
+    thresholds?: Record<string, (string | { threshold: string })[]>;
+  };
+};
+
+/** Bundles a scenario with the k6 stand-ins and imports it (its init code runs with `env`). */
+export async function loadScenario(scenario: string, env: Record<string, string>): Promise<ScenarioModule> {
   const outDir = join(ROOT, 'node_modules/.cache/k6-node');
   mkdirSync(outDir, { recursive: true });
   const outfile = join(outDir, `${scenario}-${process.pid}-${serial++}.mjs`);
@@ -69,22 +72,36 @@ export async function runScenario(
     plugins: [k6Stand_in],
     logLevel: 'silent',
   });
-
   const g = globalThis as unknown as Record<string, unknown>;
   g.__ENV = { ...env };
   g.__VU = 0;
   g.__ITER = 0;
-  resetRuntime();
-  const mod = (await import(pathToFileURL(outfile).href)) as {
-    options: { thresholds?: Record<string, (string | { threshold: string })[]> };
-    default: () => void;
-  };
+  return (await import(pathToFileURL(outfile).href)) as ScenarioModule;
+}
 
-  for (let vu = 1; vu <= vus; vu++) {
-    g.__VU = vu;
-    g.__ITER = 0;
-    mod.default();
-    if (opts.staggerMs) await new Promise((r) => setTimeout(r, opts.staggerMs));
+export async function runScenario(
+  scenario: string,
+  env: Record<string, string>,
+  /** VUs of the default function, or VUs per exported function (started group after group) */
+  vus: number | Record<string, number>,
+  opts: { staggerMs?: number; groupGapMs?: number; timeoutMs?: number } = {},
+): Promise<ScenarioRun> {
+  resetRuntime();
+  const mod = await loadScenario(scenario, env);
+  const g = globalThis as unknown as Record<string, unknown>;
+
+  const groups = typeof vus === 'number' ? { default: vus } : vus;
+  let vu = 0;
+  for (const [exec, n] of Object.entries(groups)) {
+    const fn = mod[exec];
+    if (typeof fn !== 'function') throw new Error(`${scenario} exports no function ${exec}`);
+    for (let i = 0; i < n; i++) {
+      g.__VU = ++vu;
+      g.__ITER = 0;
+      (fn as () => void)();
+      if (opts.staggerMs) await new Promise((r) => setTimeout(r, opts.staggerMs));
+    }
+    if (opts.groupGapMs) await new Promise((r) => setTimeout(r, opts.groupGapMs));
   }
   const idle = whenIdle();
   const timeoutMs = opts.timeoutMs ?? 60_000;
