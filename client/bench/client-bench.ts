@@ -1,0 +1,128 @@
+/**
+ * `npm run bench:client` — two numbers for the browser client, measured in
+ * Debian's Chromium against the real built server:
+ *
+ * 1. JavaScript loaded for `/` by a first-time visitor, gzip-compressed
+ *    (every script response the page fetched until the network was idle),
+ *    against the 150 KB budget, next to the JS a board screen (/chess/ai) adds.
+ * 2. Click on a destination square -> rendered move: from the mousedown's
+ *    event timestamp to the animation frame after (a) chessground has drawn the
+ *    move and (b) the app has committed it (engine check, machine, React render),
+ *    median of several first moves, against the 16 ms frame budget.
+ *
+ * Set E2E_SKIP_BUILD=1 to reuse an existing dist/.
+ */
+import { gzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { build, launch, squareCenter, startSite } from '../../tests/e2e/harness';
+
+const BUDGET_KB = 150;
+const FRAME_MS = 16;
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+function trackScripts(page: Page): Map<string, number> {
+  const sizes = new Map<string, number>();
+  page.on('response', async (res) => {
+    const url = res.url();
+    if (!/\.m?js(\?|$)/.test(url)) return;
+    try {
+      sizes.set(url, gzipSync(await res.body(), { level: 9 }).length);
+    } catch {
+      /* redirected or aborted */
+    }
+  });
+  return sizes;
+}
+const kb = (bytes: number) => bytes / 1024;
+
+async function main() {
+  build();
+  const site = await startSite();
+  const browser = await launch();
+  try {
+    // 1. JS for `/`
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await ctx.newPage();
+    const sizes = trackScripts(page);
+    await page.goto(site.url, { waitUntil: 'networkidle' });
+    await page.getByText('Version 1.0.0').waitFor();
+    const homeBytes = [...sizes.values()].reduce((a, b) => a + b, 0);
+    const homeFiles = sizes.size;
+    // what a board screen adds
+    await page.goto(`${site.url}/guest?returnUrl=%2Fchess%2Fai`);
+    await page.getByRole('button', { name: 'Continue as Guest' }).click();
+    await page.getByRole('heading', { name: 'Game Settings' }).waitFor();
+    await page.getByRole('button', { name: 'Start Game' }).click();
+    await page.getByTestId('board').waitFor();
+    await page.waitForLoadState('networkidle');
+    const allBytes = [...sizes.values()].reduce((a, b) => a + b, 0);
+
+    // 2. click -> rendered move, on fresh games against the AI (player is white)
+    const cg: number[] = [];
+    const app: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      if (i > 0) {
+        await page.getByRole('button', { name: 'Resign' }).click();
+        await page.getByRole('dialog').getByRole('button', { name: 'Play Again' }).click();
+        await page.getByRole('button', { name: 'White' }).click();
+        await page.getByRole('button', { name: 'Start Game' }).click();
+      }
+      await page.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor();
+      await page.waitForTimeout(200);
+      const from = await squareCenter(page, 'e2');
+      await page.mouse.click(from.x, from.y);
+      await page.evaluate(() => {
+        const w = window as unknown as { __bench: Promise<{ cg: number; app: number }> };
+        w.__bench = new Promise((resolve) => {
+          let t0 = -1;
+          let cgMs = -1;
+          document.addEventListener('mousedown', (e) => { t0 = e.timeStamp; }, { capture: true, once: true });
+          const check = () => {
+            if (t0 < 0) return;
+            if (cgMs < 0 && document.querySelectorAll('cg-board square.last-move').length === 2) {
+              cgMs = 0;
+              requestAnimationFrame(() => { cgMs = performance.now() - t0; });
+            }
+            if (document.querySelector('.move-count')?.textContent?.startsWith('Moves: 1')) {
+              mo.disconnect();
+              requestAnimationFrame(() => {
+                const appMs = performance.now() - t0;
+                resolve({ cg: cgMs > 0 ? cgMs : appMs, app: appMs });
+              });
+            }
+          };
+          const mo = new MutationObserver(check);
+          mo.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+        });
+      });
+      const to = await squareCenter(page, 'e4');
+      await page.mouse.click(to.x, to.y);
+      const r = await page.evaluate(() => (window as unknown as { __bench: Promise<{ cg: number; app: number }> }).__bench);
+      cg.push(r.cg);
+      app.push(r.app);
+    }
+
+    const homeKb = kb(homeBytes);
+    const lines = [
+      `JS for / (gzip, ${homeFiles} files): ${homeKb.toFixed(1)} KB; budget ${BUDGET_KB} KB; ratio ${(homeKb / BUDGET_KB).toFixed(2)}`,
+      `JS after opening a board screen (/chess/ai, gzip, ${sizes.size} files): ${kb(allBytes).toFixed(1)} KB (board + chess core + screen: +${kb(allBytes - homeBytes).toFixed(1)} KB)`,
+      `click -> move drawn by chessground: median ${median(cg).toFixed(1)} ms over ${RUNS} (min ${Math.min(...cg).toFixed(1)}, max ${Math.max(...cg).toFixed(1)}); ratio to ${FRAME_MS} ms ${(median(cg) / FRAME_MS).toFixed(2)}`,
+      `click -> move committed by the app and drawn: median ${median(app).toFixed(1)} ms over ${RUNS} (min ${Math.min(...app).toFixed(1)}, max ${Math.max(...app).toFixed(1)}); ratio to ${FRAME_MS} ms ${(median(app) / FRAME_MS).toFixed(2)}`,
+    ];
+    for (const l of lines) process.stdout.write(l + '\n');
+    await ctx.close();
+  } finally {
+    await browser.close();
+    await site.stop();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(String(err instanceof Error ? err.stack : err) + '\n');
+  process.exit(1);
+});
