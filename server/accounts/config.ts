@@ -62,7 +62,13 @@ const boolString = z
 const httpUrl = z
   .string()
   .url()
-  .refine((u) => /^https?:$/.test(new URL(u).protocol), 'must be an http(s) URL');
+  .refine((u) => {
+    try {
+      return /^https?:$/.test(new URL(u).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL');
 
 const envSchema = z.object({
   SITE_URL: httpUrl.optional(),

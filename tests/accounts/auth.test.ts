@@ -23,7 +23,7 @@ describe.each(BACKENDS)('auth on %s', (backend) => {
       }),
       startAccountsServer({ backend, autoconfirm: true }),
     ]);
-  });
+  }, 180_000);
   afterAll(async () => {
     await Promise.all([s?.destroy(), auto?.destroy()]);
   });

@@ -25,7 +25,7 @@ export interface TestServer {
   anonKey: string;
   dataDir: string;
   dbSchema?: string;
-  client(extra?: { storage?: Storage }): SupabaseClient;
+  client(extra?: { storage?: Storage; headers?: Record<string, string> }): SupabaseClient;
   /** Stops listening and closes the module (the data stays for a restart). */
   stop(): Promise<void>;
   /** stop() plus removing the data dir / schema. */
@@ -104,6 +104,7 @@ export async function startAccountsServer(opts: StartOptions = {}): Promise<Test
         },
         // Node 20 has no global WebSocket; realtime is not used here but the client builds it.
         realtime: { transport: WebSocket as never },
+        global: { headers: extra.headers ?? {} },
       });
     },
     stop,

@@ -30,7 +30,7 @@ describe.each(BACKENDS)('profiles on %s', (backend) => {
     s = await startAccountsServer({ backend, autoconfirm: true });
     [alice, bob] = [await signedIn(), await signedIn()];
     anon = s.client();
-  });
+  }, 180_000);
   afterAll(async () => {
     await s?.destroy();
   });
