@@ -1,0 +1,81 @@
+/**
+ * The k6 scenarios at CI scale (issue 7 part 2 for the reconnect and AI scenarios; steady play
+ * at this scale is tests/server/load-driver.test.ts): a few hundred players against the real
+ * server, failing on any rejected legal move, any game without an end, any failed rejoin, or a
+ * relay p99 above the stated limit. The server is the production entry in its own process,
+ * configured by environment variables as in production. The limits are wider than the k6
+ * defaults because this run shares two cores with the rest of the test suite.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScenario } from './k6-node/run-scenario';
+import { startServerProcess, type ServerProcess } from './k6-node/server-process';
+/** Stated limits for this run (ms). */
+const P95_RELAY_MS = 300;
+const P99_RELAY_MS = 800;
+
+let server: ServerProcess;
+
+beforeAll(async () => {
+  server = await startServerProcess({ CLOCK_SECONDS: '120', AI_POOL_SIZE: '1', AI_REPLY_DELAY_MS: '20-60' });
+}, 60_000);
+
+afterAll(async () => {
+  // Graceful shutdown with players gone: exit code 0.
+  expect(await server?.stop()).toBe(0);
+});
+
+describe('k6 scenarios at CI scale', () => {
+  it('reconnect storm, 200 players: half drop and rejoin, every game ends, nothing rejected', async () => {
+    const players = 200;
+    const t0 = Date.now();
+    const run = await runScenario(
+      'reconnect-storm',
+      {
+        BASE_URL: server.url,
+        VUS: String(players),
+        THINK_MIN_MS: '200',
+        THINK_MAX_MS: '800',
+        MAX_PLIES: '30',
+        RECONNECT_SHARE: '0.5',
+        OFFLINE_MIN_MS: '200',
+        OFFLINE_MAX_MS: '2000',
+        P95_RELAY_MS: String(P95_RELAY_MS),
+        P99_RELAY_MS: String(P99_RELAY_MS),
+        P95_PAIRING_MS: '2000',
+        P99_PAIRING_MS: '4000',
+        P95_CONNECT_MS: '2000',
+        P95_REJOIN_MS: '2000',
+      },
+      players,
+      { staggerMs: 5, timeoutMs: 120_000 },
+    );
+    const seconds = (Date.now() - t0) / 1000;
+    expect(run.failed, JSON.stringify(run.failed)).toEqual([]);
+    expect(run.count('games_finished')).toBe(players);
+    expect(run.count('moves_rejected')).toBe(0);
+    expect(run.count('games_unfinished')).toBe(0);
+    expect(run.count('rejoin_failures')).toBe(0);
+    expect(run.count('reconnects')).toBeGreaterThan(players / 4);
+    const relay = run.samples('move_relay_latency').sort((a, b) => a - b);
+    expect(relay.length).toBe(run.count('moves_played'));
+    process.stderr.write(
+      `reconnect storm: ${players} players, ${run.count('moves_played')} moves, ${run.count('reconnects')} rejoins in ${seconds.toFixed(1)} s; ` +
+        `relay p50 ${relay[Math.floor(relay.length / 2)]} ms, p99 ${relay[Math.floor(relay.length * 0.99)]} ms\n`,
+    );
+  }, 150_000);
+
+  it('AI games, 10 players at once: every game ends, every AI reply arrives', async () => {
+    const players = 10;
+    const run = await runScenario(
+      'ai-games',
+      { BASE_URL: server.url, VUS: String(players), THINK_MIN_MS: '100', THINK_MAX_MS: '400', MAX_PLIES: '30', AI_DIFFICULTY: '1' },
+      players,
+      { timeoutMs: 120_000 },
+    );
+    expect(run.failed, JSON.stringify(run.failed)).toEqual([]);
+    expect(run.count('games_finished')).toBe(players);
+    expect(run.count('moves_rejected')).toBe(0);
+    expect(run.count('games_unfinished')).toBe(0);
+    expect(run.samples('ai_reply_time').length).toBeGreaterThanOrEqual(players * 10);
+  }, 150_000);
+});
