@@ -190,7 +190,7 @@ async function runChess(n: number): Promise<ChessResult> {
   const server = await startChessServer();
   const pid = server.proc.pid!;
   const url = `ws://127.0.0.1:${server.port}/socket`;
-  const workers = await startWorkers(workersWanted || Math.max(1, Math.min(4, Math.ceil(n / 2500))));
+  const workers = await startWorkers(workersWanted || Math.max(1, Math.min(4, Math.ceil(n / 800))));
   try {
     await sleep(500);
     const rss0 = rssBytes(pid);
@@ -278,7 +278,7 @@ async function runEcho(n: number): Promise<{ cpuUsPerMsg: number; msgs: number; 
   const server = await startEchoServer();
   const pid = server.proc.pid!;
   const url = `ws://127.0.0.1:${server.port}/socket`;
-  const workers = await startWorkers(workersWanted || Math.max(1, Math.min(4, Math.ceil(n / 2500))));
+  const workers = await startWorkers(workersWanted || Math.max(1, Math.min(4, Math.ceil(n / 800))));
   try {
     const shares = split(n, workers.length);
     await Promise.all(workers.map((w, i) => w.call({ cmd: 'connect', url, count: shares[i], mode: 'echo', concurrency: 50 }, 'connected')));

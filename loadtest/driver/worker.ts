@@ -25,6 +25,8 @@ interface Player {
   gameId: string | null;
   color: 'white' | 'black' | null;
   chess: ChessGame | null;
+  /** plies played in the current game (the key of a move's timing record) */
+  ply: number;
   queuedAt: number;
   moveTimer: NodeJS.Timeout | null;
   gamesEnded: number;
@@ -56,7 +58,7 @@ function scheduleMove(p: Player): void {
     const moves = p.chess.legalMoves();
     if (moves.length === 0) return;
     const uci = moves[Math.floor(Math.random() * moves.length)];
-    const ply = p.chess.history().length;
+    const ply = p.ply;
     const move = { from: uci.slice(0, 2), to: uci.slice(2, 4), ...(uci.length > 4 ? { promotion: uci[4] } : {}) };
     sentAt.push([`${p.gameId}:${ply}`, nowUs()]);
     counters.movesSent++;
@@ -75,13 +77,14 @@ function onChessMessage(p: Player, m: Record<string, any>): void {
       p.gameId = m.gameId;
       p.color = m.color;
       p.chess = new ChessGame();
+      p.ply = 0;
       p.gamesStarted++;
       counters.gameStarts++;
       scheduleMove(p);
       return;
     case 'gameMove': {
       if (!p.chess || m.gameId !== p.gameId) return;
-      const ply = p.chess.history().length;
+      const ply = p.ply;
       const mover = p.chess.turn();
       const uci = m.move.from + m.move.to + (m.move.promotion ?? '');
       if (!p.chess.play(uci)) {
@@ -89,6 +92,7 @@ function onChessMessage(p: Player, m: Record<string, any>): void {
         rejections.push(`local replica refused ${uci}`);
         return;
       }
+      p.ply++;
       if (mover !== p.color) {
         recvAt.push([`${p.gameId}:${ply}`, nowUs()]);
         counters.movesReceived++;
@@ -132,7 +136,7 @@ async function connectAll(url: string, count: number, concurrency: number): Prom
   const one = () =>
     new Promise<void>((resolve) => {
       const ws = new WebSocket(url, { perMessageDeflate: false });
-      const p: Player = { ws, playerId: '', gameId: null, color: null, chess: null, queuedAt: 0, moveTimer: null, gamesEnded: 0, gamesStarted: 0 };
+      const p: Player = { ws, playerId: '', gameId: null, color: null, chess: null, ply: 0, queuedAt: 0, moveTimer: null, gamesEnded: 0, gamesStarted: 0 };
       let acked = false;
       ws.on('message', (data) => {
         const t = nowUs();

@@ -339,6 +339,7 @@ export class Realtime {
     }
     const color = this.games.colorOf(game, session.id)!;
     const opponent = color === 'white' ? game.black : game.white;
+    const state = this.games.currentState(game);
     this.sendWs(ws, {
       type: 'gameStart',
       gameId,
@@ -346,10 +347,9 @@ export class Realtime {
       opponentId: opponent.id,
       opponentName: opponent.name,
       timerDuration: Math.round(this.games.clockMs / 1000),
-      currentState: this.games.currentState(game),
+      currentState: state,
     });
     // the opponent's pending draw offer is part of currentState; send it as an event as well
-    const state = this.games.currentState(game);
     if (state.drawOfferFrom && state.drawOfferFrom !== color) this.sendWs(ws, { type: 'drawOffer', gameId });
   }
 
