@@ -60,7 +60,8 @@ export class Connection {
   }
 
   get isOpen(): boolean {
-    return !this.closed && !this.closing && this.ws.readyState === WebSocket.OPEN;
+    // 1 = OPEN (the literal, not WebSocket.OPEN: not every k6 version defines the constants).
+    return !this.closed && !this.closing && this.ws.readyState === 1;
   }
 
   send(msg: ClientMessage): boolean {
