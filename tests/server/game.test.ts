@@ -194,3 +194,36 @@ describe('disconnect, reconnect, rejoin', () => {
     await Promise.all([p.white.close(), back.close()]);
   });
 });
+
+describe('lag compensation', () => {
+  it('credits a laggy player (measured from ping/pong) with part of the time its move spent on the wire', async () => {
+    const s = await startTestServer({ pingIntervalMs: 100 });
+    try {
+      // A client whose pongs come back 800 ms late: one-way lag about 400 ms.
+      const { default: WebSocket } = await import('ws');
+      const laggy = new TestClient(s.url);
+      (laggy.ws as unknown as { _autoPong: boolean })._autoPong = false;
+      laggy.ws.on('ping', (data: Buffer) => setTimeout(() => laggy.ws.readyState === WebSocket.OPEN && laggy.ws.pong(data), 800));
+      await laggy.opened;
+      await laggy.next('connectionAck');
+      const other = await TestClient.connect(s.url);
+      laggy.send('findGame', { username: 'Laggy' });
+      await laggy.next('matchmakingStatus');
+      other.send('findGame', { username: 'Quick' });
+      const start = await laggy.next('gameStart');
+      expect(start.color).toBe('white');
+      const p = { white: laggy, black: other, gameId: start.gameId as string };
+      await new Promise((r) => setTimeout(r, 1500)); // let the RTT estimate settle
+      await playMoves(p, ['e2e4', 'e7e5']);
+      await new Promise((r) => setTimeout(r, 1500)); // white thinks 1.5 s on a running clock
+      const [m] = await playMoves(p, ['g1f3']);
+      const white = (m.clocks as { white: number }).white;
+      // without credit about 598 500 ms would be left; the measured lag gives some of it back
+      expect(white).toBeGreaterThan(598_700);
+      expect(white).toBeLessThanOrEqual(600_000);
+      await Promise.all([laggy.close(), other.close()]);
+    } finally {
+      await s.close();
+    }
+  });
+});
