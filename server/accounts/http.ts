@@ -85,7 +85,13 @@ export function serve(handler: Handler, opts: ServeOptions) {
       res.cork(() => {
         res.writeStatus(`${reply.status} ${STATUS_CODES[reply.status] ?? ''}`.trim());
         for (const [k, v] of Object.entries({ ...reply.headers, ...corsHeaders })) res.writeHeader(k, v);
-        res.end(reply.body ?? '');
+        if (method === 'HEAD') {
+          // This uWS build would send a body on HEAD with end(); headers only, then close.
+          const body = reply.body ?? '';
+          res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.length, true);
+        } else {
+          res.end(reply.body ?? '');
+        }
       });
       const ms = Math.round((performance.now() - started) * 10) / 10;
       const level = reply.status >= 500 ? 'warn' : 'debug';

@@ -186,6 +186,14 @@ describe.each(BACKENDS)('profiles on %s', (backend) => {
     expect(((await e2.json()) as { code: string }).code).toBe('PGRST301');
   });
 
+  test('HEAD (count only) answers headers and keeps the server healthy', async () => {
+    const r = await anon.from('profiles').select('id', { count: 'exact', head: true }).eq('id', alice.id);
+    expect(r.error).toBeNull();
+    expect(r.status).toBe(200);
+    const after = await anon.from('profiles').select('id').eq('id', alice.id);
+    expect(after.data).toEqual([{ id: alice.id }]);
+  });
+
   test('an unknown table: 404 PGRST205; delete is not granted', async () => {
     const r = await alice.c.from('secrets').select('*');
     expect(r.status).toBe(404);
