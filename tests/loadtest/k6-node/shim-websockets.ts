@@ -20,11 +20,15 @@ export class WebSocket {
     runtime().liveSockets++;
     this.ws = new WsSocket(url);
     this.ws.on('open', () => this.emit('open', {}));
-    this.ws.on('message', (data: WsSocket.RawData, isBinary: boolean) =>
-      this.emit('message', { data: isBinary ? data : data.toString() }),
-    );
+    // Like k6: no message is delivered once close() was called.
+    this.ws.on('message', (data: WsSocket.RawData, isBinary: boolean) => {
+      if (this.ws.readyState === WsSocket.OPEN) this.emit('message', { data: isBinary ? data : data.toString() });
+    });
     this.ws.on('error', (err: Error) => this.emit('error', { error: err.message }));
-    this.ws.on('close', () => {
+    this.ws.on('close', (code: number) => {
+      // Like k6 (gorilla's IsUnexpectedCloseError with 1000 and 1001): a close frame with any
+      // other code is also reported as an error; a dropped connection (1006) is not.
+      if (code !== 1000 && code !== 1001 && code !== 1006) this.emit('error', { error: `websocket: close ${code}` });
       this.emit('close', {});
       if (this.counted) {
         this.counted = false;
