@@ -99,6 +99,12 @@ export class Connection {
       connectTime.add(Date.now() - this.openedAt);
       if (msg.secret) this.identity = { playerId: msg.playerId, secret: msg.secret };
     }
-    this.handlers.onMessage(msg);
+    try {
+      this.handlers.onMessage(msg);
+    } catch (err) {
+      // k6 closes the socket when a listener throws; count it and keep playing instead.
+      protocolViolations.add(1, { what: 'handler threw' });
+      logProblem(`handling ${msg.type} threw: ${String(err)}`);
+    }
   }
 }
