@@ -2,10 +2,10 @@
  * One multiplayer game as a pure XState v5 machine (CONTRACTS.md section 6).
  *
  * States
- *   live (parallel)
- *     play:    firstMove -> secondMove -> running   (afterMove is a transient routing state)
- *     absence: idle <-> counting                    (disconnect grace)
- *   over (final; output { winner, reason })
+ *   firstMove -> secondMove -> running (re-entered on every move and clock wake-up) -> over
+ *   `over` is final; output { winner, reason }.
+ * The machine is deliberately flat (no parallel regions, no transient states): the server runs
+ * thousands of these actors and every state node costs time on every event.
  *
  * Time: the machine reads time only through the injected now() (monotonic ms) and waits only
  * through XState `after` with delays computed from the context, so a SimulatedClock or fake
@@ -13,13 +13,14 @@
  * is kept beside the actor, keyed by the actor reference.
  *
  * Decisions that set `context.result` are taken in actions (they may depend on the time);
- * `live` then leaves for `over` on an eventless transition guarded by "result is set".
+ * every live state then leaves for `over` on an eventless transition guarded by "result is set".
  * See README.md in this folder for the rules.
  */
 import { assign, emit, enqueueActions, setup } from 'xstate';
 import { START_FEN } from '../chess';
 import { chessGameFor, moveCachedGame } from './chessCache';
 import { clockRunning, clocksAt, creditLag, elapsedThisTurn, moverFlagged, nextClockWakeMs } from './clock';
+import { graceLeftMs, syncGrace } from './presence';
 import { CLOCK_TICK_MS, UNTIMED_PLIES } from './defaults';
 import { opposite } from './display';
 import { REJECTION } from './reasons';
@@ -98,6 +99,8 @@ function playerOf(event: GameEvent): string {
 
 // ---------------------------------------------------------------------------------------------
 
+const toOver = { guard: 'hasResult', target: 'over' } as const;
+
 export const gameMachine = setup({
   types: {} as {
     context: GameContext;
@@ -110,9 +113,12 @@ export const gameMachine = setup({
     hasResult: ({ context }) => context.result !== null,
     notAPlayer: ({ context, event }) => colorOf(context, playerOf(event)) === null,
     notYourTurn: ({ context, event }) => colorOf(context, playerOf(event)) !== context.turn,
-    malformedMove: ({ event }) => event.type !== 'MOVE' || !wellFormed(event.move),
-    illegalMove: ({ context, event }) => event.type !== 'MOVE' || !game(context).isLegal(moveInput(event.move)),
-    secondMoveDue: ({ context }) => context.moves.length === 1,
+    /** A player's own move, on its turn, well formed and legal. */
+    acceptableMove: ({ context, event }) =>
+      event.type === 'MOVE' &&
+      colorOf(context, event.playerId) === context.turn &&
+      wellFormed(event.move) &&
+      game(context).isLegal(moveInput(event.move)),
     // Draw offers
     beforeClocksStart: ({ context }) => context.moves.length < UNTIMED_PLIES,
     ownOfferPending: ({ context, event }) => context.drawOffer === colorOf(context, playerOf(event)),
@@ -125,7 +131,7 @@ export const gameMachine = setup({
       const last = me ? context.lastDrawOfferPly[me] : null;
       return last !== null && context.moves.length - last < context.settings.drawOfferIntervalPlies;
     },
-    // Disconnects
+    // Presence
     isAway: ({ context, event }) => {
       const me = colorOf(context, playerOf(event));
       return me !== null && context.away[me];
@@ -134,27 +140,13 @@ export const gameMachine = setup({
       const me = colorOf(context, playerOf(event));
       return me !== null && !context.away[me];
     },
-    moverAwayWithGraceLeft: ({ context }) =>
-      clockRunning(context) &&
-      context.away[context.turn] &&
-      context.graceUsed[context.turn] < context.settings.graceMs[context.turn],
-    moverGraceSpentOpponentHere: ({ context }) =>
-      clockRunning(context) &&
-      context.away[context.turn] &&
-      context.graceUsed[context.turn] >= context.settings.graceMs[context.turn] &&
-      !context.away[opposite(context.turn)],
-    graceCountStale: ({ context }) =>
-      !(clockRunning(context) && context.away[context.turn] && context.graceCount?.color === context.turn),
-    countedOpponentHere: ({ context }) =>
-      context.graceCount !== null && !context.away[opposite(context.graceCount.color)],
   },
   delays: {
     firstMoveDeadline: ({ context, self }) =>
       Math.max(0, context.turnStartedAt + context.settings.firstMoveDeadlineMs - nowOf(self)),
-    clockWake: ({ context, self }) => nextClockWakeMs(context, nowOf(self)),
-    graceLeft: ({ context }) => {
-      const c = context.graceCount?.color ?? context.turn;
-      return Math.max(0, context.settings.graceMs[c] - context.graceUsed[c]);
+    clockWake: ({ context, self }) => {
+      const t = nowOf(self);
+      return nextClockWakeMs(context, t, graceLeftMs(context, t));
     },
   },
   actions: {
@@ -189,7 +181,7 @@ export const gameMachine = setup({
 
       const chess = game(context);
       const played = chess.play(moveInput(event.move));
-      if (!played) return; // unreachable: the illegalMove guard ran first
+      if (!played) return; // unreachable: the acceptableMove guard ran first
       const moves = [...context.moves, played.uci];
       moveCachedGame(context.moves, moves, chess);
 
@@ -201,7 +193,8 @@ export const gameMachine = setup({
       // lichess: a pending offer lapses when its receiver moves instead of answering.
       const offerLapsed = context.drawOffer === opposite(mover);
       const nextTurn = chess.turn();
-      enqueue.assign({
+      const next: GameContext = {
+        ...context,
         moves,
         fen: played.fenAfter,
         turn: nextTurn,
@@ -211,7 +204,8 @@ export const gameMachine = setup({
         tickIndex: 0,
         drawOffer: offerLapsed ? null : context.drawOffer,
         result,
-      });
+      };
+      enqueue.assign({ ...next, ...syncGrace(next, t) });
       const move: WireMove = played.promotion
         ? { from: played.from, to: played.to, promotion: played.promotion }
         : { from: played.from, to: played.to };
@@ -229,7 +223,10 @@ export const gameMachine = setup({
       if (offerLapsed) enqueue.emit({ type: 'drawDeclined', by: mover, implicit: true });
     }),
 
-    /** A clock wake-up: the flag falls, or one more whole second has passed and is reported. */
+    /**
+     * The running clock's wake-up: the flag falls, or the counting disconnect grace runs out,
+     * or one more whole second has passed and is reported.
+     */
     clockWake: enqueueActions(({ context, enqueue, self }) => {
       const t = nowOf(self);
       if (moverFlagged(context, t)) {
@@ -238,6 +235,15 @@ export const gameMachine = setup({
           result: lossUnlessNoMatingMaterial(context, context.turn, 'timeout'),
         });
         return;
+      }
+      if (context.graceCount && graceLeftMs(context, t) <= 0) {
+        const c = context.graceCount.color;
+        if (!context.away[opposite(c)]) {
+          enqueue.assign({ result: lossUnlessNoMatingMaterial(context, c, 'disconnection') });
+          return;
+        }
+        // Both are away: nobody is there to win it; the game goes on and the clock decides.
+        enqueue.assign({ graceCount: null, graceUsed: { ...context.graceUsed, [c]: context.settings.graceMs[c] } });
       }
       const index = Math.floor(elapsedThisTurn(context, t) / CLOCK_TICK_MS);
       if (index > context.tickIndex) {
@@ -274,39 +280,35 @@ export const gameMachine = setup({
       enqueue.emit({ type: 'drawDeclined', by: me });
     }),
 
-    markAway: enqueueActions(({ context, event, enqueue }) => {
+    markAway: enqueueActions(({ context, event, enqueue, self }) => {
       const me = colorOf(context, playerOf(event)) as Color;
-      enqueue.assign({
+      const next: GameContext = {
+        ...context,
         away: { ...context.away, [me]: true },
         // Each absence gets the full grace again (the clock still bounds a player who stalls).
         graceUsed: { ...context.graceUsed, [me]: 0 },
-      });
+      };
+      enqueue.assign({ away: next.away, ...syncGrace(next, nowOf(self)) });
       enqueue.emit({ type: 'opponentDisconnected', color: me, graceMs: context.settings.graceMs[me] });
     }),
 
-    markBack: enqueueActions(({ context, event, enqueue }) => {
+    markBack: enqueueActions(({ context, event, enqueue, self }) => {
       const me = colorOf(context, playerOf(event)) as Color;
-      enqueue.assign({ away: { ...context.away, [me]: false } });
+      const next: GameContext = { ...context, away: { ...context.away, [me]: false } };
+      const mover = context.turn;
+      // Both were away and the mover's grace ran out meanwhile: the one who returns wins.
+      const moverGraceSpent =
+        clockRunning(context) &&
+        me !== mover &&
+        context.away[mover] &&
+        context.graceCount === null &&
+        context.graceUsed[mover] >= context.settings.graceMs[mover];
+      enqueue.assign({
+        away: next.away,
+        ...syncGrace(next, nowOf(self)),
+        ...(moverGraceSpent ? { result: lossUnlessNoMatingMaterial(context, mover, 'disconnection') } : {}),
+      });
       enqueue.emit({ type: 'opponentReconnected', color: me });
-    }),
-
-    startGraceCount: assign({ graceCount: ({ context, self }) => ({ color: context.turn, since: nowOf(self) }) }),
-
-    stopGraceCount: assign(({ context, self }) => {
-      const counted = context.graceCount;
-      if (!counted) return {};
-      // Only an absence that is still going on keeps its used grace (a return resets it anyway).
-      if (!context.away[counted.color]) return { graceCount: null };
-      const used = context.graceUsed[counted.color] + Math.max(0, nowOf(self) - counted.since);
-      return { graceCount: null, graceUsed: { ...context.graceUsed, [counted.color]: used } };
-    }),
-
-    exhaustGrace: assign({
-      graceUsed: ({ context }) => ({ ...context.graceUsed, [context.turn]: context.settings.graceMs[context.turn] }),
-    }),
-
-    awardDisconnection: assign({
-      result: ({ context }) => lossUnlessNoMatingMaterial(context, context.turn, 'disconnection'),
     }),
 
     emitEnded: emit(({ context }) => {
@@ -356,102 +358,66 @@ export const gameMachine = setup({
       result: null,
     };
   },
-  initial: 'live',
+  initial: 'firstMove',
+  on: {
+    // Reached when the state's own MOVE transition (an acceptable move) did not apply.
+    MOVE: [
+      { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
+      { guard: 'notYourTurn', actions: { type: 'reject', params: { reason: REJECTION.notYourTurn } } },
+      { actions: { type: 'reject', params: { reason: REJECTION.illegalMove } } },
+    ],
+    RESIGN: [
+      { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
+      { actions: 'resignOrAbort' },
+    ],
+    OFFER_DRAW: [
+      { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
+      { guard: 'beforeClocksStart', actions: { type: 'reject', params: { reason: REJECTION.drawTooEarly } } },
+      { guard: 'ownOfferPending', actions: { type: 'reject', params: { reason: REJECTION.drawAlreadyOffered } } },
+      // Offering while the opponent's offer stands is accepting it (as lichess does).
+      { guard: 'opponentOfferPending', actions: 'drawByAgreement' },
+      { guard: 'offeredTooRecently', actions: { type: 'reject', params: { reason: REJECTION.drawTooOften } } },
+      { actions: 'offerDraw' },
+    ],
+    ACCEPT_DRAW: [
+      { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
+      { guard: 'opponentOfferPending', actions: 'drawByAgreement' },
+      { actions: { type: 'reject', params: { reason: REJECTION.noDrawOffer } } },
+    ],
+    DECLINE_DRAW: [
+      { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
+      { guard: 'opponentOfferPending', actions: 'declineDraw' },
+      { actions: { type: 'reject', params: { reason: REJECTION.noDrawOffer } } },
+    ],
+    // Presence reports from the server: idempotent, unknown ids ignored. Before the clocks run
+    // no grace counts (the first-move deadline aborts instead), so nothing needs rescheduling.
+    PLAYER_DISCONNECTED: { guard: 'isPresent', actions: 'markAway' },
+    PLAYER_RECONNECTED: { guard: 'isAway', actions: 'markBack' },
+  },
   states: {
-    live: {
-      type: 'parallel',
-      always: { guard: 'hasResult', target: 'over' },
+    /** No clock yet; the first mover has firstMoveDeadlineMs from the start. */
+    firstMove: {
+      always: toOver,
+      after: { firstMoveDeadline: { target: 'over', actions: 'abortNoFirstMove' } },
+      on: { MOVE: { guard: 'acceptableMove', target: 'secondMove', actions: 'applyMove' } },
+    },
+    /** No clock yet; the reply has firstMoveDeadlineMs from the first move. */
+    secondMove: {
+      always: toOver,
+      after: { firstMoveDeadline: { target: 'over', actions: 'abortNoFirstMove' } },
+      on: { MOVE: { guard: 'acceptableMove', target: 'running', actions: 'applyMove' } },
+    },
+    /**
+     * The side to move's clock runs. One timer wakes the state at the next whole second, the
+     * flag or the end of a counting disconnect grace; re-entering the state reschedules it.
+     */
+    running: {
+      always: toOver,
+      after: { clockWake: { target: 'running', reenter: true, actions: 'clockWake' } },
       on: {
-        RESIGN: [
-          { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
-          { actions: 'resignOrAbort' },
-        ],
-        OFFER_DRAW: [
-          { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
-          { guard: 'beforeClocksStart', actions: { type: 'reject', params: { reason: REJECTION.drawTooEarly } } },
-          { guard: 'ownOfferPending', actions: { type: 'reject', params: { reason: REJECTION.drawAlreadyOffered } } },
-          // Offering while the opponent's offer stands is accepting it (as lichess does).
-          { guard: 'opponentOfferPending', actions: 'drawByAgreement' },
-          { guard: 'offeredTooRecently', actions: { type: 'reject', params: { reason: REJECTION.drawTooOften } } },
-          { actions: 'offerDraw' },
-        ],
-        ACCEPT_DRAW: [
-          { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
-          { guard: 'opponentOfferPending', actions: 'drawByAgreement' },
-          { actions: { type: 'reject', params: { reason: REJECTION.noDrawOffer } } },
-        ],
-        DECLINE_DRAW: [
-          { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
-          { guard: 'opponentOfferPending', actions: 'declineDraw' },
-          { actions: { type: 'reject', params: { reason: REJECTION.noDrawOffer } } },
-        ],
-        // Presence reports from the server: idempotent, unknown ids ignored.
-        PLAYER_DISCONNECTED: { guard: 'isPresent', actions: 'markAway' },
-        PLAYER_RECONNECTED: { guard: 'isAway', actions: 'markBack' },
-      },
-      states: {
-        play: {
-          initial: 'firstMove',
-          on: {
-            MOVE: [
-              { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
-              { guard: 'notYourTurn', actions: { type: 'reject', params: { reason: REJECTION.notYourTurn } } },
-              { guard: 'malformedMove', actions: { type: 'reject', params: { reason: REJECTION.illegalMove } } },
-              { guard: 'illegalMove', actions: { type: 'reject', params: { reason: REJECTION.illegalMove } } },
-              { actions: 'applyMove', target: '.afterMove' },
-            ],
-          },
-          states: {
-            /** No clock yet; the first mover has firstMoveDeadlineMs from the start. */
-            firstMove: {
-              after: { firstMoveDeadline: { target: '#game.over', actions: 'abortNoFirstMove' } },
-            },
-            /** No clock yet; the reply has firstMoveDeadlineMs from the first move. */
-            secondMove: {
-              after: { firstMoveDeadline: { target: '#game.over', actions: 'abortNoFirstMove' } },
-            },
-            /** The side to move's clock runs; wakes each second for `clock` and at the flag. */
-            running: {
-              after: { clockWake: { target: 'running', reenter: true, actions: 'clockWake' } },
-            },
-            /** Transient: where a move leads. Re-entering the next state restarts its timer. */
-            afterMove: {
-              always: [
-                { guard: 'hasResult', target: '#game.over' },
-                { guard: 'secondMoveDue', target: 'secondMove' },
-                { target: 'running' },
-              ],
-            },
-          },
-        },
-        absence: {
-          initial: 'idle',
-          states: {
-            /**
-             * Grace counts only while the absent player is to move and their clock runs
-             * (lila#6044), so at most one grace counts at a time: the mover's.
-             */
-            idle: {
-              always: [
-                // Both were away and the mover's grace ran out; the opponent is back: it wins.
-                { guard: 'moverGraceSpentOpponentHere', target: '#game.over', actions: 'awardDisconnection' },
-                { guard: 'moverAwayWithGraceLeft', target: 'counting' },
-              ],
-            },
-            counting: {
-              entry: 'startGraceCount',
-              exit: 'stopGraceCount',
-              always: { guard: 'graceCountStale', target: 'idle' },
-              after: {
-                graceLeft: [
-                  { guard: 'countedOpponentHere', target: '#game.over', actions: 'awardDisconnection' },
-                  // Nobody is there to win it: the game goes on and the clock decides.
-                  { target: 'idle', actions: 'exhaustGrace' },
-                ],
-              },
-            },
-          },
-        },
+        MOVE: { guard: 'acceptableMove', target: 'running', reenter: true, actions: 'applyMove' },
+        PLAYER_DISCONNECTED: { guard: 'isPresent', target: 'running', reenter: true, actions: 'markAway' },
+        PLAYER_RECONNECTED: { guard: 'isAway', target: 'running', reenter: true, actions: 'markBack' },
       },
     },
     over: {
