@@ -4,13 +4,13 @@
  * SAN/UCI/PGN and game status.
  */
 import { hasMatingMaterial, insufficientMaterial } from './material';
-import { MAX_MOVES, generateLegal } from './movegen';
+import { MAX_MOVES, findLegalMove, generateLegal } from './movegen';
 import { buildPgn } from './pgn';
 import { Position, START_FEN } from './position';
 import { moveToSan, parseSan } from './san';
 import { SQUARE_NAMES, parseSquare } from './squares';
 import {
-  BLACK, FLAG_CASTLE, FLAG_DOUBLE, FLAG_EP, FLAG_PROMO_N, FLAG_PROMO_Q, PIECE_CHARS, WHITE,
+  BLACK, FLAG_CASTLE, FLAG_DOUBLE, FLAG_EP, FLAG_PROMO_N, FLAG_PROMO_Q, PAWN, PIECE_CHARS, WHITE,
 } from './types';
 import { moveToUci, parseUci } from './uci';
 
@@ -141,17 +141,12 @@ export class ChessGame {
         if (promo < 2) return -1;
       }
     }
-    const n = this.legal();
-    const key = from | (to << 6);
-    for (let i = 0; i < n; i++) {
-      const m = this.moves[i];
-      if ((m & 4095) !== key) continue;
-      const flag = m >> 12;
-      // UCI strings are strict; an object's promotion field is ignored for a non-promotion move
-      if (flag < FLAG_PROMO_N) return promo === 0 || typeof move !== 'string' ? m : -1;
-      if (flag - 2 === (promo === 0 ? 5 : promo)) return m;
+    // UCI strings are strict; an object's promotion field is ignored for a non-promotion move
+    if (promo !== 0 && typeof move !== 'string') {
+      const p = this.pos.board[from];
+      if ((p & 7) !== PAWN || (to >> 3) !== ((p >> 3) === WHITE ? 7 : 0)) promo = 0;
     }
-    return -1;
+    return findLegalMove(this.pos, from, to, promo);
   }
 
   isLegal(move: MoveInput | string): boolean {

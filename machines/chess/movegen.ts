@@ -380,3 +380,74 @@ export function countLegal(pos: Position): number {
   }
   return n;
 }
+
+/**
+ * The encoded legal move from -> to (promo: 0 or piece type 2..5; a pawn reaching the last rank
+ * without one promotes to a queen), or -1 when that move is not legal. Checks the single move
+ * directly (geometry, then make / king-attacked / unmake), without generating the move list.
+ */
+export function findLegalMove(pos: Position, from: number, to: number, promo: number): number {
+  const board = pos.board;
+  const piece = board[from];
+  const us = pos.turn;
+  if (piece === 0 || piece >> 3 !== us || from === to) return -1;
+  const target = board[to];
+  if (target !== 0 && target >> 3 === us) return -1;
+  const type = piece & 7;
+  const lo = pos.bbLo;
+  const hi = pos.bbHi;
+  const occLo = lo[0] | lo[8];
+  const occHi = hi[0] | hi[8];
+  const toBit = to < 32 ? 1 << to : 1 << (to - 32);
+  let flag = 0;
+  if (promo !== 0 && (type !== PAWN || (to >> 3) !== (us === WHITE ? 7 : 0))) return -1;
+  switch (type) {
+    case PAWN: {
+      const fwd = us === WHITE ? 8 : -8;
+      if (to === from + fwd) {
+        if (target !== 0) return -1;
+      } else if (to === from + 2 * fwd) {
+        if (target !== 0 || board[from + fwd] !== 0 || (from >> 3) !== (us === WHITE ? 1 : 6)) return -1;
+        flag = FLAG_DOUBLE;
+      } else {
+        const pi = (us << 6) | from;
+        if (((to < 32 ? PAWN_LO[pi] : PAWN_HI[pi]) & toBit) === 0) return -1;
+        if (target === 0) {
+          if (to !== pos.ep) return -1;
+          flag = FLAG_EP;
+        }
+      }
+      if ((to >> 3) === (us === WHITE ? 7 : 0)) flag = promo === 0 ? FLAG_PROMO_Q : promo + 2;
+      break;
+    }
+    case KNIGHT:
+      if (((to < 32 ? KNIGHT_LO[from] : KNIGHT_HI[from]) & toBit) === 0) return -1;
+      break;
+    case KING:
+      if (((to < 32 ? KING_LO[from] : KING_HI[from]) & toBit) === 0) {
+        // castling: the king's two-square move along its home rank
+        let i = -1;
+        for (let j = us === WHITE ? 0 : 2, e = j + 2; j < e; j++) if (CASTLE_KING_FROM[j] === from && CASTLE_KING_TO[j] === to) i = j;
+        if (i < 0 || pos.inCheck() || !castlingMoveOk(pos, i, occLo, occHi)) return -1;
+        return from | (to << 6) | (FLAG_CASTLE << 12);
+      }
+      break;
+    default: {
+      let a = 0;
+      if (type !== ROOK) {
+        const i = bishopIndex(from, occLo, occHi);
+        a = to < 32 ? SLIDER_LO[i] : SLIDER_HI[i];
+      }
+      if (type !== BISHOP) {
+        const i = rookIndex(from, occLo, occHi);
+        a |= to < 32 ? SLIDER_LO[i] : SLIDER_HI[i];
+      }
+      if ((a & toBit) === 0) return -1;
+    }
+  }
+  const m = from | (to << 6) | (flag << 12);
+  pos.make(m);
+  const ok = !pos.attacked(pos.kingSq[us], us ^ 1, pos.bbLo[0] | pos.bbLo[8], pos.bbHi[0] | pos.bbHi[8]);
+  pos.unmake(m);
+  return ok ? m : -1;
+}

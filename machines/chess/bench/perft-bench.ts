@@ -1,0 +1,144 @@
+/**
+ * npm run bench:perft            our perft vs chessops and chess.js in one process, plus is-legal cost
+ * npm run bench:perft -- --quick  fewer runs and chess.js at one ply less (a fast look)
+ * npm run bench:perft -- --suite [--max-nodes N]   our perft over the whole suite, deeper (default 200M nodes)
+ *
+ * All three count leaves in bulk where they can (chessops: destination counting at depth 1,
+ * ours: popcount of the legal destinations at depth 1, chess.js: its own perft()).
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { Chess } from 'chess.js';
+import { Chess as OpsChess } from 'chessops/chess';
+import { perft as opsPerft } from 'chessops/debug';
+import { parseFen } from 'chessops/fen';
+import { ChessGame, Position, perftPosition } from '../index';
+import { parseEpd } from './epd';
+
+const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+const KIWIPETE = 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1';
+const MIDDLEGAME = 'r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10';
+
+const median = (xs: number[]): number => {
+  const s = xs.slice().sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+function timeRuns(runs: number, f: () => number, expected: number): { ms: number; nodes: number } {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const n = f();
+    times.push(performance.now() - t0);
+    if (n !== expected) throw new Error(`wrong node count ${n}, expected ${expected}`);
+  }
+  return { ms: median(times), nodes: expected };
+}
+
+const fmt = (nodesPerSec: number): string => `${(nodesPerSec / 1e6).toFixed(2)} M nodes/s`;
+
+function perftComparison(quick: boolean): void {
+  const runs = quick ? 3 : 5;
+  const cases = [
+    { name: 'start position', fen: START, depth: 5, nodes: 4865609, jsDepth: quick ? 4 : 5, jsNodes: quick ? 197281 : 4865609 },
+    { name: 'Kiwipete', fen: KIWIPETE, depth: 4, nodes: 4085603, jsDepth: quick ? 3 : 4, jsNodes: quick ? 97862 : 4085603 },
+  ];
+  console.log(`perft, median of ${runs} runs (Node ${process.version})`);
+  for (const c of cases) {
+    const pos = Position.fromFen(c.fen);
+    perftPosition(pos, c.depth - 1); // warm up
+    const ours = timeRuns(runs, () => perftPosition(pos, c.depth), c.nodes);
+    const setup = parseFen(c.fen).unwrap();
+    const opsPos = OpsChess.fromSetup(setup).unwrap();
+    opsPerft(opsPos, c.depth - 2, false);
+    const ops = timeRuns(runs, () => opsPerft(opsPos, c.depth, false), c.nodes);
+    const js = new Chess(c.fen);
+    js.perft(Math.max(1, c.jsDepth - 2));
+    const jsr = timeRuns(runs, () => js.perft(c.jsDepth), c.jsNodes);
+    const oursNps = (ours.nodes / ours.ms) * 1000;
+    const opsNps = (ops.nodes / ops.ms) * 1000;
+    const jsNps = (jsr.nodes / jsr.ms) * 1000;
+    console.log(`  ${c.name} depth ${c.depth} (${c.nodes} nodes)`);
+    console.log(`    ours      ${ours.ms.toFixed(0).padStart(6)} ms  ${fmt(oursNps)}`);
+    console.log(`    chessops  ${ops.ms.toFixed(0).padStart(6)} ms  ${fmt(opsNps)}   ours/chessops = ${(oursNps / opsNps).toFixed(1)}x`);
+    console.log(`    chess.js  ${jsr.ms.toFixed(0).padStart(6)} ms  ${fmt(jsNps)}   ours/chess.js = ${(oursNps / jsNps).toFixed(1)}x${c.jsDepth !== c.depth ? ` (chess.js at depth ${c.jsDepth})` : ''}`);
+  }
+}
+
+function isLegalCost(quick: boolean): void {
+  const game = new ChessGame(MIDDLEGAME);
+  // a mix of legal and illegal moves, as a server sees them
+  const probes = ['c3d5', 'f3e5', 'g5f6', 'c4f7', 'e2e3', 'a1a2', 'h2h4', 'c3e4', 'g1h1', 'f1e1', 'e1e2', 'c4a6', 'd3d5', 'g5h7', 'a3a5', 'e4e5'];
+  const legal = probes.map((p) => game.isLegal(p));
+  const rounds = quick ? 5 : 9;
+  const n = 200_000;
+  const per: number[] = [];
+  let sink = 0;
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) if (game.isLegal(probes[i & 15])) sink++;
+    per.push(((performance.now() - t0) * 1e6) / n);
+  }
+  const ops = new Chess(MIDDLEGAME);
+  const perJs: number[] = [];
+  const m = 2_000;
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now();
+    for (let i = 0; i < m; i++) {
+      const p = probes[i & 15];
+      if (ops.moves({ square: p.slice(0, 2) as 'a1', verbose: true }).some((x) => x.to === p.slice(2, 4))) sink++;
+    }
+    perJs.push(((performance.now() - t0) * 1e6) / m);
+  }
+  const setup = parseFen(MIDDLEGAME).unwrap();
+  const cops = OpsChess.fromSetup(setup).unwrap();
+  const perOps: number[] = [];
+  const k = 50_000;
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now();
+    for (let i = 0; i < k; i++) {
+      const p = probes[i & 15];
+      const from = p.charCodeAt(0) - 97 + (p.charCodeAt(1) - 49) * 8;
+      const to = p.charCodeAt(2) - 97 + (p.charCodeAt(3) - 49) * 8;
+      if (cops.isLegal({ from, to })) sink++;
+    }
+    perOps.push(((performance.now() - t0) * 1e6) / k);
+  }
+  console.log(`is-legal on a middlegame position (${MIDDLEGAME}), ${legal.filter(Boolean).length}/16 probes legal, median of ${rounds}:`);
+  console.log(`    ours      ChessGame.isLegal(uci)         ${median(per).toFixed(0)} ns/call`);
+  console.log(`    chessops  Chess.isLegal({from, to})       ${median(perOps).toFixed(0)} ns/call`);
+  console.log(`    chess.js  moves({square, verbose}) + find ${median(perJs).toFixed(0)} ns/call`);
+  if (sink < 0) console.log(sink);
+}
+
+function suite(maxNodes: number): void {
+  const text = readFileSync(new URL('./perft-suite.epd', import.meta.url), 'utf8');
+  let total = 0;
+  let ms = 0;
+  let failed = 0;
+  for (const e of parseEpd(text)) {
+    const pos = Position.fromFen(e.fen);
+    for (const [d, want] of e.depths) {
+      if (want > maxNodes) continue;
+      const t0 = performance.now();
+      const got = perftPosition(pos, d);
+      const dt = performance.now() - t0;
+      total += got;
+      ms += dt;
+      if (got !== want) failed++;
+      console.log(`${got === want ? 'ok      ' : 'MISMATCH'} depth ${d} ${String(got).padStart(11)} ${dt.toFixed(0).padStart(7)} ms ${fmt((got / dt) * 1000)}  ${e.fen}`);
+    }
+  }
+  console.log(`suite: ${total} nodes in ${(ms / 1000).toFixed(1)} s, ${fmt((total / ms) * 1000)}, ${failed} mismatches`);
+  if (failed) process.exitCode = 1;
+}
+
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, suite: { type: 'boolean', default: false }, 'max-nodes': { type: 'string' } },
+});
+if (values.suite) suite(Number(values['max-nodes'] ?? 200_000_000));
+else {
+  perftComparison(values.quick);
+  isLegalCost(values.quick);
+}
