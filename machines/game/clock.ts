@@ -43,13 +43,13 @@ export function moverFlagged(ctx: GameContext, nowMs: number): boolean {
 
 /**
  * Delay until the running clock needs attention: the next whole second of this turn (a
- * `clock` event) or the flag, whichever is first.
+ * `clock` event), the flag, or the end of a counting disconnect grace, whichever is first.
  */
-export function nextClockWakeMs(ctx: GameContext, nowMs: number): number {
+export function nextClockWakeMs(ctx: GameContext, nowMs: number, graceLeft = Number.POSITIVE_INFINITY): number {
   const elapsed = elapsedThisTurn(ctx, nowMs);
-  const untilTick = (ctx.tickIndex + 1) * CLOCK_TICK_MS - elapsed;
+  const untilTick = ctx.settings.clockEvents ? (ctx.tickIndex + 1) * CLOCK_TICK_MS - elapsed : Number.POSITIVE_INFINITY;
   const untilFlag = moverRemaining(ctx, nowMs) + flagGraceMs(ctx, ctx.turn);
-  return Math.max(0, Math.min(untilTick, untilFlag));
+  return Math.max(0, Math.min(untilTick, untilFlag, graceLeft));
 }
 
 /**

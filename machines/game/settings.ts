@@ -70,5 +70,6 @@ export function resolveSettings(input: GameInput): GameSettings {
     maxFlagGraceMs: MAX_FLAG_GRACE_MS,
     maxPlies: positiveCount('maxPlies', input.maxPlies, MAX_PLIES),
     drawOfferIntervalPlies: DRAW_OFFER_INTERVAL_PLIES,
+    clockEvents: input.clockEvents !== false,
   };
 }

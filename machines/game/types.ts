@@ -43,6 +43,12 @@ export interface GameInput {
   startFen?: string;
   /** additive: maximum game length in plies before a draw; default 600 (live-play.md). */
   maxPlies?: number;
+  /**
+   * additive: emit `clock` once per second while a clock runs (default true). A server with
+   * thousands of games may turn it off and tick all games from one interval with `clocksAt`;
+   * the machine then wakes only for the flag and the disconnect grace.
+   */
+  clockEvents?: boolean;
   /** Monotonic milliseconds (the server passes performance.now). Default performance.now. */
   now?: () => number;
 }
@@ -55,6 +61,7 @@ export interface GameSettings {
   maxFlagGraceMs: number;
   maxPlies: number;
   drawOfferIntervalPlies: number;
+  clockEvents: boolean;
 }
 
 export interface GameResult {

@@ -72,6 +72,16 @@ describe('game machine: clocks', () => {
     expect(g.ofType('clock')).toHaveLength(4);
   });
 
+  it('can leave the per-second clock events to the server and still flag on time', () => {
+    const g = startGame({ clockMs: 5_000, clockEvents: false });
+    g.play(['e2e4', 'e7e5']);
+    vi.advanceTimersByTime(5_999);
+    expect(g.ofType('clock')).toEqual([]);
+    expect(g.snap().status).toBe('active');
+    vi.advanceTimersByTime(1);
+    expect(g.snap().output).toEqual({ winner: 'black', reason: 'timeout' });
+  });
+
   it('flags the side to move after its time plus the flag grace; the opponent wins on time', () => {
     const g = startGame({ clockMs: 10_000 });
     g.play(['e2e4', 'e7e5']);

@@ -47,6 +47,7 @@ describe('game input checks', () => {
       maxFlagGraceMs: 2_000,
       maxPlies: 600,
       drawOfferIntervalPlies: 20,
+      clockEvents: true,
     });
   });
 
