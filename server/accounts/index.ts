@@ -166,6 +166,21 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
       'accounts ready',
     );
 
+    // Housekeeping: expired one-time tokens and long-revoked refresh tokens (keeping each
+    // session's recent history so reuse detection still recognises recently rotated tokens).
+    const sweep = async () => {
+      try {
+        await db.query(`DELETE FROM one_time_tokens WHERE expires_at < now() - interval '1 day'`);
+        await db.query(
+          `DELETE FROM refresh_tokens WHERE revoked AND updated_at < now() - interval '30 days'`,
+        );
+      } catch (err) {
+        logger.warn({ err }, 'accounts housekeeping failed');
+      }
+    };
+    const sweeper = setInterval(() => void sweep(), 6 * 3600_000);
+    sweeper.unref();
+
     let closed = false;
     return {
       info: { mode: 'embedded', publicUrl: cfg.publicUrl, anonKey, db: db.kind },
@@ -199,6 +214,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
       async close() {
         if (closed) return;
         closed = true;
+        clearInterval(sweeper);
         mailer?.close();
         await db.close();
       },
