@@ -4,35 +4,43 @@
  * Reference (shared/notes/live-play.md): lichess maps its 8 levels to Stockfish
  * Skill Level / depth / movetime as
  *   -9/5/50ms, -5/5/100, -1/5/150, 3/5/200, 7/5/300, 11/8/400, 16/13/500, 20/22/1000
- * using a patched engine that accepts negative skill levels. Official Stockfish stops at
- * Skill Level 0, so our weakest levels get their weakness elsewhere:
- *   - a shallow search (depth 1-3), and
+ * with a patched engine that accepts negative skill levels. Official Stockfish stops at
+ * Skill Level 0, and Skill Level 0 is not weak in the way a beginner is: Stockfish picks its
+ * skill-limited move from the iteration at depth 1 + skill among the 4 best lines, so it
+ * rarely hangs a piece, but it also cannot see a mate in two, and in our first calibration
+ * (level 1 = skill 0) it could not beat a one-ply greedy bot at all: 6 draws in 6 games by
+ * stalemate and insufficient material, because it never finished a won game.
+ *
+ * So the lower levels get their weakness from two knobs that behave like a beginner:
+ *   - a shallow full-strength search (depth 1 to 6: sees captures and short mates only), and
  *   - `randomMoveChance`: with that probability the move is a uniformly random legal move
- *     instead of the engine's choice (a beginner's blunder: hanging a piece, missing a mate).
+ *     instead of the engine's (hanging a piece, missing a mate, wandering with the king).
+ * From level 7 up the random moves stop and Stockfish's own Skill Level (with deeper
+ * searches) takes over, up to full strength at level 10.
+ *
  * Lichess players complained that level 1 was unbeatable for someone who just learned the
  * rules (lila#6482) and that neighbouring levels were too far apart (lila#10763), so:
- *   - level 1 plays a random move 40% of the time and otherwise only looks one ply deep;
- *   - the steps between levels are small and roughly even (each is measured to beat the one
- *     below by `npm run bench:ai`, results in BENCHMARKS.md).
+ *   - level 1 plays a random move 45% of the time and otherwise looks one ply deep; it still
+ *     beats a bot that only grabs material, but anyone who defends their pieces beats it;
+ *   - the steps are tuned to be roughly even; each level is measured against the one below
+ *     by `npm run bench:ai` (strength ladder), results in BENCHMARKS.md.
  *
- * How Stockfish's Skill Level works (it matters for the table): below 20 the engine searches
- * with at least 4 principal variations and, at depth 1 + skill, picks among them with a
- * random bonus that shrinks as skill grows. Depth beyond 1 + skill adds little, so the
- * depth column is kept near that value for the skill-limited levels; movetime is a cap that
- * only binds on slow hardware (and keeps the WASM engine's reply time sane).
+ * The depth column is the main limit; movetime is a cap that binds on slow or busy hardware
+ * (and keeps the WASM engine's replies short). With skill < 20 and depth < 1 + skill, the
+ * skill-limited pick happens after the last completed depth.
  *
- * | level | skill | depth | movetime | random move | meant for                         |
- * |------:|------:|------:|---------:|------------:|-----------------------------------|
- * |     1 |     0 |     1 |    50 ms |        40 % | someone who just learned the rules|
- * |     2 |     0 |     2 |   100 ms |        25 % | beginner                          |
- * |     3 |     1 |     3 |   150 ms |        12 % | casual player                     |
- * |     4 |     3 |     4 |   200 ms |         5 % | improving casual player           |
- * |     5 |     6 |     6 |   300 ms |         0 % | default: average club beginner    |
- * |     6 |     9 |     8 |   400 ms |         0 % | club player                       |
- * |     7 |    12 |    10 |   500 ms |         0 % | strong club player                |
- * |     8 |    15 |    13 |   600 ms |         0 % | expert                            |
- * |     9 |    18 |    16 |   800 ms |         0 % | master                            |
- * |    10 |    20 |    22 |  1000 ms |         0 % | full strength within 1 s          |
+ * | level | skill | depth | movetime | random move | meant for                             |
+ * |------:|------:|------:|---------:|------------:|---------------------------------------|
+ * |     1 |    20 |     1 |    50 ms |        45 % | someone who just learned the rules    |
+ * |     2 |    20 |     2 |   100 ms |        30 % | beginner                              |
+ * |     3 |    20 |     3 |   150 ms |        22 % | beginner who defends pieces           |
+ * |     4 |    20 |     4 |   200 ms |        16 % | casual player                         |
+ * |     5 |    20 |     5 |   300 ms |        11 % | default: casual player who calculates |
+ * |     6 |    20 |     6 |   400 ms |         6 % | club beginner                         |
+ * |     7 |    10 |     8 |   500 ms |         2 % | club player                           |
+ * |     8 |    13 |    11 |   600 ms |         0 % | strong club player                    |
+ * |     9 |    16 |    14 |   800 ms |         0 % | expert                                |
+ * |    10 |    20 |    18 |  1000 ms |         0 % | full strength within 1 s: beyond club |
  */
 
 export interface AiLevel {
@@ -49,16 +57,16 @@ export interface AiLevel {
 }
 
 export const AI_LEVELS: readonly AiLevel[] = [
-  { level: 1, skill: 0, depth: 1, movetimeMs: 50, randomMoveChance: 0.4, label: 'Beginner' },
-  { level: 2, skill: 0, depth: 2, movetimeMs: 100, randomMoveChance: 0.25, label: 'Beginner' },
-  { level: 3, skill: 1, depth: 3, movetimeMs: 150, randomMoveChance: 0.12, label: 'Beginner' },
-  { level: 4, skill: 3, depth: 4, movetimeMs: 200, randomMoveChance: 0.05, label: 'Inter' },
-  { level: 5, skill: 6, depth: 6, movetimeMs: 300, randomMoveChance: 0, label: 'Inter' },
-  { level: 6, skill: 9, depth: 8, movetimeMs: 400, randomMoveChance: 0, label: 'Inter' },
-  { level: 7, skill: 12, depth: 10, movetimeMs: 500, randomMoveChance: 0, label: 'Inter' },
-  { level: 8, skill: 15, depth: 13, movetimeMs: 600, randomMoveChance: 0, label: 'Advanced' },
-  { level: 9, skill: 18, depth: 16, movetimeMs: 800, randomMoveChance: 0, label: 'Advanced' },
-  { level: 10, skill: 20, depth: 22, movetimeMs: 1000, randomMoveChance: 0, label: 'Advanced' },
+  { level: 1, skill: 20, depth: 1, movetimeMs: 50, randomMoveChance: 0.45, label: 'Beginner' },
+  { level: 2, skill: 20, depth: 2, movetimeMs: 100, randomMoveChance: 0.3, label: 'Beginner' },
+  { level: 3, skill: 20, depth: 3, movetimeMs: 150, randomMoveChance: 0.22, label: 'Beginner' },
+  { level: 4, skill: 20, depth: 4, movetimeMs: 200, randomMoveChance: 0.16, label: 'Inter' },
+  { level: 5, skill: 20, depth: 5, movetimeMs: 300, randomMoveChance: 0.11, label: 'Inter' },
+  { level: 6, skill: 20, depth: 6, movetimeMs: 400, randomMoveChance: 0.06, label: 'Inter' },
+  { level: 7, skill: 10, depth: 8, movetimeMs: 500, randomMoveChance: 0.02, label: 'Inter' },
+  { level: 8, skill: 13, depth: 11, movetimeMs: 600, randomMoveChance: 0, label: 'Advanced' },
+  { level: 9, skill: 16, depth: 14, movetimeMs: 800, randomMoveChance: 0, label: 'Advanced' },
+  { level: 10, skill: 20, depth: 18, movetimeMs: 1000, randomMoveChance: 0, label: 'Advanced' },
 ];
 
 export const MIN_LEVEL = 1;

@@ -1,0 +1,48 @@
+/** Small statistics helpers for the AI benchmark. */
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+
+export interface MatchScore {
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  /** mean score of the side being measured, 0..1 */
+  score: number;
+  /** half-width of the 95% confidence interval of `score` (normal approximation on per-game scores) */
+  ci95: number;
+  /** Elo difference implied by `score` and the bounds implied by score ± ci95 */
+  elo: number;
+  eloLow: number;
+  eloHigh: number;
+}
+
+export function eloFromScore(s: number): number {
+  const c = Math.min(0.999, Math.max(0.001, s));
+  return -400 * Math.log10(1 / c - 1);
+}
+
+export function matchScore(results: (1 | 0.5 | 0)[]): MatchScore {
+  const n = results.length;
+  const wins = results.filter((r) => r === 1).length;
+  const draws = results.filter((r) => r === 0.5).length;
+  const losses = n - wins - draws;
+  const mean = n ? (wins + draws / 2) / n : NaN;
+  const variance = n > 1 ? results.reduce<number>((a, r) => a + (r - mean) ** 2, 0) / (n - 1) : NaN;
+  const ci95 = 1.96 * Math.sqrt(variance / n);
+  return {
+    games: n,
+    wins,
+    draws,
+    losses,
+    score: mean,
+    ci95,
+    elo: eloFromScore(mean),
+    eloLow: eloFromScore(mean - ci95),
+    eloHigh: eloFromScore(mean + ci95),
+  };
+}
