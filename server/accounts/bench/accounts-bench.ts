@@ -7,7 +7,7 @@
  * Several runs; medians are printed. Options: --runs 3 --seconds 5 --concurrency 4
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import argon2 from 'argon2';
 import pino from 'pino';
@@ -55,6 +55,7 @@ async function load(op: (i: number) => Promise<void>, concurrency: number, secon
 }
 
 async function main() {
+  const loadStart = loadavg()[0].toFixed(1);
   const params = loadAccountsConfig({}, {}).argon2;
   const dataDir = mkdtempSync(join(tmpdir(), 'accounts-bench-'));
   const uws = loadUws();
@@ -107,6 +108,14 @@ async function main() {
       seq.push(performance.now() - t);
     }
     add('sign-in alone p50 ms', median(seq));
+    const seqPeer: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t = performance.now();
+      await argon2.verify(hash, 'bench-password');
+      seqPeer.push(performance.now() - t);
+    }
+    add('argon2 verify alone p50 ms (peer)', median(seqPeer));
+    add('sign-in alone / argon2 alone ratio', median(seq) / median(seqPeer));
     const signIn = await load(
       (i) => post('/auth/v1/token?grant_type=password', { email: users[i % USERS].email, password: 'bench-password' }).then(() => undefined),
       CONCURRENCY,
@@ -152,7 +161,7 @@ async function main() {
   process.stdout.write(
     `accounts bench: ${db}, argon2id m=${params.memoryCost} KiB t=${params.timeCost} p=${params.parallelism}, ` +
       `${RUNS} runs x ${SECONDS} s, sign-in concurrency ${CONCURRENCY}, read concurrency ${READ_CONCURRENCY}, ` +
-      `UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? 4}\n`,
+      `UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? 4}, load average at start ${loadStart} / end ${loadavg()[0].toFixed(1)}\n`,
   );
   process.stdout.write('| metric | median | runs |\n|---|---|---|\n');
   for (const [k, v] of Object.entries(rows)) {
