@@ -19,6 +19,9 @@ import {
   FLAG_PROMO_N, FLAG_PROMO_Q, FLAG_PROMO_R, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE,
 } from './types';
 
+const NOT_A = ~0x01010101;
+const NOT_H = ~0x80808080;
+
 /** Largest number of legal moves in any chess position is 218. */
 export const MAX_MOVES = 256;
 
@@ -98,20 +101,22 @@ function emit(out: Int32Array, n: number, from: number, tLo: number, tHi: number
   return n;
 }
 
-/** Squares between king and rook that must be empty, and squares the king crosses (must not be attacked). */
+/** Castling i (0 O-O white, 1 O-O-O white, 2 O-O black, 3 O-O-O black): rights bit, king squares. */
 const CASTLE_RIGHTS = [CASTLE_WK, CASTLE_WQ, CASTLE_BK, CASTLE_BQ];
 const CASTLE_KING_FROM = [4, 4, 60, 60];
 const CASTLE_KING_TO = [6, 2, 62, 58];
-const CASTLE_EMPTY: number[][] = [[5, 6], [1, 2, 3], [61, 62], [57, 58, 59]];
-const CASTLE_SAFE: number[][] = [[5, 6], [3, 2], [61, 62], [59, 58]];
+/** Squares between king and rook that must be empty, as a mask within the home rank's half. */
+const CASTLE_EMPTY = [(1 << 5) | (1 << 6), (1 << 1) | (1 << 2) | (1 << 3), (1 << 29) | (1 << 30), (1 << 25) | (1 << 26) | (1 << 27)];
+/** The two squares the king crosses and lands on (must not be attacked). */
+const CASTLE_SAFE_1 = [5, 3, 61, 59];
+const CASTLE_SAFE_2 = [6, 2, 62, 58];
 
+/** Castling i is legal (the caller has checked the king is not in check). Rights imply king and rook at home. */
 function castlingMoveOk(pos: Position, i: number, occLo: number, occHi: number): boolean {
   if ((pos.castling & CASTLE_RIGHTS[i]) === 0) return false;
-  const board = pos.board;
-  for (const s of CASTLE_EMPTY[i]) if (board[s] !== 0) return false;
+  if (((i < 2 ? occLo : occHi) & CASTLE_EMPTY[i]) !== 0) return false;
   const them = pos.turn ^ 1;
-  for (const s of CASTLE_SAFE[i]) if (pos.attacked(s, them, occLo, occHi)) return false;
-  return true;
+  return !pos.attacked(CASTLE_SAFE_1[i], them, occLo, occHi) && !pos.attacked(CASTLE_SAFE_2[i], them, occLo, occHi);
 }
 
 /** Writes the legal moves of pos into out from index start; returns the end index. */
@@ -340,22 +345,66 @@ export function countLegal(pos: Position): number {
       n += popcount32(aLo) + popcount32(aHi);
     }
   }
+  // pawns that are not pinned: set-wise with shifts of the two halves
+  const emptyLo = ~occLo;
+  const emptyHi = ~occHi;
+  const pLo = lo[u8 | PAWN];
+  const pHi = hi[u8 | PAWN];
+  const freeLo = pLo & ~pinLo;
+  const freeHi = pHi & ~pinHi;
+  if (us === WHITE) {
+    // single pushes (<< 8), double pushes from rank 2, captures towards the a-file (<< 7) and h-file (<< 9)
+    const s1Lo = (freeLo << 8) & emptyLo;
+    const s1Hi = ((freeHi << 8) | (freeLo >>> 24)) & emptyHi;
+    const s2Lo = ((s1Lo & 0x00ff0000) << 8) & emptyLo & tgLo;
+    const aLo = freeLo & NOT_A;
+    const aHi = freeHi & NOT_A;
+    const hLo = freeLo & NOT_H;
+    const hHi = freeHi & NOT_H;
+    // two pawns can capture onto the same square: count each direction on its own
+    const lLo = (aLo << 7) & themLo & tgLo;
+    const lHi = ((aHi << 7) | (aLo >>> 25)) & themHi & tgHi;
+    const rLo = (hLo << 9) & themLo & tgLo;
+    const rHi = ((hHi << 9) | (hLo >>> 23)) & themHi & tgHi;
+    const pLo1 = s1Lo & tgLo;
+    const pHi1 = s1Hi & tgHi;
+    const c = popcount32(lLo) + popcount32(lHi) + popcount32(rLo) + popcount32(rHi) + popcount32(pLo1) + popcount32(pHi1);
+    // promotions (rank 8 = top byte of hi) count four times
+    const promo = popcount32(lHi & 0xff000000) + popcount32(rHi & 0xff000000) + popcount32(pHi1 & 0xff000000);
+    n += c + 3 * promo + popcount32(s2Lo);
+  } else {
+    const s1Hi = (freeHi >>> 8) & emptyHi;
+    const s1Lo = ((freeLo >>> 8) | (freeHi << 24)) & emptyLo;
+    const s2Hi = ((s1Hi & 0x0000ff00) >>> 8) & emptyHi & tgHi;
+    const aLo = freeLo & NOT_A;
+    const aHi = freeHi & NOT_A;
+    const hLo = freeLo & NOT_H;
+    const hHi = freeHi & NOT_H;
+    // towards the a-file: >> 9; towards the h-file: >> 7
+    const lHi = (aHi >>> 9) & themHi & tgHi;
+    const lLo = ((aLo >>> 9) | (aHi << 23)) & themLo & tgLo;
+    const rHi = (hHi >>> 7) & themHi & tgHi;
+    const rLo = ((hLo >>> 7) | (hHi << 25)) & themLo & tgLo;
+    const pLo1 = s1Lo & tgLo;
+    const pHi1 = s1Hi & tgHi;
+    const c = popcount32(lLo) + popcount32(lHi) + popcount32(rLo) + popcount32(rHi) + popcount32(pLo1) + popcount32(pHi1);
+    // promotions (rank 1 = low byte of lo) count four times
+    const promo = popcount32(lLo & 0xff) + popcount32(rLo & 0xff) + popcount32(pLo1 & 0xff);
+    n += c + 3 * promo + popcount32(s2Hi);
+  }
+  // pinned pawns one by one, restricted to the pin line
   const fwd = us === WHITE ? 8 : -8;
   const startRankLo = us === WHITE ? 8 : 48;
   const promoRank = us === WHITE ? 7 : 0;
   for (let h = 0; h < 2; h++) {
-    let bb = h === 0 ? lo[u8 | PAWN] : hi[u8 | PAWN];
+    let bb = h === 0 ? pLo & pinLo : pHi & pinHi;
     const base = h << 5;
     while (bb !== 0) {
       const sq = base + 31 - Math.clz32(bb & -bb);
       bb &= bb - 1;
       const pi = (us << 6) | sq;
-      let mLo = tgLo;
-      let mHi = tgHi;
-      if (h === 0 ? (pinLo >>> sq) & 1 : (pinHi >>> (sq - 32)) & 1) {
-        mLo &= LINE_LO[kb | sq];
-        mHi &= LINE_HI[kb | sq];
-      }
+      const mLo = tgLo & LINE_LO[kb | sq];
+      const mHi = tgHi & LINE_HI[kb | sq];
       let tLo = PAWN_LO[pi] & themLo;
       let tHi = PAWN_HI[pi] & themHi;
       const one = sq + fwd;
@@ -369,8 +418,20 @@ export function countLegal(pos: Position): number {
       }
       const c = popcount32(tLo & mLo) + popcount32(tHi & mHi);
       n += (one >> 3) === promoRank ? c << 2 : c;
-      const ep = pos.ep;
-      if (ep >= 0 && ((ep < 32 ? PAWN_LO[pi] >>> ep : PAWN_HI[pi] >>> (ep - 32)) & 1) !== 0) {
+    }
+  }
+  // en passant: at most two capturers; tried on the board (the rank-pin case needs it)
+  const ep = pos.ep;
+  if (ep >= 0) {
+    const pi = ((us ^ 1) << 6) | ep; // squares from which a pawn of ours attacks ep
+    let cands = 0;
+    const cLo = PAWN_LO[pi] & pLo;
+    const cHi = PAWN_HI[pi] & pHi;
+    for (let h = 0; h < 2; h++) {
+      cands = h === 0 ? cLo : cHi;
+      while (cands !== 0) {
+        const sq = (h << 5) + 31 - Math.clz32(cands & -cands);
+        cands &= cands - 1;
         const m = sq | (ep << 6) | (FLAG_EP << 12);
         pos.make(m);
         if (!pos.attacked(k, them, pos.bbLo[0] | pos.bbLo[8], pos.bbHi[0] | pos.bbHi[8])) n++;

@@ -25,15 +25,21 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-function timeRuns(runs: number, f: () => number, expected: number): { ms: number; nodes: number } {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    const n = f();
-    times.push(performance.now() - t0);
-    if (n !== expected) throw new Error(`wrong node count ${n}, expected ${expected}`);
+/**
+ * Runs the contenders in turn, round after round (ours, chessops, chess.js, ours, ...), so a
+ * change in machine load hits all of them alike; returns the median time per contender.
+ */
+function interleaved(runs: number, contenders: { f: () => number; expected: number }[]): number[] {
+  const times: number[][] = contenders.map(() => []);
+  for (let r = 0; r < runs; r++) {
+    contenders.forEach((c, i) => {
+      const t0 = performance.now();
+      const n = c.f();
+      times[i].push(performance.now() - t0);
+      if (n !== c.expected) throw new Error(`wrong node count ${n}, expected ${c.expected}`);
+    });
   }
-  return { ms: median(times), nodes: expected };
+  return times.map(median);
 }
 
 const fmt = (nodesPerSec: number): string => `${(nodesPerSec / 1e6).toFixed(2)} M nodes/s`;
@@ -47,15 +53,20 @@ function perftComparison(quick: boolean): void {
   console.log(`perft, median of ${runs} runs (Node ${process.version})`);
   for (const c of cases) {
     const pos = Position.fromFen(c.fen);
-    perftPosition(pos, c.depth - 1); // warm up
-    const ours = timeRuns(runs, () => perftPosition(pos, c.depth), c.nodes);
-    const setup = parseFen(c.fen).unwrap();
-    const opsPos = OpsChess.fromSetup(setup).unwrap();
-    opsPerft(opsPos, c.depth - 2, false);
-    const ops = timeRuns(runs, () => opsPerft(opsPos, c.depth, false), c.nodes);
+    const opsPos = OpsChess.fromSetup(parseFen(c.fen).unwrap()).unwrap();
     const js = new Chess(c.fen);
+    // warm up all three
+    perftPosition(pos, c.depth - 1);
+    opsPerft(opsPos, c.depth - 2, false);
     js.perft(Math.max(1, c.jsDepth - 2));
-    const jsr = timeRuns(runs, () => js.perft(c.jsDepth), c.jsNodes);
+    const [oursMs, opsMs, jsMs] = interleaved(runs, [
+      { f: () => perftPosition(pos, c.depth), expected: c.nodes },
+      { f: () => opsPerft(opsPos, c.depth, false), expected: c.nodes },
+      { f: () => js.perft(c.jsDepth), expected: c.jsNodes },
+    ]);
+    const ours = { ms: oursMs, nodes: c.nodes };
+    const ops = { ms: opsMs, nodes: c.nodes };
+    const jsr = { ms: jsMs, nodes: c.jsNodes };
     const oursNps = (ours.nodes / ours.ms) * 1000;
     const opsNps = (ops.nodes / ops.ms) * 1000;
     const jsNps = (jsr.nodes / jsr.ms) * 1000;
