@@ -7,6 +7,7 @@
  *   tsx loadtest/driver/bench.ts --ci --players 200 --duration 30 --p99 100   (exit 1 on failure)
  *
  * Options: --players N[,N…]  --duration s  --pace ms (mean think time per move)  --workers K
+ *          --queue-rate players per second arriving in the queue (default 1000)
  *          --server built|tsx (default built; --ci uses tsx)  --no-echo  --p99 ms (CI threshold)
  * Linux only for CPU/memory (reads /proc/<pid>/stat and /status of the server processes).
  */
@@ -33,6 +34,8 @@ const workersWanted = Number(opt('workers', '0'));
 const serverMode = opt('server', ci ? 'tsx' : 'built') as 'built' | 'tsx';
 const withEcho = !ci && !flag('no-echo');
 const p99Threshold = Number(opt('p99', ci ? '100' : '20'));
+/** players arriving in the queue per second, over all workers */
+const queueRate = Number(opt('queue-rate', '1000'));
 const log = (s: string) => process.stderr.write(s + '\n');
 
 // ------------------------------------------------------------------------------------------------
@@ -174,6 +177,8 @@ interface ChessResult {
   relayP50ms: number;
   relayP99ms: number;
   serverRelayP99ms: number;
+  serverLoopP99ms: number;
+  driverLoopP99ms: number;
   cpuUsPerMove: number;
   rssPerPlayerKB: number;
   rssPerGameKB: number;
@@ -201,8 +206,8 @@ async function runChess(n: number): Promise<ChessResult> {
     log(`  connected ${n - connectFailed}/${n} in ${connectMs.toFixed(0)} ms`);
     await sleep(1000);
     const rss1 = rssBytes(pid);
-    await Promise.all(workers.map((w) => w.call({ cmd: 'queue' }, 'queued')));
-    const pairDeadline = Date.now() + 30_000 + n * 5;
+    await Promise.all(workers.map((w) => w.call({ cmd: 'queue', ratePerSec: queueRate / workers.length }, 'queued')));
+    const pairDeadline = Date.now() + 30_000 + (n / queueRate) * 1000;
     let live = 0;
     while (Date.now() < pairDeadline) {
       live = await metric(server.port, 'chess_live_games');
@@ -219,7 +224,8 @@ async function runChess(n: number): Promise<ChessResult> {
     const cpu1 = cpuSeconds(pid);
     const moves1 = await metric(server.port, 'chess_moves_relayed_total');
     const serverRelayP99 = await serverHistogramP99(server.port);
-    const reports = await Promise.all(workers.map((w) => w.call({ cmd: 'finish', waitMs: 10_000 }, 'report')));
+    const serverLoopP99 = (await metric(server.port, 'nodejs_eventloop_lag_p99_seconds')) * 1000;
+    const reports = await Promise.all(workers.map((w) => w.call({ cmd: 'finish', waitMs: 30_000 }, 'report')));
     // join sends and receipts across workers
     const sent = new Map<string, number>();
     for (const r of reports) for (const [k, t] of r.sentAt) sent.set(k, t);
@@ -245,6 +251,8 @@ async function runChess(n: number): Promise<ChessResult> {
       relayP50ms: pct(lat, 50),
       relayP99ms: pct(lat, 99),
       serverRelayP99ms: serverRelayP99,
+      serverLoopP99ms: serverLoopP99,
+      driverLoopP99ms: Math.max(...reports.map((r) => r.loopDelayP99ms as number)),
       cpuUsPerMove: ((cpu1 - cpu0) * 1e6) / moves,
       rssPerPlayerKB: (rss1 - rss0) / 1024 / n,
       rssPerGameKB: (rss2 - rss1) / 1024 / Math.max(1, live),

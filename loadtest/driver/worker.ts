@@ -6,12 +6,13 @@
  * shared by all processes on the machine) so a move sent here and received in another worker
  * can be timed.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { ChessGame } from '../../machines/chess';
 
 type Cmd =
   | { cmd: 'connect'; url: string; count: number; mode: 'chess' | 'echo'; concurrency: number }
-  | { cmd: 'queue' }
+  | { cmd: 'queue'; ratePerSec: number }
   | { cmd: 'play'; durationMs: number; paceMs: number }
   | { cmd: 'finish'; waitMs: number }
   | { cmd: 'exit' };
@@ -27,6 +28,8 @@ interface Player {
   chess: ChessGame | null;
   /** plies played in the current game (the key of a move's timing record) */
   ply: number;
+  /** a move of ours is on its way and its gameMove echo has not come back yet */
+  inFlight: boolean;
   queuedAt: number;
   moveTimer: NodeJS.Timeout | null;
   gamesEnded: number;
@@ -34,6 +37,9 @@ interface Player {
 }
 
 const players: Player[] = [];
+/** this worker's own event-loop delay: if it is high, measured latencies include driver delay */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
 let mode: 'chess' | 'echo' = 'chess';
 let playing = false;
 let paceMs = 1000;
@@ -50,11 +56,11 @@ function jitter(ms: number): number {
 }
 
 function scheduleMove(p: Player): void {
-  if (!playing || !p.gameId || !p.chess || p.moveTimer) return;
+  if (!playing || !p.gameId || !p.chess || p.moveTimer || p.inFlight) return;
   if (p.chess.turn() !== p.color) return;
   p.moveTimer = setTimeout(() => {
     p.moveTimer = null;
-    if (!playing || !p.gameId || !p.chess || p.chess.turn() !== p.color) return;
+    if (!playing || !p.gameId || !p.chess || p.inFlight || p.chess.turn() !== p.color) return;
     const moves = p.chess.legalMoves();
     if (moves.length === 0) return;
     const uci = moves[Math.floor(Math.random() * moves.length)];
@@ -62,6 +68,7 @@ function scheduleMove(p: Player): void {
     const move = { from: uci.slice(0, 2), to: uci.slice(2, 4), ...(uci.length > 4 ? { promotion: uci[4] } : {}) };
     sentAt.push([`${p.gameId}:${ply}`, nowUs()]);
     counters.movesSent++;
+    p.inFlight = true;
     p.ws.send(JSON.stringify({ type: 'gameMove', payload: { gameId: p.gameId, move } }));
   }, jitter(paceMs));
 }
@@ -78,6 +85,7 @@ function onChessMessage(p: Player, m: Record<string, any>): void {
       p.color = m.color;
       p.chess = new ChessGame();
       p.ply = 0;
+      p.inFlight = false;
       p.gamesStarted++;
       counters.gameStarts++;
       scheduleMove(p);
@@ -93,7 +101,8 @@ function onChessMessage(p: Player, m: Record<string, any>): void {
         return;
       }
       p.ply++;
-      if (mover !== p.color) {
+      if (mover === p.color) p.inFlight = false;
+      else {
         recvAt.push([`${p.gameId}:${ply}`, nowUs()]);
         counters.movesReceived++;
       }
@@ -107,6 +116,7 @@ function onChessMessage(p: Player, m: Record<string, any>): void {
       p.gamesEnded++;
       p.gameId = null;
       p.chess = null;
+      p.inFlight = false;
       if (p.moveTimer) clearTimeout(p.moveTimer);
       p.moveTimer = null;
       if (playing) queue(p);
@@ -136,7 +146,7 @@ async function connectAll(url: string, count: number, concurrency: number): Prom
   const one = () =>
     new Promise<void>((resolve) => {
       const ws = new WebSocket(url, { perMessageDeflate: false });
-      const p: Player = { ws, playerId: '', gameId: null, color: null, chess: null, ply: 0, queuedAt: 0, moveTimer: null, gamesEnded: 0, gamesStarted: 0 };
+      const p: Player = { ws, playerId: '', gameId: null, color: null, chess: null, ply: 0, inFlight: false, queuedAt: 0, moveTimer: null, gamesEnded: 0, gamesStarted: 0 };
       let acked = false;
       ws.on('message', (data) => {
         const t = nowUs();
@@ -154,7 +164,10 @@ async function connectAll(url: string, count: number, concurrency: number): Prom
           }
           return;
         }
-        const m = JSON.parse(data.toString());
+        const text = data.toString();
+        // the most frequent messages this driver does not need: skip parsing them
+        if (acked && (text.startsWith('{"type":"timerUpdate"') || text.startsWith('{"type":"playerCount"'))) return;
+        const m = JSON.parse(text);
         if (!acked && m.type === 'connectionAck') {
           acked = true;
           onChessMessage(p, m);
@@ -198,13 +211,16 @@ process.on('message', async (c: Cmd) => {
       return;
     }
     case 'queue': {
+      // Players arrive at a steady rate (a burst of thousands at one instant is not a lobby).
       playing = true;
-      for (const p of players) queue(p);
+      const gap = 1000 / c.ratePerSec;
+      players.forEach((p, i) => setTimeout(() => queue(p), i * gap));
       send({ ev: 'queued' });
       return;
     }
     case 'play': {
       playing = true;
+      loopDelay.reset();
       paceMs = c.paceMs;
       if (mode === 'echo') {
         // the same message rate as the chess games: one move per pace per pair of players
@@ -251,6 +267,7 @@ process.on('message', async (c: Cmd) => {
         sentAt,
         recvAt,
         echoLatencyUs,
+        loopDelayP99ms: loopDelay.percentile(99) / 1e6,
       });
       return;
     }
