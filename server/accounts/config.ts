@@ -20,6 +20,8 @@ export interface AccountsConfig {
   siteUrl: string;
   /** Origin under which this server is reachable by browsers; links in emails point here. */
   publicUrl: string;
+  /** False when PUBLIC_URL was not given (then /config.json answers the origin the browser used). */
+  publicUrlExplicit: boolean;
   dataDir: string;
   databaseUrl?: string;
   /** PostgreSQL schema for the tables (tests use a fresh one). Default "public". */
@@ -146,6 +148,7 @@ export function loadAccountsConfig(
     mode: supabaseUrl ? 'hosted' : 'embedded',
     siteUrl,
     publicUrl,
+    publicUrlExplicit: Boolean(overrides.publicUrl ?? e.PUBLIC_URL),
     dataDir: overrides.dataDir ?? e.DATA_DIR ?? './data',
     databaseUrl: overrides.databaseUrl ?? e.DATABASE_URL,
     dbSchema: overrides.dbSchema ?? e.DATABASE_SCHEMA ?? 'public',

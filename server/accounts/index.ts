@@ -160,7 +160,16 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
       }
       return json(200, messages, { 'Cache-Control': 'no-store' });
     });
-    const config = plain(() => configReply(cfg.publicUrl, anonKey));
+    // With PUBLIC_URL unset, answer the origin the browser used (localhost vs 127.0.0.1 vs a LAN
+    // address), so its auth calls stay same-origin. Email links always use the configured URL.
+    const config = plain((req) => {
+      const host = req.headers.host;
+      if (cfg.publicUrlExplicit || !host || !/^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9a-fA-F:.]+\](:\d{1,5})?$/.test(host)) {
+        return configReply(cfg.publicUrl, anonKey);
+      }
+      const proto = cfg.trustProxy && req.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
+      return configReply(`${proto}://${host}`, anonKey);
+    });
     logger.info(
       { db: db.kind, publicUrl: cfg.publicUrl, autoconfirm: cfg.autoconfirm, devInbox: Boolean(inbox), smtp: Boolean(cfg.smtp) },
       'accounts ready',

@@ -66,6 +66,7 @@ describe('production-like server', () => {
       autoconfirm: true,
       trustProxy: true,
       rateLimits: { token: 5, sensitive: 3, emailIntervalSeconds: 60 },
+      publicUrl: undefined, // PUBLIC_URL unset: /config.json answers the origin the browser used
     });
     cleanup.push(p);
   }, 180_000);
@@ -102,6 +103,12 @@ describe('production-like server', () => {
       .setExpirationTime('1y')
       .sign(otherKey);
     await expect(startAccountsServer({ jwtPrivateKey: pem, anonKey: foreignAnonKey })).rejects.toThrow(/ANON_KEY/);
+  });
+
+  test('without PUBLIC_URL, /config.json answers the origin the request came to', async () => {
+    expect(await (await fetch(`${p.url}/config.json`)).json()).toEqual({ supabaseUrl: p.url, supabaseAnonKey: p.anonKey });
+    const behindTls = await fetch(`${p.url}/config.json`, { headers: { 'X-Forwarded-Proto': 'https' } });
+    expect(((await behindTls.json()) as { supabaseUrl: string }).supabaseUrl).toBe(p.url.replace('http:', 'https:'));
   });
 
   test('no dev inbox without DEV_INBOX=true: /dev/mail is 404 and SMS codes are refused', async () => {
