@@ -2,7 +2,7 @@
  * Precomputed attack tables. Every bitboard is stored as two Int32Array entries (lo, hi).
  * Sliders use split 32-bit magics (see magics.ts): one multiply per half, one table lookup.
  */
-import { BISHOP_DIRS, ROOK_DIRS, slidingAttacks, sliderMask, subsets, type Pair } from './rays';
+import { BISHOP_DIRS, ROOK_DIRS, slidingAttacks, sliderMask, type Pair } from './rays';
 import { BISHOP_MAGICS, ROOK_MAGICS } from './magics';
 import { popcount32 } from './bitboard';
 
@@ -35,14 +35,54 @@ for (let i = 0; i < 128; i++) {
 }
 export const SLIDER_LO = new Int32Array(tableSize);
 export const SLIDER_HI = new Int32Array(tableSize);
-for (let i = 0; i < 128; i++) {
-  const sq = i & 63;
-  const dirs = i < 64 ? ROOK_DIRS : BISHOP_DIRS;
-  for (const occ of subsets([MASK_LO[i], MASK_HI[i]])) {
-    const att = slidingAttacks(sq, dirs, occ[0], occ[1]);
-    const idx = OFFSET[i] + ((Math.imul(occ[0], MAGIC_LO[i]) ^ Math.imul(occ[1], MAGIC_HI[i])) >>> SHIFT[i]);
-    SLIDER_LO[idx] = att[0];
-    SLIDER_HI[idx] = att[1];
+
+/** Allocation-free ray walker for the table fill (rays.ts has the readable version). */
+const ROOK_STEPS = [1, 0, -1, 0, 0, 1, 0, -1];
+const BISHOP_STEPS = [1, 1, 1, -1, -1, 1, -1, -1];
+let rayLo = 0;
+let rayHi = 0;
+function walk(sq: number, steps: number[], occLo: number, occHi: number): void {
+  rayLo = 0;
+  rayHi = 0;
+  const f0 = sq & 7;
+  const r0 = sq >> 3;
+  for (let d = 0; d < 8; d += 2) {
+    const df = steps[d];
+    const dr = steps[d + 1];
+    for (let f = f0 + df, r = r0 + dr; f >= 0 && f < 8 && r >= 0 && r < 8; f += df, r += dr) {
+      const s = r * 8 + f;
+      if (s < 32) {
+        rayLo |= 1 << s;
+        if ((occLo >>> s) & 1) break;
+      } else {
+        rayHi |= 1 << (s - 32);
+        if ((occHi >>> (s - 32)) & 1) break;
+      }
+    }
+  }
+}
+{
+  const bits = new Int32Array(12);
+  for (let i = 0; i < 128; i++) {
+    const sq = i & 63;
+    const steps = i < 64 ? ROOK_STEPS : BISHOP_STEPS;
+    let n = 0;
+    for (let s = 0; s < 64; s++) if (((s < 32 ? MASK_LO[i] >>> s : MASK_HI[i] >>> (s - 32)) & 1) !== 0) bits[n++] = s;
+    for (let sub = 0; sub < 1 << n; sub++) {
+      let oLo = 0;
+      let oHi = 0;
+      for (let j = 0; j < n; j++) {
+        if ((sub >> j) & 1) {
+          const s = bits[j];
+          if (s < 32) oLo |= 1 << s;
+          else oHi |= 1 << (s - 32);
+        }
+      }
+      walk(sq, steps, oLo, oHi);
+      const idx = OFFSET[i] + ((Math.imul(oLo, MAGIC_LO[i]) ^ Math.imul(oHi, MAGIC_HI[i])) >>> SHIFT[i]);
+      SLIDER_LO[idx] = rayLo;
+      SLIDER_HI[idx] = rayHi;
+    }
   }
 }
 
