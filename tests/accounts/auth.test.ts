@@ -440,6 +440,39 @@ describe.each(BACKENDS)('auth on %s', (backend) => {
     });
   });
 
+  describe('signInWithOtp and verifyOtp with token_hash', () => {
+    test('a magic link for an existing user signs in; an unknown user gets 422 otp_disabled', async () => {
+      const u = await confirmedUser();
+      const { error } = await s.client().auth.signInWithOtp({ email: u.email, options: { emailRedirectTo: CALLBACK } });
+      expect(error).toBeNull();
+      const mail = await lastMailTo(s, u.email);
+      const link = new URL(mail.links[0]);
+      expect(link.searchParams.get('type')).toBe('magiclink');
+      const { hash } = await followLink(link.href);
+      expect(hash.get('type')).toBe('magiclink');
+      expect((await s.client().auth.getUser(hash.get('access_token')!)).data.user?.id).toBe(u.id);
+      const unknown = await s.client().auth.signInWithOtp({ email: uniqueEmail('ghost') });
+      expect(unknown.error?.status).toBe(422);
+      expect(unknown.error?.code).toBe('otp_disabled');
+    });
+
+    test('verifyOtp({token_hash, type: recovery}) gives a session once', async () => {
+      const u = await confirmedUser();
+      await s.client().auth.resetPasswordForEmail(u.email);
+      const token = new URL((await lastMailTo(s, u.email)).links[0]).searchParams.get('token')!;
+      const c = s.client();
+      const events: string[] = [];
+      c.auth.onAuthStateChange((e) => void events.push(e));
+      const ok = await c.auth.verifyOtp({ token_hash: token, type: 'recovery' });
+      expect(ok.error).toBeNull();
+      expect(ok.data.user?.id).toBe(u.id);
+      expect(events).toContain('PASSWORD_RECOVERY');
+      const again = await s.client().auth.verifyOtp({ token_hash: token, type: 'recovery' });
+      expect(again.error?.status).toBe(403);
+      expect(again.error?.code).toBe('otp_expired');
+    });
+  });
+
   describe('protocol details', () => {
     test('every error carries X-Supabase-Api-Version and {code, message}', async () => {
       const r = await fetch(`${s.url}/auth/v1/token?grant_type=password`, {
