@@ -62,7 +62,17 @@ FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# Then drop ~290 MB the server never loads: uWebSockets.js binaries for other platforms and Node
+# versions (server/uws.ts loads uws_<platform>_<arch>_<abi>.node), and every Stockfish build but
+# the lite single-threaded WASM one (server/ai/engine/locate.ts; the native engine comes from
+# Debian below).
+RUN npm ci --omit=dev --no-audit --no-fund \
+    && npm cache clean --force \
+    && keep_uws="uws_$(node -p 'process.platform + "_" + process.arch + "_" + process.versions.modules').node" \
+    && find node_modules/uWebSockets.js -name 'uws_*.node' ! -name "$keep_uws" -delete \
+    && find node_modules/stockfish/bin ! -type d ! -name 'stockfish-19-lite-single.*' -delete \
+    && test -f "node_modules/uWebSockets.js/binaries/$keep_uws" \
+    && test -f node_modules/stockfish/bin/stockfish-19-lite-single.js
 
 # ---- runtime -----------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
@@ -98,7 +108,7 @@ VOLUME ["/app/data"]
 EXPOSE 3000
 
 # No curl in the slim image: Node's own fetch asks /healthz (503 while shutting down).
-HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
 # The server closes sockets (telling players with serverShutdown) and exits on SIGTERM.

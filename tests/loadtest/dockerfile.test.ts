@@ -125,6 +125,30 @@ describe('Dockerfile structure', () => {
   });
 });
 
+describe('trimmed production dependencies', () => {
+  const prodRun = () => runs('prod-deps').find((r) => r.includes('--omit=dev'))!;
+
+  it('keeps the Stockfish build the server runs (server/ai/engine/locate.ts)', () => {
+    const kept = /find node_modules\/stockfish\/bin[^&]*! -name '([^']+)\.\*'/.exec(prodRun())?.[1];
+    expect(kept).toBeTruthy();
+    const locate = readFileSync(join(ROOT, 'server/ai/engine/locate.ts'), 'utf8');
+    expect(locate).toContain(`'${kept}.js'`);
+    expect(existsSync(join(ROOT, 'node_modules/stockfish/bin', `${kept}.js`))).toBe(true);
+    expect(existsSync(join(ROOT, 'node_modules/stockfish/bin', `${kept}.wasm`))).toBe(true);
+    expect(prodRun()).toContain(`test -f node_modules/stockfish/bin/${kept}.js`);
+  });
+
+  it('keeps the uWebSockets.js binary named the way server/uws.ts loads it', () => {
+    const run = prodRun();
+    expect(run).toContain(`keep_uws="uws_$(node -p 'process.platform + "_" + process.arch + "_" + process.versions.modules').node"`);
+    const uws = readFileSync(join(ROOT, 'server/uws.ts'), 'utf8');
+    expect(uws).toContain('`uws_${process.platform}_${process.arch}_${process.versions.modules}.node`');
+    expect(run).toMatch(/test -f "node_modules\/uWebSockets\.js\/binaries\/\$keep_uws"/);
+    const here = `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`;
+    expect(existsSync(join(ROOT, 'node_modules/uWebSockets.js/binaries', here))).toBe(true);
+  });
+});
+
 describe('COPY sources and .dockerignore', () => {
   it('every COPY source exists: in the build context (not ignored) or in an earlier stage', () => {
     const froms = DF.getFROMs();
