@@ -222,9 +222,10 @@ async function runChess(n: number): Promise<ChessResult> {
     await Promise.all(workers.map((w) => w.call({ cmd: 'play', durationMs: durationS * 1000, paceMs }, 'playing')));
     await sleep(durationS * 1000);
     const cpu1 = cpuSeconds(pid);
+    // the event-loop delay over the play window (prom-client resets it at every scrape)
+    const serverLoopP99 = (await metric(server.port, 'nodejs_eventloop_lag_p99_seconds')) * 1000;
     const moves1 = await metric(server.port, 'chess_moves_relayed_total');
     const serverRelayP99 = await serverHistogramP99(server.port);
-    const serverLoopP99 = (await metric(server.port, 'nodejs_eventloop_lag_p99_seconds')) * 1000;
     const reports = await Promise.all(workers.map((w) => w.call({ cmd: 'finish', waitMs: 30_000 }, 'report')));
     // join sends and receipts across workers
     const sent = new Map<string, number>();
