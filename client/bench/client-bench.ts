@@ -20,6 +20,32 @@ const BUDGET_KB = 150;
 const FRAME_MS = 16;
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 
+/** In-page measurement, as source text (tsx would inject helpers into a serialised function). */
+const MEASURE_SCRIPT = `
+window.__bench = new Promise((resolve) => {
+  let t0 = -1, cgMs = -1;
+  document.addEventListener('mousedown', (e) => { t0 = e.timeStamp; }, { capture: true, once: true });
+  const mo = new MutationObserver(() => {
+    if (t0 < 0) return;
+    if (cgMs < 0 && document.querySelectorAll('cg-board square.last-move').length === 2) {
+      cgMs = 0;
+      requestAnimationFrame(() => { cgMs = performance.now() - t0; });
+    }
+    const count = document.querySelector('.move-count');
+    if (count && count.textContent.startsWith('Moves: 1')) {
+      mo.disconnect();
+      const commitMs = performance.now() - t0;
+      requestAnimationFrame(() => {
+        const appMs = performance.now() - t0;
+        resolve({ cg: cgMs > 0 ? cgMs : appMs, app: appMs, commit: commitMs });
+      });
+    }
+  });
+  mo.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+});
+0;
+`;
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -65,6 +91,7 @@ async function main() {
     // 2. click -> rendered move, on fresh games against the AI (player is white)
     const cg: number[] = [];
     const app: number[] = [];
+    const commit: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       if (i > 0) {
         await page.getByRole('button', { name: 'Resign' }).click();
@@ -76,33 +103,11 @@ async function main() {
       await page.waitForTimeout(200);
       const from = await squareCenter(page, 'e2');
       await page.mouse.click(from.x, from.y);
-      await page.evaluate(() => {
-        const w = window as unknown as { __bench: Promise<{ cg: number; app: number }> };
-        w.__bench = new Promise((resolve) => {
-          let t0 = -1;
-          let cgMs = -1;
-          document.addEventListener('mousedown', (e) => { t0 = e.timeStamp; }, { capture: true, once: true });
-          const check = () => {
-            if (t0 < 0) return;
-            if (cgMs < 0 && document.querySelectorAll('cg-board square.last-move').length === 2) {
-              cgMs = 0;
-              requestAnimationFrame(() => { cgMs = performance.now() - t0; });
-            }
-            if (document.querySelector('.move-count')?.textContent?.startsWith('Moves: 1')) {
-              mo.disconnect();
-              requestAnimationFrame(() => {
-                const appMs = performance.now() - t0;
-                resolve({ cg: cgMs > 0 ? cgMs : appMs, app: appMs });
-              });
-            }
-          };
-          const mo = new MutationObserver(check);
-          mo.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
-        });
-      });
+      await page.evaluate(MEASURE_SCRIPT);
       const to = await squareCenter(page, 'e4');
       await page.mouse.click(to.x, to.y);
-      const r = await page.evaluate(() => (window as unknown as { __bench: Promise<{ cg: number; app: number }> }).__bench);
+      const r = (await page.evaluate('window.__bench')) as { cg: number; app: number; commit: number };
+      commit.push(r.commit);
       cg.push(r.cg);
       app.push(r.app);
     }
@@ -112,6 +117,7 @@ async function main() {
       `JS for / (gzip, ${homeFiles} files): ${homeKb.toFixed(1)} KB; budget ${BUDGET_KB} KB; ratio ${(homeKb / BUDGET_KB).toFixed(2)}`,
       `JS after opening a board screen (/chess/ai, gzip, ${sizes.size} files): ${kb(allBytes).toFixed(1)} KB (board + chess core + screen: +${kb(allBytes - homeBytes).toFixed(1)} KB)`,
       `click -> move drawn by chessground: median ${median(cg).toFixed(1)} ms over ${RUNS} (min ${Math.min(...cg).toFixed(1)}, max ${Math.max(...cg).toFixed(1)}); ratio to ${FRAME_MS} ms ${(median(cg) / FRAME_MS).toFixed(2)}`,
+      `click -> move committed to the DOM by the app (engine check, machine, React; before the frame): median ${median(commit).toFixed(1)} ms over ${RUNS}`,
       `click -> move committed by the app and drawn: median ${median(app).toFixed(1)} ms over ${RUNS} (min ${Math.min(...app).toFixed(1)}, max ${Math.max(...app).toFixed(1)}); ratio to ${FRAME_MS} ms ${(median(app) / FRAME_MS).toFixed(2)}`,
     ];
     for (const l of lines) process.stdout.write(l + '\n');

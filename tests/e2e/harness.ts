@@ -19,7 +19,9 @@ export const CHROMIUM_ARGS = [
 
 export function build(): void {
   if (process.env.E2E_SKIP_BUILD === '1') return;
-  const r = spawnSync('node', ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'pipe', encoding: 'utf8' });
+  // NODE_ENV=production as under `npm start`: vitest sets NODE_ENV=test, which would make Vite
+  // bundle React's development build
+  const r = spawnSync('node', ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'pipe', encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
   if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
 }
 
@@ -52,7 +54,7 @@ export async function startSite(env: Record<string, string> = {}): Promise<Runni
   });
   child.stdout?.on('data', (d) => { output += d; });
   child.stderr?.on('data', (d) => { output += d; });
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + 240_000; // PGlite + engines start slowly on a loaded 2-core machine
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
     try {

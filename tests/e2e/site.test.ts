@@ -50,7 +50,7 @@ beforeAll(async () => {
   build();
   site = await startSite();
   browser = await launch();
-}, 300_000);
+}, 420_000);
 
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => {});
