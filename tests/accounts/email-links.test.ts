@@ -7,6 +7,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, type AuthChangeEvent } from '@supabase/supabase-js';
 import WebSocket from 'ws';
+import pino from 'pino';
+import { Writable } from 'node:stream';
 import { followLink, lastMailTo, memoryStorage, startAccountsServer, uniqueEmail, type TestServer } from './harness';
 
 const SITE = 'http://localhost:5173';
@@ -55,10 +57,20 @@ const until = async (pred: () => boolean, ms = 3000) => {
   }
 };
 
+/** Every log line of the server, at debug level, to check that no secret is ever logged. */
+const logLines: string[] = [];
+const secrets: string[] = [];
+
 describe('email links in the browser client', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startAccountsServer({});
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        logLines.push(String(chunk));
+        cb();
+      },
+    });
+    s = await startAccountsServer({ logger: pino({ level: 'debug' }, sink) });
   }, 180_000);
   afterAll(async () => {
     await s?.destroy();
@@ -71,7 +83,9 @@ describe('email links in the browser client', () => {
   test('sign-up link → /auth/callback#… → SIGNED_IN with a verified user', async () => {
     const email = uniqueEmail();
     await s.client().auth.signUp({ email, password: 'secret123', options: { emailRedirectTo: `${SITE}/auth/callback?type=signup` } });
-    const { location } = await followLink((await lastMailTo(s, email)).links[0]);
+    const link = (await lastMailTo(s, email)).links[0];
+    const { location, hash } = await followLink(link);
+    secrets.push('secret123', new URL(link).searchParams.get('token')!, hash.get('access_token')!, hash.get('refresh_token')!);
     const page = openPage(location);
     expect(page.pathname).toBe('/auth/callback');
     const { client, events } = browserClient(s);
@@ -95,6 +109,7 @@ describe('email links in the browser client', () => {
     await client.auth.getSession();
     await until(() => events.includes('PASSWORD_RECOVERY'));
     expect(events).not.toContain('SIGNED_IN');
+    secrets.push('old-secret', 'new-secret', new URL(mail.links[0]).searchParams.get('token')!);
     const upd = await client.auth.updateUser({ password: 'new-secret' });
     expect(upd.error).toBeNull();
     expect((await s.client().auth.signInWithPassword({ email, password: 'old-secret' })).error?.code).toBe('invalid_credentials');
@@ -114,5 +129,13 @@ describe('email links in the browser client', () => {
     expect(init.error?.message).toBe('Email link is invalid or has expired');
     expect((await client.auth.getSession()).data.session).toBeNull();
     expect(events).not.toContain('SIGNED_IN');
+  });
+
+  test('the server logs requests but never passwords, link tokens or session tokens', () => {
+    expect(logLines.some((l) => l.includes('/auth/v1/verify'))).toBe(true);
+    expect(secrets.length).toBeGreaterThanOrEqual(7);
+    for (const secret of secrets) {
+      expect(logLines.filter((l) => l.includes(secret))).toEqual([]);
+    }
   });
 });
