@@ -12,7 +12,7 @@ export const QUEUED_TEXT = 'Searching for an opponent...';
 export const CANCELED_TEXT = 'Matchmaking canceled';
 
 export class Matchmaking {
-  private readonly actor: MatchmakingActor;
+  private actor: MatchmakingActor;
   private queued = 0;
   /** players who asked to cancel (answer `canceled`); others left silently (disconnect) */
   private readonly canceling = new Set<string>();
@@ -21,13 +21,34 @@ export class Matchmaking {
     private readonly hub: Hub,
     private readonly games: GameManager,
     private readonly log: Logger,
-    random: () => number = Math.random,
-    inspect?: unknown,
+    private readonly random: () => number = Math.random,
+    private readonly inspect?: unknown,
   ) {
-    this.actor = createMatchmakingActor(random, inspect);
-    this.actor.on('*', (e) => this.onEmitted(e as MatchmakingEmitted));
-    this.actor.subscribe({ error: (err) => this.log.error({ err }, 'matchmaking actor failed') });
-    this.actor.start();
+    this.actor = this.startActor();
+  }
+
+  private startActor(): MatchmakingActor {
+    const actor = createMatchmakingActor(this.random, this.inspect);
+    actor.on('*', (e) => this.onEmitted(e as MatchmakingEmitted));
+    actor.subscribe({
+      error: (err) => {
+        // The pool is gone with the actor: start a new one and tell the waiting players.
+        this.log.error({ err }, 'matchmaking actor failed; restarting it');
+        setImmediate(() => this.restart());
+      },
+    });
+    actor.start();
+    return actor;
+  }
+
+  private restart(): void {
+    this.actor = this.startActor();
+    for (const s of this.hub.players.values()) {
+      if (!s.queued) continue;
+      s.queued = false;
+      this.hub.send(s.id, { type: 'matchmakingStatus', status: 'idle', message: 'Matchmaking was restarted. Please search again.' });
+    }
+    this.queued = 0;
   }
 
   get length(): number {

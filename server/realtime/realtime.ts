@@ -62,13 +62,22 @@ export class Realtime {
       sendPingsAutomatically: true,
       maxBackpressure: 256 * 1024,
       upgrade: (res, req, ctx) => this.upgrade(res, req, ctx),
-      open: (ws) => this.open(ws),
+      open: (ws) => this.guard('open', ws, () => this.open(ws)),
       message: (ws, message, isBinary) => this.message(ws, message, isBinary),
-      close: (ws, code) => this.close(ws, code),
-      pong: (ws, message) => this.pong(ws, message),
+      close: (ws, code) => this.guard('close', ws, () => this.close(ws, code)),
+      pong: (ws, message) => this.guard('pong', ws, () => this.pong(ws, message)),
     });
     this.pingTimer = setInterval(() => this.pingAll(), this.opts.pingIntervalMs);
     this.pingTimer.unref?.();
+  }
+
+  /** Runs a socket callback; an exception is logged, never thrown into uWS. */
+  private guard(what: string, ws: WS, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.log.error({ err, playerId: ws.getUserData().playerId, what }, 'socket handler failed');
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
