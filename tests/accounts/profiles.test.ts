@@ -186,6 +186,33 @@ describe.each(BACKENDS)('profiles on %s', (backend) => {
     expect(((await e2.json()) as { code: string }).code).toBe('PGRST301');
   });
 
+  test('malformed requests get a 4xx with a PostgREST error and change nothing', async () => {
+    const auth = { apikey: s.anonKey, Authorization: `Bearer ${alice.token}`, 'Content-Type': 'application/json' };
+    const cases: [string, RequestInit][] = [
+      ['/rest/v1/profiles?id=eq.not-a-uuid', { headers: auth }],
+      ['/rest/v1/profiles?id=like.x', { headers: auth }],
+      ['/rest/v1/profiles?id=in.nope', { headers: auth }],
+      ['/rest/v1/profiles?select=id,,username', { headers: auth }],
+      ['/rest/v1/profiles?limit=-1', { headers: auth }],
+      ['/rest/v1/profiles?order=nope.desc', { headers: auth }],
+      ['/rest/v1/profiles?on_conflict=id', { method: 'POST', headers: auth, body: '{"id":' }],
+      ['/rest/v1/profiles?on_conflict=id', { method: 'POST', headers: auth, body: '[1,2]' }],
+      ['/rest/v1/profiles?on_conflict=username', { method: 'POST', headers: auth, body: '{}' }],
+      [`/rest/v1/profiles?id=eq.${alice.id}`, { method: 'PATCH', headers: auth, body: '"str"' }],
+      [`/rest/v1/profiles?id=eq.${alice.id}`, { method: 'PATCH', headers: auth, body: '{"username":{"a":1}}' }],
+      [`/rest/v1/profiles?id=eq.${alice.id}`, { method: 'PATCH', headers: auth, body: '{"created_at":"yesterday-ish"}' }],
+    ];
+    for (const [path, init] of cases) {
+      const r = await fetch(s.url + path, init);
+      expect(r.status, path).toBeGreaterThanOrEqual(400);
+      expect(r.status, path).toBeLessThan(500);
+      const body = (await r.json()) as Record<string, unknown>;
+      expect(Object.keys(body).sort(), path).toEqual(['code', 'details', 'hint', 'message']);
+    }
+    const { data } = await alice.c.from('profiles').select('first_name').eq('id', alice.id).single();
+    expect(data?.first_name).toBe('Alicia');
+  });
+
   test('HEAD (count only) answers headers and keeps the server healthy', async () => {
     const r = await anon.from('profiles').select('id', { count: 'exact', head: true }).eq('id', alice.id);
     expect(r.error).toBeNull();
