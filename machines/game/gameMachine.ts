@@ -311,7 +311,7 @@ export const gameMachine = setup({
       enqueue.emit({ type: 'opponentReconnected', color: me });
     }),
 
-    emitEnded: emit(({ context }) => {
+    emitEnded: emit(({ context, self }) => {
       const result = context.result ?? { winner: 'draw' as const, reason: 'aborted' as const };
       const tags: Record<string, string> = {
         Event: 'Casual rapid game',
@@ -326,7 +326,13 @@ export const gameMachine = setup({
       } catch {
         pgn = ''; // a PGN is a courtesy; never let it break the end of a game
       }
-      return { type: 'ended' as const, winner: result.winner, reason: result.reason, pgn, clocks: { ...context.clocks } };
+      // Final clocks: the side to move is charged for its unfinished turn (a flag has already
+      // set it to 0; before ply 2 nothing was running).
+      const clocks = { ...context.clocks };
+      if (context.moves.length >= UNTIMED_PLIES) {
+        clocks[context.turn] = Math.max(0, clocks[context.turn] - elapsedThisTurn(context, nowOf(self)));
+      }
+      return { type: 'ended' as const, winner: result.winner, reason: result.reason, pgn, clocks };
     }),
   },
 }).createMachine({

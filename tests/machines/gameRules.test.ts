@@ -149,6 +149,14 @@ describe('game machine: resign', () => {
     expect(g.ended().pgn).toContain('[Result "0-1"]');
   });
 
+  it('reports final clocks that charge the resigning side for its unfinished turn', () => {
+    const g = startGame({ clockMs: 60_000 });
+    g.play(['e2e4', 'e7e5']);
+    vi.advanceTimersByTime(3_000);
+    g.actor.send({ type: 'RESIGN', playerId: WHITE.id });
+    expect(g.ended().clocks).toEqual({ white: 57_000, black: 60_000 });
+  });
+
   it('treats a resignation before each side has moved as an abort', () => {
     const g = startGame();
     g.play(['e2e4']);

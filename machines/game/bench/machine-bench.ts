@@ -1,18 +1,30 @@
 /**
- * `npm run bench:game-machine`: what the game actor adds on top of the chess core per move.
- * Replays the same random legal games (fixed seed) twice: through gameMachine actors (validation,
- * clocks, emitted events, snapshot) and through bare ChessGame.play + status() (the peer), and
- * prints microseconds per move for both and their ratio. Medians of several runs.
+ * `npm run bench:game-machine`: what the game actor costs the server.
+ *
+ * 1. Moves: the same random legal games (fixed seed) replayed through gameMachine actors
+ *    (validation, clocks, emitted events) and through bare ChessGame isLegal+play+status (the
+ *    peer). Microseconds per move, medians of RUNS runs, and the ratio.
+ * 2. Clock wake-ups: ACTORS running games, each waking once per second to emit `clock`, against
+ *    a minimal XState machine that only re-enters a state on an `after` timer and emits (the
+ *    peer: the floor of any XState timer). CPU microseconds per wake-up (process.cpuUsage over
+ *    WAKE_SECONDS), and the ratio.
  */
-import { createActor } from 'xstate';
+import { createActor, emit, setup } from 'xstate';
 import { ChessGame } from '../../chess';
 import { gameMachine } from '../index';
 
 const GAMES = Number(process.env.GAMES ?? 300);
 const RUNS = Number(process.env.RUNS ?? 7);
+const ACTORS = Number(process.env.ACTORS ?? 2000);
+const WAKE_SECONDS = Number(process.env.WAKE_SECONDS ?? 4);
 
 let seed = 12345;
 const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const out = (s: string) => process.stdout.write(`${s}\n`);
+
+// ------------------------------------------------------------------------------------------
+// 1. Moves
 
 const games: string[][] = [];
 for (let i = 0; i < GAMES; i++) {
@@ -33,14 +45,14 @@ const wire = (m: string) => ({
   ...(m[4] ? { promotion: m[4] as 'q' | 'r' | 'b' | 'n' } : {}),
 });
 
-function viaMachine(): number {
+function movesViaMachine(): number {
   const t0 = performance.now();
-  let emitted = 0;
+  let moved = 0;
   for (const moves of games) {
     const actor = createActor(gameMachine, {
       input: { gameId: 'g', white: { id: 'w', name: 'W' }, black: { id: 'b', name: 'B' }, clockMs: 600_000 },
     });
-    actor.on('*', () => void emitted++);
+    actor.on('moved', () => void moved++);
     actor.start();
     let white = true;
     for (const m of moves) {
@@ -49,11 +61,11 @@ function viaMachine(): number {
     }
     actor.stop();
   }
-  if (emitted < totalMoves) throw new Error(`only ${emitted} events for ${totalMoves} moves`);
+  if (moved !== totalMoves) throw new Error(`${moved} moved events for ${totalMoves} moves`);
   return ((performance.now() - t0) * 1000) / totalMoves;
 }
 
-function viaChessCore(): number {
+function movesViaChessCore(): number {
   const t0 = performance.now();
   for (const moves of games) {
     const g = new ChessGame();
@@ -65,20 +77,75 @@ function viaChessCore(): number {
   return ((performance.now() - t0) * 1000) / totalMoves;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-viaMachine();
-viaChessCore(); // warm-up
-const machine: number[] = [];
-const core: number[] = [];
+movesViaMachine();
+movesViaChessCore(); // warm-up
+const machineMoves: number[] = [];
+const coreMoves: number[] = [];
 for (let r = 0; r < RUNS; r++) {
-  machine.push(viaMachine());
-  core.push(viaChessCore());
+  machineMoves.push(movesViaMachine());
+  coreMoves.push(movesViaChessCore());
 }
-const m = median(machine);
-const c = median(core);
-process.stdout.write(
-  `game machine: ${GAMES} games, ${totalMoves} moves, ${RUNS} runs\n` +
-    `  gameMachine actor  ${m.toFixed(1)} us/move (median)\n` +
-    `  ChessGame peer     ${c.toFixed(1)} us/move (median)\n` +
-    `  ratio              ${(m / c).toFixed(1)}x\n`,
-);
+const mm = median(machineMoves);
+const cm = median(coreMoves);
+out(`moves: ${GAMES} random games, ${totalMoves} moves, median of ${RUNS} runs`);
+out(`  gameMachine actor   ${mm.toFixed(1)} us/move`);
+out(`  ChessGame (peer)    ${cm.toFixed(1)} us/move`);
+out(`  ratio               ${(mm / cm).toFixed(1)}x`);
+
+// ------------------------------------------------------------------------------------------
+// 2. Clock wake-ups
+
+const bareTicker = setup({
+  types: {} as { context: { t0: number } },
+  delays: { nextSecond: ({ context }) => 1000 - ((performance.now() - context.t0) % 1000) },
+}).createMachine({
+  context: () => ({ t0: performance.now() }),
+  initial: 'running',
+  states: {
+    running: { after: { nextSecond: { target: 'running', reenter: true, actions: emit({ type: 'clock' }) } } },
+  },
+});
+
+async function cpuPerWake(kind: 'machine' | 'bare'): Promise<number> {
+  let wakes = 0;
+  const actors: { stop(): unknown }[] = [];
+  for (let i = 0; i < ACTORS; i++) {
+    if (kind === 'machine') {
+      const a = createActor(gameMachine, {
+        input: { gameId: `g${i}`, white: { id: 'w', name: 'W' }, black: { id: 'b', name: 'B' }, clockMs: 600_000 },
+      });
+      a.on('clock', () => void wakes++);
+      a.start();
+      a.send({ type: 'MOVE', playerId: 'w', move: { from: 'e2', to: 'e4' } });
+      a.send({ type: 'MOVE', playerId: 'b', move: { from: 'e7', to: 'e5' } });
+      actors.push(a);
+    } else {
+      const a = createActor(bareTicker);
+      a.on('clock', () => void wakes++);
+      a.start();
+      actors.push(a);
+    }
+  }
+  await new Promise((r) => setTimeout(r, 1100));
+  const c0 = process.cpuUsage();
+  const w0 = wakes;
+  await new Promise((r) => setTimeout(r, WAKE_SECONDS * 1000));
+  const c = process.cpuUsage(c0);
+  const n = wakes - w0;
+  for (const a of actors) a.stop();
+  return (c.user + c.system) / n;
+}
+
+const machineWakes: number[] = [];
+const bareWakes: number[] = [];
+for (let r = 0; r < 3; r++) {
+  machineWakes.push(await cpuPerWake('machine'));
+  bareWakes.push(await cpuPerWake('bare'));
+}
+const mw = median(machineWakes);
+const bw = median(bareWakes);
+out(`clock wake-ups: ${ACTORS} running games, ${WAKE_SECONDS} s, median of 3 runs`);
+out(`  gameMachine clock        ${mw.toFixed(1)} us CPU/wake-up`);
+out(`  bare XState after (peer) ${bw.toFixed(1)} us CPU/wake-up`);
+out(`  ratio                    ${(mw / bw).toFixed(1)}x`);
+out(`  => ${((mw * ACTORS) / 10_000).toFixed(1)}% of one core for ${ACTORS} games with clockEvents on`);
