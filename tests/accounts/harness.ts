@@ -28,7 +28,7 @@ export interface TestServer {
   client(extra?: { storage?: Storage; headers?: Record<string, string> }): SupabaseClient;
   /** Stops listening and closes the module (the data stays for a restart). */
   stop(): Promise<void>;
-  /** stop() plus removing the data dir / schema. */
+  /** stop() plus removing the data dir / schema (also when reused from a stopped server). */
   destroy(): Promise<void>;
 }
 
@@ -110,8 +110,8 @@ export async function startAccountsServer(opts: StartOptions = {}): Promise<Test
     stop,
     async destroy() {
       await stop();
-      if (!reuse) rmSync(dataDir, { recursive: true, force: true });
-      if (dbSchema && !reuse && process.env.TEST_DATABASE_URL) {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (dbSchema && process.env.TEST_DATABASE_URL) {
         const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
         await c.connect();
         await c.query(`DROP SCHEMA IF EXISTS "${dbSchema}" CASCADE`);
