@@ -113,8 +113,7 @@ describe.each(specs)('engine pool (%s)', (_name, spec) => {
     const err = await job.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EngineError);
     expect((err as EngineError).code).toBe('timeout');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(alive(pid)).toBe(false);
+    await until(() => !alive(pid)); // killed and reaped
     expect((await pool.search({ moves: [], skill: 20, depth: 3, movetimeMs: 100 })).bestmove).toMatch(/^[a-h][1-8]/);
   });
 
@@ -123,8 +122,7 @@ describe.each(specs)('engine pool (%s)', (_name, spec) => {
     const pids = pool.pids();
     expect(pids).toHaveLength(2);
     await pool.close();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(pids.filter(alive)).toEqual([]);
+    await until(() => pids.filter(alive).length === 0);
     await expect(pool.search({ moves: [], skill: 1, depth: 1, movetimeMs: 10 })).rejects.toMatchObject({ code: 'closed' });
   });
 });
