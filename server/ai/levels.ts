@@ -33,12 +33,12 @@
  * |------:|------:|------:|---------:|------------:|---------------------------------------|
  * |     1 |    20 |     1 |    50 ms |        45 % | someone who just learned the rules    |
  * |     2 |    20 |     2 |   100 ms |        30 % | beginner                              |
- * |     3 |    20 |     3 |   150 ms |        22 % | beginner who defends pieces           |
+ * |     3 |    20 |     3 |   150 ms |        24 % | beginner who defends pieces           |
  * |     4 |    20 |     4 |   200 ms |        16 % | casual player                         |
  * |     5 |    20 |     5 |   300 ms |        11 % | default: casual player who calculates |
- * |     6 |    20 |     6 |   400 ms |         6 % | club beginner                         |
- * |     7 |    10 |     8 |   500 ms |         2 % | club player                           |
- * |     8 |    13 |    11 |   600 ms |         0 % | strong club player                    |
+ * |     6 |    20 |     6 |   400 ms |         5 % | club beginner                         |
+ * |     7 |    20 |     7 |   500 ms |         2 % | club player                           |
+ * |     8 |    12 |    10 |   600 ms |         0 % | strong club player                    |
  * |     9 |    16 |    14 |   800 ms |         0 % | expert                                |
  * |    10 |    20 |    18 |  1000 ms |         0 % | full strength within 1 s: beyond club |
  */
@@ -59,12 +59,12 @@ export interface AiLevel {
 export const AI_LEVELS: readonly AiLevel[] = [
   { level: 1, skill: 20, depth: 1, movetimeMs: 50, randomMoveChance: 0.45, label: 'Beginner' },
   { level: 2, skill: 20, depth: 2, movetimeMs: 100, randomMoveChance: 0.3, label: 'Beginner' },
-  { level: 3, skill: 20, depth: 3, movetimeMs: 150, randomMoveChance: 0.22, label: 'Beginner' },
+  { level: 3, skill: 20, depth: 3, movetimeMs: 150, randomMoveChance: 0.24, label: 'Beginner' },
   { level: 4, skill: 20, depth: 4, movetimeMs: 200, randomMoveChance: 0.16, label: 'Inter' },
   { level: 5, skill: 20, depth: 5, movetimeMs: 300, randomMoveChance: 0.11, label: 'Inter' },
-  { level: 6, skill: 20, depth: 6, movetimeMs: 400, randomMoveChance: 0.06, label: 'Inter' },
-  { level: 7, skill: 10, depth: 8, movetimeMs: 500, randomMoveChance: 0.02, label: 'Inter' },
-  { level: 8, skill: 13, depth: 11, movetimeMs: 600, randomMoveChance: 0, label: 'Advanced' },
+  { level: 6, skill: 20, depth: 6, movetimeMs: 400, randomMoveChance: 0.05, label: 'Inter' },
+  { level: 7, skill: 20, depth: 7, movetimeMs: 500, randomMoveChance: 0.02, label: 'Inter' },
+  { level: 8, skill: 12, depth: 10, movetimeMs: 600, randomMoveChance: 0, label: 'Advanced' },
   { level: 9, skill: 16, depth: 14, movetimeMs: 800, randomMoveChance: 0, label: 'Advanced' },
   { level: 10, skill: 20, depth: 18, movetimeMs: 1000, randomMoveChance: 0, label: 'Advanced' },
 ];
