@@ -17,7 +17,7 @@ let server: ServerProcess;
 
 beforeAll(async () => {
   server = await startServerProcess({ CLOCK_SECONDS: '120', AI_POOL_SIZE: '1', AI_REPLY_DELAY_MS: '20-60' });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   // Graceful shutdown with players gone: exit code 0.

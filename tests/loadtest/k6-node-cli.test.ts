@@ -11,7 +11,7 @@ let server: RunningServer;
 
 beforeAll(async () => {
   server = await startServer({ port: 0, host: '127.0.0.1', staticDir: join(ROOT, 'node_modules/.cache/no-client') });
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await server?.close();
 });

@@ -24,7 +24,7 @@ beforeAll(async () => {
     ai: aiServiceFactory({ poolSize: 1, replyDelayMs: [5, 20] }),
   });
   env = { BASE_URL: server.url, THINK_MIN_MS: '20', THINK_MAX_MS: '80' };
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await server?.close();
