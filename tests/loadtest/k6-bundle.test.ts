@@ -118,6 +118,7 @@ describe('k6 scenario bundles', () => {
     const metricsSource = readFileSync(join(ROOT, 'loadtest/k6/lib/metrics.ts'), 'utf8');
     const defined = new Set([...metricsSource.matchAll(/new (?:Trend|Counter|Rate|Gauge)\('([a-z_]+)'/g)].map((m) => m[1]));
     defined.add('checks');
+    defined.add('dropped_iterations'); // k6's own
     const thresholds = mod.options.thresholds ?? {};
     expect(Object.keys(thresholds)).toContain('moves_rejected');
     for (const metric of Object.keys(thresholds)) expect(defined, `threshold on ${metric}`).toContain(metric);

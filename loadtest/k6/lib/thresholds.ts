@@ -37,6 +37,15 @@ export function pairingThresholds(): Thresholds {
   };
 }
 
+/**
+ * Arrival-rate scenarios: k6 counts the arrivals it could not start because every VU was busy
+ * (`dropped_iterations`). Any means the storm was smaller than asked: raise MAX_VUS or use more
+ * load generators.
+ */
+export function arrivalThresholds(): Thresholds {
+  return { dropped_iterations: ['count==0'] };
+}
+
 export function relayThresholds(): Thresholds {
   return {
     move_relay_latency: [

@@ -16,6 +16,7 @@ import { playerName } from '../lib/names.ts';
 import { playOnlineGame } from '../lib/online-player.ts';
 import {
   aiThresholds,
+  arrivalThresholds,
   correctnessThresholds,
   pairingThresholds,
   rejoinThresholds,
@@ -79,6 +80,7 @@ export const options: Options = {
     ...correctnessThresholds(),
     ...pairingThresholds(),
     ...relayThresholds(),
+    ...(LOBBY_RATE > 0 ? arrivalThresholds() : {}),
     ...(RECONNECT_VUS > 0 && RECONNECT_SHARE > 0 ? rejoinThresholds() : {}),
     ...(AI_VUS > 0 ? aiThresholds() : {}),
   },
