@@ -223,8 +223,11 @@ export class ChessGame {
   repetitionCount(): number {
     const lo = this.pos.hashLo;
     const hi = this.pos.hashHi;
+    // positions before the last capture or pawn move cannot recur: look back halfmove-clock plies
+    const last = this.hashLo.length - 1;
+    const first = Math.max(0, last - this.pos.halfmove);
     let c = 0;
-    for (let i = this.hashLo.length - 1; i >= 0; i--) if (this.hashLo[i] === lo && this.hashHi[i] === hi) c++;
+    for (let i = last; i >= first; i -= 2) if (this.hashLo[i] === lo && this.hashHi[i] === hi) c++;
     return c;
   }
 
