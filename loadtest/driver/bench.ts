@@ -8,12 +8,13 @@
  *
  * Options: --players N[,N…]  --duration s  --pace ms (mean think time per move)  --workers K
  *          --queue-rate players per second arriving in the queue (default 1000)
+ *          --priority N  niceness of all the run's processes (e.g. -10 on a busy shared machine)
  *          --server built|tsx (default built; --ci uses tsx)  --no-echo  --p99 ms (CI threshold)
  * Linux only for CPU/memory (reads /proc/<pid>/stat and /status of the server processes).
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -34,6 +35,21 @@ const workersWanted = Number(opt('workers', '0'));
 const serverMode = opt('server', ci ? 'tsx' : 'built') as 'built' | 'tsx';
 const withEcho = !ci && !flag('no-echo');
 const p99Threshold = Number(opt('p99', ci ? '100' : '20'));
+/**
+ * --priority N: scheduling niceness for every process of the run (server, echo peer, workers,
+ * this one). On a shared machine a negative value (root only) keeps other work from distorting
+ * the comparison; the subject and the peer get the same treatment.
+ */
+const priority = argv.includes('--priority') ? Number(opt('priority', '0')) : null;
+function prioritise(pid: number | undefined): void {
+  if (priority === null || pid === undefined) return;
+  try {
+    setPriority(pid, priority);
+  } catch (err) {
+    log(`cannot set priority ${priority} on ${pid}: ${(err as Error).message}`);
+  }
+}
+prioritise(process.pid);
 /** players arriving in the queue per second, over all workers */
 const queueRate = Number(opt('queue-rate', '1000'));
 const log = (s: string) => process.stderr.write(s + '\n');
@@ -60,6 +76,7 @@ interface Spawned {
 
 async function spawnAndWaitForPort(cmd: string, args: string[], env: NodeJS.ProcessEnv, portOf: (line: string) => number | null): Promise<Spawned> {
   const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  prioritise(proc.pid);
   const rl = createInterface({ input: proc.stdout! });
   const port = await new Promise<number>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`${args.join(' ')} did not start in 30 s`)), 30_000);
@@ -128,6 +145,7 @@ class Worker {
   private waiting = new Map<string, (m: any) => void>();
   constructor() {
     this.proc = fork('loadtest/driver/worker.ts', [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    prioritise(this.proc.pid);
     this.proc.on('message', (m: any) => {
       const w = this.waiting.get(m.ev);
       if (w) {
@@ -345,7 +363,7 @@ async function main(): Promise<void> {
   }
   process.stdout.write(
     [
-      `Pace ${paceMs} ms mean think time per move, ${durationS} s of play, server: ${serverMode === 'built' ? 'node dist/server/main.js' : 'tsx server/main.ts'}.`,
+      `Pace ${paceMs} ms mean think time per move, ${durationS} s of play, server: ${serverMode === 'built' ? 'node dist/server/main.js' : 'tsx server/main.ts'}${priority !== null ? `, niceness ${priority}` : ''}, load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`,
       '',
       '| players | connects/s | games | pairing p50/p99 ms | moves relayed | relay p50/p99 ms | server CPU µs/move | echo CPU µs/msg | ratio | RSS KB/player | RSS KB/game | rejected+errors / lost games |',
       '|---|---|---|---|---|---|---|---|---|---|---|---|',
