@@ -11,6 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import argon2 from 'argon2';
 import pino from 'pino';
+import pg from 'pg';
 import { loadUws } from '../../uws';
 import { createAccounts } from '../index';
 import { loadAccountsConfig } from '../config';
@@ -58,6 +59,7 @@ async function main() {
   const loadStart = loadavg()[0].toFixed(1);
   const params = loadAccountsConfig({}, {}).argon2;
   const dataDir = mkdtempSync(join(tmpdir(), 'accounts-bench-'));
+  const schema = process.env.BENCH_DATABASE_URL ? `bench_${Date.now()}` : undefined;
   const uws = loadUws();
   const app = uws.App();
   const port = await new Promise<number>((resolve, reject) =>
@@ -71,7 +73,7 @@ async function main() {
     logger: pino({ level: 'warn' }),
     env: {},
     databaseUrl: process.env.BENCH_DATABASE_URL,
-    dbSchema: process.env.BENCH_DATABASE_URL ? `bench_${Date.now()}` : undefined,
+    dbSchema: schema,
     autoconfirm: true,
     rateLimits: { token: 1e9, sensitive: 1e9 },
   });
@@ -156,12 +158,18 @@ async function main() {
   }
   await accounts.close();
   rmSync(dataDir, { recursive: true, force: true });
+  if (process.env.BENCH_DATABASE_URL && schema) {
+    const c = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await c.end();
+  }
 
   const db = process.env.BENCH_DATABASE_URL ? 'PostgreSQL (pg)' : 'PGlite';
   process.stdout.write(
     `accounts bench: ${db}, argon2id m=${params.memoryCost} KiB t=${params.timeCost} p=${params.parallelism}, ` +
       `${RUNS} runs x ${SECONDS} s, sign-in concurrency ${CONCURRENCY}, read concurrency ${READ_CONCURRENCY}, ` +
-      `UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? 4}, load average at start ${loadStart} / end ${loadavg()[0].toFixed(1)}\n`,
+      `UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? 4}, 1-min load average ${loadStart} (2 cores)\n`,
   );
   process.stdout.write('| metric | median | runs |\n|---|---|---|\n');
   for (const [k, v] of Object.entries(rows)) {
