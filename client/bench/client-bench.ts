@@ -37,7 +37,8 @@ window.__bench = new Promise((resolve) => {
       const commitMs = performance.now() - t0;
       requestAnimationFrame(() => {
         const appMs = performance.now() - t0;
-        resolve({ cg: cgMs > 0 ? cgMs : appMs, app: appMs, commit: commitMs });
+        const mark = (n) => { const m = performance.getEntriesByName(n).filter((e) => e.startTime >= t0); return m.length ? m[0].startTime - t0 : -1; };
+        resolve({ cg: cgMs > 0 ? cgMs : appMs, app: appMs, commit: commitMs, after: mark('board:user-move'), synced: mark('board:synced') });
       });
     }
   });
@@ -92,6 +93,7 @@ async function main() {
     const cg: number[] = [];
     const app: number[] = [];
     const commit: number[] = [];
+    const after: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       if (i > 0) {
         await page.getByRole('button', { name: 'Resign' }).click();
@@ -106,8 +108,9 @@ async function main() {
       await page.evaluate(MEASURE_SCRIPT);
       const to = await squareCenter(page, 'e4');
       await page.mouse.click(to.x, to.y);
-      const r = (await page.evaluate('window.__bench')) as { cg: number; app: number; commit: number };
+      const r = (await page.evaluate('window.__bench')) as { cg: number; app: number; commit: number; after: number; synced: number };
       commit.push(r.commit);
+      after.push(r.after);
       cg.push(r.cg);
       app.push(r.app);
     }
@@ -117,6 +120,7 @@ async function main() {
       `JS for / (gzip, ${homeFiles} files): ${homeKb.toFixed(1)} KB; budget ${BUDGET_KB} KB; ratio ${(homeKb / BUDGET_KB).toFixed(2)}`,
       `JS after opening a board screen (/chess/ai, gzip, ${sizes.size} files): ${kb(allBytes).toFixed(1)} KB (board + chess core + screen: +${kb(allBytes - homeBytes).toFixed(1)} KB)`,
       `click -> move drawn by chessground: median ${median(cg).toFixed(1)} ms over ${RUNS} (min ${Math.min(...cg).toFixed(1)}, max ${Math.max(...cg).toFixed(1)}); ratio to ${FRAME_MS} ms ${(median(cg) / FRAME_MS).toFixed(2)}`,
+      `click -> the app receives the move from the board: median ${median(after).toFixed(1)} ms over ${RUNS}`,
       `click -> move committed to the DOM by the app (engine check, machine, React; before the frame): median ${median(commit).toFixed(1)} ms over ${RUNS}`,
       `click -> move committed by the app and drawn: median ${median(app).toFixed(1)} ms over ${RUNS} (min ${Math.min(...app).toFixed(1)}, max ${Math.max(...app).toFixed(1)}); ratio to ${FRAME_MS} ms ${(median(app) / FRAME_MS).toFixed(2)}`,
     ];

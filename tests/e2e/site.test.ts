@@ -72,6 +72,16 @@ describe('home and guards', () => {
     await expect.poll(() => page.getByTestId('player-count').innerText()).toMatch(/^\d+ Online$/);
   });
 
+  it('?inspect loads the XState inspector on demand and opens its window; the page keeps working', async () => {
+    const page = await newPage();
+    const popup = page.context().waitForEvent('page', { timeout: 15_000 });
+    await page.goto(`${site.url}/?inspect`);
+    const inspectorWindow = await popup;
+    expect(await inspectorWindow.opener()).toBe(page);
+    await page.getByText('Version 1.0.0').waitFor();
+    await expect.poll(() => page.getByTestId('player-count').textContent(), { timeout: 15_000 }).toMatch(/Players Online/);
+  });
+
   it('a guarded route redirects to /guest with returnUrl and returns after entry', async () => {
     const page = await newPage();
     await page.goto(`${site.url}/chess/stats`);

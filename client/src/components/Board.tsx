@@ -3,7 +3,7 @@
  * (embedded SVGs in the CSS, no outside host). Legal destinations come from
  * machines/chess; opponent moves animate over 300 ms; drags start after 5 px.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Chessground } from '@lichess-org/chessground';
 import type { Api } from '@lichess-org/chessground/api';
 import type { Config } from '@lichess-org/chessground/config';
@@ -53,6 +53,10 @@ export function Board(props: BoardProps) {
   const api = useRef<Api | null>(null);
   const onMove = useRef(props.onMove);
   onMove.current = props.onMove;
+  /** the move handed to the app early, so the deferred chessground callback skips it */
+  const handedOver = useRef<string | null>(null);
+  /** the board placement as the app last set it */
+  const boardFen = useRef(props.fen.split(' ')[0]);
 
   useEffect(() => {
     if (!el.current) return;
@@ -66,12 +70,42 @@ export function Board(props: BoardProps) {
       selectable: { enabled: true },
       premovable: { enabled: false },
       drawable: { enabled: false },
-      movable: { ...configFor(props).movable, events: { after: (from, to) => onMove.current(from, to) } },
+      movable: {
+        ...configFor(props).movable,
+        events: {
+          // chessground calls this in a setTimeout, i.e. after it has painted the move; the
+          // listeners below usually hand the move over earlier, in the input event itself
+          after: (from, to) => {
+            if (handedOver.current === `${from}${to}`) {
+              handedOver.current = null;
+              return;
+            }
+            handedOver.current = null;
+            performance.mark('board:user-move');
+            onMove.current(from, to);
+          },
+        },
+      },
     });
     api.current = cg;
+    // Runs after chessground's own mousedown/mouseup/touch handlers (registered earlier, and
+    // these listen on the document): if the user just moved, hand the move to the app now so the
+    // app's state (turn, clocks, status) is drawn in the same frame as the piece.
+    const handOver = () => {
+      const lm = cg.state.lastMove;
+      if (!lm || lm.length !== 2 || handedOver.current !== null) return;
+      if (cg.getFen() === boardFen.current) return; // nothing moved since the app last set the board
+      handedOver.current = `${lm[0]}${lm[1]}`;
+      boardFen.current = cg.getFen();
+      performance.mark('board:user-move');
+      onMove.current(lm[0], lm[1]);
+    };
+    const inputEvents = ['mousedown', 'mouseup', 'touchstart', 'touchend'] as const;
+    for (const type of inputEvents) document.addEventListener(type, handOver);
     const ro = new ResizeObserver(() => cg.redrawAll());
     ro.observe(el.current);
     return () => {
+      for (const type of inputEvents) document.removeEventListener(type, handOver);
       ro.disconnect();
       cg.destroy();
       api.current = null;
@@ -80,8 +114,11 @@ export function Board(props: BoardProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  useEffect(() => {
+  // layout effect: the board follows the app's state in the same frame as the rest of the screen
+  useLayoutEffect(() => {
     api.current?.set(configFor(props));
+    boardFen.current = props.fen.split(' ')[0];
+    performance.mark('board:synced');
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.fen, props.orientation, props.movableColor, props.lastMove?.[0], props.lastMove?.[1], props.version]);
 

@@ -51,6 +51,14 @@ export default function Multiplayer() {
   // socket -> machines
   useEffect(() => {
     const checkActive = () => send({ type: 'checkActiveGame', payload: { playerId: getPlayerId() ?? undefined } });
+    // after a (re)connect: resync a running game from the server's snapshot, else look for one
+    const afterConnect = () => {
+      const snap = game.getSnapshot();
+      if (snap.matches({ game: 'playing' }) && snap.context.gameId) send({ type: 'rejoinGame', payload: { gameId: snap.context.gameId } });
+      else checkActive();
+    };
+    // an account is only itself on the socket once `identified` arrives
+    const isAccount = () => getIdentity().getSnapshot().context.user !== null;
     const offs = [
       onMessage('matchmakingStatus', (m) => mm.send({ type: 'STATUS', status: m.status, message: m.message })),
       onMessage('gameStart', (m) => {
@@ -73,8 +81,8 @@ export default function Multiplayer() {
         const playing = game.getSnapshot().matches({ game: 'playing' });
         setActive(m.gameId && !playing ? m : null);
       }),
-      onMessage('connectionAck', checkActive),
-      onMessage('identified', checkActive),
+      onMessage('connectionAck', () => { if (!isAccount()) afterConnect(); }),
+      onMessage('identified', afterConnect),
     ];
     if (getConnection().getSnapshot().context.connected) checkActive();
     return () => offs.forEach((off) => off());
