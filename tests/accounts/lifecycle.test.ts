@@ -7,7 +7,9 @@ import { generateKeyPair, exportPKCS8, SignJWT } from 'jose';
 import pino from 'pino';
 import { loadUws } from '../../server/uws';
 import { createAccounts, loadAccountsConfig, ConfigError } from '../../server/accounts';
-import { BACKENDS, startAccountsServer, uniqueEmail, type TestServer } from './harness';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { BACKENDS, followLink, startAccountsServer, uniqueEmail, type TestServer } from './harness';
 
 const cleanup: TestServer[] = [];
 afterAll(async () => {
@@ -56,7 +58,29 @@ describe.each(BACKENDS)('restart on %s', (backend) => {
 describe('production-like server', () => {
   let p: TestServer;
   let pem: string;
+  let smtp: SMTPServer;
+  const smtpMessages: { to: string[]; raw: string }[] = [];
+  afterAll(async () => {
+    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  });
   beforeAll(async () => {
+    // a real SMTP server in-process: the mail must arrive over SMTP, not in the dev inbox
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, session, cb) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          smtpMessages.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+          cb();
+        });
+      },
+    });
+    const smtpPort = await new Promise<number>((resolve) => {
+      smtp.listen(0, '127.0.0.1', () => resolve((smtp.server.address() as AddressInfo).port));
+    });
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
     pem = await exportPKCS8(privateKey);
     p = await startAccountsServer({
@@ -67,6 +91,7 @@ describe('production-like server', () => {
       trustProxy: true,
       rateLimits: { token: 5, sensitive: 3, emailIntervalSeconds: 60 },
       publicUrl: undefined, // PUBLIC_URL unset: /config.json answers the origin the browser used
+      smtp: { host: '127.0.0.1', port: smtpPort, from: 'Chess <no-reply@chess.test>' },
     });
     cleanup.push(p);
   }, 180_000);
@@ -109,6 +134,25 @@ describe('production-like server', () => {
     expect(await (await fetch(`${p.url}/config.json`)).json()).toEqual({ supabaseUrl: p.url, supabaseAnonKey: p.anonKey });
     const behindTls = await fetch(`${p.url}/config.json`, { headers: { 'X-Forwarded-Proto': 'https' } });
     expect(((await behindTls.json()) as { supabaseUrl: string }).supabaseUrl).toBe(p.url.replace('http:', 'https:'));
+  });
+
+  test('with SMTP settings the recovery email goes out over SMTP and its link works', async () => {
+    const email = uniqueEmail('smtp');
+    await as('10.0.0.8').auth.signUp({ email, password: 'secret123' });
+    const { error } = await as('10.0.0.8').auth.resetPasswordForEmail(email, { redirectTo: 'http://localhost:5173/reset-password' });
+    expect(error).toBeNull();
+    const deadline = Date.now() + 10_000;
+    while (!smtpMessages.some((m) => m.to.includes(email)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const msg = smtpMessages.find((m) => m.to.includes(email))!;
+    expect(msg.raw).toMatch(/^From: Chess <no-reply@chess\.test>/m);
+    // undo quoted-printable soft breaks and escapes, then find the link
+    const text = msg.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    const link = /https?:\/\/\S+\/auth\/v1\/verify\?[^\s"<]+/.exec(text)![0];
+    // PUBLIC_URL is unset here, so links use SITE_URL (never the request's Host header)
+    expect(link.startsWith('http://localhost:5173/auth/v1/verify?')).toBe(true);
+    const res = await followLink(link.replace('http://localhost:5173', p.url));
+    expect(res.hash.get('type')).toBe('recovery');
+    expect(res.hash.get('access_token')).toBeTruthy();
   });
 
   test('no dev inbox without DEV_INBOX=true: /dev/mail is 404 and SMS codes are refused', async () => {
