@@ -42,6 +42,17 @@ export function envDuration(name: string, def: string): string {
   return v;
 }
 
+/** Milliseconds of a k6 duration such as `90s` or `1m30s`. */
+export function durationToMs(d: string): number {
+  const units: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+  let ms = 0;
+  for (const m of d.match(/\d+(ms|s|m|h)/g) ?? []) {
+    const unit = /(ms|s|m|h)$/.exec(m)![1];
+    ms += Number(m.slice(0, m.length - unit.length)) * units[unit];
+  }
+  return ms;
+}
+
 /** `http://host:3000` → `ws://host:3000/socket`; `https://…` → `wss://…/socket`. */
 export function socketUrlFrom(baseUrl: string): string {
   const m = /^(https?):\/\/([^/?#]+)(\/[^?#]*)?$/.exec(baseUrl);

@@ -40,11 +40,12 @@ export interface OnlinePlan extends PaceSettings {
    * white has not); they make no move. */
   resignAfterPairing?: boolean;
   /**
-   * Reconnect storm: once the game has at least `atPly` plies and it is this player's turn,
+   * Reconnect storm: on this player's first turn once the game has at least `atPly` plies, or
+   * once the clock has passed `atTime` (ms since the epoch: a burst of many players at once),
    * close the socket, stay away `offlineMs`, then reconnect as the same guest and rejoin.
    * Dropping on our own turn means the opponent cannot move (or end the game) meanwhile.
    */
-  drop?: { atPly: number; offlineMs: number };
+  drop?: { atPly?: number; atTime?: number; offlineMs: number };
   /** How long to wait for the game back after reconnecting. */
   rejoinTimeoutMs?: number;
 }
@@ -286,14 +287,21 @@ class OnlinePlayer {
 
   private scheduleMove(): void {
     if (this.phase !== 'playing' || this.resignSent || this.game.turn() !== this.color) return;
-    const drop = this.plan.drop;
-    if (drop && !this.dropped && this.game.history().length >= drop.atPly) return this.dropAndReturn(drop.offlineMs);
+    if (this.dropDue()) return this.dropAndReturn(this.plan.drop!.offlineMs);
     if (this.timers.has('move')) return;
     this.later('move', randomBetween(this.plan.thinkMinMs, this.plan.thinkMaxMs), () => this.move());
   }
 
+  private dropDue(): boolean {
+    const drop = this.plan.drop;
+    if (!drop || this.dropped) return false;
+    if (drop.atPly !== undefined && this.game.history().length >= drop.atPly) return true;
+    return drop.atTime !== undefined && Date.now() >= drop.atTime;
+  }
+
   private move(): void {
     if (this.phase !== 'playing' || this.game.turn() !== this.color || !this.gameId) return;
+    if (this.dropDue()) return this.dropAndReturn(this.plan.drop!.offlineMs);
     if (this.game.history().length >= this.plan.maxPlies) return this.resign();
     const choice = randomLegalMove(this.game);
     if (!choice || this.game.status().over) {

@@ -6,10 +6,15 @@
  *
  *   k6 run -e BASE_URL=http://localhost:3000 -e VUS=500 -e RECONNECT_SHARE=0.5 loadtest/k6/scenarios/reconnect-storm.ts
  *
+ * By default each dropping player drops once at a random ply, so drops are spread over the run.
+ * With STORM_AT (a k6 duration after the start, e.g. 90s) they drop together instead: every
+ * dropping player in a game at that moment drops on its next turn, a burst of reconnections
+ * within one think time, as after a network blip or a load-balancer failover.
+ *
  * Keep OFFLINE_MAX_MS well under the server's guest grace (GRACE_GUEST_SECONDS, 40 s by default).
  */
 import type { Options } from 'k6/options';
-import { envDuration, envFloat, envInt, msToDuration, paceSettings, randomBetween } from '../lib/config.ts';
+import { durationToMs, envDuration, envFloat, envInt, envString, msToDuration, paceSettings, randomBetween } from '../lib/config.ts';
 import { playerName } from '../lib/names.ts';
 import { playOnlineGame } from '../lib/online-player.ts';
 import { correctnessThresholds, pairingThresholds, rejoinThresholds, relayThresholds } from '../lib/thresholds.ts';
@@ -20,6 +25,7 @@ const OFFLINE_MIN_MS = envInt('OFFLINE_MIN_MS', 500, 0, 600_000);
 const OFFLINE_MAX_MS = envInt('OFFLINE_MAX_MS', 5_000, OFFLINE_MIN_MS, 600_000);
 const pace = paceSettings({ thinkMinMs: 500, thinkMaxMs: 2_000, maxPlies: 40 });
 const gameTimeoutMs = pace.gameTimeoutMs + OFFLINE_MAX_MS;
+const STORM_AT = envString('STORM_AT', '') === '' ? null : durationToMs(envDuration('STORM_AT', '0s'));
 
 export const options: Options = {
   scenarios: {
@@ -38,14 +44,21 @@ export const options: Options = {
   thresholds: { ...correctnessThresholds(), ...pairingThresholds(), ...relayThresholds(), ...rejoinThresholds() },
 };
 
-export default function reconnectStorm(): void {
-  const drops = Math.random() < SHARE;
-  playOnlineGame({
-    ...pace,
-    gameTimeoutMs,
-    username: playerName(),
-    drop: drops
-      ? { atPly: randomBetween(2, Math.max(2, pace.maxPlies - 4)), offlineMs: randomBetween(OFFLINE_MIN_MS, OFFLINE_MAX_MS) }
-      : undefined,
-  });
+interface SetupData {
+  /** ms since the epoch of the burst, or null for spread drops */
+  stormAt: number | null;
+}
+
+export function setup(): SetupData {
+  return { stormAt: STORM_AT === null ? null : Date.now() + STORM_AT };
+}
+
+export default function reconnectStorm(data: SetupData): void {
+  const offlineMs = randomBetween(OFFLINE_MIN_MS, OFFLINE_MAX_MS);
+  let drop: { atPly?: number; atTime?: number; offlineMs: number } | undefined;
+  if (Math.random() < SHARE) {
+    if (data.stormAt === null) drop = { atPly: randomBetween(2, Math.max(2, pace.maxPlies - 4)), offlineMs };
+    else if (Date.now() < data.stormAt) drop = { atTime: data.stormAt, offlineMs }; // games begun after the burst play on
+  }
+  playOnlineGame({ ...pace, gameTimeoutMs, username: playerName(), drop });
 }

@@ -90,6 +90,8 @@ export async function runScenario(
   const mod = await loadScenario(scenario, env);
   const g = globalThis as unknown as Record<string, unknown>;
 
+  // k6 runs setup() once and hands its result to every iteration.
+  const data = typeof mod.setup === 'function' ? (mod.setup as () => unknown)() : undefined;
   const groups = typeof vus === 'number' ? { default: vus } : vus;
   let vu = 0;
   for (const [exec, n] of Object.entries(groups)) {
@@ -98,7 +100,7 @@ export async function runScenario(
     for (let i = 0; i < n; i++) {
       g.__VU = ++vu;
       g.__ITER = 0;
-      (fn as () => void)();
+      (fn as (data: unknown) => void)(data);
       if (opts.staggerMs) await new Promise((r) => setTimeout(r, opts.staggerMs));
     }
     if (opts.groupGapMs) await new Promise((r) => setTimeout(r, opts.groupGapMs));
