@@ -100,8 +100,12 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     await db.query('UPDATE users SET confirmation_sent_at = now() WHERE id = $1', [user.id]);
   }
 
+  const smsFailures = new Map<string, number>();
+
   async function sendSmsCode(user: UserRow): Promise<void> {
     const code = await createSmsCode(db, user.id, user.phone!);
+    smsFailures.delete(user.phone!);
+    if (smsFailures.size > 10_000) smsFailures.clear();
     await mailer.sendSms(user.phone!, `Your code is ${code}`);
     sendInterval.mark(`phone:${user.phone}`);
     await db.query('UPDATE users SET confirmation_sent_at = now() WHERE id = $1', [user.id]);
@@ -340,7 +344,19 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     if (type === 'sms') {
       if (!address?.phone) return undefined;
       const hit = await consumeToken(db, codeHash(address.phone, token), ['phone_confirmation']);
-      if (!hit) return undefined;
+      if (!hit) {
+        // A 6-digit code can be guessed: after 5 wrong tries the live code for that number dies.
+        const fails = (smsFailures.get(address.phone) ?? 0) + 1;
+        smsFailures.set(address.phone, fails);
+        if (fails >= 5) {
+          smsFailures.delete(address.phone);
+          await db.query(`DELETE FROM one_time_tokens WHERE token_type = 'phone_confirmation' AND relates_to = $1`, [
+            address.phone,
+          ]);
+        }
+        return undefined;
+      }
+      smsFailures.delete(address.phone);
       const user = await findUserById(db, hit.userId);
       if (!user || user.phone !== hit.relatesTo) return undefined;
       await confirmAddress(db, user, 'phone');

@@ -217,6 +217,17 @@ describe.each(BACKENDS)('auth on %s', (backend) => {
       expect(signIn.data.user?.id).toBe(data.user?.id);
     });
 
+    test('five wrong codes kill the live code (no brute force of 6 digits)', async () => {
+      const phone = `+4917${String(Date.now()).slice(-8)}${Math.floor(Math.random() * 10)}`;
+      await s.client().auth.signUp({ phone, password: 'secret123' });
+      const code = /\b(\d{6})\b/.exec((await lastMailTo(s, phone)).text)![1];
+      const wrong = (k: number) => String((Number(code) + k) % 1_000_000).padStart(6, '0');
+      for (let k = 1; k <= 5; k++) {
+        expect((await s.client().auth.verifyOtp({ phone, token: wrong(k), type: 'sms' })).error?.code).toBe('otp_expired');
+      }
+      expect((await s.client().auth.verifyOtp({ phone, token: code, type: 'sms' })).error?.code).toBe('otp_expired');
+    });
+
     test('a number that is not E.164: 400', async () => {
       const { error } = await s.client().auth.signUp({ phone: '+0123', password: 'secret123' });
       expect(error?.status).toBe(400);
