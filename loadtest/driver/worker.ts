@@ -246,11 +246,17 @@ process.on('message', async (c: Cmd) => {
       echoTimers = [];
       for (const p of players) if (p.moveTimer) clearTimeout(p.moveTimer), (p.moveTimer = null);
       if (mode === 'chess') {
-        // let in-flight moves land, then end every game still going (white resigns)
-        await new Promise((r) => setTimeout(r, 1000));
-        for (const p of players) if (p.gameId && p.color === 'white') p.ws.send(JSON.stringify({ type: 'resign', payload: { gameId: p.gameId } }));
-        const deadline = Date.now() + c.waitMs;
-        while (Date.now() < deadline && players.some((p) => p.gameId)) await new Promise((r) => setTimeout(r, 100));
+        // let in-flight moves land, then end every game still going (white resigns; black too
+        // if a game is still on after that, e.g. when white's resignation crossed an ending)
+        const settle = Date.now() + Math.min(20_000, c.waitMs);
+        while (Date.now() < settle && players.some((p) => p.inFlight)) await new Promise((r) => setTimeout(r, 50));
+        await new Promise((r) => setTimeout(r, 200));
+        for (const color of ['white', 'black'] as const) {
+          for (const p of players) if (p.gameId && p.color === color) p.ws.send(JSON.stringify({ type: 'resign', payload: { gameId: p.gameId } }));
+          const deadline = Date.now() + c.waitMs / 2;
+          while (Date.now() < deadline && players.some((p) => p.gameId)) await new Promise((r) => setTimeout(r, 100));
+          if (!players.some((p) => p.gameId)) break;
+        }
       } else {
         await new Promise((r) => setTimeout(r, 500));
       }
