@@ -55,6 +55,13 @@ describe('npm run loadtest:node', () => {
     }
   }, 90_000);
 
+  it('stops with the script's own message on a bad setting', async () => {
+    const { code, out } = await cli('reconnect-storm', '-e', 'OFFLINE_MAX_MS=400');
+    expect(code).toBe(2);
+    expect(out).toContain('OFFLINE_MAX_MS must be a whole number from 500 to 600000 (got "400")');
+    expect(out).not.toMatch(/\n\s+at /); // no stack trace
+  }, 30_000);
+
   it('names the scenarios when given an unknown one', async () => {
     const { code, out } = await cli('no-such-scenario');
     expect(code).toBe(2);

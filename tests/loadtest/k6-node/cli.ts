@@ -52,7 +52,11 @@ while (args.length > 0) {
 if (typeof vus === 'number' && env.VUS === undefined) env.VUS = String(vus);
 
 const t0 = Date.now();
-const run = await runScenario(scenario, env, vus, { staggerMs: 2, timeoutMs: 30 * 60_000 });
+const run = await runScenario(scenario, env, vus, { staggerMs: 2, timeoutMs: 30 * 60_000 }).catch((err: unknown) => {
+  // A bad setting stops the script in its init code, as in k6: show the message, not a stack.
+  process.stderr.write(`${scenario}: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(2);
+});
 const out: string[] = [`\n${scenario}: ${((Date.now() - t0) / 1000).toFixed(1)} s\n`];
 for (const [name, m] of [...run.metrics].sort(([a], [b]) => a.localeCompare(b))) {
   if (m.kind === 'trend') {
