@@ -2,7 +2,8 @@
  * A tiny database interface with two back-ends speaking the same SQL:
  * embedded PGlite (PostgreSQL in WASM, files in a data directory) or a PostgreSQL server via `pg`.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
@@ -40,10 +41,67 @@ export async function openDb(opts: { dataDir: string; databaseUrl?: string; sche
   return openPglite(opts.dataDir, schema);
 }
 
+/** Start time of a process in clock ticks since boot (Linux), to tell a recycled pid apart. */
+function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Data dirs opened by this process (PGlite has no locking of its own). */
+const openDirs = new Set<string>();
+
+/**
+ * PGlite would corrupt a data dir written by two processes at once: take a pid lock file and
+ * refuse to start while another live process holds it.
+ */
+function lockDataDir(dir: string): () => void {
+  const abs = resolve(dir);
+  if (openDirs.has(abs)) throw new Error(`database directory ${abs} is already open in this process`);
+  const lockFile = join(abs, 'accounts.lock');
+  const me = `${process.pid} ${processStart(process.pid) ?? ''}`;
+  if (existsSync(lockFile)) {
+    const [pidText, started = ''] = readFileSync(lockFile, 'utf8').trim().split(' ');
+    const pid = Number(pidText);
+    let alive = false;
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid) {
+      try {
+        process.kill(pid, 0);
+        alive = true;
+      } catch (err) {
+        alive = (err as NodeJS.ErrnoException).code === 'EPERM';
+      }
+      // a recycled pid (e.g. after a container restart) is not the process that wrote the lock
+      if (alive && started && processStart(pid) !== undefined && processStart(pid) !== started) alive = false;
+    }
+    if (alive) throw new Error(`database directory ${abs} is in use by process ${pid} (remove ${lockFile} if it is stale)`);
+  }
+  writeFileSync(lockFile, me);
+  openDirs.add(abs);
+  return () => {
+    openDirs.delete(abs);
+    try {
+      if (readFileSync(lockFile, 'utf8').trim() === me.trim()) unlinkSync(lockFile);
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
 async function openPglite(dataDir: string, schema: string): Promise<Db> {
   const dir = `${dataDir.replace(/\/+$/, '')}/pg`;
   mkdirSync(dir, { recursive: true });
-  const db = await PGlite.create(dir);
+  const unlock = lockDataDir(dataDir);
+  let db: PGlite;
+  try {
+    db = await PGlite.create(dir);
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   await db.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
   return {
     kind: 'pglite',
@@ -68,7 +126,11 @@ async function openPglite(dataDir: string, schema: string): Promise<Db> {
       );
     },
     async close() {
-      await db.close();
+      try {
+        await db.close();
+      } finally {
+        unlock();
+      }
     },
   };
 }

@@ -8,6 +8,8 @@ import pino from 'pino';
 import { loadUws } from '../../server/uws';
 import { createAccounts, loadAccountsConfig, ConfigError } from '../../server/accounts';
 import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { BACKENDS, followLink, startAccountsServer, uniqueEmail, type TestServer } from './harness';
 
@@ -27,7 +29,13 @@ describe.each(BACKENDS)('restart on %s', (backend) => {
     const username = `r_${Date.now().toString(36)}`;
     expect((await c.from('profiles').upsert({ id: session.user.id, username, first_name: 'R', last_name: 'S' })).error).toBeNull();
     const jwksBefore = await (await fetch(`${first.url}/auth/v1/.well-known/jwks.json`)).json();
+    if (backend === 'pglite') {
+      // a second server on the same data dir while the first runs is refused (PGlite has no locking)
+      await expect(startAccountsServer({ reuse: { dataDir: first.dataDir } })).rejects.toThrow(/already open|in use/);
+    }
     await first.stop();
+    // a stale lock left by a crash, whose pid now belongs to another process, does not block
+    writeFileSync(join(first.dataDir, 'accounts.lock'), '1 1');
 
     const second = await startAccountsServer({
       backend,
