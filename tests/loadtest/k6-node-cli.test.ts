@@ -55,7 +55,7 @@ describe('npm run loadtest:node', () => {
     }
   }, 90_000);
 
-  it('stops with the script's own message on a bad setting', async () => {
+  it("stops with the script's own message on a bad setting", async () => {
     const { code, out } = await cli('reconnect-storm', '-e', 'OFFLINE_MAX_MS=400');
     expect(code).toBe(2);
     expect(out).toContain('OFFLINE_MAX_MS must be a whole number from 500 to 600000 (got "400")');
