@@ -137,7 +137,7 @@ export class ChessGame {
       if (from < 0 || to < 0) return -1;
       promo = 0;
       if (move.promotion !== undefined && move.promotion !== null) {
-        promo = typeof move.promotion === 'string' && move.promotion.length === 1 ? 'pnbrq'.indexOf(move.promotion) + 1 : 0;
+        promo = typeof move.promotion === 'string' && move.promotion.length === 1 ? 'pnbrq'.indexOf(move.promotion.toLowerCase()) + 1 : 0;
         if (promo < 2) return -1;
       }
     }

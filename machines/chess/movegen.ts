@@ -9,15 +9,55 @@
  *   along the checking ray).
  */
 import {
-  BETWEEN_HI, BETWEEN_LO, BISHOP_EMPTY_HI, BISHOP_EMPTY_LO, KING_HI, KING_LO, KNIGHT_HI, KNIGHT_LO,
-  LINE_HI, LINE_LO, PAWN_HI, PAWN_LO, ROOK_EMPTY_HI, ROOK_EMPTY_LO, SLIDER_HI, SLIDER_LO, bishopIndex, rookIndex,
+  BETWEEN_HI as BETWEEN_HI_, BETWEEN_LO as BETWEEN_LO_, BISHOP_EMPTY_HI as BISHOP_EMPTY_HI_, BISHOP_EMPTY_LO as BISHOP_EMPTY_LO_, KING_HI as KING_HI_, KING_LO as KING_LO_, KNIGHT_HI as KNIGHT_HI_, KNIGHT_LO as KNIGHT_LO_, LINE_HI as LINE_HI_, LINE_LO as LINE_LO_, PAWN_HI as PAWN_HI_, PAWN_LO as PAWN_LO_, ROOK_EMPTY_HI as ROOK_EMPTY_HI_, ROOK_EMPTY_LO as ROOK_EMPTY_LO_, SLIDER_HI as SLIDER_HI_, SLIDER_LO as SLIDER_LO_, bishopIndex as bishopIndex_, rookIndex as rookIndex_,
 } from './attacks';
-import { popcount32 } from './bitboard';
+import {
+  popcount32 as popcount32_,
+} from './bitboard';
 import type { Position } from './position';
 import {
-  BISHOP, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, FLAG_CASTLE, FLAG_DOUBLE, FLAG_EP, FLAG_PROMO_B,
-  FLAG_PROMO_N, FLAG_PROMO_Q, FLAG_PROMO_R, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE,
+  BISHOP as BISHOP_, CASTLE_BK as CASTLE_BK_, CASTLE_BQ as CASTLE_BQ_, CASTLE_WK as CASTLE_WK_, CASTLE_WQ as CASTLE_WQ_, FLAG_CASTLE as FLAG_CASTLE_, FLAG_DOUBLE as FLAG_DOUBLE_, FLAG_EP as FLAG_EP_, FLAG_PROMO_B as FLAG_PROMO_B_, FLAG_PROMO_N as FLAG_PROMO_N_, FLAG_PROMO_Q as FLAG_PROMO_Q_, FLAG_PROMO_R as FLAG_PROMO_R_, KING as KING_, KNIGHT as KNIGHT_, PAWN as PAWN_, QUEEN as QUEEN_, ROOK as ROOK_, WHITE as WHITE_,
 } from './types';
+
+// Local bindings of imported values: hot loops then read module-local constants, which stays
+// fast even when a tool compiles these files to CommonJS (imports become property getters there).
+const BETWEEN_HI = BETWEEN_HI_;
+const BETWEEN_LO = BETWEEN_LO_;
+const BISHOP_EMPTY_HI = BISHOP_EMPTY_HI_;
+const BISHOP_EMPTY_LO = BISHOP_EMPTY_LO_;
+const KING_HI = KING_HI_;
+const KING_LO = KING_LO_;
+const KNIGHT_HI = KNIGHT_HI_;
+const KNIGHT_LO = KNIGHT_LO_;
+const LINE_HI = LINE_HI_;
+const LINE_LO = LINE_LO_;
+const PAWN_HI = PAWN_HI_;
+const PAWN_LO = PAWN_LO_;
+const ROOK_EMPTY_HI = ROOK_EMPTY_HI_;
+const ROOK_EMPTY_LO = ROOK_EMPTY_LO_;
+const SLIDER_HI = SLIDER_HI_;
+const SLIDER_LO = SLIDER_LO_;
+const bishopIndex = bishopIndex_;
+const rookIndex = rookIndex_;
+const popcount32 = popcount32_;
+const BISHOP = BISHOP_;
+const CASTLE_BK = CASTLE_BK_;
+const CASTLE_BQ = CASTLE_BQ_;
+const CASTLE_WK = CASTLE_WK_;
+const CASTLE_WQ = CASTLE_WQ_;
+const FLAG_CASTLE = FLAG_CASTLE_;
+const FLAG_DOUBLE = FLAG_DOUBLE_;
+const FLAG_EP = FLAG_EP_;
+const FLAG_PROMO_B = FLAG_PROMO_B_;
+const FLAG_PROMO_N = FLAG_PROMO_N_;
+const FLAG_PROMO_Q = FLAG_PROMO_Q_;
+const FLAG_PROMO_R = FLAG_PROMO_R_;
+const KING = KING_;
+const KNIGHT = KNIGHT_;
+const PAWN = PAWN_;
+const QUEEN = QUEEN_;
+const ROOK = ROOK_;
+const WHITE = WHITE_;
 
 const NOT_A = ~0x01010101;
 const NOT_H = ~0x80808080;

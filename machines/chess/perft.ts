@@ -1,6 +1,10 @@
 /** Perft (move path enumeration) over the low-level position, allocation-free per move. */
 import { Position } from './position';
-import { MAX_MOVES, countLegal, generateLegal } from './movegen';
+import { MAX_MOVES, countLegal as countLegal_, generateLegal as generateLegal_ } from './movegen';
+
+// local bindings: stays fast if a tool compiles this file to CommonJS (see movegen.ts)
+const countLegal = countLegal_;
+const generateLegal = generateLegal_;
 
 /** One move buffer for the whole search; ply p uses [p * MAX_MOVES, (p + 1) * MAX_MOVES). */
 let buffer = new Int32Array(MAX_MOVES * 16);

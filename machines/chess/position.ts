@@ -4,18 +4,63 @@
  * index color * 8 (0 white, 8 black) for that colour's occupancy.
  */
 import {
-  BISHOP_EMPTY_HI, BISHOP_EMPTY_LO, KING_HI, KING_LO, KNIGHT_HI, KNIGHT_LO, PAWN_HI, PAWN_LO,
-  ROOK_EMPTY_HI, ROOK_EMPTY_LO, SLIDER_HI, SLIDER_LO, bishopIndex, rookIndex,
+  BISHOP_EMPTY_HI as BISHOP_EMPTY_HI_, BISHOP_EMPTY_LO as BISHOP_EMPTY_LO_, KING_HI as KING_HI_, KING_LO as KING_LO_, KNIGHT_HI as KNIGHT_HI_, KNIGHT_LO as KNIGHT_LO_, PAWN_HI as PAWN_HI_, PAWN_LO as PAWN_LO_, ROOK_EMPTY_HI as ROOK_EMPTY_HI_, ROOK_EMPTY_LO as ROOK_EMPTY_LO_, SLIDER_HI as SLIDER_HI_, SLIDER_LO as SLIDER_LO_, bishopIndex as bishopIndex_, rookIndex as rookIndex_,
 } from './attacks';
 import {
-  BISHOP, BLACK, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, FLAG_CASTLE, FLAG_DOUBLE, FLAG_EP,
-  FLAG_PROMO_N, KING, KNIGHT, PAWN, PIECE_CHARS, QUEEN, ROOK, WHITE, encodeMove,
+  BISHOP as BISHOP_, BLACK as BLACK_, CASTLE_BK as CASTLE_BK_, CASTLE_BQ as CASTLE_BQ_, CASTLE_WK as CASTLE_WK_, CASTLE_WQ as CASTLE_WQ_, FLAG_CASTLE as FLAG_CASTLE_, FLAG_DOUBLE as FLAG_DOUBLE_, FLAG_EP as FLAG_EP_, FLAG_PROMO_N as FLAG_PROMO_N_, KING as KING_, KNIGHT as KNIGHT_, PAWN as PAWN_, PIECE_CHARS as PIECE_CHARS_, QUEEN as QUEEN_, ROOK as ROOK_, WHITE as WHITE_, encodeMove as encodeMove_,
 } from './types';
 import {
-  CASTLE_KEY_HI, CASTLE_KEY_LO, EP_KEY_HI, EP_KEY_LO, PIECE_KEY_HI, PIECE_KEY_LO, SIDE_KEY_HI, SIDE_KEY_LO,
+  CASTLE_KEY_HI as CASTLE_KEY_HI_, CASTLE_KEY_LO as CASTLE_KEY_LO_, EP_KEY_HI as EP_KEY_HI_, EP_KEY_LO as EP_KEY_LO_, PIECE_KEY_HI as PIECE_KEY_HI_, PIECE_KEY_LO as PIECE_KEY_LO_, SIDE_KEY_HI as SIDE_KEY_HI_, SIDE_KEY_LO as SIDE_KEY_LO_,
 } from './zobrist';
 import { FenError } from './fen-error';
-import { parseSquare, squareName } from './squares';
+import {
+  parseSquare as parseSquare_, squareName as squareName_,
+} from './squares';
+
+// Local bindings of imported values: hot loops then read module-local constants, which stays
+// fast even when a tool compiles these files to CommonJS (imports become property getters there).
+const BISHOP_EMPTY_HI = BISHOP_EMPTY_HI_;
+const BISHOP_EMPTY_LO = BISHOP_EMPTY_LO_;
+const KING_HI = KING_HI_;
+const KING_LO = KING_LO_;
+const KNIGHT_HI = KNIGHT_HI_;
+const KNIGHT_LO = KNIGHT_LO_;
+const PAWN_HI = PAWN_HI_;
+const PAWN_LO = PAWN_LO_;
+const ROOK_EMPTY_HI = ROOK_EMPTY_HI_;
+const ROOK_EMPTY_LO = ROOK_EMPTY_LO_;
+const SLIDER_HI = SLIDER_HI_;
+const SLIDER_LO = SLIDER_LO_;
+const bishopIndex = bishopIndex_;
+const rookIndex = rookIndex_;
+const BISHOP = BISHOP_;
+const BLACK = BLACK_;
+const CASTLE_BK = CASTLE_BK_;
+const CASTLE_BQ = CASTLE_BQ_;
+const CASTLE_WK = CASTLE_WK_;
+const CASTLE_WQ = CASTLE_WQ_;
+const FLAG_CASTLE = FLAG_CASTLE_;
+const FLAG_DOUBLE = FLAG_DOUBLE_;
+const FLAG_EP = FLAG_EP_;
+const FLAG_PROMO_N = FLAG_PROMO_N_;
+const KING = KING_;
+const KNIGHT = KNIGHT_;
+const PAWN = PAWN_;
+const PIECE_CHARS = PIECE_CHARS_;
+const QUEEN = QUEEN_;
+const ROOK = ROOK_;
+const WHITE = WHITE_;
+const encodeMove = encodeMove_;
+const CASTLE_KEY_HI = CASTLE_KEY_HI_;
+const CASTLE_KEY_LO = CASTLE_KEY_LO_;
+const EP_KEY_HI = EP_KEY_HI_;
+const EP_KEY_LO = EP_KEY_LO_;
+const PIECE_KEY_HI = PIECE_KEY_HI_;
+const PIECE_KEY_LO = PIECE_KEY_LO_;
+const SIDE_KEY_HI = SIDE_KEY_HI_;
+const SIDE_KEY_LO = SIDE_KEY_LO_;
+const parseSquare = parseSquare_;
+const squareName = squareName_;
 
 export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
@@ -64,6 +109,7 @@ export class Position {
     return p;
   }
 
+  /** Independent copy, including the undo stack (moves made before can be unmade on the copy). */
   clone(): Position {
     const p = new Position();
     p.board.set(this.board);
@@ -77,6 +123,8 @@ export class Position {
     p.fullmove = this.fullmove;
     p.hashLo = this.hashLo;
     p.hashHi = this.hashHi;
+    p.stack = this.stack.slice();
+    p.sp = this.sp;
     return p;
   }
 
@@ -227,6 +275,20 @@ export class Position {
     this.sp = sp;
   }
 
+  /** Flips piece on sq in the bitboards only (unmake restores the hash from the stack). */
+  private flip(piece: number, sq: number): void {
+    const c = piece & 8;
+    if (sq < 32) {
+      const b = 1 << sq;
+      this.bbLo[piece] ^= b;
+      this.bbLo[c] ^= b;
+    } else {
+      const b = 1 << (sq - 32);
+      this.bbHi[piece] ^= b;
+      this.bbHi[c] ^= b;
+    }
+  }
+
   /** Takes back the move m, which must be the last one made. */
   unmake(m: number): void {
     const from = m & 63;
@@ -234,25 +296,33 @@ export class Position {
     const flag = m >> 12;
     const sp = (this.sp -= U_SIZE);
     const st = this.stack;
+    const board = this.board;
     const us = this.turn ^ 1;
     this.turn = us;
     if (us === BLACK) this.fullmove--;
-    const moved = this.board[to];
-    this.remove(moved, to);
-    this.put(flag >= FLAG_PROMO_N ? (us << 3) | PAWN : moved, from);
+    const moved = board[to];
+    const original = flag >= FLAG_PROMO_N ? (us << 3) | PAWN : moved;
+    this.flip(moved, to);
+    board[to] = 0;
+    this.flip(original, from);
+    board[from] = original;
     const captured = st[sp + U_CAPTURED];
-    if (captured !== 0) this.put(captured, flag === FLAG_EP ? to ^ 8 : to);
+    if (captured !== 0) {
+      const capSq = flag === FLAG_EP ? to ^ 8 : to;
+      this.flip(captured, capSq);
+      board[capSq] = captured;
+    }
     if ((moved & 7) === KING) {
       this.kingSq[us] = from;
       if (flag === FLAG_CASTLE) {
         const rank = from & 56;
-        if (to > from) {
-          this.remove((us << 3) | ROOK, rank | 5);
-          this.put((us << 3) | ROOK, rank | 7);
-        } else {
-          this.remove((us << 3) | ROOK, rank | 3);
-          this.put((us << 3) | ROOK, rank);
-        }
+        const rook = (us << 3) | ROOK;
+        const rFrom = to > from ? rank | 7 : rank;
+        const rTo = to > from ? rank | 5 : rank | 3;
+        this.flip(rook, rTo);
+        board[rTo] = 0;
+        this.flip(rook, rFrom);
+        board[rFrom] = rook;
       }
     }
     this.castling = st[sp + U_CASTLING];
