@@ -25,21 +25,33 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
+/** Wall time and CPU time (user + system) of one call, in ms. */
+function measure(f: () => number): { wall: number; cpu: number; result: number } {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const result = f();
+  const wall = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / 1000, result };
+}
+
 /**
  * Runs the contenders in turn, round after round (ours, chessops, chess.js, ours, ...), so a
- * change in machine load hits all of them alike; returns the median time per contender.
+ * change in machine load hits all of them alike; returns median wall and CPU ms per contender.
+ * CPU time is also reported because the machine is shared: wall time includes waiting for a core.
  */
-function interleaved(runs: number, contenders: { f: () => number; expected: number }[]): number[] {
-  const times: number[][] = contenders.map(() => []);
+function interleaved(runs: number, contenders: { f: () => number; expected: number }[]): { wall: number; cpu: number }[] {
+  const wall: number[][] = contenders.map(() => []);
+  const cpu: number[][] = contenders.map(() => []);
   for (let r = 0; r < runs; r++) {
     contenders.forEach((c, i) => {
-      const t0 = performance.now();
-      const n = c.f();
-      times[i].push(performance.now() - t0);
-      if (n !== c.expected) throw new Error(`wrong node count ${n}, expected ${c.expected}`);
+      const m = measure(c.f);
+      wall[i].push(m.wall);
+      cpu[i].push(m.cpu);
+      if (m.result !== c.expected) throw new Error(`wrong node count ${m.result}, expected ${c.expected}`);
     });
   }
-  return times.map(median);
+  return contenders.map((_, i) => ({ wall: median(wall[i]), cpu: median(cpu[i]) }));
 }
 
 const fmt = (nodesPerSec: number): string => `${(nodesPerSec / 1e6).toFixed(2)} M nodes/s`;
@@ -59,21 +71,27 @@ function perftComparison(quick: boolean): void {
     perftPosition(pos, c.depth - 1);
     opsPerft(opsPos, c.depth - 2, false);
     js.perft(Math.max(1, c.jsDepth - 2));
-    const [oursMs, opsMs, jsMs] = interleaved(runs, [
+    const [ours, ops, js_] = interleaved(runs, [
       { f: () => perftPosition(pos, c.depth), expected: c.nodes },
       { f: () => opsPerft(opsPos, c.depth, false), expected: c.nodes },
       { f: () => js.perft(c.jsDepth), expected: c.jsNodes },
     ]);
-    const ours = { ms: oursMs, nodes: c.nodes };
-    const ops = { ms: opsMs, nodes: c.nodes };
-    const jsr = { ms: jsMs, nodes: c.jsNodes };
-    const oursNps = (ours.nodes / ours.ms) * 1000;
-    const opsNps = (ops.nodes / ops.ms) * 1000;
-    const jsNps = (jsr.nodes / jsr.ms) * 1000;
+    const nps = (nodes: number, ms: number): number => (nodes / ms) * 1000;
+    const line = (name: string, nodes: number, t: { wall: number; cpu: number }, ratioTo?: string): string => {
+      const w = nps(nodes, t.wall);
+      const u = nps(nodes, t.cpu);
+      let text = `    ${name.padEnd(9)} ${t.wall.toFixed(0).padStart(6)} ms wall ${fmt(w).padStart(16)} | cpu ${t.cpu.toFixed(0).padStart(6)} ms ${fmt(u).padStart(16)}`;
+      if (ratioTo) {
+        const ow = nps(c.nodes, ours.wall);
+        const ou = nps(c.nodes, ours.cpu);
+        text += `   ours/${ratioTo} = ${(ow / w).toFixed(1)}x wall, ${(ou / u).toFixed(1)}x cpu`;
+      }
+      return text;
+    };
     console.log(`  ${c.name} depth ${c.depth} (${c.nodes} nodes)`);
-    console.log(`    ours      ${ours.ms.toFixed(0).padStart(6)} ms  ${fmt(oursNps)}`);
-    console.log(`    chessops  ${ops.ms.toFixed(0).padStart(6)} ms  ${fmt(opsNps)}   ours/chessops = ${(oursNps / opsNps).toFixed(1)}x`);
-    console.log(`    chess.js  ${jsr.ms.toFixed(0).padStart(6)} ms  ${fmt(jsNps)}   ours/chess.js = ${(oursNps / jsNps).toFixed(1)}x${c.jsDepth !== c.depth ? ` (chess.js at depth ${c.jsDepth})` : ''}`);
+    console.log(line('ours', c.nodes, ours));
+    console.log(line('chessops', c.nodes, ops, 'chessops'));
+    console.log(line('chess.js', c.jsNodes, js_, 'chess.js') + (c.jsDepth !== c.depth ? ` (chess.js at depth ${c.jsDepth})` : ''));
   }
 }
 
@@ -86,10 +104,14 @@ function isLegalCost(quick: boolean): void {
   const n = 200_000;
   const per: number[] = [];
   let sink = 0;
+  const perCpu: number[] = [];
   for (let r = 0; r < rounds; r++) {
-    const t0 = performance.now();
-    for (let i = 0; i < n; i++) if (game.isLegal(probes[i & 15])) sink++;
-    per.push(((performance.now() - t0) * 1e6) / n);
+    const m = measure(() => {
+      for (let i = 0; i < n; i++) if (game.isLegal(probes[i & 15])) sink++;
+      return 0;
+    });
+    per.push((m.wall * 1e6) / n);
+    perCpu.push((m.cpu * 1e6) / n);
   }
   const ops = new Chess(MIDDLEGAME);
   const perJs: number[] = [];
