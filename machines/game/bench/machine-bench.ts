@@ -1,7 +1,7 @@
 /**
  * `npm run bench:game-machine`: what the game actor costs the server.
  *
- * 1. Moves: the same random legal games (fixed seed) replayed through gameMachine actors
+ * 1. Moves: CPU time for the same random legal games (fixed seed) replayed through gameMachine actors
  *    (validation, clocks, emitted events) and through bare ChessGame isLegal+play+status (the
  *    peer). Microseconds per move, medians of RUNS runs, and the ratio.
  * 2. Clock wake-ups: ACTORS running games, each waking once per second to emit `clock`, against
@@ -45,8 +45,14 @@ const wire = (m: string) => ({
   ...(m[4] ? { promotion: m[4] as 'q' | 'r' | 'b' | 'n' } : {}),
 });
 
+/** CPU microseconds (user + system) since c0: wall time means little on a shared machine. */
+const cpuSince = (c0: NodeJS.CpuUsage) => {
+  const c = process.cpuUsage(c0);
+  return c.user + c.system;
+};
+
 function movesViaMachine(): number {
-  const t0 = performance.now();
+  const c0 = process.cpuUsage();
   let moved = 0;
   for (const moves of games) {
     const actor = createActor(gameMachine, {
@@ -62,11 +68,11 @@ function movesViaMachine(): number {
     actor.stop();
   }
   if (moved !== totalMoves) throw new Error(`${moved} moved events for ${totalMoves} moves`);
-  return ((performance.now() - t0) * 1000) / totalMoves;
+  return cpuSince(c0) / totalMoves;
 }
 
 function movesViaChessCore(): number {
-  const t0 = performance.now();
+  const c0 = process.cpuUsage();
   for (const moves of games) {
     const g = new ChessGame();
     for (const m of moves) {
@@ -74,7 +80,7 @@ function movesViaChessCore(): number {
       g.status();
     }
   }
-  return ((performance.now() - t0) * 1000) / totalMoves;
+  return cpuSince(c0) / totalMoves;
 }
 
 movesViaMachine();
@@ -88,8 +94,8 @@ for (let r = 0; r < RUNS; r++) {
 const mm = median(machineMoves);
 const cm = median(coreMoves);
 out(`moves: ${GAMES} random games, ${totalMoves} moves, median of ${RUNS} runs`);
-out(`  gameMachine actor   ${mm.toFixed(1)} us/move`);
-out(`  ChessGame (peer)    ${cm.toFixed(1)} us/move`);
+out(`  gameMachine actor   ${mm.toFixed(1)} us CPU/move`);
+out(`  ChessGame (peer)    ${cm.toFixed(1)} us CPU/move`);
 out(`  ratio               ${(mm / cm).toFixed(1)}x`);
 
 // ------------------------------------------------------------------------------------------
@@ -130,10 +136,10 @@ async function cpuPerWake(kind: 'machine' | 'bare'): Promise<number> {
   const c0 = process.cpuUsage();
   const w0 = wakes;
   await new Promise((r) => setTimeout(r, WAKE_SECONDS * 1000));
-  const c = process.cpuUsage(c0);
+  const used = cpuSince(c0);
   const n = wakes - w0;
   for (const a of actors) a.stop();
-  return (c.user + c.system) / n;
+  return used / n;
 }
 
 const machineWakes: number[] = [];
