@@ -197,6 +197,11 @@ describe('accounts', () => {
 
   it('register, confirm from /dev/mail, complete the profile, answer the notification page, home shows "Signed in as"', async () => {
     const page = await newPage();
+    const frames: string[] = [];
+    page.on('websocket', (ws) => {
+      ws.on('framesent', (f) => frames.push(`sent ${f.payload}`));
+      ws.on('framereceived', (f) => frames.push(`received ${f.payload}`));
+    });
     await page.goto(`${site.url}/register`);
     await page.getByText('Password must be at least 6 characters long').waitFor();
     await page.getByLabel('Email').fill(email);
@@ -232,6 +237,9 @@ describe('accounts', () => {
     await page.getByRole('button', { name: 'No, thank you' }).click();
     await page.waitForURL(`${site.url}/`);
     await page.getByText(`Signed in as ${name}`).waitFor();
+    // the socket is bound to the account: identifyUser with the access token, answered by identified
+    await expect.poll(() => frames.some((f) => f.startsWith('sent') && f.includes('"identifyUser"') && f.includes('"accessToken"'))).toBe(true);
+    await expect.poll(() => frames.some((f) => f.startsWith('received') && f.includes('"identified"'))).toBe(true);
     await page.getByRole('link', { name: 'Play Chess' }).waitFor();
     expect(await page.getByRole('link', { name: 'Login' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Logout' }).click();
