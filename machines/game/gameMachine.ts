@@ -93,6 +93,12 @@ function pgnTermination(result: GameResult): string {
   return 'Normal';
 }
 
+const MAX_TIMER_MS = 2_147_483_647;
+
+function timerDelay(ms: number): number {
+  return Number.isFinite(ms) ? Math.min(MAX_TIMER_MS, Math.max(0, ms)) : MAX_TIMER_MS;
+}
+
 function playerOf(event: GameEvent): string {
   return (event as { playerId?: unknown }).playerId as string;
 }
@@ -141,12 +147,14 @@ export const gameMachine = setup({
       return me !== null && !context.away[me];
     },
   },
+  // Timers longer than 2^31-1 ms fire at once in browsers and Node; capping them makes a very
+  // long clock merely wake up early (and go back to sleep) instead of spinning.
   delays: {
     firstMoveDeadline: ({ context, self }) =>
-      Math.max(0, context.turnStartedAt + context.settings.firstMoveDeadlineMs - nowOf(self)),
+      timerDelay(context.turnStartedAt + context.settings.firstMoveDeadlineMs - nowOf(self)),
     clockWake: ({ context, self }) => {
       const t = nowOf(self);
-      return nextClockWakeMs(context, t, graceLeftMs(context, t));
+      return timerDelay(nextClockWakeMs(context, t, graceLeftMs(context, t)));
     },
   },
   actions: {
@@ -252,7 +260,12 @@ export const gameMachine = setup({
       }
     }),
 
-    abortNoFirstMove: assign({ result: (): GameResult => ({ winner: 'draw', reason: 'aborted' }) }),
+    /** The first-move deadline passed (or a capped timer woke early: then it sleeps again). */
+    abortIfFirstMoveLate: assign(({ context, self }) =>
+      nowOf(self) >= context.turnStartedAt + context.settings.firstMoveDeadlineMs
+        ? { result: { winner: 'draw', reason: 'aborted' } as GameResult }
+        : {},
+    ),
 
     resignOrAbort: assign({
       result: ({ context, event }): GameResult => {
@@ -404,13 +417,13 @@ export const gameMachine = setup({
     /** No clock yet; the first mover has firstMoveDeadlineMs from the start. */
     firstMove: {
       always: toOver,
-      after: { firstMoveDeadline: { target: 'over', actions: 'abortNoFirstMove' } },
+      after: { firstMoveDeadline: { target: 'firstMove', reenter: true, actions: 'abortIfFirstMoveLate' } },
       on: { MOVE: { guard: 'acceptableMove', target: 'secondMove', actions: 'applyMove' } },
     },
     /** No clock yet; the reply has firstMoveDeadlineMs from the first move. */
     secondMove: {
       always: toOver,
-      after: { firstMoveDeadline: { target: 'over', actions: 'abortNoFirstMove' } },
+      after: { firstMoveDeadline: { target: 'secondMove', reenter: true, actions: 'abortIfFirstMoveLate' } },
       on: { MOVE: { guard: 'acceptableMove', target: 'running', actions: 'applyMove' } },
     },
     /**

@@ -72,6 +72,21 @@ describe('game machine: clocks', () => {
     expect(g.ofType('clock')).toHaveLength(4);
   });
 
+  it('copes with clocks longer than the longest timer (2^31-1 ms) without firing early', () => {
+    const g = startGame({ clockMs: 3_000_000_000, firstMoveDeadlineMs: 2_500_000_000, clockEvents: false });
+    vi.advanceTimersByTime(2_400_000_000);
+    expect(g.snap().status).toBe('active');
+    vi.advanceTimersByTime(100_000_000);
+    expect(g.snap().output).toEqual({ winner: 'draw', reason: 'aborted' });
+
+    const h = startGame({ clockMs: 3_000_000_000, clockEvents: false });
+    h.play(['e2e4', 'e7e5']);
+    vi.advanceTimersByTime(2_999_999_000);
+    expect(h.snap().status).toBe('active');
+    vi.advanceTimersByTime(1_000 + 1_000); // the clock, then the 1 s flag grace
+    expect(h.snap().output).toEqual({ winner: 'black', reason: 'timeout' });
+  });
+
   it('can leave the per-second clock events to the server and still flag on time', () => {
     const g = startGame({ clockMs: 5_000, clockEvents: false });
     g.play(['e2e4', 'e7e5']);
