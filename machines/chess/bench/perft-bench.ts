@@ -139,7 +139,7 @@ function isLegalCost(quick: boolean): void {
     perOps.push(((performance.now() - t0) * 1e6) / k);
   }
   console.log(`is-legal on a middlegame position (${MIDDLEGAME}), ${legal.filter(Boolean).length}/16 probes legal, median of ${rounds}:`);
-  console.log(`    ours      ChessGame.isLegal(uci)         ${median(per).toFixed(0)} ns/call`);
+  console.log(`    ours      ChessGame.isLegal(uci)         ${median(per).toFixed(0)} ns/call wall, ${median(perCpu).toFixed(0)} ns/call cpu`);
   console.log(`    chessops  Chess.isLegal({from, to})       ${median(perOps).toFixed(0)} ns/call`);
   console.log(`    chess.js  moves({square, verbose}) + find ${median(perJs).toFixed(0)} ns/call`);
   if (sink < 0) console.log(sink);
@@ -149,21 +149,23 @@ function suite(maxNodes: number): void {
   const text = readFileSync(new URL('./perft-suite.epd', import.meta.url), 'utf8');
   let total = 0;
   let ms = 0;
+  let cpuMs = 0;
   let failed = 0;
   for (const e of parseEpd(text)) {
     const pos = Position.fromFen(e.fen);
     for (const [d, want] of e.depths) {
       if (want > maxNodes) continue;
-      const t0 = performance.now();
-      const got = perftPosition(pos, d);
-      const dt = performance.now() - t0;
+      const m = measure(() => perftPosition(pos, d));
+      const got = m.result;
+      const dt = m.wall;
       total += got;
       ms += dt;
+      cpuMs += m.cpu;
       if (got !== want) failed++;
       console.log(`${got === want ? 'ok      ' : 'MISMATCH'} depth ${d} ${String(got).padStart(11)} ${dt.toFixed(0).padStart(7)} ms ${fmt((got / dt) * 1000)}  ${e.fen}`);
     }
   }
-  console.log(`suite: ${total} nodes in ${(ms / 1000).toFixed(1)} s, ${fmt((total / ms) * 1000)}, ${failed} mismatches`);
+  console.log(`suite: ${total} nodes in ${(ms / 1000).toFixed(1)} s wall (${fmt((total / ms) * 1000)}), ${(cpuMs / 1000).toFixed(1)} s cpu (${fmt((total / cpuMs) * 1000)}), ${failed} mismatches`);
   if (failed) process.exitCode = 1;
 }
 
