@@ -207,7 +207,17 @@ export function createProfilesHandler(deps: { db: Db; keys: SigningKeys }): Hand
     if (offset !== undefined) sql += ` OFFSET ${offset}`;
     const rows = await db.query<Record<string, unknown>>(sql, params);
     const strip = stripNulls(req.headers);
-    return rowsReply(200, rows.map((r) => rowJson(r, columns, strip)), req.headers);
+    const reply = rowsReply(200, rows.map((r) => rowJson(r, columns, strip)), req.headers);
+    if (preferences(req.headers).get('count') === 'exact') {
+      const countSql = `SELECT count(*)::int AS n FROM profiles${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+      const [{ n }] = await db.query<{ n: number }>(countSql, params);
+      const first = offset ?? 0;
+      reply.headers = {
+        ...reply.headers,
+        'Content-Range': rows.length ? `${first}-${first + rows.length - 1}/${n}` : `*/${n}`,
+      };
+    }
+    return reply;
   }
 
   function writableRow(input: unknown, allowed: Set<string> | undefined): Record<string, unknown> {

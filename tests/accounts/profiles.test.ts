@@ -217,6 +217,10 @@ describe.each(BACKENDS)('profiles on %s', (backend) => {
     const r = await anon.from('profiles').select('id', { count: 'exact', head: true }).eq('id', alice.id);
     expect(r.error).toBeNull();
     expect(r.status).toBe(200);
+    expect(r.count).toBe(1);
+    const all = await anon.from('profiles').select('id', { count: 'exact' }).in('id', [alice.id, bob.id]).limit(1);
+    expect(all.data).toHaveLength(1);
+    expect(all.count).toBe(2);
     const after = await anon.from('profiles').select('id').eq('id', alice.id);
     expect(after.data).toEqual([{ id: alice.id }]);
   });
