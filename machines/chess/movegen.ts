@@ -159,6 +159,35 @@ function castlingMoveOk(pos: Position, i: number, occLo: number, occHi: number):
   return !pos.attacked(CASTLE_SAFE_1[i], them, occLo, occHi) && !pos.attacked(CASTLE_SAFE_2[i], them, occLo, occHi);
 }
 
+/** Writes a pawn move from -> to; four moves (Q, R, B, N) when it reaches the last rank. */
+function pawnMove(out: Int32Array, n: number, from: number, to: number, flag: number): number {
+  const m = from | (to << 6);
+  if (to < 8 || to >= 56) {
+    out[n] = m | (FLAG_PROMO_Q << 12);
+    out[n + 1] = m | (FLAG_PROMO_R << 12);
+    out[n + 2] = m | (FLAG_PROMO_B << 12);
+    out[n + 3] = m | (FLAG_PROMO_N << 12);
+    return n + 4;
+  }
+  out[n] = m | (flag << 12);
+  return n + 1;
+}
+
+/** Writes pawn moves for a set of destinations, each coming from `to - delta`. */
+function emitPawns(out: Int32Array, n: number, tLo: number, tHi: number, delta: number, flag: number): number {
+  while (tLo !== 0) {
+    const to = 31 - Math.clz32(tLo & -tLo);
+    tLo &= tLo - 1;
+    n = pawnMove(out, n, to - delta, to, flag);
+  }
+  while (tHi !== 0) {
+    const to = 63 - Math.clz32(tHi & -tHi);
+    tHi &= tHi - 1;
+    n = pawnMove(out, n, to - delta, to, flag);
+  }
+  return n;
+}
+
 /** Writes the legal moves of pos into out from index start; returns the end index. */
 export function generateLegal(pos: Position, out: Int32Array, start: number): number {
   const nChecks = prepare(pos);
@@ -246,54 +275,81 @@ export function generateLegal(pos: Position, out: Int32Array, start: number): nu
       n = emit(out, n, sq, aLo, aHi);
     }
   }
-  // pawns
+  // pawns that are not pinned: set-wise, as in countLegal
+  const emptyLo = ~occLo;
+  const emptyHi = ~occHi;
+  const pLo = lo[u8 | PAWN];
+  const pHi = hi[u8 | PAWN];
+  const freeLo = pLo & ~pinLo;
+  const freeHi = pHi & ~pinHi;
+  if (us === WHITE) {
+    const s1Lo = (freeLo << 8) & emptyLo;
+    const s1Hi = ((freeHi << 8) | (freeLo >>> 24)) & emptyHi;
+    const s2Lo = ((s1Lo & 0x00ff0000) << 8) & emptyLo & tgLo;
+    const aLo = freeLo & NOT_A;
+    const aHi = freeHi & NOT_A;
+    const hLo = freeLo & NOT_H;
+    const hHi = freeHi & NOT_H;
+    n = emitPawns(out, n, (aLo << 7) & themLo & tgLo, ((aHi << 7) | (aLo >>> 25)) & themHi & tgHi, 7, 0);
+    n = emitPawns(out, n, (hLo << 9) & themLo & tgLo, ((hHi << 9) | (hLo >>> 23)) & themHi & tgHi, 9, 0);
+    n = emitPawns(out, n, s1Lo & tgLo, s1Hi & tgHi, 8, 0);
+    n = emitPawns(out, n, s2Lo, 0, 16, FLAG_DOUBLE);
+  } else {
+    const s1Hi = (freeHi >>> 8) & emptyHi;
+    const s1Lo = ((freeLo >>> 8) | (freeHi << 24)) & emptyLo;
+    const s2Hi = ((s1Hi & 0x0000ff00) >>> 8) & emptyHi & tgHi;
+    const aLo = freeLo & NOT_A;
+    const aHi = freeHi & NOT_A;
+    const hLo = freeLo & NOT_H;
+    const hHi = freeHi & NOT_H;
+    n = emitPawns(out, n, ((aLo >>> 9) | (aHi << 23)) & themLo & tgLo, (aHi >>> 9) & themHi & tgHi, -9, 0);
+    n = emitPawns(out, n, ((hLo >>> 7) | (hHi << 25)) & themLo & tgLo, (hHi >>> 7) & themHi & tgHi, -7, 0);
+    n = emitPawns(out, n, s1Lo & tgLo, s1Hi & tgHi, -8, 0);
+    n = emitPawns(out, n, 0, s2Hi, -16, FLAG_DOUBLE);
+  }
+  // pinned pawns one by one, restricted to the pin line
   const fwd = us === WHITE ? 8 : -8;
   const startRankLo = us === WHITE ? 8 : 48;
-  const promoRank = us === WHITE ? 7 : 0;
   for (let h = 0; h < 2; h++) {
-    let bb = h === 0 ? lo[u8 | PAWN] : hi[u8 | PAWN];
+    let bb = h === 0 ? pLo & pinLo : pHi & pinHi;
     const base = h << 5;
     while (bb !== 0) {
       const sq = base + 31 - Math.clz32(bb & -bb);
       bb &= bb - 1;
       const pi = (us << 6) | sq;
-      let mLo = tgLo;
-      let mHi = tgHi;
-      if (h === 0 ? (pinLo >>> sq) & 1 : (pinHi >>> (sq - 32)) & 1) {
-        mLo &= LINE_LO[kb | sq];
-        mHi &= LINE_HI[kb | sq];
-      }
-      let tLo = PAWN_LO[pi] & themLo;
-      let tHi = PAWN_HI[pi] & themHi;
+      const mLo = tgLo & LINE_LO[kb | sq];
+      const mHi = tgHi & LINE_HI[kb | sq];
       const one = sq + fwd;
       if (board[one] === 0) {
-        if (one < 32) tLo |= 1 << one;
-        else tHi |= 1 << (one - 32);
+        if (((one < 32 ? mLo >>> one : mHi >>> (one - 32)) & 1) !== 0) n = pawnMove(out, n, sq, one, 0);
         const two = one + fwd;
         if (sq >= startRankLo && sq < startRankLo + 8 && board[two] === 0) {
           if (((two < 32 ? mLo >>> two : mHi >>> (two - 32)) & 1) !== 0) out[n++] = sq | (two << 6) | (FLAG_DOUBLE << 12);
         }
       }
-      tLo &= mLo;
-      tHi &= mHi;
-      if ((one >> 3) === promoRank) {
-        for (let half = 0; half < 2; half++) {
-          let t = half === 0 ? tLo : tHi;
-          while (t !== 0) {
-            const to = (half << 5) + 31 - Math.clz32(t & -t);
-            t &= t - 1;
-            const m = sq | (to << 6);
-            out[n++] = m | (FLAG_PROMO_Q << 12);
-            out[n++] = m | (FLAG_PROMO_R << 12);
-            out[n++] = m | (FLAG_PROMO_B << 12);
-            out[n++] = m | (FLAG_PROMO_N << 12);
-          }
-        }
-      } else {
-        n = emit(out, n, sq, tLo, tHi);
+      let tLo = PAWN_LO[pi] & themLo & mLo;
+      let tHi = PAWN_HI[pi] & themHi & mHi;
+      while (tLo !== 0) {
+        n = pawnMove(out, n, sq, 31 - Math.clz32(tLo & -tLo), 0);
+        tLo &= tLo - 1;
       }
-      const ep = pos.ep;
-      if (ep >= 0 && ((ep < 32 ? PAWN_LO[pi] >>> ep : PAWN_HI[pi] >>> (ep - 32)) & 1) !== 0) {
+      while (tHi !== 0) {
+        n = pawnMove(out, n, sq, 63 - Math.clz32(tHi & -tHi), 0);
+        tHi &= tHi - 1;
+      }
+    }
+  }
+  // en passant: at most two capturers; tried on the board (the rank-pin case needs it)
+  const ep = pos.ep;
+  if (ep >= 0) {
+    const pi = ((us ^ 1) << 6) | ep;
+    const cLo = PAWN_LO[pi] & pLo;
+    const cHi = PAWN_HI[pi] & pHi;
+    for (let h = 0; h < 2; h++) {
+      let cands = h === 0 ? cLo : cHi;
+      while (cands !== 0) {
+        const sq = (h << 5) + 31 - Math.clz32(cands & -cands);
+        cands &= cands - 1;
         const m = sq | (ep << 6) | (FLAG_EP << 12);
         pos.make(m);
         const ok = !pos.attacked(k, them, pos.bbLo[0] | pos.bbLo[8], pos.bbHi[0] | pos.bbHi[8]);
