@@ -77,6 +77,7 @@ export async function startAccountsServer(opts: StartOptions = {}): Promise<Test
     });
   } catch (err) {
     uws.us_listen_socket_close(listenSocket);
+    if (!reuse) rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
   accounts.mount(app);
