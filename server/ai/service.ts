@@ -32,7 +32,7 @@ import {
 import { aiConfigFromEnv } from './config';
 import { EnginePool } from './engine/pool';
 import { resolveEngine } from './engine/locate';
-import { DEFAULT_LEVEL, MAX_LEVEL, MIN_LEVEL } from './levels';
+import { DEFAULT_LEVEL, MAX_LEVEL, MIN_LEVEL, levelSettings } from './levels';
 import { chooseAiMove } from './move-chooser';
 
 export interface AiService {
@@ -89,6 +89,9 @@ export const AI_ERRORS = {
 } as const;
 
 export const NO_AI_GAME = 'No active AI game';
+
+/** Shortest movetime load shedding may give a search. */
+export const MIN_SHED_MOVETIME_MS = 30;
 
 const optionsSchema = z
   .object({
@@ -164,13 +167,28 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
     }
   };
 
+  /**
+   * Load shedding: when more searches are waiting or running than there are engines, every
+   * new search gets a proportionally shorter movetime (never under MIN_SHED_MOVETIME_MS), so
+   * a reply still comes within about one normal movetime of queueing instead of the queue
+   * growing without bound (200 games at level 10 on 2 engines would otherwise wait ~100 s
+   * per move). Depth-limited low levels are unaffected; high levels play weaker under load.
+   */
+  const loadShedMovetime = (level: number): number | undefined => {
+    const st = pool.stats();
+    const demand = st.queue + st.busy + 1;
+    const base = Math.min(levelSettings(level).movetimeMs, maxMovetimeMs ?? Infinity);
+    if (demand <= pool.size) return maxMovetimeMs;
+    return Math.max(MIN_SHED_MOVETIME_MS, Math.round((base * pool.size) / demand));
+  };
+
   /** Engine-backed move source with the human-like pause (rest of it after thinking). */
   const aiMove = fromPromise<AiMoveOutput, AiMoveInput>(async ({ input }) => {
     const started = performance.now();
     const [lo, hi] = replyDelay;
     const targetMs = lo + random() * Math.max(0, hi - lo);
     const chosen = await chooseAiMove(pool, input.difficulty, input.moves, {
-      maxMovetimeMs,
+      maxMovetimeMs: loadShedMovetime(input.difficulty),
       random,
       tag: input.gameId,
     });
