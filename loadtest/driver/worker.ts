@@ -47,7 +47,8 @@ const pairingUs: number[] = [];
 const sentAt: [string, number][] = [];
 const recvAt: [string, number][] = [];
 const echoLatencyUs: number[] = [];
-const counters = { moveRejected: 0, errors: 0, gameStarts: 0, gameEnds: 0, movesSent: 0, movesReceived: 0, echoSent: 0, echoReceived: 0, closedUnexpectedly: 0 };
+const counters = { moveRejected: 0, errors: 0, gameStarts: 0, gameEnds: 0, movesSent: 0, movesReceived: 0, echoSent: 0, echoReceived: 0, closedUnexpectedly: 0, lateResigns: 0 };
+let finishing = false;
 const rejections: string[] = [];
 const endReasons: Record<string, number> = {};
 
@@ -126,6 +127,12 @@ function onChessMessage(p: Player, m: Record<string, any>): void {
       if (rejections.length < 20) rejections.push(`moveRejected: ${m.message}`);
       return;
     case 'error':
+      // While the remaining games are resigned at the end, a resignation that crosses the game's
+      // end (its gameEnd still on the way) is answered "game not found": not a server fault.
+      if (finishing && m.code === 'unknown_game') {
+        counters.lateResigns++;
+        return;
+      }
       counters.errors++;
       if (rejections.length < 20) rejections.push(`error: ${m.code ?? ''} ${m.message}`);
       return;
@@ -242,6 +249,7 @@ process.on('message', async (c: Cmd) => {
     }
     case 'finish': {
       playing = false;
+      finishing = true;
       for (const t of echoTimers) clearTimeout(t);
       echoTimers = [];
       for (const p of players) if (p.moveTimer) clearTimeout(p.moveTimer), (p.moveTimer = null);
