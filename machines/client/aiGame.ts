@@ -59,6 +59,7 @@ export type AiGameEvent =
   | { type: 'ERROR'; message: string }
   | { type: 'REJECTED'; message: string; fen?: string }
   | { type: 'RESIGN' }
+  | { type: 'CLEAR_NOTICE' }
   | { type: 'CLOSE_MODAL' }
   | { type: 'PLAY_AGAIN' }
   | { type: 'MAIN_MENU' };
@@ -207,6 +208,8 @@ export const aiGameMachine = setup({
         REJECTED: {
           actions: assign(({ context, event }) => ({ fen: event.fen ?? context.fen, boardVersion: context.boardVersion + 1, error: `Invalid move: ${event.message}` })),
         },
+        // "Invalid move: …" is shown for 3 s (the screen sends this after the delay)
+        CLEAR_NOTICE: { guard: ({ context }) => !!context.error?.startsWith('Invalid move:'), actions: assign({ error: null }) },
       },
     },
     over: {

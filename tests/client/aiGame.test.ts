@@ -92,3 +92,18 @@ describe('AI game machine', () => {
     expect(h.sent.filter((m) => m.type === 'playerMoveAI')).toHaveLength(1);
   });
 });
+
+describe('AI game notices', () => {
+  it('a rejected move shows "Invalid move: …" until cleared; errors from the server stay', () => {
+    const actor = createActor(aiGameMachine, { input: undefined }).start();
+    actor.send({ type: 'START' });
+    actor.send({ type: 'GAME_CREATED', msg: { type: 'gameCreated', gameId: 'ai1', playerColor: 'white', opponentName: 'X' } });
+    actor.send({ type: 'REJECTED', message: 'Not your turn' });
+    expect(actor.getSnapshot().context.error).toBe('Invalid move: Not your turn');
+    actor.send({ type: 'CLEAR_NOTICE' });
+    expect(actor.getSnapshot().context.error).toBeNull();
+    actor.send({ type: 'ERROR', message: 'engine crashed' });
+    actor.send({ type: 'CLEAR_NOTICE' });
+    expect(actor.getSnapshot().context.error).toBe('Error: engine crashed');
+  });
+});

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import {
   build, clickMove, dragMove, launch, pieceOn, SCREENSHOT_DIR, startSite, VIEWPORTS, waitForMail, type RunningSite,
 } from './harness';
@@ -104,7 +104,72 @@ describe('home and guards', () => {
   });
 });
 
+describe('connection', () => {
+  it('a dropped socket shows "Connecting..." with a red dot, then reconnects after 3 s as the same guest', async () => {
+    const page = await newPage();
+    const routes: { page: WebSocketRoute; server: WebSocketRoute }[] = [];
+    await page.routeWebSocket(/\/socket/, (ws) => { routes.push({ page: ws, server: ws.connectToServer() }); });
+    await enterAsGuest(page, '/');
+    await expect.poll(() => page.getByTestId('player-count').textContent(), { timeout: 15_000 }).toMatch(/Players Online/);
+    expect(await page.locator('.dot-on').count()).toBe(1);
+    const playerId = await page.evaluate(() => JSON.parse(localStorage.getItem('chess.socketIdentity') ?? '{}').playerId as string);
+    expect(playerId).toMatch(/^player_/);
+
+    const dropped = Date.now();
+    await routes[0].server.close();
+    await routes[0].page.close();
+    await page.getByText('Connecting...').waitFor();
+    expect(await page.locator('.dot-off').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('player-count').textContent(), { timeout: 15_000 }).toMatch(/Players Online/);
+    expect(Date.now() - dropped).toBeGreaterThanOrEqual(2900);
+    expect(routes).toHaveLength(2);
+    const url = new URL(routes[1].page.url());
+    expect(url.searchParams.get('playerId')).toBe(playerId);
+    expect(url.searchParams.get('secret')).toBeTruthy();
+    // the server recognised the secret: same player id, nothing replaced
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('chess.socketIdentity') ?? '{}').playerId as string)).toBe(playerId);
+  });
+});
+
 describe('multiplayer', () => {
+  it('a player who reloads mid-game is offered the game back and rejoins the same position', async () => {
+    const a = await newPage();
+    const b = await newPage();
+    await enterAsGuest(a, '/chess/multiplayer');
+    await enterAsGuest(b, '/chess/multiplayer');
+    await a.getByRole('button', { name: 'Find Match' }).click();
+    await a.getByText('Finding opponent...').waitFor();
+    await b.getByRole('button', { name: 'Find Match' }).click();
+    const white = (await colorOf(a)) === 'white' ? a : b;
+    const black = white === a ? b : a;
+    await colorOf(black);
+    await white.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor();
+    await clickMove(white, 'e2', 'e4');
+    await black.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor();
+    await dragMove(black, 'c7', 'c5');
+    await white.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor();
+
+    await black.reload({ waitUntil: 'domcontentloaded' });
+    await black.getByRole('heading', { name: 'You have an active game' }).waitFor({ timeout: 15_000 });
+    await black.getByText('You left a game that is still in progress.').waitFor();
+    await black.getByRole('button', { name: 'Forfeit & Find New Game' }).waitFor();
+    await shoot(black, 'multiplayer-rejoin');
+    await black.getByRole('button', { name: 'Rejoin Game' }).click();
+    await black.getByRole('heading', { name: 'Multiplayer Game' }).waitFor();
+    expect(await colorOf(black)).toBe('black');
+    await expect.poll(() => pieceOn(black, 'e4')).toBe('white pawn');
+    expect(await pieceOn(black, 'c5')).toBe('black pawn');
+    await black.getByTestId('turn-banner').filter({ hasText: "Opponent's Turn" }).waitFor();
+    // and the game goes on
+    await clickMove(white, 'g1', 'f3');
+    await black.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor();
+    await expect.poll(() => pieceOn(black, 'f3')).toBe('white knight');
+    await black.getByRole('button', { name: 'Resign' }).click();
+    await white.getByRole('dialog').getByRole('heading', { name: 'Victory!' }).waitFor();
+    await white.getByRole('dialog').getByText('(Reason: Resignation)').waitFor();
+  }, 90_000);
+
+
   it("two guests find each other and play fool's mate by clicking and dragging; both see the end; stats show it", async () => {
     const a = await newPage();
     const b = await newPage();

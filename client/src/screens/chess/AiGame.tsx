@@ -46,6 +46,11 @@ export default function AiGame() {
   }, [ai]);
 
   const ctx = s.context;
+  useEffect(() => {
+    if (!ctx.error?.startsWith('Invalid move:')) return;
+    const t = setTimeout(() => ai.send({ type: 'CLEAR_NOTICE' }), 3000);
+    return () => clearTimeout(t);
+  }, [ai, ctx.error]);
   const inProgress = s.matches('playing') || s.matches('starting');
   const over = s.matches('over');
   const showBoard = s.matches('playing') || over;

@@ -159,7 +159,8 @@ export default function Multiplayer() {
               {over ? 'Game Over' : myTurn ? 'Your Turn' : "Opponent's Turn"}
             </div>
             <StatusBanner text={statusText(ctx.fen, ctx.end?.winner === 'draw')} />
-            {ctx.notice && <p className="notice" role="status" data-testid="game-notice">{ctx.notice}</p>}
+            {/* a fixed slot: the board must not move under the pointer when a notice comes or goes */}
+            <p className={ctx.notice ? 'notice notice-slot' : 'notice-slot'} role="status" aria-live="polite" data-testid="game-notice">{ctx.notice ?? ''}</p>
             <Board
               fen={ctx.fen}
               orientation={ctx.color}
