@@ -37,7 +37,9 @@ export type ConnectionEvent =
   | { type: 'CLOSED'; code?: number; reason?: string }
   | { type: 'ERROR'; error?: unknown }
   | { type: 'RAW'; data: string }
-  | { type: 'SEND'; message: ClientMessage };
+  | { type: 'SEND'; message: ClientMessage }
+  /** drop the current socket and connect again at once (e.g. after sign-out, to shed the account binding) */
+  | { type: 'RECONNECT' };
 
 export type ConnectionEmitted =
   | { type: 'message'; message: ServerMessage }
@@ -109,6 +111,7 @@ export const connectionMachine = setup({
   context: ({ input }) => ({ url: input.url, identity: input.identity ?? null, connected: false, count: null, attempts: 0 }),
   initial: 'online',
   on: {
+    RECONNECT: { target: '.online', reenter: true },
     ERROR: {
       actions: [assign({ connected: false }), { type: 'logError', params: ({ event }) => ({ error: event.error }) }],
     },

@@ -109,3 +109,19 @@ describe('connection machine', () => {
     expect(socketUrl('ws://h/socket', { playerId: 'p 1', secret: 'a&b' })).toBe('ws://h/socket?playerId=p%201&secret=a%26b');
   });
 });
+
+describe('connection machine: RECONNECT', () => {
+  it('drops the socket and opens a new one at once, with the stored guest identity', () => {
+    const { actor, sockets } = harness();
+    actor.start();
+    sockets[0].open();
+    sockets[0].receive(JSON.stringify({ type: 'connectionAck', playerId: 'player_q', count: 1, secret: 'k' }));
+    actor.send({ type: 'RECONNECT' });
+    expect(sockets[0].closed).toBe(true);
+    expect(sockets).toHaveLength(2);
+    expect(sockets[1].url).toBe('ws://host/socket?playerId=player_q&secret=k');
+    expect(actor.getSnapshot().context.connected).toBe(false);
+    sockets[1].open();
+    expect(actor.getSnapshot().context.connected).toBe(true);
+  });
+});

@@ -263,7 +263,9 @@ describe('accounts', () => {
   it('register, confirm from /dev/mail, complete the profile, answer the notification page, home shows "Signed in as"', async () => {
     const page = await newPage();
     const frames: string[] = [];
+    let sockets = 0;
     page.on('websocket', (ws) => {
+      sockets++;
       ws.on('framesent', (f) => frames.push(`sent ${f.payload}`));
       ws.on('framereceived', (f) => frames.push(`received ${f.payload}`));
     });
@@ -307,8 +309,11 @@ describe('accounts', () => {
     await expect.poll(() => frames.some((f) => f.startsWith('received') && f.includes('"identified"'))).toBe(true);
     await page.getByRole('link', { name: 'Play Chess' }).waitFor();
     expect(await page.getByRole('link', { name: 'Login' }).count()).toBe(0);
+    const socketsBefore = sockets;
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(/\/login/);
+    // signing out starts a fresh socket, no longer bound to the account
+    await expect.poll(() => sockets).toBe(socketsBefore + 1);
   });
 
   it('forgot password: the reset link sets a new password that signs in', async () => {

@@ -3,7 +3,7 @@
  * an auth result, or an auth screen needs it. A first visit to `/` never loads it.
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { getIdentity } from './services';
+import { getConnection, getIdentity } from './services';
 import type { AuthEventName, AuthUser } from '../../../machines/client/identity';
 
 export const AUTH_STORAGE_KEY = 'chess-site-auth';
@@ -76,6 +76,8 @@ export function errorMessage(err: unknown, fallback: string): string {
 /** Sign out: clear the guest, set none, end the session (SPEC 4); the caller goes to /login. */
 export async function signOut(): Promise<void> {
   getIdentity().send({ type: 'SIGN_OUT' });
+  // a fresh socket: the old one is bound to the account on the server
+  getConnection().send({ type: 'RECONNECT' });
   if (clientPromise || hasStoredSession()) {
     const client = await loadAuthClient();
     try {
