@@ -19,7 +19,7 @@ describe('perft suite (exact node counts)', () => {
     const depths = Object.entries(entry.depths).filter(([, n]) => n <= MAX_NODES);
     it(`${entry.name}: depths ${depths.map(([d]) => d).join(', ')}`, () => {
       for (const [d, n] of depths) expect(perft(entry.fen, Number(d)), `${entry.name} depth ${d}`).toBe(n);
-    });
+    }, 120_000);
   }
 
   it('depth 0 is one node', () => {
@@ -42,7 +42,7 @@ describe('perft suite (exact node counts)', () => {
     expect(perft('K1k5/8/P7/8/8/8/8/8 w - - 0 1', 6)).toBe(2217);
     expect(perft('8/k1P5/8/1K6/8/8/8/8 w - - 0 1', 7)).toBe(567584);
     expect(perft('8/8/2k5/5q2/5n2/8/5K2/8 b - - 0 1', 4)).toBe(23527);
-  });
+  }, 120_000);
 });
 
 const run = promisify(execFile);
@@ -50,13 +50,13 @@ const cli = ['--import', 'tsx', 'machines/chess/cli/perft.ts'];
 const root = new URL('../..', import.meta.url).pathname;
 
 describe('perft command line', () => {
-  it('prints the node count and the per-move split', async () => {
+  it('prints the node count and the per-move split', { timeout: 60_000 }, async () => {
     const { stdout } = await run(process.execPath, [...cli, '--fen', suite[1].fen, '--depth', '2', '--divide'], { cwd: root });
     expect(stdout).toContain('e1g1: 43');
     expect(stdout.trim().split('\n').at(-1)).toBe('Nodes: 2039');
   });
 
-  it('runs an EPD file, reports mismatches and exits 1', async () => {
+  it('runs an EPD file, reports mismatches and exits 1', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'perft-'));
     const file = join(dir, 'suite.epd');
     writeFileSync(file, `${suite[0].fen} ;D1 20 ;D2 400 ;D3 8903\n8/8/8/8/8/8/8/8 w - - 0 1 ;D1 1\n${suite[2].fen} ;D1 14 ;D6 11030083\n`);
@@ -67,7 +67,7 @@ describe('perft command line', () => {
     expect(err.stdout.trim().split('\n').at(-1)).toBe('3 passed, 2 failed');
   });
 
-  it('exits 0 when the shipped EPD suite matches', async () => {
+  it('exits 0 when the shipped EPD suite matches', { timeout: 60_000 }, async () => {
     const { stdout } = await run(process.execPath, [...cli, '--epd', 'machines/chess/bench/perft-suite.epd', '--max-nodes', '200000'], { cwd: root });
     expect(stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed$/);
   });
