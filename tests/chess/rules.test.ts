@@ -107,6 +107,20 @@ describe('SAN', () => {
   });
 });
 
+describe('played moves', () => {
+  it('report piece, colour, capture and flags', () => {
+    const g = new ChessGame();
+    expect(g.play('g1f3')).toMatchObject({ piece: 'n', color: 'white', flags: 'n', san: 'Nf3', from: 'g1', to: 'f3' });
+    expect(g.play('d7d5')).toMatchObject({ piece: 'p', color: 'black', flags: 'b' });
+    g.play('e2e4');
+    const c = g.play('d5e4');
+    expect(c).toMatchObject({ flags: 'c', captured: 'p', san: 'dxe4' });
+    expect(c).not.toHaveProperty('promotion');
+    expect(g.playSan('Nd4!?')?.uci).toBe('f3d4');
+    expect(g.playSan('0-0')).toBeNull();
+  });
+});
+
 describe('status', () => {
   it('checkmate ends the game with a winner', () => {
     const g = new ChessGame();
