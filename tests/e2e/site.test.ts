@@ -170,6 +170,48 @@ describe('multiplayer', () => {
   }, 90_000);
 
 
+  it('promotion opens "Choose promotion piece:" and the chosen piece (a knight) reaches both boards; draw offer and decline', async () => {
+    const a = await newPage();
+    const b = await newPage();
+    await enterAsGuest(a, '/chess/multiplayer');
+    await enterAsGuest(b, '/chess/multiplayer');
+    await a.getByRole('button', { name: 'Find Match' }).click();
+    await a.getByText('Finding opponent...').waitFor();
+    await b.getByRole('button', { name: 'Find Match' }).click();
+    const white = (await colorOf(a)) === 'white' ? a : b;
+    const black = white === a ? b : a;
+    await colorOf(black);
+    const plies: [Page, string, string][] = [
+      [white, 'e2', 'e4'], [black, 'd7', 'd5'], [white, 'e4', 'd5'], [black, 'c7', 'c6'],
+      [white, 'd5', 'c6'], [black, 'g8', 'f6'], [white, 'c6', 'b7'], [black, 'b8', 'd7'],
+    ];
+    for (const [page, from, to] of plies) {
+      await page.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor();
+      await clickMove(page, from, to);
+      await page.getByTestId('turn-banner').filter({ hasText: "Opponent's Turn" }).waitFor();
+    }
+    await white.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor();
+
+    // draw offer: the offerer waits, the other side can accept or decline
+    await white.getByRole('button', { name: 'Offer Draw' }).click();
+    await white.getByText('Draw offered. Waiting for opponent...').waitFor();
+    await black.getByText('Your opponent offered a draw.').waitFor();
+    await black.getByRole('button', { name: 'Decline' }).click();
+    await white.getByText('Draw offer declined').waitFor();
+
+    await clickMove(white, 'b7', 'a8');
+    const dialog = white.getByRole('dialog');
+    await dialog.getByRole('heading', { name: 'Choose promotion piece:' }).waitFor();
+    for (const name of ['Queen', 'Rook', 'Knight', 'Bishop']) await dialog.getByRole('button', { name }).waitFor();
+    await shoot(white, 'promotion');
+    await dialog.getByRole('button', { name: 'Knight' }).click();
+    await expect.poll(() => pieceOn(white, 'a8')).toBe('white knight');
+    await expect.poll(() => pieceOn(black, 'a8')).toBe('white knight');
+    await black.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor();
+    await white.getByRole('button', { name: 'Resign' }).click();
+    await black.getByRole('dialog').getByRole('heading', { name: 'Victory!' }).waitFor();
+  }, 90_000);
+
   it("two guests find each other and play fool's mate by clicking and dragging; both see the end; stats show it", async () => {
     const a = await newPage();
     const b = await newPage();
