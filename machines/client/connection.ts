@@ -14,6 +14,13 @@ import { assign, emit, enqueueActions, fromCallback, sendTo, setup } from 'xstat
 import type { ClientMessage, ServerMessage } from '../protocol/messages';
 
 export const RECONNECT_DELAY_MS = 3000;
+/**
+ * Close code the server uses when a newer socket of the same player took the seat
+ * (server/realtime/realtime.ts REPLACED_CLOSE_CODE). Reconnecting at once would
+ * take the seat back and start a tug of war between two tabs, so the machine
+ * parks until the app says this tab is in use again (RECONNECT).
+ */
+export const REPLACED_CLOSE_CODE = 4001;
 
 export interface SocketIdentity { playerId: string; secret: string }
 
@@ -121,7 +128,12 @@ export const connectionMachine = setup({
       entry: assign({ attempts: ({ context }) => context.attempts + 1 }),
       // one socket per attempt, alive in both sub-states
       invoke: { id: 'socket', src: 'socket', input: ({ context }) => ({ url: socketUrl(context.url, context.identity) }) },
-      on: { CLOSED: 'waiting' },
+      on: {
+        CLOSED: [
+          { guard: ({ event }) => event.code === REPLACED_CLOSE_CODE, target: 'parked' },
+          { target: 'waiting' },
+        ],
+      },
       initial: 'connecting',
       states: {
         connecting: {
@@ -168,6 +180,11 @@ export const connectionMachine = setup({
             ],
           },
         },
+      },
+    },
+    parked: {
+      on: {
+        SEND: { actions: { type: 'warnDropped', params: ({ event }) => ({ message: event.message }) } },
       },
     },
     waiting: {

@@ -125,3 +125,26 @@ describe('connection machine: RECONNECT', () => {
     expect(actor.getSnapshot().context.connected).toBe(true);
   });
 });
+
+describe('connection machine: seat taken by another tab', () => {
+  it('parks instead of retrying every 3 s, and comes back on RECONNECT', async () => {
+    vi.useFakeTimers();
+    const { actor, sockets } = harness();
+    actor.start();
+    sockets[0].open();
+    // what the server sends when a newer socket of the same player took the seat
+    actor.send({ type: 'CLOSED', code: 4001, reason: 'replaced by a newer connection' });
+    expect(actor.getSnapshot().value).toBe('parked');
+    expect(actor.getSnapshot().context.connected).toBe(false);
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(1);
+    actor.send({ type: 'RECONNECT' });
+    expect(sockets).toHaveLength(2);
+    // an ordinary close still retries after 3 s
+    sockets[1].open();
+    sockets[1].close();
+    vi.advanceTimersByTime(3000);
+    expect(sockets).toHaveLength(3);
+    vi.useRealTimers();
+  });
+});

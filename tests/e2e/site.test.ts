@@ -131,6 +131,27 @@ describe('connection', () => {
   });
 });
 
+describe('two tabs of one guest', () => {
+  it('the newer tab takes the seat, the older one waits without fighting and takes it back when focused', async () => {
+    const first = await newPage();
+    await enterAsGuest(first, '/');
+    await expect.poll(() => first.getByTestId('player-count').textContent(), { timeout: 15_000 }).toMatch(/Players Online/);
+    const second = await first.context().newPage();
+    await second.goto(site.url);
+    await expect.poll(() => second.getByTestId('player-count').textContent(), { timeout: 15_000 }).toMatch(/Players Online/);
+    await first.getByText('Connecting...').waitFor();
+    // no tug of war: well past the 3 s retry delay the newer tab still holds the seat
+    await first.waitForTimeout(4000);
+    expect(await second.getByTestId('player-count').textContent()).toMatch(/Players Online/);
+    expect(await first.getByTestId('player-count').textContent()).toBe('Connecting...');
+    // using the first tab again takes the seat back
+    await first.bringToFront();
+    await first.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await expect.poll(() => first.getByTestId('player-count').textContent(), { timeout: 15_000 }).toMatch(/Players Online/);
+    await second.getByText('Connecting...').waitFor();
+  });
+});
+
 describe('multiplayer', () => {
   it('a player who reloads mid-game is offered the game back and rejoins the same position', async () => {
     const a = await newPage();

@@ -64,6 +64,13 @@ export function startServices(): void {
   });
   onMessage('identified', (msg) => { playerId = msg.playerId; });
   identity.subscribe(() => identify());
+
+  // a tab whose seat was taken by another tab of the same player takes it back when used again
+  const resume = () => {
+    if (document.visibilityState === 'visible' && connection!.getSnapshot().matches('parked')) connection!.send({ type: 'RECONNECT' });
+  };
+  window.addEventListener('focus', resume);
+  document.addEventListener('visibilitychange', resume);
 }
 
 function dispatch(message: ServerMessage): void {
