@@ -286,6 +286,15 @@ describe('multiplayer', () => {
     expect(await black.getByTestId('win-rate').textContent()).toBe('100.0%');
     expect(await white.getByTestId('win-rate').textContent()).toBe('0.0%');
     await shoot(black, 'stats');
+
+    // clearing asks with the exact text, then shows the empty state
+    const asked: string[] = [];
+    white.once('dialog', (d) => { asked.push(d.message()); void d.accept(); });
+    await white.getByRole('button', { name: 'Clear History' }).click();
+    await white.getByText('No games played yet. Start playing to build your history!').waitFor();
+    expect(asked).toEqual(['Are you sure you want to clear your entire game history? This action cannot be undone.']);
+    expect(await white.getByTestId('stat-total').textContent()).toBe('0');
+    expect(await white.getByTestId('win-rate').textContent()).toBe('0.0%');
   });
 });
 

@@ -42,7 +42,7 @@ export default function Stats() {
               <tbody>
                 {stats.gameHistory.map((g) => (
                   <tr key={g.id} className={`row-${g.result}`}>
-                    <td>{new Date(g.date).toLocaleDateString()}</td>
+                    <td>{new Date(g.date).toLocaleDateString(undefined, { dateStyle: 'short' })}</td>
                     <td>{RESULT_LABEL[g.result]}</td>
                     <td>{g.playerColor === 'white' ? 'White' : 'Black'}</td>
                     <td>{reasonLabel(g.reason)}</td>
