@@ -331,6 +331,7 @@ describe('AI', () => {
 describe('accounts', () => {
   const email = `e2e.${Date.now()}@example.com`;
   const password = 'first-secret-1';
+  const name = `e2e_${Date.now() % 1_000_000}`;
 
   it('register, confirm from /dev/mail, complete the profile, answer the notification page, home shows "Signed in as"', async () => {
     const page = await newPage();
@@ -363,7 +364,6 @@ describe('accounts', () => {
     await expect.poll(() => username.inputValue()).toBe(email.split('@')[0].replace(/[^A-Za-z0-9_]/g, '').toLowerCase());
     await username.fill('ab');
     await page.getByText('Username must be 3-20 characters and can only contain letters, numbers, and underscores').waitFor();
-    const name = `e2e_${Date.now() % 1_000_000}`;
     await username.fill(name);
     await page.getByText('Username is available').waitFor();
     await page.getByLabel('First Name').fill('Ada');
@@ -386,6 +386,27 @@ describe('accounts', () => {
     await page.waitForURL(/\/login/);
     // signing out starts a fresh socket, no longer bound to the account
     await expect.poll(() => sockets).toBe(socketsBefore + 1);
+  });
+
+  it('a username that is taken is reported after the debounce and blocks the submit', async () => {
+    const page = await newPage();
+    const other = `e2e.other.${Date.now()}@example.com`;
+    await page.goto(`${site.url}/register`);
+    await page.getByLabel('Email').fill(other);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByLabel('Confirm Password').fill(password);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    const mail = await waitForMail(site, other, (m) => m.links.some((l) => l.includes('type=signup')));
+    await page.goto(mail.links.find((l) => l.includes('type=signup'))!);
+    await page.waitForURL(/\/profile-setup$/, { timeout: 20_000 });
+    await page.getByLabel('First Name').fill('Grace');
+    await page.getByLabel('Last Name').fill('Hopper');
+    await page.getByLabel('Username').fill(name);
+    await page.getByText('Username is already taken').waitFor();
+    expect(await page.getByRole('button', { name: 'Complete Profile' }).isDisabled()).toBe(true);
+    await page.getByLabel('Username').fill(`${name}_2`);
+    await page.getByText('Username is available').waitFor();
+    expect(await page.getByRole('button', { name: 'Complete Profile' }).isDisabled()).toBe(false);
   });
 
   it('forgot password: the reset link sets a new password that signs in', async () => {
