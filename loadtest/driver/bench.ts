@@ -13,7 +13,7 @@
  * Linux only for CPU/memory (reads /proc/<pid>/stat and /status of the server processes).
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -196,7 +196,9 @@ interface ChessResult {
   relayP99ms: number;
   serverRelayP99ms: number;
   serverLoopP99ms: number;
+  serverLoopMaxMs: number;
   driverLoopP99ms: number;
+  driverLoopMaxMs: number;
   cpuUsPerMove: number;
   rssPerPlayerKB: number;
   rssPerGameKB: number;
@@ -241,7 +243,11 @@ async function runChess(n: number): Promise<ChessResult> {
     await sleep(durationS * 1000);
     const cpu1 = cpuSeconds(pid);
     // the event-loop delay over the play window (prom-client resets it at every scrape)
-    const serverLoopP99 = (await metric(server.port, 'nodejs_eventloop_lag_p99_seconds')) * 1000;
+    const loopText = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
+    if (process.env.BENCH_DUMP_METRICS) writeFileSync(process.env.BENCH_DUMP_METRICS, loopText);
+    const loopMetric = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(loopText)?.[1] ?? NaN) * 1000;
+    const serverLoopP99 = loopMetric('nodejs_eventloop_lag_p99_seconds');
+    const serverLoopMax = loopMetric('nodejs_eventloop_lag_max_seconds');
     const moves1 = await metric(server.port, 'chess_moves_relayed_total');
     const serverRelayP99 = await serverHistogramP99(server.port);
     const reports = await Promise.all(workers.map((w) => w.call({ cmd: 'finish', waitMs: 30_000 }, 'report')));
@@ -271,7 +277,9 @@ async function runChess(n: number): Promise<ChessResult> {
       relayP99ms: pct(lat, 99),
       serverRelayP99ms: serverRelayP99,
       serverLoopP99ms: serverLoopP99,
+      serverLoopMaxMs: serverLoopMax,
       driverLoopP99ms: Math.max(...reports.map((r) => r.loopDelayP99ms as number)),
+      driverLoopMaxMs: Math.max(...reports.map((r) => r.loopDelayMaxMs as number)),
       cpuUsPerMove: ((cpu1 - cpu0) * 1e6) / moves,
       rssPerPlayerKB: (rss1 - rss0) / 1024 / n,
       rssPerGameKB: (rss2 - rss1) / 1024 / Math.max(1, live),

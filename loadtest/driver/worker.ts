@@ -282,6 +282,7 @@ process.on('message', async (c: Cmd) => {
         recvAt,
         echoLatencyUs,
         loopDelayP99ms: loopDelay.percentile(99) / 1e6,
+        loopDelayMaxMs: loopDelay.max / 1e6,
       });
       return;
     }

@@ -21,6 +21,8 @@ export interface GameInput {
   /** test-only start position, when the machine supports it */
   startFen?: string;
   accountIds?: string[];
+  /** false: the machine emits no per-second `clock` events; the server ticks all games itself */
+  clockEvents?: boolean;
 }
 
 export type GameCommand =

@@ -9,7 +9,17 @@ import type { Color, CurrentState, ServerMessage } from '../../machines/protocol
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
 import type { GameCommand, GameEmitted, GameInput, Seat } from './contract';
-import { createGameActor, rejoinState, type GameActor } from './machines';
+import { createGameActor, rejoinState, runningClocks, type GameActor } from './machines';
+
+/**
+ * timerUpdate comes from one server ticker instead of a timer per game actor (the machine's
+ * `clockEvents: false`): every TICK_SLICE_MS one of TICK_SLICES groups of games is visited, so
+ * each game gets one update per second and the sends are spread over the second. A per-game
+ * XState wake-up costs far more than reading the clocks from the snapshot (BENCHMARKS.md).
+ * The machine still wakes itself for the flag and the disconnect grace.
+ */
+const TICK_SLICES = 10;
+const TICK_SLICE_MS = 100;
 
 export interface GameOptions {
   clockMs: number;
@@ -23,6 +33,8 @@ export interface GameOptions {
 
 export interface LiveGame {
   id: string;
+  /** which ticker slice updates this game's clocks */
+  slice: number;
   white: Seat;
   black: Seat;
   actor: GameActor;
@@ -38,6 +50,10 @@ export class GameManager {
   readonly games = new Map<string, LiveGame>();
   /** performance.now() when the move being processed arrived, for the relay histogram */
   private moveArrivedAt = 0;
+  private readonly slices: Set<LiveGame>[] = Array.from({ length: TICK_SLICES }, () => new Set());
+  private nextSlice = 0;
+  private tickSlice = 0;
+  private ticker: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly hub: Hub,
@@ -70,6 +86,7 @@ export class GameManager {
       lag: this.opts.lag,
       now: () => performance.now(),
       accountIds: [white, black].filter((s) => s.kind === 'account').map((s) => s.id),
+      clockEvents: false,
       ...(this.opts.startFen ? { startFen: this.opts.startFen } : {}),
     };
     let actor: GameActor;
@@ -79,7 +96,7 @@ export class GameManager {
       this.log.error({ err, gameId: id }, 'could not create game actor');
       return null;
     }
-    const game: LiveGame = { id, white: input.white, black: input.black, actor, startedAt: Date.now(), ended: false };
+    const game: LiveGame = { id, slice: this.nextSlice++ % TICK_SLICES, white: input.white, black: input.black, actor, startedAt: Date.now(), ended: false };
     try {
       actor.start();
     } catch (err) {
@@ -92,6 +109,8 @@ export class GameManager {
       return null;
     }
     this.games.set(id, game);
+    this.slices[game.slice].add(game);
+    this.startTicker();
     white.gameId = id;
     black.gameId = id;
     actor.on('*', (e) => this.onEmitted(game, e as GameEmitted));
@@ -229,6 +248,7 @@ export class GameManager {
     game.ended = true;
     this.both(game, { type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) });
     this.games.delete(game.id);
+    this.slices[game.slice].delete(game);
     for (const seat of [game.white, game.black]) {
       const s = this.hub.session(seat.id);
       if (s && s.gameId === game.id) {
@@ -251,8 +271,42 @@ export class GameManager {
     });
   }
 
+  private startTicker(): void {
+    if (this.ticker) return;
+    this.ticker = setInterval(() => this.tick(), TICK_SLICE_MS);
+    this.ticker.unref?.();
+  }
+
+  /** One slice of games: a timerUpdate for each game whose clock is running. */
+  private tick(): void {
+    const slice = this.slices[this.tickSlice];
+    this.tickSlice = (this.tickSlice + 1) % TICK_SLICES;
+    if (slice.size === 0) return;
+    const now = performance.now();
+    for (const game of slice) {
+      if (game.ended) continue;
+      let clocks;
+      try {
+        clocks = runningClocks(game.actor, now);
+      } catch (err) {
+        this.log.warn({ err, gameId: game.id }, 'cannot read the clocks');
+        continue;
+      }
+      if (!clocks) continue;
+      this.both(game, {
+        type: 'timerUpdate',
+        gameId: game.id,
+        timers: { white: Math.ceil(clocks.white / 1000), black: Math.ceil(clocks.black / 1000) },
+        clocks,
+      });
+    }
+  }
+
   /** Server shutdown: stop every actor without scoring the games. */
   stopAll(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = null;
+    for (const s of this.slices) s.clear();
     for (const g of this.games.values()) {
       g.ended = true;
       try {

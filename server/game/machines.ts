@@ -4,9 +4,9 @@
  * Any difference between the machines' interface and what the server expects is absorbed here.
  */
 import { createActor } from 'xstate';
-import { gameMachine, snapshotForRejoin } from '../../machines/game';
+import { clockRunning, clocksAt, gameMachine, snapshotForRejoin, type GameContext } from '../../machines/game';
 import { matchmakingMachine } from '../../machines/matchmaking';
-import type { CurrentState } from '../../machines/protocol/messages';
+import type { ClocksMs, CurrentState } from '../../machines/protocol/messages';
 import type { GameCommand, GameInput, MatchmakingCommand } from './contract';
 
 export interface EmitterActor<C> {
@@ -29,6 +29,14 @@ export function createGameActor(input: GameInput, inspect?: unknown): GameActor 
 
 export function rejoinState(actor: GameActor): CurrentState {
   return snapshotForRejoin(actor.getSnapshot() as never) as CurrentState;
+}
+
+/** Both clocks now, or null while no clock runs (before the second ply, or after the end). */
+export function runningClocks(actor: GameActor, nowMs: number): ClocksMs | null {
+  const snap = actor.getSnapshot() as { status?: string; context?: GameContext };
+  const ctx = snap.context;
+  if (snap.status !== 'active' || !ctx || !clockRunning(ctx)) return null;
+  return clocksAt(ctx, nowMs);
 }
 
 export function createMatchmakingActor(random: () => number, inspect?: unknown): MatchmakingActor {

@@ -227,3 +227,29 @@ describe('lag compensation', () => {
     }
   });
 });
+
+describe('timerUpdate', () => {
+  it('comes about once per second while a clock runs, and stops when the game ends', async () => {
+    const p = await pairPlayers(server.url);
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(p.white.received.some((m) => m.type === 'timerUpdate')).toBe(false); // no clock before both sides moved
+    await playMoves(p, ['e2e4', 'e7e5']);
+    p.white.drain();
+    const t0 = Date.now();
+    await new Promise((r) => setTimeout(r, 3200));
+    const ticks = p.white.received.filter((m) => m.type === 'timerUpdate' && (m.clocks as { white: number }).white < 600_000);
+    expect(ticks.length).toBeGreaterThanOrEqual(2);
+    expect(ticks.length).toBeLessThanOrEqual(4);
+    const whites = ticks.map((m) => (m.clocks as { white: number }).white);
+    expect([...whites].sort((a, b) => b - a)).toEqual(whites); // white's clock runs down
+    expect(600_000 - whites.at(-1)!).toBeGreaterThan(Date.now() - t0 - 1500);
+    // black's clock does not run while white is to move
+    expect(ticks.map((m) => (m.clocks as { black: number }).black)).toEqual(ticks.map(() => 600_000));
+    p.white.send('resign', { gameId: p.gameId });
+    await p.black.next('gameEnd');
+    const before = p.black.received.length;
+    await new Promise((r) => setTimeout(r, 1300));
+    expect(p.black.received.slice(before).some((m) => m.type === 'timerUpdate')).toBe(false);
+    await Promise.all([p.white.close(), p.black.close()]);
+  });
+});
