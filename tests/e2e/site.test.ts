@@ -131,6 +131,56 @@ describe('connection', () => {
   });
 });
 
+/** Records every Notification the page constructs (as source text: tsx would inject helpers into a function). */
+const RECORD_NOTIFICATIONS = `
+(() => {
+  const Real = window.Notification;
+  if (!Real) return;
+  const log = [];
+  window.__notifications = log;
+  const Recording = function (title, options) {
+    log.push({ title, body: options && options.body });
+    return new Real(title, options);
+  };
+  Object.defineProperty(Recording, 'permission', { get: () => Real.permission });
+  Recording.requestPermission = (...a) => Real.requestPermission(...a);
+  window.Notification = Recording;
+})();
+`;
+
+describe('notifications', () => {
+  it('"Ok" grants and shows the confirmation notification; a game start notifies only the player who did not opt out', async () => {
+    const pages: Page[] = [];
+    for (let i = 0; i < 2; i++) {
+      const ctx = await browser.newContext({ viewport: VIEWPORTS.desktop });
+      contexts.push(ctx);
+      await ctx.grantPermissions(['notifications'], { origin: site.url });
+      await ctx.addInitScript({ content: RECORD_NOTIFICATIONS });
+      pages.push(await ctx.newPage());
+    }
+    const [yes, no] = pages;
+    const notes = (p: Page) => p.evaluate('window.__notifications || []') as Promise<{ title: string; body: string }[]>;
+    for (const page of pages) await enterAsGuest(page, '/notifications');
+    await yes.getByRole('heading', { name: "Get notified when it's your move" }).waitFor();
+    await yes.getByRole('button', { name: 'Ok' }).click();
+    await yes.waitForURL(`${site.url}/`);
+    await expect.poll(() => notes(yes)).toEqual([{ title: 'Notifications enabled!', body: 'You will now receive notifications for your games.' }]);
+    await no.getByRole('button', { name: 'No, thank you' }).click();
+    await no.waitForURL(`${site.url}/`);
+
+    for (const page of pages) await page.goto(`${site.url}/chess/multiplayer`);
+    await yes.getByRole('button', { name: 'Find Match' }).click();
+    await yes.getByText('Finding opponent...').waitFor();
+    await no.getByRole('button', { name: 'Find Match' }).click();
+    await yes.getByRole('heading', { name: 'Multiplayer Game' }).waitFor({ timeout: 15_000 });
+    await no.getByRole('heading', { name: 'Multiplayer Game' }).waitFor({ timeout: 15_000 });
+    const opponent = await yes.getByTestId('opponent-name').textContent();
+    await expect.poll(async () => (await notes(yes)).map((n) => n.title)).toContain('Game Started');
+    expect((await notes(yes)).find((n) => n.title === 'Game Started')?.body).toBe(`Your game with ${opponent} has begun.`);
+    expect(await notes(no)).toEqual([]);
+  });
+});
+
 describe('two tabs of one guest', () => {
   it('the newer tab takes the seat, the older one waits without fighting and takes it back when focused', async () => {
     const first = await newPage();
