@@ -89,20 +89,20 @@ async function ladder(): Promise<PairResult[]> {
           process.stderr.write(`  ${name(upper)} vs ${name(lower)} game ${n + 1}: ${s} (${plies} plies, ${reason})\n`),
       });
       results.push(r);
-      process.stderr.write(`${name(upper)} vs ${name(lower)}: ${pct(r.score.score)} ± ${pct(r.score.ci95)} in ${fmt(r.seconds)} s\n`);
+      process.stderr.write(`${name(upper)} vs ${name(lower)}: ${pct(r.score.score)} (95% CI ${pct(r.score.low)} … ${pct(r.score.high)}) in ${fmt(r.seconds)} s\n`);
     }
   } finally {
     await pool.close();
   }
-  log('| match | games | +/=/− | score (95% CI) | lower bound > 50%? | Elo diff (95% CI) | avg plies | ends | time |');
-  log('|---|---:|---:|---:|:---:|---:|---:|---|---:|');
+  log('| match | games | +/=/− | score | 95% CI (Wilson) | lower bound > 50%? | Elo diff (95% CI) | avg plies | ends | time |');
+  log('|---|---:|---:|---:|---:|:---:|---:|---:|---|---:|');
   for (const r of results) {
     const s = r.score;
     const ends = Object.entries(r.reasons)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ');
     log(
-      `| ${name(r.upper)} vs ${name(r.lower)} | ${s.games} | ${s.wins}/${s.draws}/${s.losses} | ${pct(s.score)} ± ${pct(s.ci95)} | ${s.score - s.ci95 > 0.5 ? 'yes' : 'no'} | ${fmt(s.elo)} (${fmt(s.eloLow)} … ${fmt(s.eloHigh)}) | ${fmt(r.avgPlies)} | ${ends} | ${fmt(r.seconds)} s |`,
+      `| ${name(r.upper)} vs ${name(r.lower)} | ${s.games} | ${s.wins}/${s.draws}/${s.losses} | ${pct(s.score)} | ${pct(s.low)} … ${pct(s.high)} | ${s.low > 0.5 ? 'yes' : 'no'} | ${fmt(s.elo)} (${fmt(s.eloLow)} … ${fmt(s.eloHigh)}) | ${fmt(r.avgPlies)} | ${ends} | ${fmt(r.seconds)} s |`,
     );
   }
   return results;

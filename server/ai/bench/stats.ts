@@ -15,7 +15,13 @@ export interface MatchScore {
   score: number;
   /** half-width of the 95% confidence interval of `score` (normal approximation on per-game scores) */
   ci95: number;
-  /** Elo difference implied by `score` and the bounds implied by score ± ci95 */
+  /**
+   * 95% Wilson score interval of `score` (draws count half). Unlike the normal approximation
+   * it stays meaningful at 100% or 0% (20 wins of 20 -> 83.9% … 100%).
+   */
+  low: number;
+  high: number;
+  /** Elo difference implied by `score`, and by the Wilson bounds */
   elo: number;
   eloLow: number;
   eloHigh: number;
@@ -34,7 +40,13 @@ export function matchScore(results: (1 | 0.5 | 0)[]): MatchScore {
   const mean = n ? (wins + draws / 2) / n : NaN;
   const variance = n > 1 ? results.reduce<number>((a, r) => a + (r - mean) ** 2, 0) / (n - 1) : NaN;
   const ci95 = 1.96 * Math.sqrt(variance / n);
+  const z = 1.96;
+  const denom = 1 + (z * z) / n;
+  const centre = (mean + (z * z) / (2 * n)) / denom;
+  const half = (z * Math.sqrt((mean * (1 - mean)) / n + (z * z) / (4 * n * n))) / denom;
   return {
+    low: centre - half,
+    high: centre + half,
     games: n,
     wins,
     draws,
@@ -42,7 +54,7 @@ export function matchScore(results: (1 | 0.5 | 0)[]): MatchScore {
     score: mean,
     ci95,
     elo: eloFromScore(mean),
-    eloLow: eloFromScore(mean - ci95),
-    eloHigh: eloFromScore(mean + ci95),
+    eloLow: eloFromScore(centre - half),
+    eloHigh: eloFromScore(centre + half),
   };
 }
