@@ -13,10 +13,9 @@
  * Linux only for CPU/memory (reads /proc/<pid>/stat and /status of the server processes).
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 
 // ------------------------------------------------------------------------------------------------
 // options
@@ -74,23 +73,29 @@ interface Spawned {
   port: number;
 }
 
+/**
+ * Starts a server process with its stdout going to a file (a pipe that fills up would block the
+ * server's synchronous log writes) and waits for the line that names its port.
+ */
 async function spawnAndWaitForPort(cmd: string, args: string[], env: NodeJS.ProcessEnv, portOf: (line: string) => number | null): Promise<Spawned> {
-  const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const logFile = join(mkdtempSync(join(tmpdir(), 'bench-log-')), 'stdout.log');
+  const fd = openSync(logFile, 'w');
+  const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', fd, 'inherit'] });
+  closeSync(fd);
   prioritise(proc.pid);
-  const rl = createInterface({ input: proc.stdout! });
-  const port = await new Promise<number>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`${args.join(' ')} did not start in 30 s`)), 30_000);
-    proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-    rl.on('line', (line) => {
+  let exited: number | null | undefined;
+  proc.once('exit', (code) => (exited = code));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (exited !== undefined) throw new Error(`${args.join(' ')} exited with ${exited}`);
+    for (const line of readFileSync(logFile, 'utf8').split('\n')) {
       const p = portOf(line);
-      if (p) {
-        clearTimeout(t);
-        resolve(p);
-      }
-    });
-  });
-  rl.on('line', () => {}); // keep draining the server's log
-  return { proc, port };
+      if (p) return { proc, port: p };
+    }
+    await sleep(100);
+  }
+  proc.kill('SIGKILL');
+  throw new Error(`${args.join(' ')} did not start in 60 s`);
 }
 
 function startChessServer(): Promise<Spawned> {
