@@ -1,18 +1,25 @@
 /**
  * The game against the AI (SPEC 2 "AI screen", 4 "AI game").
  *
+ * This screen machine keeps the UI side (setup, the start handshake, notices, the end modal,
+ * Play Again / Main Menu). While a game is in progress the rules side (whose turn, checking the
+ * player's moves with machines/chess, the AI's move, the end of the game) is delegated to the
+ * shared machines/ai `aiGameMachine`, invoked as `rules` in `playing`. Its `aiMove` actor is a
+ * promise resolved by the server's next `moveMade` for this game (see `aiMoveWaiters`).
+ *
  *   setup --START--> starting --GAME_CREATED--> playing --(moveMade gameOver | gameOver | resign | error)--> over
  *   over --PLAY_AGAIN / MAIN_MENU--> setup (colour back to white, empty board, no game)
  *
  * Server messages come in as events; messages for the server are emitted as `send`.
  */
-import { assign, emit, enqueueActions, setup } from 'xstate';
+import { assign, emit, enqueueActions, fromCallback, fromPromise, sendTo, setup, type AnyActorRef } from 'xstate';
 import type {
   AiGameStartMsg, ClientMessage, Color, GameCreatedMsg, GameOverMsg, MoveMadeMsg, PromotionPiece,
 } from '../protocol/messages';
 import { TEXT } from '../protocol/messages';
 import { START_FEN } from '../chess/index';
-import { applyMove, placement, positionOf } from './engine';
+import { placement, positionOf } from './engine';
+import { aiGameMachine as sharedAiGameMachine, type AiGameEmitted, type AiMoveInput, type AiMoveOutput } from '../ai/index';
 import { aiOutcomeFor, type Outcome } from './outcome';
 
 export const AI_DEFAULT_DIFFICULTY = 5;
@@ -45,6 +52,13 @@ export interface AiGameContext {
   modalOpen: boolean;
   error: string | null;
   boardVersion: number;
+  /** the server's move for the AI was handed to the rules, which have not played it yet */
+  aiMoveInFlight: boolean;
+  /**
+   * the server ended the game with the AI's move in flight: its `gameOver` message, or
+   * 'fromPosition' when only `moveMade … gameOver` said so; told to the rules after the move
+   */
+  serverOver: GameOverMsg | 'fromPosition' | null;
 }
 
 export type AiGameEvent =
@@ -62,15 +76,54 @@ export type AiGameEvent =
   | { type: 'CLEAR_NOTICE' }
   | { type: 'CLOSE_MODAL' }
   | { type: 'PLAY_AGAIN' }
-  | { type: 'MAIN_MENU' };
+  | { type: 'MAIN_MENU' }
+  /** an event emitted by the shared rules machine, forwarded by `rulesEvents` */
+  | { type: 'RULES'; event: AiGameEmitted };
 
 const clampLevel = (n: number) => Math.min(10, Math.max(1, Math.round(Number.isFinite(n) ? n : AI_DEFAULT_DIFFICULTY)));
 const fenTurn = (fen: string): Color => (fen.split(' ')[1] === 'b' ? 'black' : 'white');
 
 const freshGame = (ctx: AiGameContext) => ({
   gameId: null, fen: START_FEN, moves: [], sans: [], lastMove: null, result: null, modalOpen: false, error: null,
-  boardVersion: ctx.boardVersion + 1,
+  boardVersion: ctx.boardVersion + 1, aiMoveInFlight: false, serverOver: null,
 });
+
+/**
+ * The `aiMove` requests of running games, keyed by gameId: the rules machine asks for the AI's
+ * move, and the screen resolves it when the server's `moveMade` for that game arrives.
+ */
+const aiMoveWaiters = new Map<string, (out: AiMoveOutput) => void>();
+
+/** The browser's `aiMove`: the move of the server's next `moveMade` for this game. */
+const serverAiMove = fromPromise<AiMoveOutput, AiMoveInput>(({ input, signal }) =>
+  new Promise<AiMoveOutput>((resolve, reject) => {
+    aiMoveWaiters.set(input.gameId, resolve);
+    signal.addEventListener('abort', () => {
+      if (aiMoveWaiters.get(input.gameId) === resolve) aiMoveWaiters.delete(input.gameId);
+      reject(new Error('aborted'));
+    });
+  }));
+
+const RULES_EVENTS = ['playerMoved', 'aiMoved', 'rejected', 'engineError', 'ended'] as const;
+
+/** Forwards the events emitted by the invoked `rules` actor to the screen as `RULES`. */
+const rulesEvents = fromCallback<AiGameEvent, { parent: AnyActorRef }>(({ input, sendBack }) => {
+  const rules = input.parent.getSnapshot().children.rules as AnyActorRef | undefined;
+  if (!rules) return;
+  const subs = RULES_EVENTS.map((type) => rules.on(type, (event: AiGameEmitted) => sendBack({ type: 'RULES', event })));
+  const snap = rules.getSnapshot();
+  // a resumed game that had already ended finishes before we listen
+  if (snap.status === 'done') sendBack({ type: 'RULES', event: { type: 'ended', winner: snap.output.winner, reason: snap.output.reason } });
+  return () => subs.forEach((sub) => sub.unsubscribe());
+});
+
+/** The result the server's `moveMade … gameOver` implies for the position after the move. */
+function gameOverFromPosition(gameId: string, fen: string): GameOverMsg {
+  const st = positionOf(fen).status();
+  const winner = st.checkmate ? (st.turn === 'white' ? 'black' : 'white') : 'draw';
+  const reason = (st.reason ?? 'checkmate') as GameOverMsg['reason'];
+  return { type: 'gameOver', gameId, reason, winner };
+}
 
 export const aiGameMachine = setup({
   types: {
@@ -78,6 +131,10 @@ export const aiGameMachine = setup({
     events: {} as AiGameEvent,
     input: {} as { difficulty?: number; colorChoice?: ColorChoice } | undefined,
     emitted: {} as { type: 'send'; message: ClientMessage } | { type: 'finished'; result: AiResult },
+  },
+  actors: {
+    rules: sharedAiGameMachine.provide({ actors: { aiMove: serverAiMove } }),
+    rulesEvents,
   },
   actions: {
     logRejectedServerMove: (_, params: { move: string }) => console.warn(`local engine rejected the AI move ${params.move}`),
@@ -87,13 +144,14 @@ export const aiGameMachine = setup({
   context: ({ input }) => ({
     difficulty: clampLevel(input?.difficulty ?? AI_DEFAULT_DIFFICULTY), colorChoice: input?.colorChoice ?? 'white', playerColor: 'white',
     gameId: null, opponentName: TEXT.aiOpponentName, fen: START_FEN, moves: [], sans: [], lastMove: null, result: null,
-    modalOpen: false, error: null, boardVersion: 0,
+    modalOpen: false, error: null, boardVersion: 0, aiMoveInFlight: false, serverOver: null,
   }),
   initial: 'setup',
   on: {
-    // a reconnect re-sends aiGameStart with the current state
+    // a reconnect re-sends aiGameStart with the current state; the rules restart from its moves
     AI_GAME_START: {
       target: '.playing',
+      reenter: true,
       actions: assign(({ context, event }) => {
         const st = event.msg.currentState;
         const fen = st?.fen || START_FEN;
@@ -102,7 +160,7 @@ export const aiGameMachine = setup({
           gameId: event.msg.gameId, playerColor: event.msg.color, fen,
           moves: (st?.moves ?? []).map((m) => `${m.from}${m.to}${m.promotion ?? ''}`),
           lastMove: last ? [last.from, last.to] as [string, string] : null, result: null, modalOpen: false, error: null,
-          boardVersion: context.boardVersion + 1,
+          boardVersion: context.boardVersion + 1, aiMoveInFlight: false, serverOver: null,
         };
       }),
     },
@@ -135,76 +193,105 @@ export const aiGameMachine = setup({
       },
     },
     playing: {
+      invoke: [
+        {
+          id: 'rules',
+          src: 'rules',
+          input: ({ context }) => ({
+            gameId: context.gameId ?? '', playerColor: context.playerColor, difficulty: context.difficulty, moves: context.moves,
+          }),
+        },
+        { id: 'rulesEvents', src: 'rulesEvents', input: ({ self }) => ({ parent: self }) },
+      ],
       on: {
         GAME_CREATED: {
           actions: assign(({ context, event }) => ({
             gameId: event.msg.gameId, playerColor: event.msg.playerColor, opponentName: event.msg.opponentName || context.opponentName,
           })),
         },
-        LOCAL_MOVE: [
-          {
-            guard: ({ context, event }) => {
-              const game = positionOf(context.fen);
-              const piece = game.pieceAt(event.from);
-              return game.turn() === context.playerColor && !!piece && (piece.color === 'w') === (context.playerColor === 'white')
-                && game.isLegal({ from: event.from, to: event.to, promotion: event.promotion });
-            },
-            actions: enqueueActions(({ context, event, enqueue }) => {
-              const applied = applyMove(context.fen, event);
-              if (!applied) return;
-              enqueue.assign({ fen: applied.fen, moves: [...context.moves, applied.uci], sans: [...context.sans, applied.san], lastMove: [event.from, event.to] });
-              const piece = positionOf(context.fen).pieceAt(event.from)?.type ?? 'p';
-              const move = event.promotion ? { from: event.from, to: event.to, piece, promotion: event.promotion } : { from: event.from, to: event.to, piece };
-              enqueue.emit({ type: 'send', message: { type: 'playerMoveAI', payload: { gameId: context.gameId ?? '', move } } });
-            }),
-          },
-          { actions: assign(({ context }) => ({ boardVersion: context.boardVersion + 1 })) },
-        ],
+        // the rules check the move; `playerMoved` or `rejected` comes back
+        LOCAL_MOVE: {
+          actions: sendTo('rules', ({ event }) => ({
+            type: 'PLAYER_MOVE' as const,
+            move: event.promotion ? { from: event.from, to: event.to, promotion: event.promotion } : { from: event.from, to: event.to },
+          })),
+        },
         MOVE_MADE: {
           guard: ({ context, event }) => !event.msg.gameId || event.msg.gameId === context.gameId,
           actions: enqueueActions(({ context, event, enqueue }) => {
             const msg = event.msg;
+            // the server may echo the player's own move: the board already shows it
             const mine = msg.fen ? placement(msg.fen) === placement(context.fen) : fenTurn(context.fen) !== context.playerColor && positionOf(context.fen).pieceAt(msg.move.from) === null;
-            let finalFen = context.fen;
-            if (!mine) {
-              const applied = applyMove(context.fen, msg.move);
-              if (applied) finalFen = applied.fen;
-              if (!applied) {
-                // SPEC 8: the board is left alone
-                enqueue({ type: 'logRejectedServerMove', params: { move: `${msg.move.from}${msg.move.to}` } });
-              } else {
-                enqueue.assign({ fen: applied.fen, moves: [...context.moves, applied.uci], sans: [...context.sans, applied.san], lastMove: [msg.move.from, msg.move.to] });
-              }
+            if (mine) {
+              if (msg.gameOver) enqueue.raise({ type: 'GAME_OVER', msg: gameOverFromPosition(msg.gameId, context.fen) });
+              return;
             }
-            if (msg.gameOver) {
-              const st = positionOf(finalFen).status();
-              const winner = st.checkmate ? (st.turn === 'white' ? 'black' : 'white') : 'draw';
-              const reason = (st.reason ?? 'checkmate') as GameOverMsg['reason'];
-              enqueue.raise({ type: 'GAME_OVER', msg: { type: 'gameOver', gameId: msg.gameId, reason, winner } });
+            const waiter = aiMoveWaiters.get(context.gameId ?? '');
+            if (!waiter) {
+              // SPEC 8: the board is left alone
+              enqueue({ type: 'logRejectedServerMove', params: { move: `${msg.move.from}${msg.move.to}` } });
+              return;
             }
+            aiMoveWaiters.delete(context.gameId ?? '');
+            enqueue.assign({ aiMoveInFlight: true, serverOver: msg.gameOver ? context.serverOver ?? 'fromPosition' : context.serverOver });
+            enqueue(() => waiter({ uci: `${msg.move.from}${msg.move.to}${msg.move.promotion ?? ''}` }));
           }),
         },
-        GAME_OVER: {
-          target: 'over',
-          actions: enqueueActions(({ context, event, enqueue }) => {
-            const result: AiResult = { outcome: aiOutcomeFor(event.msg.winner, event.msg.reason, context.playerColor), reason: event.msg.reason, winner: event.msg.winner };
-            enqueue.assign({ result, modalOpen: true });
-            enqueue.emit({ type: 'finished', result });
-          }),
-        },
+        GAME_OVER: [
+          // the AI's last move is still being played by the rules: end after it
+          { guard: ({ context }) => context.aiMoveInFlight, actions: assign({ serverOver: ({ event }) => event.msg }) },
+          {
+            actions: sendTo('rules', ({ event }) => ({ type: 'SERVER_GAME_OVER' as const, winner: event.msg.winner, reason: event.msg.reason })),
+          },
+        ],
         RESIGN: {
-          target: 'over',
           actions: enqueueActions(({ context, enqueue }) => {
             enqueue.emit({ type: 'send', message: { type: 'resign', payload: { gameId: context.gameId ?? '' } } });
-            const result: AiResult = { outcome: 'loss', reason: 'resignation', winner: context.playerColor === 'white' ? 'black' : 'white' };
-            enqueue.assign({ result, modalOpen: true });
-            enqueue.emit({ type: 'finished', result });
+            enqueue.sendTo('rules', { type: 'RESIGN' });
           }),
         },
         ERROR: {
-          target: 'over',
-          actions: assign(({ event }) => ({ error: `Error: ${event.message}`, result: { outcome: 'draw' as const, reason: 'technical_draw' }, modalOpen: true })),
+          actions: enqueueActions(({ event, enqueue }) => {
+            enqueue.assign({ error: `Error: ${event.message}` });
+            enqueue.sendTo('rules', { type: 'ENGINE_ERROR', message: event.message });
+          }),
         },
+        RULES: [
+          {
+            guard: ({ event }) => event.event.type === 'playerMoved' || event.event.type === 'aiMoved',
+            actions: enqueueActions(({ context, event, enqueue }) => {
+              const e = event.event;
+              if (e.type !== 'playerMoved' && e.type !== 'aiMoved') return;
+              enqueue.assign({ fen: e.fen, moves: [...context.moves, e.uci], sans: [...context.sans, e.san], lastMove: [e.move.from, e.move.to] });
+              if (e.type === 'playerMoved') {
+                enqueue.emit({ type: 'send', message: { type: 'playerMoveAI', payload: { gameId: context.gameId ?? '', move: e.move } } });
+                return;
+              }
+              enqueue.assign({ aiMoveInFlight: false });
+              if (context.serverOver && !e.gameOver) {
+                // the server's verdict on the AI's move, when the local rules did not end the game themselves
+                const over = context.serverOver === 'fromPosition' ? gameOverFromPosition(context.gameId ?? '', e.fen) : context.serverOver;
+                enqueue.sendTo('rules', { type: 'SERVER_GAME_OVER', winner: over.winner, reason: over.reason });
+              }
+            }),
+          },
+          {
+            guard: ({ event }) => event.event.type === 'rejected',
+            actions: assign(({ context }) => ({ boardVersion: context.boardVersion + 1 })),
+          },
+          {
+            guard: ({ event }) => event.event.type === 'ended',
+            target: 'over',
+            actions: enqueueActions(({ context, event, enqueue }) => {
+              if (event.event.type !== 'ended') return;
+              // a gameOver message from the server has the last word on the reason
+              const { winner, reason } = context.serverOver && context.serverOver !== 'fromPosition' ? context.serverOver : event.event;
+              const result: AiResult = { outcome: aiOutcomeFor(winner, reason, context.playerColor), reason, winner };
+              enqueue.assign({ result, modalOpen: true, aiMoveInFlight: false, serverOver: null });
+              enqueue.emit({ type: 'finished', result });
+            }),
+          },
+        ],
         REJECTED: {
           actions: assign(({ context, event }) => ({ fen: event.fen ?? context.fen, boardVersion: context.boardVersion + 1, error: `Invalid move: ${event.message}` })),
         },

@@ -3,6 +3,9 @@ import { createActor } from 'xstate';
 import { aiGameMachine, presetFor } from '../../machines/client/aiGame';
 import type { ClientMessage } from '../../machines/protocol/messages';
 
+/** The AI's move reaches the shared rules machine through a promise and a 0 ms reply pause. */
+const aiMovePlayed = () => new Promise((resolve) => setTimeout(resolve, 5));
+
 function start() {
   const sent: ClientMessage[] = [];
   const actor = createActor(aiGameMachine, { input: undefined }).start();
@@ -35,7 +38,7 @@ describe('AI game machine', () => {
     expect(h.sent).toHaveLength(1);
   });
 
-  it('plays AI and player moves; a game-ending moveMade ends the game', () => {
+  it('plays AI and player moves; a game-ending moveMade ends the game', async () => {
     const h = start();
     h.actor.send({ type: 'START' });
     h.actor.send({ type: 'GAME_CREATED', msg: { type: 'gameCreated', gameId: 'ai1', playerColor: 'white', opponentName: 'Stockfish AI' } });
@@ -44,6 +47,7 @@ describe('AI game machine', () => {
     for (let i = 0; i < 2; i++) {
       h.actor.send({ type: 'LOCAL_MOVE', from: moves[i][0], to: moves[i][1] });
       h.actor.send({ type: 'MOVE_MADE', msg: { type: 'moveMade', gameId: 'ai1', move: { from: replies[i][0], to: replies[i][1] }, gameOver: i === 1 } });
+      await aiMovePlayed();
     }
     expect(h.sent.filter((m) => m.type === 'playerMoveAI')).toHaveLength(2);
     const s = h.actor.getSnapshot();
@@ -81,15 +85,44 @@ describe('AI game machine', () => {
     expect(h.ctx().result?.outcome).toBe('draw');
   });
 
-  it('moves are refused when it is the AI\'s turn', () => {
+  it('moves are refused when it is the AI\'s turn', async () => {
     const h = start();
     h.actor.send({ type: 'START' });
     h.actor.send({ type: 'GAME_CREATED', msg: { type: 'gameCreated', gameId: 'ai1', playerColor: 'black', opponentName: 'X' } });
     h.actor.send({ type: 'LOCAL_MOVE', from: 'e7', to: 'e5' });
     expect(h.sent.filter((m) => m.type === 'playerMoveAI')).toHaveLength(0);
     h.actor.send({ type: 'MOVE_MADE', msg: { type: 'moveMade', gameId: 'ai1', move: { from: 'e2', to: 'e4' }, gameOver: false } });
+    await aiMovePlayed();
     h.actor.send({ type: 'LOCAL_MOVE', from: 'e7', to: 'e5' });
     expect(h.sent.filter((m) => m.type === 'playerMoveAI')).toHaveLength(1);
+  });
+});
+
+describe('AI game rules run by the shared machines/ai machine', () => {
+  it('an echo of the player\'s own move is ignored; a reconnect resumes from the server\'s moves', async () => {
+    const h = start();
+    h.actor.send({ type: 'START' });
+    h.actor.send({ type: 'GAME_CREATED', msg: { type: 'gameCreated', gameId: 'ai1', playerColor: 'white', opponentName: 'X' } });
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e2', to: 'e4' });
+    const afterE4 = h.ctx().fen;
+    h.actor.send({ type: 'MOVE_MADE', msg: { type: 'moveMade', gameId: 'ai1', move: { from: 'e2', to: 'e4' }, gameOver: false, fen: afterE4 } });
+    h.actor.send({ type: 'MOVE_MADE', msg: { type: 'moveMade', gameId: 'ai1', move: { from: 'e7', to: 'e5' }, gameOver: false } });
+    await aiMovePlayed();
+    expect(h.ctx()).toMatchObject({ moves: ['e2e4', 'e7e5'], sans: ['e4', 'e5'], lastMove: ['e7', 'e5'] });
+
+    const r = start();
+    r.actor.send({
+      type: 'AI_GAME_START',
+      msg: {
+        type: 'aiGameStart', gameId: 'ai9', color: 'black', timerDuration: 0,
+        currentState: { fen: afterE4, turn: 'black', moves: [{ from: 'e2', to: 'e4' }], timers: { white: 0, black: 0 } },
+      },
+    });
+    expect(r.actor.getSnapshot().value).toBe('playing');
+    r.actor.send({ type: 'LOCAL_MOVE', from: 'c7', to: 'c5' });
+    expect(r.sent).toEqual([{ type: 'playerMoveAI', payload: { gameId: 'ai9', move: { from: 'c7', to: 'c5', piece: 'p' } } }]);
+    r.actor.send({ type: 'LOCAL_MOVE', from: 'd7', to: 'd5' });
+    expect(r.sent).toHaveLength(1);
   });
 });
 
