@@ -25,7 +25,8 @@ describe('load driver (CI mode)', () => {
     expect(row).toBeDefined();
     // every game ended with an event, and moves were relayed
     const result = JSON.parse(err.split('\n').find((l) => l.startsWith('{"chess"'))!).chess;
-    expect(result.pairedGames).toBe(50);
+    // 50 games at first; players whose game ends early (checkmate, stalemate…) queue again
+    expect(result.pairedGames).toBeGreaterThanOrEqual(50);
     expect(result.lostGames).toBe(0);
     expect(result.moveRejected).toBe(0);
     expect(result.moves).toBeGreaterThan(100);
