@@ -50,7 +50,20 @@ const envSchema = z.object({
   MAX_PAYLOAD_BYTES: intIn('MAX_PAYLOAD_BYTES', 256, 1024 * 1024, 8 * 1024),
   IDLE_TIMEOUT_SECONDS: intIn('IDLE_TIMEOUT_SECONDS', 8, 960, 60),
   SHUTDOWN_TIMEOUT_MS: intIn('SHUTDOWN_TIMEOUT_MS', 0, 60_000, 3000),
-  INSPECT: bool(false),
+  // INSPECT=ws://host:port streams the actors to a WebSocket inspector; 1/true uses
+  // @statelyai/inspect's default address (ws://localhost:8080); unset/0/false is off.
+  INSPECT: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '' || /^(0|false|no|off)$/i.test(v)) return null;
+      if (/^(1|true|yes|on)$/i.test(v)) return 'ws://localhost:8080';
+      if (!/^wss?:\/\/[^\s/]+/.test(v)) {
+        ctx.addIssue({ code: 'custom', message: `INSPECT must be a ws:// or wss:// URL or 1 (got "${v}")` });
+        return z.NEVER;
+      }
+      return v;
+    }),
   SERVER_SECRET: z
     .string()
     .optional()
@@ -76,7 +89,8 @@ export interface ServerConfig {
   maxPayloadBytes: number;
   idleTimeoutSeconds: number;
   shutdownTimeoutMs: number;
-  inspect: boolean;
+  /** WebSocket inspector URL, or null when off */
+  inspect: string | null;
   serverSecret?: string;
   dataDir: string;
   staticDir: string;

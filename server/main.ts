@@ -36,8 +36,8 @@ async function main(): Promise<void> {
   let inspect: unknown;
   if (cfg.inspect) {
     const { createWebSocketInspector } = await import('@statelyai/inspect');
-    inspect = createWebSocketInspector().inspect;
-    log.info('XState inspector enabled');
+    inspect = createWebSocketInspector({ url: cfg.inspect }).inspect;
+    log.info({ url: cfg.inspect }, 'XState inspector streaming to a WebSocket inspector');
   }
   const accounts = await loadAccounts(cfg, log.child({ part: 'accounts' }));
   const ai = await loadAiFactory(cfg, log.child({ part: 'ai' }));
