@@ -92,6 +92,8 @@ const envSchema = z.object({
   ADDITIONAL_REDIRECT_URLS: z.string().optional(),
   DEV_INBOX: boolString,
   TRUST_PROXY: boolString,
+  /** GoTrue's SMTP_MAX_FREQUENCY: least time between two e-mails to one user */
+  AUTH_EMAIL_MAX_FREQUENCY_SECONDS: z.coerce.number().int().min(0).max(86_400).optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -169,7 +171,7 @@ export function loadAccountsConfig(
       token: 150,
       sensitive: 30,
       windowMs: 5 * 60_000,
-      emailIntervalSeconds: 60,
+      emailIntervalSeconds: e.AUTH_EMAIL_MAX_FREQUENCY_SECONDS ?? 60,
       ...overrides.rateLimits,
     },
     // OWASP's argon2id minimum (19 MiB, 2 passes, 1 lane): ~35 ms per hash on the 2-core CI machine.
