@@ -38,6 +38,7 @@
 #     DATABASE_SCHEMA
 #     SMTP_HOST, SMTP_PORT, SMTP_USER, SMTP_PASS, SMTP_FROM   outgoing mail
 #     AUTH_AUTOCONFIRM, DEV_INBOX, TRUST_PROXY, ADDITIONAL_REDIRECT_URLS
+#     AUTH_EMAIL_MAX_FREQUENCY_SECONDS=60   least time between two e-mails to one user
 #     JWT_PRIVATE_KEY, ANON_KEY, SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET
 #     ACCOUNTS_MIGRATIONS_DIR      where the SQL migrations are (set below)
 #   AI (server/ai/config.ts)
