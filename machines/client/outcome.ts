@@ -1,5 +1,6 @@
 /** Game outcomes, stats, reason labels and end-of-game messages (SPEC 3, 4, 8). */
 import type { Color, Winner } from '../protocol/messages';
+import { REASON_LABELS } from '../game/display';
 
 export type Outcome = 'win' | 'loss' | 'draw';
 
@@ -59,22 +60,9 @@ export function opponentRecord(history: GameResult[], opponentId: string): Oppon
   return { wins: s.wins, losses: s.losses, draws: s.draws, total: s.totalGames, winPercent: Math.round(s.winRate) };
 }
 
-export const REASON_LABELS: Record<string, string> = {
-  checkmate: 'Checkmate',
-  timeout: 'Time Out',
-  resignation: 'Resignation',
-  agreement: 'Draw by Agreement',
-  stalemate: 'Stalemate',
-  'threefold repetition': 'Threefold Repetition',
-  'insufficient material': 'Insufficient Material',
-  disconnection: 'Opponent Disconnected',
-  technical_draw: 'Technical Draw (AI Error)',
-};
-
-/** Multiplayer dialog: unknown reasons are shown as given. */
-export function reasonLabel(reason: string): string {
-  return REASON_LABELS[reason] ?? reason;
-}
+// SPEC 8's labels live once, beside the game machine; the multiplayer dialog shows unknown
+// reasons as given.
+export { REASON_LABELS, reasonLabel } from '../game/display';
 
 /** AI dialog: unknown reasons are capitalised. */
 export function aiReasonLabel(reason: string): string {
