@@ -5,34 +5,18 @@
  */
 import type { Logger } from 'pino';
 import type { ServerMessage } from '../machines/protocol/messages';
-import type { TemplatedApp } from './uws';
 import type { ServerConfig } from './config';
-import { createAccounts } from './accounts/index';
-import { aiServiceFactory } from './ai/index';
+import { createAccounts, type AccountsModule as FullAccountsModule, type VerifiedIdentity } from './accounts/index';
+import { aiServiceFactory, type AiService as FullAiService } from './ai/index';
 
-export interface AccessClaims {
-  sub: string;
-  email?: string;
-  username?: string;
-}
-
-export interface AccountsModule {
-  mount(app: TemplatedApp): void;
-  verifyAccessToken(token: string): Promise<AccessClaims | null>;
-  close(): Promise<void>;
-}
-
-export interface AiService {
-  start(playerId: string, options: unknown): void;
-  move(playerId: string, payload: unknown): void;
-  resign(playerId: string, gameId: string): void;
-  ownsGame(gameId: string): boolean;
-  hasGame(playerId: string): boolean;
-  playerDisconnected(playerId: string): void;
-  playerReconnected(playerId: string): void;
-  stats(): { games: number; engines: number; queue: number };
-  close(): Promise<void>;
-}
+// The server depends only on the parts of the two modules it calls; the types are picked from
+// the modules' own declarations so the seam cannot drift from them.
+export type AccessClaims = VerifiedIdentity;
+export type AccountsModule = Pick<FullAccountsModule, 'mount' | 'verifyAccessToken' | 'close'>;
+export type AiService = Pick<
+  FullAiService,
+  'start' | 'move' | 'resign' | 'ownsGame' | 'hasGame' | 'playerDisconnected' | 'playerReconnected' | 'stats' | 'close'
+>;
 
 /** Builds the AI service once the server can deliver its messages. */
 export type AiServiceFactory = (opts: {
