@@ -15,6 +15,7 @@ type Cmd =
   | { cmd: 'queue'; ratePerSec: number }
   | { cmd: 'play'; durationMs: number; paceMs: number }
   | { cmd: 'finish'; waitMs: number }
+  | { cmd: 'count' }
   | { cmd: 'exit' };
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -286,6 +287,10 @@ process.on('message', async (c: Cmd) => {
       });
       return;
     }
+    case 'count':
+      // echo messages received so far, to open and close the measured window
+      send({ ev: 'count', echoReceived: counters.echoReceived });
+      return;
     case 'exit': {
       closing = true;
       for (const p of players) p.ws.terminate();

@@ -68,3 +68,18 @@ export function creditLag(
   const bankMs = Math.min(lag.bankCapMs, bank - creditMs + lag.refillPerMoveMs);
   return { creditMs, bankMs };
 }
+
+/**
+ * The monotonic time at which a deadline of the game falls due: before the clocks run, the
+ * first-move deadline; then the flag of the side to move (its clock plus flag grace) or the end
+ * of a counting disconnect grace, whichever is first. Infinity once the game is decided. The
+ * runner of a 'driven' game machine sends `WAKE` at or after this time.
+ */
+export function wakeAt(ctx: GameContext): number {
+  if (ctx.result !== null) return Number.POSITIVE_INFINITY;
+  if (ctx.moves.length < UNTIMED_PLIES) return ctx.turnStartedAt + ctx.settings.firstMoveDeadlineMs;
+  const flagAt = ctx.turnStartedAt + ctx.clocks[ctx.turn] + flagGraceMs(ctx, ctx.turn);
+  const g = ctx.graceCount;
+  const graceEndsAt = g ? g.since + ctx.settings.graceMs[g.color] - ctx.graceUsed[g.color] : Number.POSITIVE_INFINITY;
+  return Math.min(flagAt, graceEndsAt);
+}

@@ -107,7 +107,7 @@ function playerOf(event: GameEvent): string {
 
 const toOver = { guard: 'hasResult', target: 'over' } as const;
 
-export const gameMachine = setup({
+const gameSetup = setup({
   types: {} as {
     context: GameContext;
     events: GameEvent;
@@ -165,6 +165,10 @@ export const gameMachine = setup({
       command: event.type,
     })),
 
+    /**
+     * The hot path of the server (one call per relayed move): it builds only the fields that
+     * change and hands XState a function assignment, so no whole-context copy is made here.
+     */
     applyMove: enqueueActions(({ context, event, enqueue, self }) => {
       if (event.type !== 'MOVE') return;
       const t = nowOf(self);
@@ -177,20 +181,18 @@ export const gameMachine = setup({
         const remaining = context.clocks[mover] - (elapsed - creditMs);
         if (remaining < 0) {
           // Arrived after the flag even with its lag credit (inside the flag grace): time is up.
-          enqueue.assign({
-            clocks: { ...context.clocks, [mover]: 0 },
-            result: lossUnlessNoMatingMaterial(context, mover, 'timeout'),
-          });
+          const result = lossUnlessNoMatingMaterial(context, mover, 'timeout');
+          enqueue.assign(() => ({ clocks: { ...context.clocks, [mover]: 0 }, result }));
           return;
         }
-        clocks = { ...clocks, [mover]: remaining };
-        lagBank = { ...lagBank, [mover]: bankMs };
+        clocks = mover === 'white' ? { white: remaining, black: clocks.black } : { white: clocks.white, black: remaining };
+        lagBank = mover === 'white' ? { white: bankMs, black: lagBank.black } : { white: lagBank.white, black: bankMs };
       }
 
       const chess = game(context);
       const played = chess.play(moveInput(event.move));
       if (!played) return; // unreachable: the acceptableMove guard ran first
-      const moves = [...context.moves, played.uci];
+      const moves = context.moves.concat(played.uci);
       moveCachedGame(context.moves, moves, chess);
 
       const status = chess.status();
@@ -201,8 +203,7 @@ export const gameMachine = setup({
       // lichess: a pending offer lapses when its receiver moves instead of answering.
       const offerLapsed = context.drawOffer === opposite(mover);
       const nextTurn = chess.turn();
-      const next: GameContext = {
-        ...context,
+      const update: Partial<GameContext> = {
         moves,
         fen: played.fenAfter,
         turn: nextTurn,
@@ -213,7 +214,11 @@ export const gameMachine = setup({
         drawOffer: offerLapsed ? null : context.drawOffer,
         result,
       };
-      enqueue.assign({ ...next, ...syncGrace(next, t) });
+      // The disconnect grace can only change when somebody is away (or a grace is counting).
+      if (context.graceCount !== null || context.away.white || context.away.black) {
+        Object.assign(update, syncGrace({ ...context, ...update }, t));
+      }
+      enqueue.assign(() => update);
       const move: WireMove = played.promotion
         ? { from: played.from, to: played.to, promotion: played.promotion }
         : { from: played.from, to: played.to };
@@ -348,101 +353,137 @@ export const gameMachine = setup({
       return { type: 'ended' as const, winner: result.winner, reason: result.reason, pgn, clocks };
     }),
   },
-}).createMachine({
-  id: 'game',
-  context: ({ input, self }) => {
-    const settings = resolveSettings(input);
-    if (typeof input.now === 'function') nowByActor.set(self, input.now);
-    const moves: string[] = [];
-    const chess = chessGameFor(input.startFen ?? START_FEN, moves);
-    const startFen = chess.fen();
-    return {
-      gameId: input.gameId,
-      white: { id: input.white.id, name: String(input.white.name ?? '') },
-      black: { id: input.black.id, name: String(input.black.name ?? '') },
-      settings,
-      startFen,
-      moves,
-      fen: startFen,
-      turn: chess.turn(),
-      clocks: { white: settings.clockMs, black: settings.clockMs },
-      turnStartedAt: (input.now ?? defaultNow)(),
-      tickIndex: 0,
-      lagBank: { white: settings.lag.initialBankMs, black: settings.lag.initialBankMs },
-      drawOffer: null,
-      lastDrawOfferPly: { white: null, black: null },
-      away: { white: false, black: false },
-      graceUsed: { white: 0, black: 0 },
-      graceCount: null,
-      result: null,
-    };
-  },
-  initial: 'firstMove',
-  on: {
-    // Reached when the state's own MOVE transition (an acceptable move) did not apply.
-    MOVE: [
-      { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
-      { guard: 'notYourTurn', actions: { type: 'reject', params: { reason: REJECTION.notYourTurn } } },
-      { actions: { type: 'reject', params: { reason: REJECTION.illegalMove } } },
-    ],
-    RESIGN: [
-      { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
-      { actions: 'resignOrAbort' },
-    ],
-    OFFER_DRAW: [
-      { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
-      { guard: 'beforeClocksStart', actions: { type: 'reject', params: { reason: REJECTION.drawTooEarly } } },
-      { guard: 'ownOfferPending', actions: { type: 'reject', params: { reason: REJECTION.drawAlreadyOffered } } },
-      // Offering while the opponent's offer stands is accepting it (as lichess does).
-      { guard: 'opponentOfferPending', actions: 'drawByAgreement' },
-      { guard: 'offeredTooRecently', actions: { type: 'reject', params: { reason: REJECTION.drawTooOften } } },
-      { actions: 'offerDraw' },
-    ],
-    ACCEPT_DRAW: [
-      { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
-      { guard: 'opponentOfferPending', actions: 'drawByAgreement' },
-      { actions: { type: 'reject', params: { reason: REJECTION.noDrawOffer } } },
-    ],
-    DECLINE_DRAW: [
-      { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
-      { guard: 'opponentOfferPending', actions: 'declineDraw' },
-      { actions: { type: 'reject', params: { reason: REJECTION.noDrawOffer } } },
-    ],
-    // Presence reports from the server: idempotent, unknown ids ignored. Before the clocks run
-    // no grace counts (the first-move deadline aborts instead), so nothing needs rescheduling.
-    PLAYER_DISCONNECTED: { guard: 'isPresent', actions: 'markAway' },
-    PLAYER_RECONNECTED: { guard: 'isAway', actions: 'markBack' },
-  },
-  states: {
-    /** No clock yet; the first mover has firstMoveDeadlineMs from the start. */
-    firstMove: {
-      always: toOver,
-      after: { firstMoveDeadline: { target: 'firstMove', reenter: true, actions: 'abortIfFirstMoveLate' } },
-      on: { MOVE: { guard: 'acceptableMove', target: 'secondMove', actions: 'applyMove' } },
+});
+
+/**
+ * How the machine's deadlines (first-move deadline, flag, end of a counting disconnect grace)
+ * are noticed:
+ * - 'self': the machine schedules its own XState `after` timers, re-entering `running` on every
+ *   move to reschedule them. Self-contained; what tests and single games use.
+ * - 'driven': no timers in the machine. Whoever runs the actor sends `WAKE` at or after
+ *   `wakeAt(context)` (a pure function of the context, machines/game/clock.ts); the machine then
+ *   checks the deadlines against now() exactly as its own timers would. A server with thousands
+ *   of games drives them all from one timing wheel instead of cancelling and re-arming a timer
+ *   per game on every move.
+ * Both handle `WAKE` the same way, so a spurious or early WAKE is harmless.
+ */
+export type GameTiming = 'self' | 'driven';
+
+function liveState<const T extends object>(timing: GameTiming, delayed: T) {
+  return timing === 'self' ? { after: delayed } : {};
+}
+
+function defineGameMachine(timing: GameTiming) {
+  /** In 'self' timing a transition in `running` re-enters it to re-arm its timer; else it stays. */
+  const stay = timing === 'self' ? ({ target: 'running', reenter: true } as const) : {};
+  return gameSetup.createMachine({
+    id: 'game',
+    context: ({ input, self }) => {
+      const settings = resolveSettings(input);
+      if (typeof input.now === 'function') nowByActor.set(self, input.now);
+      const moves: string[] = [];
+      const chess = chessGameFor(input.startFen ?? START_FEN, moves);
+      const startFen = chess.fen();
+      return {
+        gameId: input.gameId,
+        white: { id: input.white.id, name: String(input.white.name ?? '') },
+        black: { id: input.black.id, name: String(input.black.name ?? '') },
+        settings,
+        startFen,
+        moves,
+        fen: startFen,
+        turn: chess.turn(),
+        clocks: { white: settings.clockMs, black: settings.clockMs },
+        turnStartedAt: (input.now ?? defaultNow)(),
+        tickIndex: 0,
+        lagBank: { white: settings.lag.initialBankMs, black: settings.lag.initialBankMs },
+        drawOffer: null,
+        lastDrawOfferPly: { white: null, black: null },
+        away: { white: false, black: false },
+        graceUsed: { white: 0, black: 0 },
+        graceCount: null,
+        result: null,
+      };
     },
-    /** No clock yet; the reply has firstMoveDeadlineMs from the first move. */
-    secondMove: {
-      always: toOver,
-      after: { firstMoveDeadline: { target: 'secondMove', reenter: true, actions: 'abortIfFirstMoveLate' } },
-      on: { MOVE: { guard: 'acceptableMove', target: 'running', actions: 'applyMove' } },
+    initial: 'firstMove',
+    on: {
+      // Reached when the state's own MOVE transition (an acceptable move) did not apply.
+      MOVE: [
+        { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
+        { guard: 'notYourTurn', actions: { type: 'reject', params: { reason: REJECTION.notYourTurn } } },
+        { actions: { type: 'reject', params: { reason: REJECTION.illegalMove } } },
+      ],
+      RESIGN: [
+        { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
+        { actions: 'resignOrAbort' },
+      ],
+      OFFER_DRAW: [
+        { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
+        { guard: 'beforeClocksStart', actions: { type: 'reject', params: { reason: REJECTION.drawTooEarly } } },
+        { guard: 'ownOfferPending', actions: { type: 'reject', params: { reason: REJECTION.drawAlreadyOffered } } },
+        // Offering while the opponent's offer stands is accepting it (as lichess does).
+        { guard: 'opponentOfferPending', actions: 'drawByAgreement' },
+        { guard: 'offeredTooRecently', actions: { type: 'reject', params: { reason: REJECTION.drawTooOften } } },
+        { actions: 'offerDraw' },
+      ],
+      ACCEPT_DRAW: [
+        { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
+        { guard: 'opponentOfferPending', actions: 'drawByAgreement' },
+        { actions: { type: 'reject', params: { reason: REJECTION.noDrawOffer } } },
+      ],
+      DECLINE_DRAW: [
+        { guard: 'notAPlayer', actions: { type: 'reject', params: { reason: REJECTION.notAPlayer } } },
+        { guard: 'opponentOfferPending', actions: 'declineDraw' },
+        { actions: { type: 'reject', params: { reason: REJECTION.noDrawOffer } } },
+      ],
+      // Presence reports from the server: idempotent, unknown ids ignored. Before the clocks run
+      // no grace counts (the first-move deadline aborts instead), so nothing needs rescheduling.
+      PLAYER_DISCONNECTED: { guard: 'isPresent', actions: 'markAway' },
+      PLAYER_RECONNECTED: { guard: 'isAway', actions: 'markBack' },
     },
-    /**
-     * The side to move's clock runs. One timer wakes the state at the next whole second, the
-     * flag or the end of a counting disconnect grace; re-entering the state reschedules it.
-     */
-    running: {
-      always: toOver,
-      after: { clockWake: { target: 'running', reenter: true, actions: 'clockWake' } },
-      on: {
-        MOVE: { guard: 'acceptableMove', target: 'running', reenter: true, actions: 'applyMove' },
-        PLAYER_DISCONNECTED: { guard: 'isPresent', target: 'running', reenter: true, actions: 'markAway' },
-        PLAYER_RECONNECTED: { guard: 'isAway', target: 'running', reenter: true, actions: 'markBack' },
+    states: {
+      /** No clock yet; the first mover has firstMoveDeadlineMs from the start. */
+      firstMove: {
+        always: toOver,
+        ...liveState(timing, { firstMoveDeadline: { target: 'firstMove', reenter: true, actions: 'abortIfFirstMoveLate' } }),
+        on: {
+          MOVE: { guard: 'acceptableMove', target: 'secondMove', actions: 'applyMove' },
+          WAKE: { actions: 'abortIfFirstMoveLate' },
+        },
+      },
+      /** No clock yet; the reply has firstMoveDeadlineMs from the first move. */
+      secondMove: {
+        always: toOver,
+        ...liveState(timing, { firstMoveDeadline: { target: 'secondMove', reenter: true, actions: 'abortIfFirstMoveLate' } }),
+        on: {
+          MOVE: { guard: 'acceptableMove', target: 'running', actions: 'applyMove' },
+          WAKE: { actions: 'abortIfFirstMoveLate' },
+        },
+      },
+      /**
+       * The side to move's clock runs. One timer wakes the state at the next whole second, the
+       * flag or the end of a counting disconnect grace; re-entering the state reschedules it.
+       */
+      running: {
+        always: toOver,
+        ...liveState(timing, { clockWake: { target: 'running', reenter: true, actions: 'clockWake' } }),
+        on: {
+          MOVE: { guard: 'acceptableMove', ...stay, actions: 'applyMove' },
+          WAKE: { ...stay, actions: 'clockWake' },
+          PLAYER_DISCONNECTED: { guard: 'isPresent', ...stay, actions: 'markAway' },
+          PLAYER_RECONNECTED: { guard: 'isAway', ...stay, actions: 'markBack' },
+        },
+      },
+      over: {
+        type: 'final',
+        entry: 'emitEnded',
       },
     },
-    over: {
-      type: 'final',
-      entry: 'emitEnded',
-    },
-  },
-  output: ({ context }) => context.result ?? { winner: 'draw', reason: 'aborted' },
-});
+    output: ({ context }) => context.result ?? { winner: 'draw', reason: 'aborted' },
+  });
+}
+
+/** The self-timed game machine (see GameTiming). */
+export const gameMachine = defineGameMachine('self');
+/** The same game driven by `WAKE` events from its runner (see GameTiming); what the server runs. */
+export const drivenGameMachine = defineGameMachine('driven');

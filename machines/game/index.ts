@@ -2,9 +2,9 @@
  * The multiplayer game machine and its helpers (CONTRACTS.md section 6).
  * The client may import the pure helpers from './display' alone.
  */
-export { gameMachine, defaultNow } from './gameMachine';
+export { gameMachine, drivenGameMachine, defaultNow, type GameTiming } from './gameMachine';
 export { snapshotForRejoin, uciToWireMove } from './rejoin';
-export { clocksAt, clockRunning, flagGraceMs, creditLag } from './clock';
+export { clocksAt, clockRunning, flagGraceMs, creditLag, wakeAt } from './clock';
 export { formatClock, toTimers, REASON_LABELS, reasonLabel, outcomeFor, opposite } from './display';
 export type { Outcome } from './display';
 export { REJECTION } from './reasons';

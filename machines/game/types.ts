@@ -113,7 +113,9 @@ export type GameEvent =
   | { type: 'ACCEPT_DRAW'; playerId: string }
   | { type: 'DECLINE_DRAW'; playerId: string }
   | { type: 'PLAYER_DISCONNECTED'; playerId: string }
-  | { type: 'PLAYER_RECONNECTED'; playerId: string };
+  | { type: 'PLAYER_RECONNECTED'; playerId: string }
+  /** additive: check the deadlines now (the runner of a 'driven' machine sends it at `wakeAt`). */
+  | { type: 'WAKE' };
 
 export type GameEmitted =
   | {

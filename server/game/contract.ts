@@ -29,7 +29,8 @@ export type GameCommand =
   | { type: 'MOVE'; playerId: string; move: WireMove; lagMs?: number }
   | { type: 'RESIGN'; playerId: string }
   | { type: 'OFFER_DRAW' | 'ACCEPT_DRAW' | 'DECLINE_DRAW'; playerId: string }
-  | { type: 'PLAYER_DISCONNECTED' | 'PLAYER_RECONNECTED'; playerId: string };
+  | { type: 'PLAYER_DISCONNECTED' | 'PLAYER_RECONNECTED'; playerId: string }
+  | { type: 'WAKE' };
 
 export type GameEmitted =
   | { type: 'moved'; move: WireMove; san: string; fen: string; nextTurn: Color; clocks: ClocksMs; seq: number }

@@ -9,17 +9,23 @@ import type { Color, CurrentState, ServerMessage } from '../../machines/protocol
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
 import type { GameCommand, GameEmitted, GameInput, Seat } from './contract';
-import { createGameActor, rejoinState, runningClocks, type GameActor } from './machines';
+import { clockRunning, clocksAt, wakeAt, type GameContext } from '../../machines/game';
+import { createGameActor, liveContext, rejoinState, type GameActor } from './machines';
+import { WakeWheel } from './wakeWheel';
 
 /**
- * timerUpdate comes from one server ticker instead of a timer per game actor (the machine's
- * `clockEvents: false`): every TICK_SLICE_MS one of TICK_SLICES groups of games is visited, so
- * each game gets one update per second and the sends are spread over the second. A per-game
- * XState wake-up costs far more than reading the clocks from the snapshot (BENCHMARKS.md).
- * The machine still wakes itself for the flag and the disconnect grace.
+ * Time in the server's games comes from one timing wheel, not from a timer per game actor.
+ * Each live game waits in the wheel for its next due time, whichever is first of:
+ * - a deadline of the machine (`wakeAt`: first-move deadline, flag, end of a counting disconnect
+ *   grace); the game actor ('driven' timing) is then sent WAKE and decides;
+ * - the next whole second of the running clock's turn without a move: a `timerUpdate` (with
+ *   `clockEvents: false` the machine emits none). Every `gameMove` carries both clocks, so a
+ *   timerUpdate repeats nothing the players were told less than a second ago.
+ * After every command the game is put back in the slot of its new due time. Slots are
+ * WHEEL_SLOT_MS wide, so a deadline is acted on at most that late (the flag grace is 2 s).
  */
-const TICK_SLICES = 10;
-const TICK_SLICE_MS = 100;
+const WHEEL_SLOT_MS = 50;
+const CLOCK_REPORT_MS = 1000;
 
 export interface GameOptions {
   clockMs: number;
@@ -33,8 +39,11 @@ export interface GameOptions {
 
 export interface LiveGame {
   id: string;
-  /** which ticker slice updates this game's clocks */
-  slice: number;
+  /** the timing wheel's slot this game waits in (owned by WakeWheel) */
+  wakeSlot: number;
+  /** turnStartedAt of the turn whose whole seconds are being reported, and how many were */
+  reportTurn: number;
+  reportsThisTurn: number;
   white: Seat;
   black: Seat;
   actor: GameActor;
@@ -50,9 +59,7 @@ export class GameManager {
   readonly games = new Map<string, LiveGame>();
   /** performance.now() when the move being processed arrived, for the relay histogram */
   private moveArrivedAt = 0;
-  private readonly slices: Set<LiveGame>[] = Array.from({ length: TICK_SLICES }, () => new Set());
-  private nextSlice = 0;
-  private tickSlice = 0;
+  private readonly wheel = new WakeWheel<LiveGame>(WHEEL_SLOT_MS, performance.now());
   private ticker: NodeJS.Timeout | null = null;
 
   constructor(
@@ -96,7 +103,17 @@ export class GameManager {
       this.log.error({ err, gameId: id }, 'could not create game actor');
       return null;
     }
-    const game: LiveGame = { id, slice: this.nextSlice++ % TICK_SLICES, white: input.white, black: input.black, actor, startedAt: Date.now(), ended: false };
+    const game: LiveGame = {
+      id,
+      wakeSlot: -1,
+      reportTurn: -1,
+      reportsThisTurn: 0,
+      white: input.white,
+      black: input.black,
+      actor,
+      startedAt: Date.now(),
+      ended: false,
+    };
     try {
       actor.start();
     } catch (err) {
@@ -109,8 +126,8 @@ export class GameManager {
       return null;
     }
     this.games.set(id, game);
-    this.slices[game.slice].add(game);
     this.startTicker();
+    this.reschedule(game);
     white.gameId = id;
     black.gameId = id;
     actor.on('*', (e) => this.onEmitted(game, e as GameEmitted));
@@ -159,6 +176,27 @@ export class GameManager {
     } finally {
       this.moveArrivedAt = 0;
     }
+    this.reschedule(game);
+  }
+
+  /** Puts the game in the wheel slot of its next due time (see the top of this file). */
+  private reschedule(game: LiveGame): void {
+    const ctx = game.ended ? null : liveContext(game.actor);
+    if (!ctx) {
+      this.wheel.cancel(game);
+      return;
+    }
+    this.wheel.schedule(game, Math.min(wakeAt(ctx), this.nextReportAt(game, ctx)));
+  }
+
+  /** When the running clock's next whole second without a move is up (Infinity if none runs). */
+  private nextReportAt(game: LiveGame, ctx: GameContext): number {
+    if (!clockRunning(ctx)) return Number.POSITIVE_INFINITY;
+    if (game.reportTurn !== ctx.turnStartedAt) {
+      game.reportTurn = ctx.turnStartedAt;
+      game.reportsThisTurn = 0;
+    }
+    return ctx.turnStartedAt + (game.reportsThisTurn + 1) * CLOCK_REPORT_MS;
   }
 
   /** The rejoin snapshot (SPEC gameStart.currentState); throws if the actor has no context. */
@@ -248,7 +286,7 @@ export class GameManager {
     game.ended = true;
     this.both(game, { type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) });
     this.games.delete(game.id);
-    this.slices[game.slice].delete(game);
+    this.wheel.cancel(game);
     for (const seat of [game.white, game.black]) {
       const s = this.hub.session(seat.id);
       if (s && s.gameId === game.id) {
@@ -273,40 +311,50 @@ export class GameManager {
 
   private startTicker(): void {
     if (this.ticker) return;
-    this.ticker = setInterval(() => this.tick(), TICK_SLICE_MS);
+    this.ticker = setInterval(() => this.tick(), WHEEL_SLOT_MS);
     this.ticker.unref?.();
   }
 
-  /** One slice of games: a timerUpdate for each game whose clock is running. */
+  /** The games whose due time has come: deadlines to the machine, clock reports to the players. */
   private tick(): void {
-    const slice = this.slices[this.tickSlice];
-    this.tickSlice = (this.tickSlice + 1) % TICK_SLICES;
-    if (slice.size === 0) return;
-    const now = performance.now();
-    for (const game of slice) {
+    const due = this.wheel.takeDue(performance.now());
+    for (const game of due) {
       if (game.ended) continue;
-      let clocks;
       try {
-        clocks = runningClocks(game.actor, now);
+        this.wake(game);
       } catch (err) {
         this.log.warn({ err, gameId: game.id }, 'cannot read the clocks');
-        continue;
       }
-      if (!clocks) continue;
-      this.both(game, {
-        type: 'timerUpdate',
-        gameId: game.id,
-        timers: { white: Math.ceil(clocks.white / 1000), black: Math.ceil(clocks.black / 1000) },
-        clocks,
-      });
+      this.reschedule(game);
     }
+  }
+
+  private wake(game: LiveGame): void {
+    let ctx = liveContext(game.actor);
+    if (!ctx) return;
+    const now = performance.now();
+    if (now >= wakeAt(ctx)) {
+      this.command(game, { type: 'WAKE' });
+      ctx = game.ended ? null : liveContext(game.actor);
+      if (!ctx) return;
+    }
+    if (now < this.nextReportAt(game, ctx)) return;
+    // whole seconds of this turn reported so far (a late tick does not send a burst)
+    game.reportsThisTurn = Math.floor((now - ctx.turnStartedAt) / CLOCK_REPORT_MS);
+    const clocks = clocksAt(ctx, now);
+    this.both(game, {
+      type: 'timerUpdate',
+      gameId: game.id,
+      timers: { white: Math.ceil(clocks.white / 1000), black: Math.ceil(clocks.black / 1000) },
+      clocks,
+    });
   }
 
   /** Server shutdown: stop every actor without scoring the games. */
   stopAll(): void {
     if (this.ticker) clearInterval(this.ticker);
     this.ticker = null;
-    for (const s of this.slices) s.clear();
+    for (const g of this.games.values()) this.wheel.cancel(g);
     for (const g of this.games.values()) {
       g.ended = true;
       try {

@@ -4,9 +4,9 @@
  * Any difference between the machines' interface and what the server expects is absorbed here.
  */
 import { createActor } from 'xstate';
-import { clockRunning, clocksAt, gameMachine, snapshotForRejoin, type GameContext } from '../../machines/game';
+import { drivenGameMachine, snapshotForRejoin, type GameContext } from '../../machines/game';
 import { matchmakingMachine } from '../../machines/matchmaking';
-import type { ClocksMs, CurrentState } from '../../machines/protocol/messages';
+import type { CurrentState } from '../../machines/protocol/messages';
 import type { GameCommand, GameInput, MatchmakingCommand } from './contract';
 
 export interface EmitterActor<C> {
@@ -22,8 +22,9 @@ export interface GameActor extends EmitterActor<GameCommand> {
 }
 export type MatchmakingActor = EmitterActor<MatchmakingCommand>;
 
+/** A game actor the server drives with WAKE events from its timing wheel (GameTiming 'driven'). */
 export function createGameActor(input: GameInput, inspect?: unknown): GameActor {
-  const actor = createActor(gameMachine, { input: input as never, ...(inspect ? { inspect: inspect as never } : {}) });
+  const actor = createActor(drivenGameMachine, { input: input as never, ...(inspect ? { inspect: inspect as never } : {}) });
   return actor as unknown as GameActor;
 }
 
@@ -31,12 +32,10 @@ export function rejoinState(actor: GameActor): CurrentState {
   return snapshotForRejoin(actor.getSnapshot() as never) as CurrentState;
 }
 
-/** Both clocks now, or null while no clock runs (before the second ply, or after the end). */
-export function runningClocks(actor: GameActor, nowMs: number): ClocksMs | null {
+/** The context of a game still being played, or null once the actor is done or broken. */
+export function liveContext(actor: GameActor): GameContext | null {
   const snap = actor.getSnapshot() as { status?: string; context?: GameContext };
-  const ctx = snap.context;
-  if (snap.status !== 'active' || !ctx || !clockRunning(ctx)) return null;
-  return clocksAt(ctx, nowMs);
+  return snap.status === 'active' && snap.context ? snap.context : null;
 }
 
 export function createMatchmakingActor(random: () => number, inspect?: unknown): MatchmakingActor {

@@ -1,12 +1,13 @@
 /** Test harness for the game machine: fake timers drive both `after` delays and now(). */
 import { vi } from 'vitest';
 import { createActor } from 'xstate';
-import { gameMachine, type GameEmitted, type GameInput } from '../../machines/game';
+import { gameMachine, type drivenGameMachine, type GameEmitted, type GameInput } from '../../machines/game';
 
 export const WHITE = { id: 'player_w', name: 'Wendy' };
 export const BLACK = { id: 'player_b', name: 'Bruno' };
 
-export function startGame(overrides: Partial<GameInput> = {}) {
+/** Starts a game on the self-timed machine, or on the driven one when it is passed. */
+export function startGame(overrides: Partial<GameInput> = {}, machine: typeof gameMachine | typeof drivenGameMachine = gameMachine) {
   const input: GameInput = {
     gameId: 'g1',
     white: WHITE,
@@ -15,7 +16,7 @@ export function startGame(overrides: Partial<GameInput> = {}) {
     now: () => Date.now(),
     ...overrides,
   };
-  const actor = createActor(gameMachine, { input });
+  const actor = createActor(machine as typeof gameMachine, { input });
   const events: GameEmitted[] = [];
   actor.on('*', (e) => events.push(e));
   actor.start();

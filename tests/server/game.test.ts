@@ -252,4 +252,24 @@ describe('timerUpdate', () => {
     expect(p.black.received.slice(before).some((m) => m.type === 'timerUpdate')).toBe(false);
     await Promise.all([p.white.close(), p.black.close()]);
   });
+
+  it('counts the second from the last move: a gameMove carries the clocks, so no timerUpdate follows it within a second', async () => {
+    const p = await pairPlayers(server.url);
+    await playMoves(p, ['e2e4', 'e7e5']);
+    // moves every 600 ms: each turn ends before its first whole second
+    const ucis = ['g1f3', 'b8c6', 'f1c4', 'g8f6'];
+    for (const [i, uci] of ucis.entries()) {
+      await new Promise((r) => setTimeout(r, 600));
+      const move = { from: uci.slice(0, 2), to: uci.slice(2, 4) };
+      (i % 2 === 0 ? p.white : p.black).send('gameMove', { gameId: p.gameId, move });
+      await p.white.next('gameMove', (m) => (m.move as { to: string }).to === move.to);
+    }
+    const moved = p.white.received.filter((m) => m.type === 'gameMove');
+    expect(moved.at(-1)?.clocks).toBeDefined();
+    expect(p.white.received.filter((m) => m.type === 'timerUpdate')).toEqual([]);
+    // then a second without a move: the report comes
+    const tick = await p.white.next('timerUpdate', undefined, 2000);
+    expect((tick.clocks as { white: number }).white).toBeLessThan(600_000);
+    await Promise.all([p.white.close(), p.black.close()]);
+  });
 });

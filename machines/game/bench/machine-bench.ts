@@ -11,7 +11,7 @@
  */
 import { createActor, emit, setup } from 'xstate';
 import { ChessGame } from '../../chess';
-import { gameMachine } from '../index';
+import { drivenGameMachine, gameMachine } from '../index';
 
 const GAMES = Number(process.env.GAMES ?? 300);
 const RUNS = Number(process.env.RUNS ?? 7);
@@ -51,11 +51,11 @@ const cpuSince = (c0: NodeJS.CpuUsage) => {
   return c.user + c.system;
 };
 
-function movesViaMachine(): number {
+function movesViaMachine(machine: typeof gameMachine | typeof drivenGameMachine = gameMachine): number {
   const c0 = process.cpuUsage();
   let moved = 0;
   for (const moves of games) {
-    const actor = createActor(gameMachine, {
+    const actor = createActor(machine as typeof gameMachine, {
       input: { gameId: 'g', white: { id: 'w', name: 'W' }, black: { id: 'b', name: 'B' }, clockMs: 600_000 },
     });
     actor.on('moved', () => void moved++);
@@ -84,17 +84,22 @@ function movesViaChessCore(): number {
 }
 
 movesViaMachine();
+movesViaMachine(drivenGameMachine);
 movesViaChessCore(); // warm-up
 const machineMoves: number[] = [];
+const drivenMoves: number[] = [];
 const coreMoves: number[] = [];
 for (let r = 0; r < RUNS; r++) {
   machineMoves.push(movesViaMachine());
+  drivenMoves.push(movesViaMachine(drivenGameMachine));
   coreMoves.push(movesViaChessCore());
 }
 const mm = median(machineMoves);
+const dm = median(drivenMoves);
 const cm = median(coreMoves);
 out(`moves: ${GAMES} random games, ${totalMoves} moves, median of ${RUNS} runs`);
 out(`  gameMachine actor   ${mm.toFixed(1)} us CPU/move`);
+out(`  driven (no timers)  ${dm.toFixed(1)} us CPU/move (the server's; ${(dm / cm).toFixed(1)}x the peer)`);
 out(`  ChessGame (peer)    ${cm.toFixed(1)} us CPU/move`);
 out(`  ratio               ${(mm / cm).toFixed(1)}x`);
 
