@@ -7,6 +7,7 @@ import { createLogger } from './logger';
 import { loadOrCreateServerSecret } from './secret';
 import { UwsLoadError, loadUws } from './uws';
 import { startServer } from './app';
+import { warmUpChessCore, warmUpGameMachine } from './game/warmUp';
 import { loadAccounts, loadAiFactory } from './wiring';
 
 async function main(): Promise<void> {
@@ -42,6 +43,10 @@ async function main(): Promise<void> {
   const accounts = await loadAccounts(cfg, log.child({ part: 'accounts' }));
   const ai = await loadAiFactory(cfg, log.child({ part: 'ai' }));
 
+  const warmStart = performance.now();
+  const warmMoves = warmUpChessCore();
+  const warmGames = warmUpGameMachine().games;
+  log.info({ moves: warmMoves, games: warmGames, ms: Math.round(performance.now() - warmStart) }, 'chess core and game machine warmed up');
   const server = await startServer({
     port: cfg.port,
     host: cfg.host,

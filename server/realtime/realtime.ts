@@ -104,6 +104,8 @@ export class Realtime {
       rate: newRateState(performance.now()),
       closing: false,
       replaced: false,
+      // present from the start, so every socket's data object keeps one shape (hot paths stay monomorphic)
+      lagMs: undefined,
     };
     res.upgrade(
       data,
@@ -311,9 +313,9 @@ export class Realtime {
       return;
     }
     if (type === 'MOVE' && move) {
-      const m = { from: move.from, to: move.to, ...(move.promotion ? { promotion: move.promotion } : {}) };
-      const lagMs = ws.getUserData().lagMs;
-      this.games.command(game, { type: 'MOVE', playerId: session.id, move: m, ...(lagMs !== undefined ? { lagMs } : {}) }, arrivedAt);
+      // One object shape for every move command, whatever the client sent.
+      const m = { from: move.from, to: move.to, promotion: move.promotion };
+      this.games.command(game, { type: 'MOVE', playerId: session.id, move: m, lagMs: ws.getUserData().lagMs }, arrivedAt);
     } else {
       this.games.command(game, { type, playerId: session.id } as never);
     }
