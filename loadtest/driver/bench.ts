@@ -1,7 +1,9 @@
 /**
  * `npm run bench:server`: drives the real server (a separate process) with simulated players in
  * worker processes, then drives a bare uWebSockets.js echo server with the same workers, and
- * prints our CPU per relayed move as a ratio of the echo server's CPU per message.
+ * prints our CPU per relayed move as a ratio of the echo server's CPU per message. A third peer,
+ * the bare relay (echo-server.ts with ECHO_RELAY=1: each message echoed and sent to one more
+ * client), shows what the I/O of a relayed move alone costs, 1 receive and 2 sends.
  *
  *   tsx loadtest/driver/bench.ts --players 1000,10000 --duration 30 --pace 1000
  *   tsx loadtest/driver/bench.ts --ci --players 200 --duration 30 --p99 100   (exit 1 on failure)
@@ -130,8 +132,8 @@ function startChessServer(): Promise<Spawned> {
   );
 }
 
-function startEchoServer(): Promise<Spawned> {
-  return spawnAndWaitForPort(process.execPath, ['--import', 'tsx', 'loadtest/driver/echo-server.ts'], { PORT: '0' }, (line) => {
+function startEchoServer(relay: boolean): Promise<Spawned> {
+  return spawnAndWaitForPort(process.execPath, ['--import', 'tsx', 'loadtest/driver/echo-server.ts'], { PORT: '0', ECHO_RELAY: relay ? '1' : '0' }, (line) => {
     try {
       return JSON.parse(line).port ?? null;
     } catch {
@@ -319,8 +321,12 @@ async function serverHistogramP99(port: number): Promise<number> {
 // ------------------------------------------------------------------------------------------------
 // one echo run
 
-async function runEcho(n: number): Promise<{ cpuUsPerMsg: number; msgs: number; p50ms: number; p99ms: number }> {
-  const server = await startEchoServer();
+/**
+ * The echo peer; with `relay` the relay peer (each message echoed and sent to one other client),
+ * whose CPU is counted per message received, like ours per move received.
+ */
+async function runEcho(n: number, relay = false): Promise<{ cpuUsPerMsg: number; msgs: number; p50ms: number; p99ms: number }> {
+  const server = await startEchoServer(relay);
   const pid = server.proc.pid!;
   const url = `ws://127.0.0.1:${server.port}/socket`;
   const workers = await startWorkers(workersWanted || Math.max(1, Math.min(4, Math.ceil(n / 800))));
@@ -336,7 +342,8 @@ async function runEcho(n: number): Promise<{ cpuUsPerMsg: number; msgs: number; 
     const cpu1 = cpuSeconds(pid);
     const counted1 = await Promise.all(workers.map((w) => w.call({ cmd: 'count' }, 'count')));
     const reports = await Promise.all(workers.map((w) => w.call({ cmd: 'finish', waitMs: 0 }, 'report')));
-    const msgs = counted1.reduce((s, r) => s + r.echoReceived, 0) - counted0.reduce((s, r) => s + r.echoReceived, 0);
+    const field = relay ? 'echoSent' : 'echoReceived';
+    const msgs = counted1.reduce((s, r) => s + r[field], 0) - counted0.reduce((s, r) => s + r[field], 0);
     const lat = reports.flatMap((r) => r.echoLatencyUs as number[]).map((u) => u / 1000).sort((a, b) => a - b);
     return { cpuUsPerMsg: ((cpu1 - cpu0) * 1e6) / msgs, msgs, p50ms: pct(lat, 50), p99ms: pct(lat, 99) };
   } finally {
@@ -359,14 +366,17 @@ async function main(): Promise<void> {
     log(`chess server, ${n} players, ${durationS} s at ${paceMs} ms per move…`);
     const c = await runChess(n);
     let echo: Awaited<ReturnType<typeof runEcho>> | null = null;
+    let relayPeer: Awaited<ReturnType<typeof runEcho>> | null = null;
     if (withEcho) {
       log(`echo server, ${n} clients…`);
       echo = await runEcho(n);
+      log(`relay server (echo + one more send), ${n} clients…`);
+      relayPeer = await runEcho(n, true);
     }
     const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
-    log(JSON.stringify({ chess: c, echo }));
+    log(JSON.stringify({ chess: c, echo, relay: relayPeer }));
     rows.push(
-      `| ${n} | ${f(c.connectPerSec, 0)} | ${c.pairedGames} | ${f(c.pairP50ms)} / ${f(c.pairP99ms)} | ${c.moves} | ${f(c.relayP50ms, 2)} / ${f(c.relayP99ms, 2)} | ${f(c.cpuUsPerMove, 0)} | ${echo ? f(echo.cpuUsPerMsg, 0) : 'n/a'} | ${echo ? f(c.cpuUsPerMove / echo.cpuUsPerMsg, 2) + 'x' : 'n/a'} | ${f(c.rssPerPlayerKB)} | ${f(c.rssPerGameKB)} | ${c.moveRejected + c.errors} / ${c.lostGames} |`,
+      `| ${n} | ${f(c.connectPerSec, 0)} | ${c.pairedGames} | ${f(c.pairP50ms)} / ${f(c.pairP99ms)} | ${c.moves} | ${f(c.relayP50ms, 2)} / ${f(c.relayP99ms, 2)} | ${f(c.cpuUsPerMove, 0)} | ${echo ? f(echo.cpuUsPerMsg, 0) : 'n/a'} | ${echo ? f(c.cpuUsPerMove / echo.cpuUsPerMsg, 2) + 'x' : 'n/a'} | ${relayPeer && echo ? `${f(relayPeer.cpuUsPerMsg, 0)} (${f(relayPeer.cpuUsPerMsg / echo.cpuUsPerMsg, 2)}x)` : 'n/a'} | ${f(c.rssPerPlayerKB)} | ${f(c.rssPerGameKB)} | ${c.moveRejected + c.errors} / ${c.lostGames} |`,
     );
     const problems: string[] = [];
     if (c.connectFailed) problems.push(`${c.connectFailed} connections failed`);
@@ -386,8 +396,8 @@ async function main(): Promise<void> {
     [
       `Pace ${paceMs} ms mean think time per move, ${warmupS} s of warm-up then ${durationS} s measured, server: ${serverMode === 'built' ? 'node dist/server/main.js' : 'tsx server/main.ts'}${priority !== null ? `, niceness ${priority}` : ''}, load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`,
       '',
-      '| players | connects/s | games | pairing p50/p99 ms | moves relayed | relay p50/p99 ms | server CPU µs/move | echo CPU µs/msg | ratio | RSS KB/player | RSS KB/game | rejected+errors / lost games |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+      '| players | connects/s | games | pairing p50/p99 ms | moves relayed | relay p50/p99 ms | server CPU µs/move | echo CPU µs/msg | ratio | bare relay µs/msg (x echo) | RSS KB/player | RSS KB/game | rejected+errors / lost games |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
     ].join('\n'),

@@ -289,7 +289,7 @@ process.on('message', async (c: Cmd) => {
     }
     case 'count':
       // echo messages received so far, to open and close the measured window
-      send({ ev: 'count', echoReceived: counters.echoReceived });
+      send({ ev: 'count', echoReceived: counters.echoReceived, echoSent: counters.echoSent });
       return;
     case 'exit': {
       closing = true;

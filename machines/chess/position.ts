@@ -47,6 +47,14 @@ const KING = KING_;
 const KNIGHT = KNIGHT_;
 const PAWN = PAWN_;
 const PIECE_CHARS = PIECE_CHARS_;
+/** FEN letter (as a char code) of each board code: type in the low 3 bits, bit 3 set for black. */
+const FEN_PIECE_CODES = new Uint16Array(16);
+for (let t = 1; t < 7; t++) {
+  FEN_PIECE_CODES[t] = PIECE_CHARS.toUpperCase().charCodeAt(t);
+  FEN_PIECE_CODES[t | 8] = PIECE_CHARS.charCodeAt(t);
+}
+/** Scratch space for toFen's placement field (at most 64 pieces + 7 slashes). */
+const FEN_BUFFER = new Uint16Array(80);
 const QUEEN = QUEEN_;
 const ROOK = ROOK_;
 const WHITE = WHITE_;
@@ -508,7 +516,11 @@ export class Position {
 
   /** FEN with the real counters; the en passant square only when that capture is legal. */
   toFen(): string {
-    let out = '';
+    // The placement is written as char codes into one reused buffer and turned into a string at
+    // once: a FEN is made for every move a server relays, and per-square string concatenation
+    // was its biggest cost.
+    const buf = FEN_BUFFER;
+    let n = 0;
     for (let rank = 7; rank >= 0; rank--) {
       let empty = 0;
       for (let file = 0; file < 8; file++) {
@@ -517,14 +529,14 @@ export class Position {
           empty++;
           continue;
         }
-        if (empty) out += empty;
+        if (empty) buf[n++] = 48 + empty;
         empty = 0;
-        const ch = PIECE_CHARS[pc & 7];
-        out += pc & 8 ? ch : ch.toUpperCase();
+        buf[n++] = FEN_PIECE_CODES[pc];
       }
-      if (empty) out += empty;
-      if (rank > 0) out += '/';
+      if (empty) buf[n++] = 48 + empty;
+      if (rank > 0) buf[n++] = 47; // '/'
     }
+    const out = String.fromCharCode.apply(null, buf.subarray(0, n) as unknown as number[]);
     let c = '';
     if (this.castling & CASTLE_WK) c += 'K';
     if (this.castling & CASTLE_WQ) c += 'Q';

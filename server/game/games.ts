@@ -9,8 +9,7 @@ import type { Color, CurrentState, ServerMessage } from '../../machines/protocol
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
 import type { GameCommand, GameEmitted, GameInput, Seat } from './contract';
-import { clockRunning, clocksAt, wakeAt, type GameContext } from '../../machines/game';
-import { createGameActor, liveContext, rejoinState, type GameActor } from './machines';
+import { clockRunning, clocksAt, createGameActor, liveContext, rejoinState, wakeAt, type GameActor, type GameContext } from './machines';
 import { WakeWheel } from './wakeWheel';
 
 /**

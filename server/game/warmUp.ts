@@ -8,9 +8,9 @@
  * reach those branches, through the same calls a game makes, gives V8 feedback for all of them
  * first. It takes a few tens of milliseconds, before the server listens.
  */
-import { createActor } from 'xstate';
 import { ChessGame } from '../../machines/chess';
-import { drivenGameMachine, type GameEvent } from '../../machines/game';
+import type { GameCommand, GameEmitted } from './contract';
+import { createGameActor } from './machines';
 
 const POSITIONS = [
   'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
@@ -66,22 +66,22 @@ export function warmUpGameMachine(rounds = 30): { games: number; endings: string
   for (let r = 0; r < rounds; r++) {
     for (const script of SCRIPTS) {
       let now = 1_000;
-      const actor = createActor(drivenGameMachine, {
-        input: {
-          gameId: 'warm-up',
-          white: { id: 'w', name: 'W' },
-          black: { id: 'b', name: 'B' },
-          clockMs: 60_000,
-          graceMs: 10_000,
-          clockEvents: false,
-          now: () => now,
-        },
+      const actor = createGameActor({
+        gameId: 'warm-up',
+        white: { id: 'w', name: 'W' },
+        black: { id: 'b', name: 'B' },
+        clockMs: 60_000,
+        graceMs: 10_000,
+        clockEvents: false,
+        now: () => now,
       });
-      actor.on('ended', (e) => endings.add(e.reason));
+      actor.on('*', (e) => {
+        if (e.type === 'ended') endings.add((e as Extract<GameEmitted, { type: 'ended' }>).reason);
+      });
       actor.start();
       for (const step of script) {
         if (typeof step === 'number') now += step;
-        else if (step.type === 'MOVE') actor.send({ ...step, lagMs: r % 2 ? 25.5 : undefined });
+        else if (step.type === 'MOVE') actor.send({ ...step, lagMs: r % 2 ? 25.5 : undefined } as GameCommand);
         else actor.send(step);
       }
       actor.stop();
@@ -91,8 +91,8 @@ export function warmUpGameMachine(rounds = 30): { games: number; endings: string
   return { games, endings: [...endings].sort() };
 }
 
-type Step = number | GameEvent;
-const mv = (playerId: string, uci: string): GameEvent => ({
+type Step = number | GameCommand;
+const mv = (playerId: string, uci: string): GameCommand => ({
   type: 'MOVE',
   playerId,
   move: { from: uci.slice(0, 2), to: uci.slice(2, 4), promotion: uci[4] as 'q' | undefined },
