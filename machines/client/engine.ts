@@ -48,3 +48,30 @@ export function applyMove(fen: string, move: { from: string; to: string; promoti
 export function placement(fen: string): string {
   return fen.split(' ').slice(0, 4).join(' ');
 }
+
+export interface TypedMove {
+  from: string;
+  to: string;
+  promotion?: 'q' | 'r' | 'b' | 'n';
+}
+
+const UCI_RE = /^([a-h][1-8])-?([a-h][1-8])([qrbn])?$/;
+
+/**
+ * A move typed on the keyboard (the board's keyboard alternative, as lichess's "keyboard
+ * move"): SAN as written in a score sheet ("e4", "Nf3", "exd5", "O-O", "e8=Q", "Nbd2"), a piece
+ * letter in lower case when it cannot be a file ("nf3", "qh5"), or from and to squares
+ * ("e2e4", "e2-e4", "e7e8q"). Returns the move when it is legal in `fen` and unambiguous, else null.
+ */
+export function resolveTypedMove(fen: string, text: string): TypedMove | null {
+  const t = text.trim();
+  if (!t || t.length > 12) return null;
+  const game = positionOf(fen).clone();
+  const uci = UCI_RE.exec(t.toLowerCase());
+  let played = uci ? game.play(uci[1] + uci[2] + (uci[3] ?? '')) : null;
+  if (!played) played = game.playSan(t);
+  // "nf3", "qh5", "kd2", "rxe1": a lower-case piece letter ('b' stays a pawn on the b-file first)
+  if (!played && /^[nrqkb]/.test(t)) played = game.playSan(t[0].toUpperCase() + t.slice(1));
+  if (!played) return null;
+  return played.promotion ? { from: played.from, to: played.to, promotion: played.promotion } : { from: played.from, to: played.to };
+}

@@ -8,6 +8,7 @@ import { defaultUsernameFromEmail, PROFILE_TEXT, profileSubmitDisabled, username
 import { currentClocks, formatClock, tickInterval } from '../../machines/client/clock';
 import { memoryStore, SafeStorage } from '../../machines/client/storage';
 import { RESET_TEXT, resetLinkError } from '../../client/src/screens/auth/resetLink';
+import { resolveTypedMove } from '../../machines/client/engine';
 
 const game = (result: GameResult['result'], date: string, opponentId = 'player_a', reason = 'checkmate'): GameResult =>
   ({ id: `${date}-${result}`, date, playerColor: 'white', result, reason, opponentId });
@@ -140,5 +141,32 @@ describe('reset link errors', () => {
     expect(resetLinkError('#error=server_error&error_description=Something%20broke')?.message).toBe('Something broke');
     expect(resetLinkError('#error=server_error')?.message).toBe(RESET_TEXT.invalid);
     expect(resetLinkError('#access_token=x&type=recovery')).toBeNull();
+  });
+});
+
+describe('resolveTypedMove (the keyboard alternative to the board)', () => {
+  const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+  it('reads SAN, lower-case piece letters and squares, and only legal moves', () => {
+    expect(resolveTypedMove(START, 'e4')).toEqual({ from: 'e2', to: 'e4' });
+    expect(resolveTypedMove(START, 'Nf3')).toEqual({ from: 'g1', to: 'f3' });
+    expect(resolveTypedMove(START, 'nf3')).toEqual({ from: 'g1', to: 'f3' });
+    expect(resolveTypedMove(START, ' e2-e4 ')).toEqual({ from: 'e2', to: 'e4' });
+    expect(resolveTypedMove(START, 'g1f3')).toEqual({ from: 'g1', to: 'f3' });
+    expect(resolveTypedMove(START, 'e5')).toBeNull(); // a pawn cannot go there
+    expect(resolveTypedMove(START, 'Ke2')).toBeNull(); // occupied
+    expect(resolveTypedMove(START, 'hello')).toBeNull();
+    expect(resolveTypedMove(START, '')).toBeNull();
+  });
+
+  it('handles castling, promotion and ambiguity', () => {
+    const castle = 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1';
+    expect(resolveTypedMove(castle, 'O-O')).toEqual({ from: 'e1', to: 'g1' });
+    expect(resolveTypedMove(castle, '0-0-0')).toEqual({ from: 'e1', to: 'c1' });
+    const promo = '8/4P1k1/8/8/8/8/8/4K3 w - - 0 1';
+    expect(resolveTypedMove(promo, 'e8=N')).toEqual({ from: 'e7', to: 'e8', promotion: 'n' });
+    expect(resolveTypedMove(promo, 'e7e8q')).toEqual({ from: 'e7', to: 'e8', promotion: 'q' });
+    const knights = '7k/8/8/8/8/8/8/1N1NK3 w - - 0 1';
+    expect(resolveTypedMove(knights, 'Nc3')).toBeNull(); // two knights can go there
+    expect(resolveTypedMove(knights, 'Nbc3')).toEqual({ from: 'b1', to: 'c3' });
   });
 });

@@ -283,7 +283,7 @@ describe('multiplayer', () => {
     await black.getByRole('dialog').getByRole('heading', { name: 'Victory!' }).waitFor();
   }, 90_000);
 
-  it("two guests find each other and play fool's mate by clicking and dragging; both see the end; stats show it", async () => {
+  it("two guests find each other and play fool's mate by clicking, dragging and typing; both see the end; stats show it", async () => {
     const a = await newPage();
     const b = await newPage();
     await enterAsGuest(a, '/chess/multiplayer');
@@ -311,8 +311,17 @@ describe('multiplayer', () => {
     await dragMove(black, 'e7', 'e5');
     await white.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor();
     await expect.poll(() => pieceOn(white, 'e5')).toBe('black pawn');
-    await dragMove(white, 'g2', 'g4');
+    // the board's keyboard alternative: an illegal move is refused in words, a legal one is played
+    const typed = white.getByLabel('Type your move');
+    await typed.fill('g5');
+    await typed.press('Enter');
+    await white.getByText('"g5" is not a legal move here.').waitFor();
+    expect(await pieceOn(white, 'g2')).toBe('white pawn');
+    await typed.fill('g4');
+    await typed.press('Enter');
     await black.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor();
+    await expect.poll(() => pieceOn(black, 'g4')).toBe('white pawn');
+    expect(await typed.inputValue()).toBe('');
     await shoot(black, 'multiplayer-game');
     await clickMove(black, 'd8', 'h4');
 

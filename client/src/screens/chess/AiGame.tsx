@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Page } from '../../components/Page';
 import { Board } from '../../components/Board';
+import { KeyboardMove } from '../../components/KeyboardMove';
 import { Modal } from '../../components/Modal';
 import { PromotionDialog } from '../../components/PromotionDialog';
 import { StatusBanner } from '../../components/StatusBanner';
@@ -128,6 +129,11 @@ export default function AiGame() {
               version={ctx.boardVersion + redraw}
               onMove={onBoardMove}
               label={`Chess board against the AI, you play ${ctx.playerColor}`}
+            />
+            <KeyboardMove
+              fen={ctx.fen}
+              enabled={myTurn}
+              onMove={(m) => ai.send({ type: 'LOCAL_MOVE', from: m.from, to: m.to, ...(m.promotion ? { promotion: m.promotion, piece: 'p' } : {}) })}
             />
           </div>
           <aside className="side-panel" aria-label="Game information">

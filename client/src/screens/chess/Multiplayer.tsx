@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Page } from '../../components/Page';
 import { Board } from '../../components/Board';
+import { KeyboardMove } from '../../components/KeyboardMove';
 import { ClockFace, useTickingClocks } from '../../components/ClockFace';
 import { Modal } from '../../components/Modal';
 import { PromotionDialog } from '../../components/PromotionDialog';
@@ -169,6 +170,11 @@ export default function Multiplayer() {
               version={ctx.boardVersion + redraw}
               onMove={onBoardMove}
               label={`Chess board, you play ${ctx.color}`}
+            />
+            <KeyboardMove
+              fen={ctx.fen}
+              enabled={myTurn}
+              onMove={(m) => game.send({ type: 'LOCAL_MOVE', from: m.from, to: m.to, ...(m.promotion ? { promotion: m.promotion, piece: 'p' } : {}) })}
             />
           </div>
           <aside className="side-panel" aria-label="Game information">
