@@ -332,6 +332,11 @@ describe('multiplayer', () => {
       await dialog.getByRole('button', { name: 'Play Again' }).waitFor();
     }
     await white.getByTestId('status-banner').filter({ hasText: 'Checkmate! Black wins.' }).waitFor();
+    // the end dialog keeps the keyboard inside it: Tab and Shift+Tab cycle through its buttons
+    for (const key of ['Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+      await white.keyboard.press(key);
+      expect(await white.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
+    }
     await shoot(white, 'multiplayer-end');
 
     for (const [page, tile] of [[black, 'stat-wins'], [white, 'stat-losses']] as const) {
