@@ -43,13 +43,25 @@ export function moverFlagged(ctx: GameContext, nowMs: number): boolean {
 
 /**
  * Delay until the running clock needs attention: the next whole second of this turn (a
- * `clock` event), the flag, or the end of a counting disconnect grace, whichever is first.
+ * `clock` event, when the machine emits them) or its next deadline (`wakeAt`), whichever is first.
  */
-export function nextClockWakeMs(ctx: GameContext, nowMs: number, graceLeft = Number.POSITIVE_INFINITY): number {
-  const elapsed = elapsedThisTurn(ctx, nowMs);
-  const untilTick = ctx.settings.clockEvents ? (ctx.tickIndex + 1) * CLOCK_TICK_MS - elapsed : Number.POSITIVE_INFINITY;
-  const untilFlag = moverRemaining(ctx, nowMs) + flagGraceMs(ctx, ctx.turn);
-  return Math.max(0, Math.min(untilTick, untilFlag, graceLeft));
+export function nextClockWakeMs(ctx: GameContext, nowMs: number): number {
+  const untilTick = ctx.settings.clockEvents ? (ctx.tickIndex + 1) * CLOCK_TICK_MS - elapsedThisTurn(ctx, nowMs) : Number.POSITIVE_INFINITY;
+  return Math.max(0, Math.min(untilTick, wakeAt(ctx) - nowMs));
+}
+/**
+ * The monotonic time at which a deadline of the game falls due: before the clocks run, the
+ * first-move deadline; then the flag of the side to move (its clock plus flag grace) or the end
+ * of a counting disconnect grace, whichever is first. Infinity once the game is decided. The
+ * runner of a 'driven' game machine sends `WAKE` at or after this time.
+ */
+export function wakeAt(ctx: GameContext): number {
+  if (ctx.result !== null) return Number.POSITIVE_INFINITY;
+  if (ctx.moves.length < UNTIMED_PLIES) return ctx.turnStartedAt + ctx.settings.firstMoveDeadlineMs;
+  const flagAt = ctx.turnStartedAt + ctx.clocks[ctx.turn] + flagGraceMs(ctx, ctx.turn);
+  const g = ctx.graceCount;
+  const graceEndsAt = g ? g.since + ctx.settings.graceMs[g.color] - ctx.graceUsed[g.color] : Number.POSITIVE_INFINITY;
+  return Math.min(flagAt, graceEndsAt);
 }
 
 /**
@@ -67,19 +79,4 @@ export function creditLag(
   const creditMs = Math.max(0, Math.min(measured, lag.perMoveCapMs, bank, elapsedMs));
   const bankMs = Math.min(lag.bankCapMs, bank - creditMs + lag.refillPerMoveMs);
   return { creditMs, bankMs };
-}
-
-/**
- * The monotonic time at which a deadline of the game falls due: before the clocks run, the
- * first-move deadline; then the flag of the side to move (its clock plus flag grace) or the end
- * of a counting disconnect grace, whichever is first. Infinity once the game is decided. The
- * runner of a 'driven' game machine sends `WAKE` at or after this time.
- */
-export function wakeAt(ctx: GameContext): number {
-  if (ctx.result !== null) return Number.POSITIVE_INFINITY;
-  if (ctx.moves.length < UNTIMED_PLIES) return ctx.turnStartedAt + ctx.settings.firstMoveDeadlineMs;
-  const flagAt = ctx.turnStartedAt + ctx.clocks[ctx.turn] + flagGraceMs(ctx, ctx.turn);
-  const g = ctx.graceCount;
-  const graceEndsAt = g ? g.since + ctx.settings.graceMs[g.color] - ctx.graceUsed[g.color] : Number.POSITIVE_INFINITY;
-  return Math.min(flagAt, graceEndsAt);
 }

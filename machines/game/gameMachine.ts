@@ -19,7 +19,7 @@
 import { assign, emit, enqueueActions, setup } from 'xstate';
 import { START_FEN } from '../chess';
 import { chessGameFor, moveCachedGame } from './chessCache';
-import { clockRunning, clocksAt, creditLag, elapsedThisTurn, moverFlagged, nextClockWakeMs } from './clock';
+import { clockRunning, clocksAt, creditLag, elapsedThisTurn, moverFlagged, nextClockWakeMs, wakeAt } from './clock';
 import { graceLeftMs, syncGrace } from './presence';
 import { CLOCK_TICK_MS, UNTIMED_PLIES } from './defaults';
 import { opposite } from './display';
@@ -151,12 +151,8 @@ const gameSetup = setup({
   // Timers longer than 2^31-1 ms fire at once in browsers and Node; capping them makes a very
   // long clock merely wake up early (and go back to sleep) instead of spinning.
   delays: {
-    firstMoveDeadline: ({ context, self }) =>
-      timerDelay(context.turnStartedAt + context.settings.firstMoveDeadlineMs - nowOf(self)),
-    clockWake: ({ context, self }) => {
-      const t = nowOf(self);
-      return timerDelay(nextClockWakeMs(context, t, graceLeftMs(context, t)));
-    },
+    firstMoveDeadline: ({ context, self }) => timerDelay(wakeAt(context) - nowOf(self)),
+    clockWake: ({ context, self }) => timerDelay(nextClockWakeMs(context, nowOf(self))),
   },
   actions: {
     reject: emit(({ event }, params: { reason: string }) => ({
@@ -268,7 +264,7 @@ const gameSetup = setup({
 
     /** The first-move deadline passed (or a capped timer woke early: then it sleeps again). */
     abortIfFirstMoveLate: assign(({ context, self }) =>
-      nowOf(self) >= context.turnStartedAt + context.settings.firstMoveDeadlineMs
+      nowOf(self) >= wakeAt(context)
         ? { result: { winner: 'draw', reason: 'aborted' } as GameResult }
         : {},
     ),
@@ -377,6 +373,15 @@ function liveState<const T extends object>(timing: GameTiming, delayed: T) {
 function defineGameMachine(timing: GameTiming) {
   /** In 'self' timing a transition in `running` re-enters it to re-arm its timer; else it stays. */
   const stay = timing === 'self' ? ({ target: 'running', reenter: true } as const) : {};
+  /** A state before both sides have moved: the first-move deadline applies, a move goes on to `next`. */
+  const beforeClocks = <S extends 'firstMove' | 'secondMove', N extends 'secondMove' | 'running'>(self: S, next: N) => ({
+    always: toOver,
+    ...liveState(timing, { firstMoveDeadline: { target: self, reenter: true, actions: 'abortIfFirstMoveLate' as const } }),
+    on: {
+      MOVE: { guard: 'acceptableMove' as const, target: next, actions: 'applyMove' as const },
+      WAKE: { actions: 'abortIfFirstMoveLate' as const },
+    },
+  });
   return gameSetup.createMachine({
     id: 'game',
     context: ({ input, self }) => {
@@ -444,23 +449,9 @@ function defineGameMachine(timing: GameTiming) {
     },
     states: {
       /** No clock yet; the first mover has firstMoveDeadlineMs from the start. */
-      firstMove: {
-        always: toOver,
-        ...liveState(timing, { firstMoveDeadline: { target: 'firstMove', reenter: true, actions: 'abortIfFirstMoveLate' } }),
-        on: {
-          MOVE: { guard: 'acceptableMove', target: 'secondMove', actions: 'applyMove' },
-          WAKE: { actions: 'abortIfFirstMoveLate' },
-        },
-      },
+      firstMove: beforeClocks('firstMove', 'secondMove'),
       /** No clock yet; the reply has firstMoveDeadlineMs from the first move. */
-      secondMove: {
-        always: toOver,
-        ...liveState(timing, { firstMoveDeadline: { target: 'secondMove', reenter: true, actions: 'abortIfFirstMoveLate' } }),
-        on: {
-          MOVE: { guard: 'acceptableMove', target: 'running', actions: 'applyMove' },
-          WAKE: { actions: 'abortIfFirstMoveLate' },
-        },
-      },
+      secondMove: beforeClocks('secondMove', 'running'),
       /**
        * The side to move's clock runs. One timer wakes the state at the next whole second, the
        * flag or the end of a counting disconnect grace; re-entering the state reschedules it.

@@ -5,11 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Color, CurrentState, ServerMessage } from '../../machines/protocol/messages';
+import type { ClocksMs, Color, CurrentState, ServerMessage } from '../../machines/protocol/messages';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
 import type { GameCommand, GameEmitted, GameInput, Seat } from './contract';
-import { clockRunning, clocksAt, createGameActor, liveContext, rejoinState, wakeAt, type GameActor, type GameContext } from './machines';
+import { clockRunning, clocksAt, createGameActor, liveContext, rejoinState, toTimers, wakeAt, type GameActor, type GameContext } from './machines';
 import { WakeWheel } from './wakeWheel';
 
 /**
@@ -245,12 +245,7 @@ export class GameManager {
         return;
       }
       case 'clock':
-        this.both(game, {
-          type: 'timerUpdate',
-          gameId: game.id,
-          timers: { white: Math.ceil(e.clocks.white / 1000), black: Math.ceil(e.clocks.black / 1000) },
-          clocks: e.clocks,
-        });
+        this.reportClocks(game, e.clocks);
         return;
       case 'drawOffered':
         this.hub.send(this.seatOf(game, e.by === 'white' ? 'black' : 'white').id, { type: 'drawOffer', gameId: game.id });
@@ -340,13 +335,12 @@ export class GameManager {
     if (now < this.nextReportAt(game, ctx)) return;
     // whole seconds of this turn reported so far (a late tick does not send a burst)
     game.reportsThisTurn = Math.floor((now - ctx.turnStartedAt) / CLOCK_REPORT_MS);
-    const clocks = clocksAt(ctx, now);
-    this.both(game, {
-      type: 'timerUpdate',
-      gameId: game.id,
-      timers: { white: Math.ceil(clocks.white / 1000), black: Math.ceil(clocks.black / 1000) },
-      clocks,
-    });
+    this.reportClocks(game, clocksAt(ctx, now));
+  }
+
+  /** timerUpdate: SPEC's whole seconds, and the milliseconds (additive). */
+  private reportClocks(game: LiveGame, clocks: ClocksMs): void {
+    this.both(game, { type: 'timerUpdate', gameId: game.id, timers: toTimers(clocks), clocks });
   }
 
   /** Server shutdown: stop every actor without scoring the games. */
