@@ -15,6 +15,8 @@
  *          --queue-rate players per second arriving in the queue (default 1000)
  *          --priority N  niceness of all the run's processes (e.g. -10 on a busy shared machine)
  *          --server built|tsx (default built; --ci uses tsx)  --no-echo  --p99 ms (CI threshold)
+ * BENCH_ENTRY=path/main.js drives another build of the server (e.g. an older commit's, for
+ * before/after runs; keep it inside the repository so its packages resolve).
  * Linux only for CPU/memory (reads /proc/<pid>/stat and /status of the server processes).
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -107,7 +109,7 @@ async function spawnAndWaitForPort(cmd: string, args: string[], env: NodeJS.Proc
 function startChessServer(): Promise<Spawned> {
   // BENCH_NODE_ARGS: extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const entry = [...extra, ...(serverMode === 'built' ? ['dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'])];
+  const entry = [...extra, ...(serverMode === 'built' ? [process.env.BENCH_ENTRY ?? 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'])];
   return spawnAndWaitForPort(
     process.execPath,
     entry,

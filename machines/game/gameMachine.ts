@@ -38,7 +38,7 @@ export function defaultNow(): number {
   return perf ? perf.now() : Date.now();
 }
 
-function nowOf(self: object): number {
+export function nowOf(self: object): number {
   return (nowByActor.get(self) ?? defaultNow)();
 }
 
@@ -104,6 +104,90 @@ function playerOf(event: GameEvent): string {
   return (event as { playerId?: unknown }).playerId as string;
 }
 
+type MoveEvent = Extract<GameEvent, { type: 'MOVE' }>;
+
+/** A player's own move, on its turn, well formed and legal (the `acceptableMove` guard). */
+export function isAcceptableMove(context: GameContext, event: MoveEvent): boolean {
+  return colorOf(context, event.playerId) === context.turn && wellFormed(event.move) && game(context).isLegal(moveInput(event.move));
+}
+
+/** What an acceptable move does: the context fields it changes and the events it emits. */
+export interface MovePlan {
+  update: Partial<GameContext> & { result: GameResult | null };
+  emitted: GameEmitted[];
+  /** the move was played on the cached ChessGame (false: the mover's flag had fallen) */
+  played: boolean;
+}
+
+/**
+ * The `applyMove` action as a function of the context, the (acceptable) move and the time.
+ * Called once per relayed move, so it builds only the fields that change. It plays the move on
+ * the context's cached ChessGame (see chessCache.ts); `unplanMove` takes that back.
+ */
+export function planMove(context: GameContext, event: MoveEvent, t: number): MovePlan {
+  const mover = context.turn;
+  let clocks = context.clocks;
+  let lagBank = context.lagBank;
+  if (clockRunning(context)) {
+    const elapsed = elapsedThisTurn(context, t);
+    const { creditMs, bankMs } = creditLag(context.lagBank[mover], event.lagMs, context.settings.lag, elapsed);
+    const remaining = context.clocks[mover] - (elapsed - creditMs);
+    if (remaining < 0) {
+      // Arrived after the flag even with its lag credit (inside the flag grace): time is up.
+      const result = lossUnlessNoMatingMaterial(context, mover, 'timeout');
+      return { update: { clocks: { ...context.clocks, [mover]: 0 }, result }, emitted: [], played: false };
+    }
+    clocks = mover === 'white' ? { white: remaining, black: clocks.black } : { white: clocks.white, black: remaining };
+    lagBank = mover === 'white' ? { white: bankMs, black: lagBank.black } : { white: lagBank.white, black: bankMs };
+  }
+
+  const chess = game(context);
+  const played = chess.play(moveInput(event.move));
+  if (!played) throw new Error('planMove: the move is not legal (the acceptableMove guard must run first)');
+  const moves = context.moves.concat(played.uci);
+  moveCachedGame(context.moves, moves, chess);
+
+  const status = chess.status();
+  let result: GameResult | null = null;
+  if (status.over && status.winner && status.reason) result = { winner: status.winner, reason: status.reason };
+  else if (moves.length >= context.settings.maxPlies) result = { winner: 'draw', reason: 'max plies' };
+
+  // lichess: a pending offer lapses when its receiver moves instead of answering.
+  const offerLapsed = context.drawOffer === opposite(mover);
+  const nextTurn = chess.turn();
+  const update: MovePlan['update'] = {
+    moves,
+    fen: played.fenAfter,
+    turn: nextTurn,
+    clocks,
+    lagBank,
+    turnStartedAt: t,
+    tickIndex: 0,
+    drawOffer: offerLapsed ? null : context.drawOffer,
+    result,
+  };
+  // The disconnect grace can only change when somebody is away (or a grace is counting).
+  if (context.graceCount !== null || context.away.white || context.away.black) {
+    Object.assign(update, syncGrace({ ...context, ...update }, t));
+  }
+  const move: WireMove = played.promotion
+    ? { from: played.from, to: played.to, promotion: played.promotion }
+    : { from: played.from, to: played.to };
+  const emitted: GameEmitted[] = [
+    { type: 'moved', move, san: played.san, fen: played.fenAfter, nextTurn, clocks, seq: moves.length, uci: played.uci, by: mover },
+  ];
+  if (offerLapsed) emitted.push({ type: 'drawDeclined', by: mover, implicit: true });
+  return { update, emitted, played: true };
+}
+
+/** Takes back what planMove did to the cached ChessGame (the context itself was never changed). */
+export function unplanMove(context: GameContext, plan: MovePlan): void {
+  if (!plan.played || !plan.update.moves) return;
+  const chess = chessGameFor(context.startFen, plan.update.moves);
+  chess.undo();
+  moveCachedGame(plan.update.moves, context.moves, chess);
+}
+
 // ---------------------------------------------------------------------------------------------
 
 const toOver = { guard: 'hasResult', target: 'over' } as const;
@@ -120,12 +204,7 @@ const gameSetup = setup({
     hasResult: ({ context }) => context.result !== null,
     notAPlayer: ({ context, event }) => colorOf(context, playerOf(event)) === null,
     notYourTurn: ({ context, event }) => colorOf(context, playerOf(event)) !== context.turn,
-    /** A player's own move, on its turn, well formed and legal. */
-    acceptableMove: ({ context, event }) =>
-      event.type === 'MOVE' &&
-      colorOf(context, event.playerId) === context.turn &&
-      wellFormed(event.move) &&
-      game(context).isLegal(moveInput(event.move)),
+    acceptableMove: ({ context, event }) => event.type === 'MOVE' && isAcceptableMove(context, event),
     // Draw offers
     beforeClocksStart: ({ context }) => context.moves.length < UNTIMED_PLIES,
     ownOfferPending: ({ context, event }) => context.drawOffer === colorOf(context, playerOf(event)),
@@ -162,75 +241,12 @@ const gameSetup = setup({
       command: event.type,
     })),
 
-    /**
-     * The hot path of the server (one call per relayed move): it builds only the fields that
-     * change and hands XState a function assignment, so no whole-context copy is made here.
-     */
+    /** An acceptable move (see planMove). */
     applyMove: enqueueActions(({ context, event, enqueue, self }) => {
       if (event.type !== 'MOVE') return;
-      const t = nowOf(self);
-      const mover = context.turn;
-      let clocks = context.clocks;
-      let lagBank = context.lagBank;
-      if (clockRunning(context)) {
-        const elapsed = elapsedThisTurn(context, t);
-        const { creditMs, bankMs } = creditLag(context.lagBank[mover], event.lagMs, context.settings.lag, elapsed);
-        const remaining = context.clocks[mover] - (elapsed - creditMs);
-        if (remaining < 0) {
-          // Arrived after the flag even with its lag credit (inside the flag grace): time is up.
-          const result = lossUnlessNoMatingMaterial(context, mover, 'timeout');
-          enqueue.assign(() => ({ clocks: { ...context.clocks, [mover]: 0 }, result }));
-          return;
-        }
-        clocks = mover === 'white' ? { white: remaining, black: clocks.black } : { white: clocks.white, black: remaining };
-        lagBank = mover === 'white' ? { white: bankMs, black: lagBank.black } : { white: lagBank.white, black: bankMs };
-      }
-
-      const chess = game(context);
-      const played = chess.play(moveInput(event.move));
-      if (!played) return; // unreachable: the acceptableMove guard ran first
-      const moves = context.moves.concat(played.uci);
-      moveCachedGame(context.moves, moves, chess);
-
-      const status = chess.status();
-      let result: GameResult | null = null;
-      if (status.over && status.winner && status.reason) result = { winner: status.winner, reason: status.reason };
-      else if (moves.length >= context.settings.maxPlies) result = { winner: 'draw', reason: 'max plies' };
-
-      // lichess: a pending offer lapses when its receiver moves instead of answering.
-      const offerLapsed = context.drawOffer === opposite(mover);
-      const nextTurn = chess.turn();
-      const update: Partial<GameContext> = {
-        moves,
-        fen: played.fenAfter,
-        turn: nextTurn,
-        clocks,
-        lagBank,
-        turnStartedAt: t,
-        tickIndex: 0,
-        drawOffer: offerLapsed ? null : context.drawOffer,
-        result,
-      };
-      // The disconnect grace can only change when somebody is away (or a grace is counting).
-      if (context.graceCount !== null || context.away.white || context.away.black) {
-        Object.assign(update, syncGrace({ ...context, ...update }, t));
-      }
-      enqueue.assign(() => update);
-      const move: WireMove = played.promotion
-        ? { from: played.from, to: played.to, promotion: played.promotion }
-        : { from: played.from, to: played.to };
-      enqueue.emit({
-        type: 'moved',
-        move,
-        san: played.san,
-        fen: played.fenAfter,
-        nextTurn,
-        clocks,
-        seq: moves.length,
-        uci: played.uci,
-        by: mover,
-      });
-      if (offerLapsed) enqueue.emit({ type: 'drawDeclined', by: mover, implicit: true });
+      const plan = planMove(context, event, nowOf(self));
+      enqueue.assign(() => plan.update);
+      for (const e of plan.emitted) enqueue.emit(e);
     }),
 
     /**

@@ -4,7 +4,7 @@
  * Any difference between the machines' interface and what the server expects is absorbed here.
  */
 import { createActor } from 'xstate';
-import { drivenGameMachine, snapshotForRejoin, type GameContext } from '../../machines/game';
+import { serverGameMachine, snapshotForRejoin, type GameContext } from '../../machines/game';
 
 /** Pure clock helpers of the game machine the server reads snapshots with. */
 export { clockRunning, clocksAt, toTimers, wakeAt, type GameContext } from '../../machines/game';
@@ -25,9 +25,9 @@ export interface GameActor extends EmitterActor<GameCommand> {
 }
 export type MatchmakingActor = EmitterActor<MatchmakingCommand>;
 
-/** A game actor the server drives with WAKE events from its timing wheel (GameTiming 'driven'). */
+/** A game actor the server drives with WAKE events from its timing wheel (GameTiming 'driven'), moves taken directly (machines/game/directMoves.ts). */
 export function createGameActor(input: GameInput, inspect?: unknown): GameActor {
-  const actor = createActor(drivenGameMachine, { input: input as never, ...(inspect ? { inspect: inspect as never } : {}) });
+  const actor = createActor(serverGameMachine, { input: input as never, ...(inspect ? { inspect: inspect as never } : {}) });
   return actor as unknown as GameActor;
 }
 

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChessGame } from '../../machines/chess';
 import { snapshotForRejoin } from '../../machines/game';
-import { BLACK, WHITE, startGame } from './gameHarness';
+import { BLACK, WHITE, prng, startGame } from './gameHarness';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -13,14 +13,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
 });
-
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 describe('game machine under random commands', () => {
   it('never throws, keeps its invariants and ends exactly once', () => {

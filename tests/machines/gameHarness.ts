@@ -57,3 +57,12 @@ export function startGame(overrides: Partial<GameInput> = {}, machine: typeof ga
     ended: () => ofType('ended')[0],
   };
 }
+
+/** A small seeded generator, so random walks replay the same way. */
+export function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The game machine as the server runs it: `drivenGameMachine`, with the one transition that every
+ * relayed move takes computed directly instead of by XState's statechart interpreter.
+ *
+ * That transition is `running --MOVE [acceptableMove] / applyMove--> running` when the move does
+ * not end the game. It has no target, so no state is exited or entered; its only effects are the
+ * context update and the events of `applyMove`, and afterwards the eventless `always` transition
+ * to `over` cannot fire (no result). So the next snapshot is the current one with the context
+ * update, and the emitted events are those of `planMove`, which is the `applyMove` action itself.
+ *
+ * Why: on a server the interpreter meets every move with cold caches (the machine's other
+ * processes run between two moves), and there its fixed cost per event (transition selection,
+ * microsteps, action resolution, the eventless check) was several times the cost of the chess and
+ * clock work the move needs. The event still goes through the XState actor (mailbox, snapshot
+ * observers, emitted-event listeners, inspection of the event and the snapshot); only the
+ * interpreter's walk of this one transition is skipped. Everything else (illegal, out-of-turn and
+ * game-ending moves, the moves before the clocks start, every other event) is the machine's.
+ * tests/machines/gameDirectMoves.test.ts replays random games through both and compares every
+ * snapshot and emitted event.
+ */
+import type { ActorScope } from 'xstate';
+import { drivenGameMachine, isAcceptableMove, nowOf, planMove, unplanMove } from './gameMachine';
+import type { GameContext, GameEmitted, GameEvent } from './types';
+
+type DrivenGameMachine = typeof drivenGameMachine;
+type Snapshot = ReturnType<DrivenGameMachine['transition']>;
+
+/** `machine` with the direct transition for moves in `running` (see the top of this file). */
+export function withDirectMoves(machine: DrivenGameMachine): DrivenGameMachine {
+  // Everything else (initial snapshot, persistence, restoring, inspection data) is the machine's.
+  const logic = Object.create(machine) as DrivenGameMachine;
+  logic.transition = (snapshot: Snapshot, event: GameEvent, scope: ActorScope<Snapshot, GameEvent, never, GameEmitted>) => {
+    if (event.type === 'MOVE' && snapshot.status === 'active' && snapshot.value === 'running') {
+      const context: GameContext = snapshot.context;
+      if (isAcceptableMove(context, event)) {
+        const plan = planMove(context, event, nowOf(scope.self));
+        if (plan.update.result === null) {
+          for (const e of plan.emitted) scope.defer(() => scope.emit(e));
+          return { ...snapshot, context: { ...context, ...plan.update } } as Snapshot;
+        }
+        // The move ends the game: undo it and let the machine take the transition to `over`.
+        unplanMove(context, plan);
+      }
+    }
+    return machine.transition(snapshot, event as never, scope as never);
+  };
+  return logic;
+}
+
+/** The game machine the server runs: driven timing and direct moves. */
+export const serverGameMachine: DrivenGameMachine = withDirectMoves(drivenGameMachine);
