@@ -9,7 +9,8 @@ import { ChessGame } from '../machines/chess';
 import { loadUws, type us_listen_socket } from './uws';
 import { ServerMetrics } from './http/metrics';
 import { StaticFiles } from './http/static';
-import { GameManager } from './game/games';
+import { GAME_BEAT_MS, GameManager } from './game/games';
+import { Heartbeat } from './heartbeat';
 import { Matchmaking } from './game/matchmaking';
 import { Hub } from './realtime/hub';
 import { GuestIdentity } from './realtime/identity';
@@ -71,22 +72,33 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   let ai: AiService | undefined;
   let matchmaking: Matchmaking | undefined;
   const games: { current?: GameManager } = {};
-  const metrics = new ServerMetrics({
+  const heartbeat = new Heartbeat(GAME_BEAT_MS);
+  const metrics = new ServerMetrics(
+    {
     connections: () => hub.sockets.size,
     playersOnline: () => hub.playersOnline,
     queueLength: () => matchmaking?.length ?? 0,
     liveGames: () => games.current?.size ?? 0,
     aiGames: () => ai?.stats().games ?? 0,
-  });
-  const gameManager = new GameManager(hub, metrics, log.child({ part: 'games' }), {
-    clockMs,
-    firstMoveMs: opts.firstMoveMs ?? 30_000,
-    graceMs,
-    // live-play.md (lichess 10+0): credit up to 1 s of lag per move, 3 s bank at start, 7 s cap
-    lag: opts.lag ?? { perMoveCapMs: 1000, initialBankMs: 3000, bankCapMs: 7000 },
-    startFen: opts.startFen,
-    inspect: opts.inspect,
-  });
+    },
+    heartbeat.lag,
+  );
+  const gameManager = new GameManager(
+    hub,
+    metrics,
+    log.child({ part: 'games' }),
+    {
+      clockMs,
+      firstMoveMs: opts.firstMoveMs ?? 30_000,
+      graceMs,
+      // live-play.md (lichess 10+0): credit up to 1 s of lag per move, 3 s bank at start, 7 s cap
+      lag: opts.lag ?? { perMoveCapMs: 1000, initialBankMs: 3000, bankCapMs: 7000 },
+      startFen: opts.startFen,
+      inspect: opts.inspect,
+    },
+    heartbeat,
+  );
+  heartbeat.start();
   games.current = gameManager;
   matchmaking = new Matchmaking(hub, gameManager, log.child({ part: 'matchmaking' }), opts.random, opts.inspect);
   const identity = new GuestIdentity(opts.serverSecret ?? randomBytes(32).toString('base64url'));
@@ -177,6 +189,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         realtime.closeAll(message);
         hub.stop();
         gameManager.stopAll();
+        heartbeat.stop();
         matchmaking!.stop();
         await Promise.allSettled([ai?.close(), opts.accounts?.close()]);
         log.info('server closed');

@@ -10,10 +10,12 @@ import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
 import type { GameCommand, GameEmitted, GameInput, Seat } from './contract';
 import { clockRunning, clocksAt, createGameActor, liveContext, rejoinState, toTimers, wakeAt, type GameActor, type GameContext } from './machines';
+import type { Heartbeat } from '../heartbeat';
 import { WakeWheel } from './wakeWheel';
 
 /**
- * Time in the server's games comes from one timing wheel, not from a timer per game actor.
+ * Time in the server's games comes from one timing wheel, turned by the server's heartbeat
+ * (server/heartbeat.ts), not from a timer per game actor.
  * Each live game waits in the wheel for its next due time, whichever is first of:
  * - a deadline of the machine (`wakeAt`: first-move deadline, flag, end of a counting disconnect
  *   grace); the game actor ('driven' timing) is then sent WAKE and decides;
@@ -21,9 +23,10 @@ import { WakeWheel } from './wakeWheel';
  *   `clockEvents: false` the machine emits none). Every `gameMove` carries both clocks, so a
  *   timerUpdate repeats nothing the players were told less than a second ago.
  * After every command the game is put back in the slot of its new due time. Slots are
- * WHEEL_SLOT_MS wide, so a deadline is acted on at most that late (the flag grace is 2 s).
+ * as wide as a heartbeat (GAME_BEAT_MS), so a deadline is acted on at most that late (the flag
+ * grace is 2 s).
  */
-const WHEEL_SLOT_MS = 50;
+export const GAME_BEAT_MS = 50;
 const CLOCK_REPORT_MS = 1000;
 
 export interface GameOptions {
@@ -58,15 +61,21 @@ export class GameManager {
   readonly games = new Map<string, LiveGame>();
   /** performance.now() when the move being processed arrived, for the relay histogram */
   private moveArrivedAt = 0;
-  private readonly wheel = new WakeWheel<LiveGame>(WHEEL_SLOT_MS, performance.now());
-  private ticker: NodeJS.Timeout | null = null;
+  private readonly wheel: WakeWheel<LiveGame>;
+  private stopped = false;
 
   constructor(
     private readonly hub: Hub,
     private readonly metrics: ServerMetrics,
     private readonly log: Logger,
     private readonly opts: GameOptions,
-  ) {}
+    heartbeat: Heartbeat,
+  ) {
+    this.wheel = new WakeWheel<LiveGame>(heartbeat.periodMs, performance.now());
+    heartbeat.onBeat((now) => {
+      if (!this.stopped) this.tick(now);
+    });
+  }
 
   get size(): number {
     return this.games.size;
@@ -125,7 +134,6 @@ export class GameManager {
       return null;
     }
     this.games.set(id, game);
-    this.startTicker();
     this.reschedule(game);
     white.gameId = id;
     black.gameId = id;
@@ -303,15 +311,9 @@ export class GameManager {
     });
   }
 
-  private startTicker(): void {
-    if (this.ticker) return;
-    this.ticker = setInterval(() => this.tick(), WHEEL_SLOT_MS);
-    this.ticker.unref?.();
-  }
-
   /** The games whose due time has come: deadlines to the machine, clock reports to the players. */
-  private tick(): void {
-    const due = this.wheel.takeDue(performance.now());
+  private tick(now: number): void {
+    const due = this.wheel.takeDue(now);
     for (const game of due) {
       if (game.ended) continue;
       try {
@@ -345,8 +347,7 @@ export class GameManager {
 
   /** Server shutdown: stop every actor without scoring the games. */
   stopAll(): void {
-    if (this.ticker) clearInterval(this.ticker);
-    this.ticker = null;
+    this.stopped = true;
     for (const g of this.games.values()) this.wheel.cancel(g);
     for (const g of this.games.values()) {
       g.ended = true;
