@@ -1,0 +1,58 @@
+/**
+ * The gameMove payload is checked by a hand-written function on the move path; the zod schema
+ * stays the definition. Both must give the same answer and the same output for any payload.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseClientMessage, parseGameMovePayload, payloadSchemas } from '../../server/realtime/schemas';
+
+const gameIds: unknown[] = ['game_abc', 'g', 'x'.repeat(64), 'x'.repeat(65), '', 7, null, undefined, ['game_abc'], 'ünïcødé_id'];
+const squares: unknown[] = ['e2', 'a1', 'h8', 'i1', 'a9', 'a0', 'E2', 'e22', 'e', '', 5, null, undefined, 'e2\n'];
+const pieces: unknown[] = [undefined, 'p', 'knight', 'ninechars', 3, null];
+const promotions: unknown[] = [undefined, 'q', 'r', 'b', 'n', 'k', 'Q', '', null, 1];
+
+function* payloads(): Generator<unknown> {
+  for (const gameId of gameIds) yield { gameId, move: { from: 'e2', to: 'e4' } };
+  for (const from of squares) for (const to of ['e4', 'h9', undefined]) yield { gameId: 'g1', move: { from, to } };
+  for (const piece of pieces) for (const promotion of promotions) yield { gameId: 'g1', move: { from: 'e7', to: 'e8', piece, promotion } };
+  yield { gameId: 'g1', move: { from: 'e2', to: 'e4', extra: 1 }, nextTurn: 'black' };
+  yield { gameId: 'g1', move: ['e2', 'e4'] };
+  yield { gameId: 'g1', move: null };
+  yield { gameId: 'g1' };
+  yield ['g1', { from: 'e2', to: 'e4' }];
+  yield null;
+  yield undefined;
+  yield 'gameMove';
+}
+
+describe('gameMove payload', () => {
+  it('the hand-written check and the zod schema agree on every payload, output included', () => {
+    let accepted = 0;
+    let refused = 0;
+    for (const payload of payloads()) {
+      // as it arrives: through JSON (undefined fields vanish)
+      const wire = payload === undefined ? undefined : JSON.parse(JSON.stringify(payload));
+      const byZod = payloadSchemas.gameMove.safeParse(wire);
+      const byHand = parseGameMovePayload(wire);
+      if (byZod.success) {
+        expect(byHand, JSON.stringify(wire)).toStrictEqual(byZod.data);
+        accepted++;
+      } else {
+        expect(byHand, JSON.stringify(wire)).toBeNull();
+        refused++;
+      }
+    }
+    expect(accepted).toBeGreaterThan(10);
+    expect(refused).toBeGreaterThan(30);
+  });
+
+  it('a refused payload still gets the schema’s error text', () => {
+    const r = parseClientMessage(JSON.stringify({ type: 'gameMove', payload: { gameId: 'g1', move: { from: 'e2', to: 'z9' } } }));
+    expect(r).toMatchObject({ ok: false, reason: 'invalid_payload', type: 'gameMove' });
+    expect(r.ok ? '' : r.detail).toMatch(/^gameMove: payload\.move\.to square must be a1\.\.h8/);
+  });
+
+  it('an accepted move comes out as the schema would give it', () => {
+    const r = parseClientMessage('{"type":"gameMove","payload":{"gameId":"g1","move":{"from":"e7","to":"e8","promotion":"n"},"nextTurn":"black"},"x":1}');
+    expect(r).toStrictEqual({ ok: true, msg: { type: 'gameMove', payload: { gameId: 'g1', move: { from: 'e7', to: 'e8', promotion: 'n' } } } });
+  });
+});
