@@ -21,7 +21,7 @@
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
+import { availableParallelism, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 // ------------------------------------------------------------------------------------------------
@@ -57,6 +57,22 @@ function prioritise(pid: number | undefined): void {
   }
 }
 prioritise(process.pid);
+/**
+ * --pin: the server under test (ours, the echo or the relay peer) gets CPU 0 to itself and the
+ * load driver (workers and this process) runs on the other CPUs, as a load generator on another
+ * machine would. Without it the driver's work runs on the server's cores between two messages
+ * and every message meets cold caches; how cold depends on how much the driver does per message,
+ * which differs between chess and echo mode.
+ */
+const pin = flag('pin');
+function pinTo(pid: number | undefined, cpus: string): void {
+  if (!pin || pid === undefined) return;
+  const r = spawnSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { encoding: 'utf8' });
+  if (r.status !== 0) log(`cannot pin ${pid} to CPU ${cpus}: ${r.stderr || r.error}`);
+}
+const cpuCount = availableParallelism();
+const DRIVER_CPUS = cpuCount > 1 ? `1-${cpuCount - 1}` : '0';
+pinTo(process.pid, DRIVER_CPUS);
 /** players arriving in the queue per second, over all workers */
 const queueRate = Number(opt('queue-rate', '1000'));
 const log = (s: string) => process.stderr.write(s + '\n');
@@ -91,6 +107,7 @@ async function spawnAndWaitForPort(cmd: string, args: string[], env: NodeJS.Proc
   const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', fd, 'inherit'] });
   closeSync(fd);
   prioritise(proc.pid);
+  pinTo(proc.pid, '0');
   let exited: number | null | undefined;
   proc.once('exit', (code) => (exited = code));
   const deadline = Date.now() + 60_000;
@@ -159,6 +176,7 @@ class Worker {
   constructor() {
     this.proc = fork('loadtest/driver/worker.ts', [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
     prioritise(this.proc.pid);
+    pinTo(this.proc.pid, DRIVER_CPUS);
     this.proc.on('message', (m: any) => {
       const w = this.waiting.get(m.ev);
       if (w) {
@@ -358,7 +376,7 @@ async function runEcho(n: number, relay = false): Promise<{ cpuUsPerMsg: number;
 // ------------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  if (serverMode === 'built') {
+  if (serverMode === 'built' && !process.env.BENCH_ENTRY) {
     const r = spawnSync(process.execPath, ['scripts/build-server.mjs', '--server-only'], { stdio: 'inherit' });
     if (r.status !== 0) throw new Error('server build failed');
   }

@@ -19,7 +19,7 @@
  * snapshot and emitted event.
  */
 import type { ActorScope } from 'xstate';
-import { drivenGameMachine, isAcceptableMove, nowOf, planMove, unplanMove } from './gameMachine';
+import { drivenGameMachine, isOwnWellFormedMove, nowOf, planMove, unplanMove } from './gameMachine';
 import type { GameContext, GameEmitted, GameEvent } from './types';
 
 type DrivenGameMachine = typeof drivenGameMachine;
@@ -32,14 +32,15 @@ export function withDirectMoves(machine: DrivenGameMachine): DrivenGameMachine {
   logic.transition = (snapshot: Snapshot, event: GameEvent, scope: ActorScope<Snapshot, GameEvent, never, GameEmitted>) => {
     if (event.type === 'MOVE' && snapshot.status === 'active' && snapshot.value === 'running') {
       const context: GameContext = snapshot.context;
-      if (isAcceptableMove(context, event)) {
+      if (isOwnWellFormedMove(context, event)) {
+        // planMove plays the move only if it is legal (the guard's check, made once)
         const plan = planMove(context, event, nowOf(scope.self));
-        if (plan.update.result === null) {
+        if (plan?.update.result === null) {
           for (const e of plan.emitted) scope.defer(() => scope.emit(e));
           return { ...snapshot, context: { ...context, ...plan.update } } as Snapshot;
         }
-        // The move ends the game: undo it and let the machine take the transition to `over`.
-        unplanMove(context, plan);
+        // An illegal move, or one that ends the game: undo it, and the machine rejects it or ends the game.
+        if (plan) unplanMove(context, plan);
       }
     }
     return machine.transition(snapshot, event as never, scope as never);

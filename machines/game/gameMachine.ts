@@ -106,9 +106,14 @@ function playerOf(event: GameEvent): string {
 
 type MoveEvent = Extract<GameEvent, { type: 'MOVE' }>;
 
+/** A move by the player whose turn it is, with well-formed squares (its legality not yet checked). */
+export function isOwnWellFormedMove(context: GameContext, event: MoveEvent): boolean {
+  return colorOf(context, event.playerId) === context.turn && wellFormed(event.move);
+}
+
 /** A player's own move, on its turn, well formed and legal (the `acceptableMove` guard). */
 export function isAcceptableMove(context: GameContext, event: MoveEvent): boolean {
-  return colorOf(context, event.playerId) === context.turn && wellFormed(event.move) && game(context).isLegal(moveInput(event.move));
+  return isOwnWellFormedMove(context, event) && game(context).isLegal(moveInput(event.move));
 }
 
 /** What an acceptable move does: the context fields it changes and the events it emits. */
@@ -120,11 +125,13 @@ export interface MovePlan {
 }
 
 /**
- * The `applyMove` action as a function of the context, the (acceptable) move and the time.
- * Called once per relayed move, so it builds only the fields that change. It plays the move on
- * the context's cached ChessGame (see chessCache.ts); `unplanMove` takes that back.
+ * The `applyMove` action as a function of the context, the move and the time, for a move that
+ * passed `isOwnWellFormedMove`: null when the move is not legal (and nothing changed), unless the
+ * mover's flag had already fallen (then the result is that timeout, legal or not). Called once
+ * per relayed move, so it builds only the fields that change. It plays the move on the context's
+ * cached ChessGame (see chessCache.ts); `unplanMove` takes that back.
  */
-export function planMove(context: GameContext, event: MoveEvent, t: number): MovePlan {
+export function planMove(context: GameContext, event: MoveEvent, t: number): MovePlan | null {
   const mover = context.turn;
   let clocks = context.clocks;
   let lagBank = context.lagBank;
@@ -143,7 +150,7 @@ export function planMove(context: GameContext, event: MoveEvent, t: number): Mov
 
   const chess = game(context);
   const played = chess.play(moveInput(event.move));
-  if (!played) throw new Error('planMove: the move is not legal (the acceptableMove guard must run first)');
+  if (!played) return null;
   const moves = context.moves.concat(played.uci);
   moveCachedGame(context.moves, moves, chess);
 
@@ -245,6 +252,7 @@ const gameSetup = setup({
     applyMove: enqueueActions(({ context, event, enqueue, self }) => {
       if (event.type !== 'MOVE') return;
       const plan = planMove(context, event, nowOf(self));
+      if (!plan) return; // unreachable: the acceptableMove guard ran first
       enqueue.assign(() => plan.update);
       for (const e of plan.emitted) enqueue.emit(e);
     }),

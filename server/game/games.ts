@@ -53,6 +53,11 @@ export interface LiveGame {
   ended: boolean;
 }
 
+/** Clocks on the wire in whole milliseconds (shorter frames, and integers print faster than fractions). */
+function wholeMs(c: ClocksMs): ClocksMs {
+  return { white: Math.round(c.white), black: Math.round(c.black) };
+}
+
 const OPPONENT_LEFT = (seconds: number) =>
   `Your opponent disconnected. They have ${seconds} seconds to come back before you win by disconnection.`;
 const OPPONENT_BACK = 'Your opponent reconnected.';
@@ -233,7 +238,7 @@ export class GameManager {
           nextTurn: e.nextTurn,
           san: e.san,
           fen: e.fen,
-          clocks: e.clocks,
+          clocks: wholeMs(e.clocks),
           seq: e.seq,
         });
         this.metrics.movesRelayed.inc();
@@ -342,7 +347,7 @@ export class GameManager {
 
   /** timerUpdate: SPEC's whole seconds, and the milliseconds (additive). */
   private reportClocks(game: LiveGame, clocks: ClocksMs): void {
-    this.both(game, { type: 'timerUpdate', gameId: game.id, timers: toTimers(clocks), clocks });
+    this.both(game, { type: 'timerUpdate', gameId: game.id, timers: toTimers(clocks), clocks: wholeMs(clocks) });
   }
 
   /** Server shutdown: stop every actor without scoring the games. */

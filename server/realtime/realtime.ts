@@ -229,7 +229,7 @@ export class Realtime {
       return;
     }
     try {
-      this.route(ws, parsed.msg, arrivedAt);
+      this.route(ws, data, parsed.msg, arrivedAt);
     } catch (err) {
       this.metrics.messagesRejected.inc({ reason: 'handler_error' });
       this.log.error({ err, playerId: data.playerId, type: parsed.msg.type }, 'message handler failed');
@@ -247,8 +247,8 @@ export class Realtime {
     this.hub.sendWs(ws, JSON.stringify(msg));
   }
 
-  private route(ws: WS, msg: ParsedMessage, arrivedAt: number): void {
-    const session = this.hub.session(ws.getUserData().playerId);
+  private route(ws: WS, data: SocketData, msg: ParsedMessage, arrivedAt: number): void {
+    const session = this.hub.session(data.playerId);
     if (!session || session.ws !== ws) return; // a socket without a seat (should not happen)
     switch (msg.type) {
       case 'findGame':
@@ -256,7 +256,7 @@ export class Realtime {
       case 'cancelMatchmaking':
         return this.matchmaking.leave(session, true);
       case 'gameMove':
-        return this.gameCommand(ws, session, msg.payload.gameId, 'MOVE', arrivedAt, msg.payload.move);
+        return this.gameCommand(ws, session, msg.payload.gameId, 'MOVE', arrivedAt, msg.payload.move, data.lagMs);
       case 'resign': {
         const ai = this.getAi();
         if (ai?.ownsGame(msg.payload.gameId)) return ai.resign(session.id, msg.payload.gameId);
@@ -302,6 +302,7 @@ export class Realtime {
     type: 'MOVE' | 'RESIGN' | 'OFFER_DRAW' | 'ACCEPT_DRAW' | 'DECLINE_DRAW',
     arrivedAt: number,
     move?: ParsedPayloads['gameMove']['move'],
+    lagMs?: number,
   ): void {
     const game = this.games.games.get(gameId);
     if (!game || session.gameId !== gameId) {
@@ -315,7 +316,7 @@ export class Realtime {
     if (type === 'MOVE' && move) {
       // One object shape for every move command, whatever the client sent.
       const m = { from: move.from, to: move.to, promotion: move.promotion };
-      this.games.command(game, { type: 'MOVE', playerId: session.id, move: m, lagMs: ws.getUserData().lagMs }, arrivedAt);
+      this.games.command(game, { type: 'MOVE', playerId: session.id, move: m, lagMs }, arrivedAt);
     } else {
       this.games.command(game, { type, playerId: session.id } as never);
     }
