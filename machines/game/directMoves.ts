@@ -35,9 +35,9 @@ export function withDirectMoves(machine: DrivenGameMachine): DrivenGameMachine {
       if (isOwnWellFormedMove(context, event)) {
         // planMove plays the move only if it is legal (the guard's check, made once)
         const plan = planMove(context, event, nowOf(scope.self));
-        if (plan?.update.result === null) {
+        if (plan?.next.result === null) {
           for (const e of plan.emitted) scope.defer(() => scope.emit(e));
-          return { ...snapshot, context: { ...context, ...plan.update } } as Snapshot;
+          return { ...snapshot, context: plan.next } as Snapshot;
         }
         // An illegal move, or one that ends the game: undo it, and the machine rejects it or ends the game.
         if (plan) unplanMove(context, plan);

@@ -116,9 +116,9 @@ export function isAcceptableMove(context: GameContext, event: MoveEvent): boolea
   return isOwnWellFormedMove(context, event) && game(context).isLegal(moveInput(event.move));
 }
 
-/** What an acceptable move does: the context fields it changes and the events it emits. */
+/** What an acceptable move does: the next context and the events it emits. */
 export interface MovePlan {
-  update: Partial<GameContext> & { result: GameResult | null };
+  next: GameContext;
   emitted: GameEmitted[];
   /** the move was played on the cached ChessGame (false: the mover's flag had fallen) */
   played: boolean;
@@ -128,7 +128,7 @@ export interface MovePlan {
  * The `applyMove` action as a function of the context, the move and the time, for a move that
  * passed `isOwnWellFormedMove`: null when the move is not legal (and nothing changed), unless the
  * mover's flag had already fallen (then the result is that timeout, legal or not). Called once
- * per relayed move, so it builds only the fields that change. It plays the move on the context's
+ * per relayed move, so it builds the next context in one object literal. It plays the move on the context's
  * cached ChessGame (see chessCache.ts); `unplanMove` takes that back.
  */
 export function planMove(context: GameContext, event: MoveEvent, t: number): MovePlan | null {
@@ -142,7 +142,7 @@ export function planMove(context: GameContext, event: MoveEvent, t: number): Mov
     if (remaining < 0) {
       // Arrived after the flag even with its lag credit (inside the flag grace): time is up.
       const result = lossUnlessNoMatingMaterial(context, mover, 'timeout');
-      return { update: { clocks: { ...context.clocks, [mover]: 0 }, result }, emitted: [], played: false };
+      return { next: { ...context, clocks: { ...context.clocks, [mover]: 0 }, result }, emitted: [], played: false };
     }
     clocks = mover === 'white' ? { white: remaining, black: clocks.black } : { white: clocks.white, black: remaining };
     lagBank = mover === 'white' ? { white: bankMs, black: lagBank.black } : { white: lagBank.white, black: bankMs };
@@ -162,7 +162,8 @@ export function planMove(context: GameContext, event: MoveEvent, t: number): Mov
   // lichess: a pending offer lapses when its receiver moves instead of answering.
   const offerLapsed = context.drawOffer === opposite(mover);
   const nextTurn = chess.turn();
-  const update: MovePlan['update'] = {
+  let next: GameContext = {
+    ...context,
     moves,
     fen: played.fenAfter,
     turn: nextTurn,
@@ -174,9 +175,7 @@ export function planMove(context: GameContext, event: MoveEvent, t: number): Mov
     result,
   };
   // The disconnect grace can only change when somebody is away (or a grace is counting).
-  if (context.graceCount !== null || context.away.white || context.away.black) {
-    Object.assign(update, syncGrace({ ...context, ...update }, t));
-  }
+  if (context.graceCount !== null || context.away.white || context.away.black) next = { ...next, ...syncGrace(next, t) };
   const move: WireMove = played.promotion
     ? { from: played.from, to: played.to, promotion: played.promotion }
     : { from: played.from, to: played.to };
@@ -184,15 +183,15 @@ export function planMove(context: GameContext, event: MoveEvent, t: number): Mov
     { type: 'moved', move, san: played.san, fen: played.fenAfter, nextTurn, clocks, seq: moves.length, uci: played.uci, by: mover },
   ];
   if (offerLapsed) emitted.push({ type: 'drawDeclined', by: mover, implicit: true });
-  return { update, emitted, played: true };
+  return { next, emitted, played: true };
 }
 
 /** Takes back what planMove did to the cached ChessGame (the context itself was never changed). */
 export function unplanMove(context: GameContext, plan: MovePlan): void {
-  if (!plan.played || !plan.update.moves) return;
-  const chess = chessGameFor(context.startFen, plan.update.moves);
+  if (!plan.played) return;
+  const chess = chessGameFor(context.startFen, plan.next.moves);
   chess.undo();
-  moveCachedGame(plan.update.moves, context.moves, chess);
+  moveCachedGame(plan.next.moves, context.moves, chess);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -253,7 +252,7 @@ const gameSetup = setup({
       if (event.type !== 'MOVE') return;
       const plan = planMove(context, event, nowOf(self));
       if (!plan) return; // unreachable: the acceptableMove guard ran first
-      enqueue.assign(() => plan.update);
+      enqueue.assign(() => plan.next);
       for (const e of plan.emitted) enqueue.emit(e);
     }),
 

@@ -12,7 +12,8 @@ import type { AccountsModule, AiService } from '../wiring';
 import { Hub, LOBBY_TOPIC, type PlayerSession, type SocketData, type WS } from './hub';
 import type { GuestIdentity } from './identity';
 import { newRateState, takeToken } from './rateLimit';
-import { parseClientMessage, type ParsedMessage, type ParsedPayloads } from './schemas';
+import { readMoveFrame } from './moveFrame';
+import { parseClientMessage, type ParsedMessage, type ParsedPayloads, type ParseResult } from './schemas';
 
 export interface RealtimeOptions {
   maxPayloadBytes: number;
@@ -216,8 +217,9 @@ export class Realtime {
       this.reject(ws, 'binary', TEXTS.binary);
       return;
     }
-    const text = Buffer.from(message).toString('utf8');
-    const parsed = parseClientMessage(text);
+    // A move as clients write it is read from the bytes; anything else is parsed and checked in full.
+    const move = readMoveFrame(message);
+    const parsed: ParseResult = move ? { ok: true, msg: move } : parseClientMessage(Buffer.from(message).toString('utf8'));
     if (!parsed.ok) {
       if (parsed.reason === 'invalid_payload' && (parsed.type === 'gameMove' || parsed.type === 'playerMoveAI')) {
         this.metrics.messagesRejected.inc({ reason: parsed.reason });

@@ -58,11 +58,4 @@ export function startGame(overrides: Partial<GameInput> = {}, machine: typeof ga
   };
 }
 
-/** A small seeded generator, so random walks replay the same way. */
-export function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+export { prng } from '../support/prng';
