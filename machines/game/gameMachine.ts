@@ -151,7 +151,7 @@ export function planMove(context: GameContext, event: MoveEvent, t: number): Mov
   const chess = game(context);
   const played = chess.play(moveInput(event.move));
   if (!played) return null;
-  const moves = context.moves.concat(played.uci);
+  const moves = [...context.moves, played.uci];
   moveCachedGame(context.moves, moves, chess);
 
   const status = chess.status();
@@ -162,16 +162,26 @@ export function planMove(context: GameContext, event: MoveEvent, t: number): Mov
   // lichess: a pending offer lapses when its receiver moves instead of answering.
   const offerLapsed = context.drawOffer === opposite(mover);
   const nextTurn = chess.turn();
+  // Every field written out, in the order of the initial context: one object shape for every
+  // context this makes (a spread of contexts of mixed shapes takes V8's slow path on each move).
   let next: GameContext = {
-    ...context,
+    gameId: context.gameId,
+    white: context.white,
+    black: context.black,
+    settings: context.settings,
+    startFen: context.startFen,
     moves,
     fen: played.fenAfter,
     turn: nextTurn,
     clocks,
-    lagBank,
     turnStartedAt: t,
     tickIndex: 0,
+    lagBank,
     drawOffer: offerLapsed ? null : context.drawOffer,
+    lastDrawOfferPly: context.lastDrawOfferPly,
+    away: context.away,
+    graceUsed: context.graceUsed,
+    graceCount: context.graceCount,
     result,
   };
   // The disconnect grace can only change when somebody is away (or a grace is counting).
