@@ -9,7 +9,10 @@
  *   tsx loadtest/driver/bench.ts --ci --players 200 --duration 30 --p99 100   (exit 1 on failure)
  *
  * Options: --players N[,N…]  --duration s  --pace ms (mean think time per move)  --workers K
- *          --warmup s  play (or echo) this long before the measured window opens (default 10;
+ *          --runs K    repeat each player count K times (chess, echo and relay each time) and
+ *                      print the medians; the ratio is taken within each run
+ *          --pin       the server under test on CPU 0, the load driver on the others
+ *          --warmup s  play (or echo) this long before the measured window opens (default 20;
  *                      0 with --ci): CPU is measured on a warmed-up process, as a long-running
  *                      server is, not on the JIT compiling its hot paths
  *          --queue-rate players per second arriving in the queue (default 1000)
@@ -37,7 +40,9 @@ const ci = flag('ci');
 const playerCounts = opt('players', ci ? '200' : '1000').split(',').map(Number);
 const durationS = Number(opt('duration', ci ? '30' : '30'));
 const paceMs = Number(opt('pace', '1000'));
-const warmupS = Number(opt('warmup', ci ? '0' : '10'));
+const warmupS = Number(opt('warmup', ci ? '0' : '20'));
+/** --runs K: the whole sequence (chess, echo, relay) K times per player count, then medians */
+const runs = Math.max(1, Number(opt('runs', '1')));
 const workersWanted = Number(opt('workers', '0'));
 const serverMode = opt('server', ci ? 'tsx' : 'built') as 'built' | 'tsx';
 const withEcho = !ci && !flag('no-echo');
@@ -382,39 +387,68 @@ async function main(): Promise<void> {
   }
   let failed = false;
   const rows: string[] = [];
+  const summary: string[] = [];
   for (const n of playerCounts) {
-    log(`chess server, ${n} players, ${durationS} s at ${paceMs} ms per move…`);
-    const c = await runChess(n);
-    let echo: Awaited<ReturnType<typeof runEcho>> | null = null;
-    let relayPeer: Awaited<ReturnType<typeof runEcho>> | null = null;
-    if (withEcho) {
-      log(`echo server, ${n} clients…`);
-      echo = await runEcho(n);
-      log(`relay server (echo + one more send), ${n} clients…`);
-      relayPeer = await runEcho(n, true);
+    const perRun: { cpu: number; echo: number; ratio: number; relay: number; p99: number }[] = [];
+    for (let run = 1; run <= runs; run++) {
+      if (runs > 1) log(`run ${run} of ${runs}`);
+      log(`chess server, ${n} players, ${durationS} s at ${paceMs} ms per move…`);
+      const c = await runChess(n);
+      let echo: Awaited<ReturnType<typeof runEcho>> | null = null;
+      let relayPeer: Awaited<ReturnType<typeof runEcho>> | null = null;
+      if (withEcho) {
+        log(`echo server, ${n} clients…`);
+        echo = await runEcho(n);
+        log(`relay server (echo + one more send), ${n} clients…`);
+        relayPeer = await runEcho(n, true);
+      }
+      const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
+      log(JSON.stringify({ chess: c, echo, relay: relayPeer }));
+      rows.push(
+        `| ${n} | ${f(c.connectPerSec, 0)} | ${c.pairedGames} | ${f(c.pairP50ms)} / ${f(c.pairP99ms)} | ${c.moves} | ${f(c.relayP50ms, 2)} / ${f(c.relayP99ms, 2)} | ${f(c.cpuUsPerMove, 0)} | ${echo ? f(echo.cpuUsPerMsg, 0) : 'n/a'} | ${echo ? f(c.cpuUsPerMove / echo.cpuUsPerMsg, 2) + 'x' : 'n/a'} | ${relayPeer && echo ? `${f(relayPeer.cpuUsPerMsg, 0)} (${f(relayPeer.cpuUsPerMsg / echo.cpuUsPerMsg, 2)}x)` : 'n/a'} | ${f(c.rssPerPlayerKB)} | ${f(c.rssPerGameKB)} | ${c.moveRejected + c.errors} / ${c.lostGames} |`,
+      );
+      const problems: string[] = [];
+      if (c.connectFailed) problems.push(`${c.connectFailed} connections failed`);
+      if (c.moveRejected) problems.push(`${c.moveRejected} legal moves rejected`);
+      if (c.errors) problems.push(`${c.errors} error messages`);
+      if (c.lostGames) problems.push(`${c.lostGames} players never got a gameEnd`);
+      if (c.closedUnexpectedly) problems.push(`${c.closedUnexpectedly} sockets closed by the server`);
+      if (!(c.relayP99ms <= p99Threshold)) problems.push(`p99 relay ${f(c.relayP99ms, 2)} ms above ${p99Threshold} ms`);
+      if (c.moves === 0) problems.push('no moves relayed');
+      if (problems.length) {
+        log(`FAIL at ${n} players: ${problems.join('; ')}`);
+        if (c.rejections.length) log('  first problems: ' + c.rejections.join(' | '));
+        failed = true;
+      } else log(`ok at ${n} players`);
+      perRun.push({
+        cpu: c.cpuUsPerMove,
+        echo: echo?.cpuUsPerMsg ?? NaN,
+        ratio: echo ? c.cpuUsPerMove / echo.cpuUsPerMsg : NaN,
+        relay: relayPeer && echo ? relayPeer.cpuUsPerMsg / echo.cpuUsPerMsg : NaN,
+        p99: c.relayP99ms,
+      });
     }
-    const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
-    log(JSON.stringify({ chess: c, echo, relay: relayPeer }));
+    if (runs > 1) {
+      const med = (k: keyof (typeof perRun)[number]) => {
+        const xs = perRun.map((r) => r[k]).sort((a, b) => a - b);
+        return `${xs[Math.floor(xs.length / 2)].toFixed(k === 'ratio' || k === 'relay' ? 2 : 1)} (${xs[0].toFixed(k === 'ratio' || k === 'relay' ? 2 : 1)}–${xs[xs.length - 1].toFixed(k === 'ratio' || k === 'relay' ? 2 : 1)})`;
+      };
+      summary.push(`| ${n} | ${runs} | ${med('p99')} | ${med('cpu')} | ${med('echo')} | ${med('ratio')}x | ${med('relay')}x |`);
+    }
+  }
+  if (summary.length) {
     rows.push(
-      `| ${n} | ${f(c.connectPerSec, 0)} | ${c.pairedGames} | ${f(c.pairP50ms)} / ${f(c.pairP99ms)} | ${c.moves} | ${f(c.relayP50ms, 2)} / ${f(c.relayP99ms, 2)} | ${f(c.cpuUsPerMove, 0)} | ${echo ? f(echo.cpuUsPerMsg, 0) : 'n/a'} | ${echo ? f(c.cpuUsPerMove / echo.cpuUsPerMsg, 2) + 'x' : 'n/a'} | ${relayPeer && echo ? `${f(relayPeer.cpuUsPerMsg, 0)} (${f(relayPeer.cpuUsPerMsg / echo.cpuUsPerMsg, 2)}x)` : 'n/a'} | ${f(c.rssPerPlayerKB)} | ${f(c.rssPerGameKB)} | ${c.moveRejected + c.errors} / ${c.lostGames} |`,
+      '',
+      'Medians (range) over the runs; the ratio is taken within each run:',
+      '',
+      '| players | runs | relay p99 ms | server CPU µs/move | echo CPU µs/msg | ratio | bare relay / echo |',
+      '|---|---|---|---|---|---|---|',
+      ...summary,
     );
-    const problems: string[] = [];
-    if (c.connectFailed) problems.push(`${c.connectFailed} connections failed`);
-    if (c.moveRejected) problems.push(`${c.moveRejected} legal moves rejected`);
-    if (c.errors) problems.push(`${c.errors} error messages`);
-    if (c.lostGames) problems.push(`${c.lostGames} players never got a gameEnd`);
-    if (c.closedUnexpectedly) problems.push(`${c.closedUnexpectedly} sockets closed by the server`);
-    if (!(c.relayP99ms <= p99Threshold)) problems.push(`p99 relay ${f(c.relayP99ms, 2)} ms above ${p99Threshold} ms`);
-    if (c.moves === 0) problems.push('no moves relayed');
-    if (problems.length) {
-      log(`FAIL at ${n} players: ${problems.join('; ')}`);
-      if (c.rejections.length) log('  first problems: ' + c.rejections.join(' | '));
-      failed = true;
-    } else log(`ok at ${n} players`);
   }
   process.stdout.write(
     [
-      `Pace ${paceMs} ms mean think time per move, ${warmupS} s of warm-up then ${durationS} s measured, server: ${serverMode === 'built' ? 'node dist/server/main.js' : 'tsx server/main.ts'}${priority !== null ? `, niceness ${priority}` : ''}, load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`,
+      `Pace ${paceMs} ms mean think time per move, ${warmupS} s of warm-up then ${durationS} s measured, server: ${serverMode === 'built' ? 'node dist/server/main.js' : 'tsx server/main.ts'}${priority !== null ? `, niceness ${priority}` : ''}${pin ? ', pinned (server under test on CPU 0, driver on the others)' : ''}, load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`,
       '',
       '| players | connects/s | games | pairing p50/p99 ms | moves relayed | relay p50/p99 ms | server CPU µs/move | echo CPU µs/msg | ratio | bare relay µs/msg (x echo) | RSS KB/player | RSS KB/game | rejected+errors / lost games |',
       '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
