@@ -4,6 +4,8 @@
  * 1. Moves: CPU time for the same random legal games (fixed seed) replayed through gameMachine actors
  *    (validation, clocks, emitted events) and through bare ChessGame isLegal+play+status (the
  *    peer). Microseconds per move, medians of RUNS runs, and the ratio.
+ *    1b. The same on cold caches (COLD_MB, default 32, walked before every move; 0 skips it):
+ *    driven machine, serverGameMachine (direct moves) and bare ChessGame.
  * 2. Clock wake-ups: ACTORS running games, each waking once per second to emit `clock`, against
  *    a minimal XState machine that only re-enters a state on an `after` timer and emits (the
  *    peer: the floor of any XState timer). CPU microseconds per wake-up (process.cpuUsage over
@@ -11,7 +13,7 @@
  */
 import { createActor, emit, setup } from 'xstate';
 import { ChessGame } from '../../chess';
-import { drivenGameMachine, gameMachine } from '../index';
+import { drivenGameMachine, gameMachine, serverGameMachine } from '../index';
 
 const GAMES = Number(process.env.GAMES ?? 300);
 const RUNS = Number(process.env.RUNS ?? 7);
@@ -51,7 +53,9 @@ const cpuSince = (c0: NodeJS.CpuUsage) => {
   return c.user + c.system;
 };
 
-function movesViaMachine(machine: typeof gameMachine | typeof drivenGameMachine = gameMachine): number {
+type AnyGameMachine = typeof gameMachine | typeof drivenGameMachine | typeof serverGameMachine;
+
+function movesViaMachine(machine: AnyGameMachine = gameMachine): number {
   const c0 = process.cpuUsage();
   let moved = 0;
   for (const moves of games) {
@@ -85,23 +89,87 @@ function movesViaChessCore(): number {
 
 movesViaMachine();
 movesViaMachine(drivenGameMachine);
+movesViaMachine(serverGameMachine);
 movesViaChessCore(); // warm-up
 const machineMoves: number[] = [];
 const drivenMoves: number[] = [];
+const serverMoves: number[] = [];
 const coreMoves: number[] = [];
 for (let r = 0; r < RUNS; r++) {
   machineMoves.push(movesViaMachine());
   drivenMoves.push(movesViaMachine(drivenGameMachine));
+  serverMoves.push(movesViaMachine(serverGameMachine));
   coreMoves.push(movesViaChessCore());
 }
 const mm = median(machineMoves);
 const dm = median(drivenMoves);
+const sm = median(serverMoves);
 const cm = median(coreMoves);
 out(`moves: ${GAMES} random games, ${totalMoves} moves, median of ${RUNS} runs`);
 out(`  gameMachine actor   ${mm.toFixed(1)} us CPU/move`);
-out(`  driven (no timers)  ${dm.toFixed(1)} us CPU/move (the server's; ${(dm / cm).toFixed(1)}x the peer)`);
+out(`  driven (no timers)  ${dm.toFixed(1)} us CPU/move (${(dm / cm).toFixed(1)}x the peer)`);
+out(`  server (direct)     ${sm.toFixed(1)} us CPU/move (the server's; ${(sm / cm).toFixed(1)}x the peer)`);
 out(`  ChessGame (peer)    ${cm.toFixed(1)} us CPU/move`);
 out(`  ratio               ${(mm / cm).toFixed(1)}x`);
+
+// ------------------------------------------------------------------------------------------
+// 1b. Moves on cold caches: what a loaded server sees. Between two moves other processes run
+// and evict the caches; here COLD_MB of memory is walked before every move (32 = this
+// machine's L3), games are visited round-robin, and only the move itself is timed (wall time).
+
+const COLD_MB = Number(process.env.COLD_MB ?? 32);
+const COLD_GAMES = 300;
+const coldBuffer = new Float64Array(COLD_MB * 131_072);
+function evictCaches(): number {
+  let s = 0;
+  for (let i = 0; i < coldBuffer.length; i += 8) s += ++coldBuffer[i];
+  return s;
+}
+
+function coldMoves(kind: AnyGameMachine | 'chess'): number {
+  const n = Math.min(COLD_GAMES, games.length);
+  const subjects = games.slice(0, n).map((_, i) => {
+    if (kind === 'chess') return new ChessGame();
+    const a = createActor(kind as typeof gameMachine, {
+      input: { gameId: `g${i}`, white: { id: 'w', name: 'W' }, black: { id: 'b', name: 'B' }, clockMs: 600_000 },
+    });
+    a.start();
+    return a;
+  });
+  let total = 0;
+  let moved = 0;
+  for (let ply = 0; ply < 60; ply++) {
+    for (let i = 0; i < n; i++) {
+      const m = games[i][ply];
+      if (m === undefined) continue;
+      evictCaches();
+      const t0 = performance.now();
+      const s = subjects[i];
+      if (s instanceof ChessGame) {
+        s.isLegal(wire(m));
+        s.play(wire(m));
+        s.status();
+      } else s.send({ type: 'MOVE', playerId: ply % 2 ? 'b' : 'w', move: wire(m), lagMs: 20 });
+      total += performance.now() - t0;
+      moved++;
+    }
+  }
+  for (const s of subjects) if (!(s instanceof ChessGame)) s.stop();
+  return (total * 1000) / moved;
+}
+
+if (COLD_MB > 0) {
+  const cold = { driven: [] as number[], server: [] as number[], chess: [] as number[] };
+  for (let r = 0; r < 3; r++) {
+    cold.driven.push(coldMoves(drivenGameMachine));
+    cold.server.push(coldMoves(serverGameMachine));
+    cold.chess.push(coldMoves('chess'));
+  }
+  out(`moves on cold caches (${COLD_MB} MB walked before each move, wall time of the move, median of 3)`);
+  out(`  driven (no timers)  ${median(cold.driven).toFixed(1)} us/move`);
+  out(`  server (direct)     ${median(cold.server).toFixed(1)} us/move`);
+  out(`  ChessGame (peer)    ${median(cold.chess).toFixed(1)} us/move`);
+}
 
 // ------------------------------------------------------------------------------------------
 // 2. Clock wake-ups
