@@ -9,9 +9,9 @@
  * update, and the emitted events are those of `planMove`, which is the `applyMove` action itself.
  *
  * Why: on a loaded server the interpreter meets every move with cold caches (other processes
- * run on the same cores between two moves of a game), and there its fixed cost per event (transition selection,
- * microsteps, action resolution, the eventless check) was several times the cost of the chess and
- * clock work the move needs. The event still goes through the XState actor (mailbox, snapshot
+ * run on the same cores between two moves of a game), and there its fixed cost per event
+ * (transition selection, microsteps, action resolution, the eventless check) was several times
+ * the cost of the chess and clock work the move needs. The event still goes through the XState actor (mailbox, snapshot
  * observers, emitted-event listeners, inspection of the event and the snapshot); only the
  * interpreter's walk of this one transition is skipped. Everything else (illegal, out-of-turn and
  * game-ending moves, the moves before the clocks start, every other event) is the machine's.
