@@ -49,41 +49,12 @@ export type ParseResult =
 
 const envelope = z.object({ type: z.string().max(64), payload: z.unknown().optional() });
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isSquare = (v: unknown): v is string =>
-  typeof v === 'string' && v.length === 2 && v.charCodeAt(0) >= 97 && v.charCodeAt(0) <= 104 && v.charCodeAt(1) >= 49 && v.charCodeAt(1) <= 56;
-const PROMOTIONS = new Set(['q', 'r', 'b', 'n']);
-
-/**
- * `payloadSchemas.gameMove` written out by hand for the message a game sends most: the same
- * checks and the same output (unknown keys dropped, absent optional keys left out), without
- * zod's machinery on every move. Anything it does not accept goes through the schema, which
- * gives the error. tests/server/schemas.test.ts holds the two to the same answers.
- */
-export function parseGameMovePayload(payload: unknown): ParsedPayloads['gameMove'] | null {
-  if (!isRecord(payload)) return null;
-  const { gameId, move } = payload;
-  if (typeof gameId !== 'string' || gameId.length < 1 || gameId.length > 64 || !isRecord(move)) return null;
-  const { from, to, piece, promotion } = move;
-  if (!isSquare(from) || !isSquare(to)) return null;
-  if (piece !== undefined && (typeof piece !== 'string' || piece.length > 8)) return null;
-  if (promotion !== undefined && !(typeof promotion === 'string' && PROMOTIONS.has(promotion))) return null;
-  const out: ParsedPayloads['gameMove']['move'] = { from, to };
-  if (piece !== undefined) out.piece = piece;
-  if (promotion !== undefined) out.promotion = promotion as 'q' | 'r' | 'b' | 'n';
-  return { gameId, move: out };
-}
-
 export function parseClientMessage(text: string): ParseResult {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
     return { ok: false, reason: 'malformed_json', detail: 'message is not valid JSON' };
-  }
-  if (isRecord(raw) && raw.type === 'gameMove') {
-    const payload = parseGameMovePayload(raw.payload);
-    if (payload) return { ok: true, msg: { type: 'gameMove', payload } };
   }
   const env = envelope.safeParse(raw);
   if (!env.success) return { ok: false, reason: 'not_an_object', detail: 'message must be an object with a string "type"' };

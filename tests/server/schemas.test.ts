@@ -1,9 +1,11 @@
 /**
- * The gameMove payload is checked by a hand-written function on the move path; the zod schema
- * stays the definition. Both must give the same answer and the same output for any payload.
+ * The zod schema is the definition of a gameMove payload. A move frame is read either by
+ * parseClientMessage (JSON.parse and the schemas) or, when written exactly as clients write it,
+ * straight from its bytes (readMoveFrame). For any payload both must answer as the schema does.
  */
 import { describe, expect, it } from 'vitest';
-import { parseClientMessage, parseGameMovePayload, payloadSchemas } from '../../server/realtime/schemas';
+import { readMoveFrame } from '../../server/realtime/moveFrame';
+import { parseClientMessage, payloadSchemas } from '../../server/realtime/schemas';
 
 const gameIds: unknown[] = ['game_abc', 'g', 'x'.repeat(64), 'x'.repeat(65), '', 7, null, undefined, ['game_abc'], 'ünïcødé_id'];
 const squares: unknown[] = ['e2', 'a1', 'h8', 'i1', 'a9', 'a0', 'E2', 'e22', 'e', '', 5, null, undefined, 'e2\n'];
@@ -25,24 +27,34 @@ function* payloads(): Generator<unknown> {
 }
 
 describe('gameMove payload', () => {
-  it('the hand-written check and the zod schema agree on every payload, output included', () => {
+  it('parseClientMessage and the byte reader agree with the zod schema on every payload, output included', () => {
     let accepted = 0;
     let refused = 0;
+    let readFromBytes = 0;
     for (const payload of payloads()) {
       // as it arrives: through JSON (undefined fields vanish)
-      const wire = payload === undefined ? undefined : JSON.parse(JSON.stringify(payload));
+      const text = JSON.stringify({ type: 'gameMove', payload });
+      const wire = JSON.parse(text).payload;
       const byZod = payloadSchemas.gameMove.safeParse(wire);
-      const byHand = parseGameMovePayload(wire);
+      const full = parseClientMessage(text);
+      const fromBytes = readMoveFrame(new TextEncoder().encode(text).buffer as ArrayBuffer);
       if (byZod.success) {
-        expect(byHand, JSON.stringify(wire)).toStrictEqual(byZod.data);
+        expect(full, text).toStrictEqual({ ok: true, msg: { type: 'gameMove', payload: byZod.data } });
+        // the byte reader may leave a valid frame to the full parser, never read it differently
+        if (fromBytes) {
+          expect(fromBytes, text).toStrictEqual({ type: 'gameMove', payload: byZod.data });
+          readFromBytes++;
+        }
         accepted++;
       } else {
-        expect(byHand, JSON.stringify(wire)).toBeNull();
+        expect(full.ok, text).toBe(false);
+        expect(fromBytes, text).toBeNull();
         refused++;
       }
     }
     expect(accepted).toBeGreaterThan(10);
     expect(refused).toBeGreaterThan(30);
+    expect(readFromBytes).toBeGreaterThan(10);
   });
 
   it('a refused payload still gets the schema’s error text', () => {
