@@ -3,6 +3,7 @@
  * One Registry per server instance so that several servers can run in one process (tests).
  */
 import type { RecordableHistogram } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 import client from 'prom-client';
 
 export interface LiveStats {
@@ -124,9 +125,10 @@ function registerProcessMetrics(registers: client.Registry[], loopLag: Recordabl
   });
   gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', () => process.memoryUsage.rss());
   gauge('process_start_time_seconds', 'Start time of the process since unix epoch in seconds.', () => Math.round(Date.now() / 1000 - process.uptime()));
-  gauge('nodejs_heap_size_total_bytes', 'Process heap size from Node.js in bytes.', () => process.memoryUsage().heapTotal);
-  gauge('nodejs_heap_size_used_bytes', 'Process heap size used from Node.js in bytes.', () => process.memoryUsage().heapUsed);
-  gauge('nodejs_external_memory_bytes', 'Node.js external memory size in bytes.', () => process.memoryUsage().external);
+  // from V8 directly: process.memoryUsage() would read /proc for the RSS again on each call
+  gauge('nodejs_heap_size_total_bytes', 'Process heap size from Node.js in bytes.', () => getHeapStatistics().total_heap_size);
+  gauge('nodejs_heap_size_used_bytes', 'Process heap size used from Node.js in bytes.', () => getHeapStatistics().used_heap_size);
+  gauge('nodejs_external_memory_bytes', 'Node.js external memory size in bytes.', () => getHeapStatistics().external_memory);
   if (!loopLag) return;
   // One reading of the heartbeat's delay histogram per scrape (then reset), in seconds.
   let reading: Record<string, number> = {};

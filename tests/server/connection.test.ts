@@ -113,6 +113,25 @@ describe('playerCount', () => {
 });
 
 describe('HTTP', () => {
+  it('reports event-loop delay from the heartbeat: a blocked loop shows up, and each scrape starts afresh', async () => {
+    const scrape = async () => {
+      const text = await (await fetch(server.url + '/metrics')).text();
+      const value = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text)?.[1]);
+      return { max: value('nodejs_eventloop_lag_max_seconds'), p99: value('nodejs_eventloop_lag_p99_seconds') };
+    };
+    await scrape(); // resets the reading
+    await sleep(200);
+    const until = performance.now() + 250;
+    while (performance.now() < until); // block the loop (the server runs in this process)
+    await sleep(200);
+    const blocked = await scrape();
+    expect(blocked.max).toBeGreaterThan(0.2);
+    expect(blocked.max).toBeLessThan(5);
+    await sleep(300);
+    const quiet = await scrape();
+    expect(quiet.max).toBeLessThan(blocked.max);
+  });
+
   it('answers /healthz and /metrics', async () => {
     const h = await fetch(server.url + '/healthz');
     expect(h.status).toBe(200);
