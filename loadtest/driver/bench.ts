@@ -431,7 +431,8 @@ async function main(): Promise<void> {
     if (runs > 1) {
       const med = (k: keyof (typeof perRun)[number]) => {
         const xs = perRun.map((r) => r[k]).sort((a, b) => a - b);
-        return `${xs[Math.floor(xs.length / 2)].toFixed(k === 'ratio' || k === 'relay' ? 2 : 1)} (${xs[0].toFixed(k === 'ratio' || k === 'relay' ? 2 : 1)}–${xs[xs.length - 1].toFixed(k === 'ratio' || k === 'relay' ? 2 : 1)})`;
+        const d = k === 'ratio' || k === 'relay' ? 2 : 1;
+        return `${pct(xs, 50).toFixed(d)} (${xs[0].toFixed(d)}–${xs[xs.length - 1].toFixed(d)})`;
       };
       summary.push(`| ${n} | ${runs} | ${med('p99')} | ${med('cpu')} | ${med('echo')} | ${med('ratio')}x | ${med('relay')}x |`);
     }

@@ -11,9 +11,9 @@
  * Why: on a loaded server the interpreter meets every move with cold caches (other processes
  * run on the same cores between two moves of a game), and there its fixed cost per event
  * (transition selection, microsteps, action resolution, the eventless check) was several times
- * the cost of the chess and clock work the move needs. The event still goes through the XState actor (mailbox, snapshot
- * observers, emitted-event listeners, inspection of the event and the snapshot); only the
- * interpreter's walk of this one transition is skipped. Everything else (illegal, out-of-turn and
+ * the cost of the chess and clock work the move needs. The event still goes through the XState
+ * actor (mailbox, snapshot observers, emitted-event listeners, inspection of the event and the
+ * snapshot); only the interpreter's walk of this one transition is skipped. Everything else (illegal, out-of-turn and
  * game-ending moves, the moves before the clocks start, every other event) is the machine's.
  * tests/machines/gameDirectMoves.test.ts replays random games through both and compares every
  * snapshot and emitted event.
@@ -26,7 +26,7 @@ type DrivenGameMachine = typeof drivenGameMachine;
 type Snapshot = ReturnType<DrivenGameMachine['transition']>;
 
 /** `machine` with the direct transition for moves in `running` (see the top of this file). */
-export function withDirectMoves(machine: DrivenGameMachine): DrivenGameMachine {
+function withDirectMoves(machine: DrivenGameMachine): DrivenGameMachine {
   // Everything else (initial snapshot, persistence, restoring, inspection data) is the machine's.
   const logic = Object.create(machine) as DrivenGameMachine;
   logic.transition = (snapshot: Snapshot, event: GameEvent, scope: ActorScope<Snapshot, GameEvent, never, GameEmitted>) => {

@@ -126,10 +126,10 @@ export interface MovePlan {
 
 /**
  * The `applyMove` action as a function of the context, the move and the time, for a move that
- * passed `isOwnWellFormedMove`: null when the move is not legal (and nothing changed), unless the
- * mover's flag had already fallen (then the result is that timeout, legal or not). Called once
- * per relayed move, so it builds the next context in one object literal. It plays the move on the context's
- * cached ChessGame (see chessCache.ts); `unplanMove` takes that back.
+ * passed `isOwnWellFormedMove`: null when the move is not legal (and nothing changed), unless
+ * the mover's flag had already fallen (then the result is that timeout, legal or not). Called
+ * once per relayed move, so it builds the next context in one object literal. It plays the move
+ * on the context's cached ChessGame (see chessCache.ts); `unplanMove` takes that back.
  */
 export function planMove(context: GameContext, event: MoveEvent, t: number): MovePlan | null {
   const mover = context.turn;

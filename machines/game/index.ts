@@ -3,7 +3,7 @@
  * The client may import the pure helpers from './display' alone.
  */
 export { gameMachine, drivenGameMachine, defaultNow, type GameTiming } from './gameMachine';
-export { serverGameMachine, withDirectMoves } from './directMoves';
+export { serverGameMachine } from './directMoves';
 export { snapshotForRejoin, uciToWireMove } from './rejoin';
 export { clocksAt, clockRunning, flagGraceMs, creditLag, wakeAt } from './clock';
 export { formatClock, toTimers, REASON_LABELS, reasonLabel, outcomeFor, opposite } from './display';

@@ -7,7 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChessGame } from '../../machines/chess';
 import { drivenGameMachine, serverGameMachine, wakeAt, type GameEvent } from '../../machines/game';
-import { BLACK, WHITE, prng, startGame } from './gameHarness';
+import { prng } from '../support/prng';
+import { BLACK, WHITE, startGame } from './gameHarness';
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -57,5 +57,3 @@ export function startGame(overrides: Partial<GameInput> = {}, machine: typeof ga
     ended: () => ofType('ended')[0],
   };
 }
-
-export { prng } from '../support/prng';
