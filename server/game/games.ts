@@ -67,7 +67,6 @@ export class GameManager {
   /** performance.now() when the move being processed arrived, for the relay histogram */
   private moveArrivedAt = 0;
   private readonly wheel: WakeWheel<LiveGame>;
-  private stopped = false;
 
   constructor(
     private readonly hub: Hub,
@@ -77,9 +76,7 @@ export class GameManager {
     heartbeat: Heartbeat,
   ) {
     this.wheel = new WakeWheel<LiveGame>(heartbeat.periodMs, performance.now());
-    heartbeat.onBeat((now) => {
-      if (!this.stopped) this.tick(now);
-    });
+    heartbeat.onBeat((now) => this.tick(now));
   }
 
   get size(): number {
@@ -352,7 +349,6 @@ export class GameManager {
 
   /** Server shutdown: stop every actor without scoring the games. */
   stopAll(): void {
-    this.stopped = true;
     for (const g of this.games.values()) this.wheel.cancel(g);
     for (const g of this.games.values()) {
       g.ended = true;
