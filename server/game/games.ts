@@ -11,7 +11,7 @@ import type { ServerMetrics } from '../http/metrics';
 import type { GameCommand, GameEmitted, GameInput, Seat } from './contract';
 import { clockRunning, clocksAt, createGameActor, liveContext, rejoinState, toTimers, wakeAt, type GameActor, type GameContext } from './machines';
 import type { Heartbeat } from '../heartbeat';
-import { WakeWheel } from './wakeWheel';
+import { WakeWheel, type WheelEntry } from './wakeWheel';
 
 /**
  * Time in the server's games comes from one timing wheel, turned by the server's heartbeat
@@ -41,8 +41,10 @@ export interface GameOptions {
 
 export interface LiveGame {
   id: string;
-  /** the timing wheel's slot this game waits in (owned by WakeWheel) */
+  /** the timing wheel's slot this game waits in, and its neighbours there (owned by WakeWheel) */
   wakeSlot: number;
+  wakePrev: WheelEntry | null;
+  wakeNext: WheelEntry | null;
   /** turnStartedAt of the turn whose whole seconds are being reported, and how many were */
   reportTurn: number;
   reportsThisTurn: number;
@@ -116,6 +118,8 @@ export class GameManager {
     const game: LiveGame = {
       id,
       wakeSlot: -1,
+      wakePrev: null,
+      wakeNext: null,
       reportTurn: -1,
       reportsThisTurn: 0,
       white: input.white,

@@ -1,22 +1,39 @@
 /**
  * A hashed timing wheel: items wake in fixed-width time slots, all from one interval timer.
- * The game server keeps one entry per live game (its next deadline or clock report), so a move
- * costs two Set operations instead of cancelling and re-arming a Node timer per game.
+ * The game server keeps one entry per live game (its next deadline or clock report) and moves
+ * it after every move, so scheduling must be cheap: the slots are a ring of buckets, each a
+ * doubly linked list threaded through the entries themselves. Moving an entry is a few pointer
+ * writes, with no Map, Set or allocation.
+ *
+ * An entry's slot is absolute (time / slot width); it waits in bucket `slot mod ring size`. A
+ * bucket therefore also holds entries due one or more turns of the ring later; they are left
+ * where they are until their own turn comes.
  */
 export interface WheelEntry {
-  /** the slot the entry waits in; -1 when it waits in none (the wheel owns this field) */
+  /** the absolute slot the entry waits in; -1 when it waits in none (the wheel owns this field) */
   wakeSlot: number;
+  /** neighbours in its bucket's list (owned by the wheel) */
+  wakePrev: WheelEntry | null;
+  wakeNext: WheelEntry | null;
 }
 
+/** Ring size: 4,096 buckets of 50 ms span 204.8 s; later entries wait a few turns more. */
+const DEFAULT_BUCKET_BITS = 12;
+
 export class WakeWheel<T extends WheelEntry> {
-  private readonly slots = new Map<number, Set<T>>();
+  private readonly buckets: (WheelEntry | null)[];
+  private readonly mask: number;
+  private count = 0;
   /** the last slot handed out by takeDue */
   private cursor: number;
 
   constructor(
     readonly slotMs: number,
     nowMs: number,
+    bucketBits = DEFAULT_BUCKET_BITS,
   ) {
+    this.buckets = new Array<WheelEntry | null>(1 << bucketBits).fill(null);
+    this.mask = (1 << bucketBits) - 1;
     this.cursor = Math.floor(nowMs / slotMs);
   }
 
@@ -32,20 +49,20 @@ export class WakeWheel<T extends WheelEntry> {
     const slot = Math.max(Math.ceil(atMs / this.slotMs), this.cursor + 1);
     if (slot === item.wakeSlot) return;
     this.cancel(item);
-    let set = this.slots.get(slot);
-    if (!set) this.slots.set(slot, (set = new Set()));
-    set.add(item);
+    const b = slot & this.mask;
+    const head = this.buckets[b];
+    item.wakePrev = null;
+    item.wakeNext = head;
+    if (head) head.wakePrev = item;
+    this.buckets[b] = item;
     item.wakeSlot = slot;
+    this.count++;
   }
 
   cancel(item: T): void {
     if (item.wakeSlot === -1) return;
-    const set = this.slots.get(item.wakeSlot);
-    if (set) {
-      set.delete(item);
-      if (set.size === 0) this.slots.delete(item.wakeSlot);
-    }
-    item.wakeSlot = -1;
+    this.unlink(item);
+    this.count--;
   }
 
   /** The items whose slot has come by `nowMs`, taken off the wheel, earliest slot first. */
@@ -53,26 +70,46 @@ export class WakeWheel<T extends WheelEntry> {
     const upTo = Math.floor(nowMs / this.slotMs);
     const due: T[] = [];
     if (upTo <= this.cursor) return due;
-    // Jump over empty stretches (a stalled loop, or nothing scheduled for a long while).
-    const keys = upTo - this.cursor > this.slots.size ? [...this.slots.keys()].filter((k) => k <= upTo).sort((a, b) => a - b) : null;
-    const visit = (slot: number) => {
-      const set = this.slots.get(slot);
-      if (!set) return;
-      this.slots.delete(slot);
-      for (const item of set) {
-        item.wakeSlot = -1;
-        due.push(item);
-      }
-    };
-    if (keys) for (const k of keys) visit(k);
-    else for (let s = this.cursor + 1; s <= upTo; s++) visit(s);
+    if (upTo - this.cursor >= this.buckets.length) {
+      // A stall longer than the ring: every bucket once, then in slot order.
+      for (let b = 0; b < this.buckets.length; b++) this.collect(b, upTo, due);
+      due.sort((x, y) => x.wakeSlot - y.wakeSlot);
+    } else {
+      for (let s = this.cursor + 1; s <= upTo; s++) this.collect(s & this.mask, upTo, due);
+    }
+    for (const item of due) item.wakeSlot = -1;
+    this.count -= due.length;
     this.cursor = upTo;
     return due;
   }
 
   get size(): number {
-    let n = 0;
-    for (const set of this.slots.values()) n += set.size;
-    return n;
+    return this.count;
+  }
+
+  /** Moves the entries of bucket `b` that are due by slot `upTo` to `due` (their wakeSlot kept). */
+  private collect(b: number, upTo: number, due: T[]): void {
+    let e = this.buckets[b];
+    while (e) {
+      const next = e.wakeNext;
+      if (e.wakeSlot <= upTo) {
+        const slot = e.wakeSlot;
+        this.unlink(e);
+        e.wakeSlot = slot;
+        due.push(e as T);
+      }
+      e = next;
+    }
+  }
+
+  private unlink(item: WheelEntry): void {
+    const prev = item.wakePrev;
+    const next = item.wakeNext;
+    if (prev) prev.wakeNext = next;
+    else this.buckets[item.wakeSlot & this.mask] = next;
+    if (next) next.wakePrev = prev;
+    item.wakePrev = null;
+    item.wakeNext = null;
+    item.wakeSlot = -1;
   }
 }
