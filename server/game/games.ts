@@ -50,6 +50,12 @@ export interface LiveGame {
   reportsThisTurn: number;
   white: Seat;
   black: Seat;
+  /**
+   * The two players' sessions. A session outlives its sockets while its player has a seat
+   * (Hub.forgetIfIdle), and a reconnecting player gets the same session back, so frames for both
+   * players go out without looking them up by id.
+   */
+  sessions: { white: PlayerSession; black: PlayerSession };
   actor: GameActor;
   startedAt: number;
   ended: boolean;
@@ -124,6 +130,7 @@ export class GameManager {
       reportsThisTurn: 0,
       white: input.white,
       black: input.black,
+      sessions: { white, black },
       actor,
       startedAt: Date.now(),
       ended: false,
@@ -220,8 +227,8 @@ export class GameManager {
   /** One serialisation and one UTF-8 encoding for both players. */
   private both(game: LiveGame, msg: ServerMessage): void {
     const bytes = Buffer.from(JSON.stringify(msg));
-    this.hub.sendBytes(game.white.id, bytes);
-    this.hub.sendBytes(game.black.id, bytes);
+    this.hub.sendBytesTo(game.sessions.white, bytes);
+    this.hub.sendBytesTo(game.sessions.black, bytes);
   }
 
   private seatOf(game: LiveGame, color: Color): Seat {

@@ -100,8 +100,8 @@ export class Hub {
     return this.sendWs(ws, text);
   }
 
-  sendBytes(playerId: string, bytes: Uint8Array): boolean {
-    const ws = this.players.get(playerId)?.ws;
+  sendBytesTo(session: PlayerSession, bytes: Uint8Array): boolean {
+    const ws = session.ws;
     if (!ws || ws.getUserData().closing) return false;
     return ws.send(bytes, false) !== 2;
   }
