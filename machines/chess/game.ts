@@ -4,7 +4,7 @@
  * SAN/UCI/PGN and game status.
  */
 import { hasMatingMaterial, insufficientMaterial } from './material';
-import { MAX_MOVES, findLegalMove, generateLegal } from './movegen';
+import { MAX_MOVES, countLegal, findLegalMove, generateLegal } from './movegen';
 import { buildPgn } from './pgn';
 import { Position, START_FEN } from './position';
 import { moveToSan, parseSan } from './san';
@@ -169,13 +169,12 @@ export class ChessGame {
   /** SAN for a move in the current position, or null when illegal. */
   san(move: MoveInput | string): string | null {
     const m = this.find(move);
-    return m < 0 ? null : moveToSan(this.pos, m, this.moves, 0, this.legal());
+    return m < 0 ? null : moveToSan(this.pos, m);
   }
 
   private apply(m: number): PlayedMove {
     const pos = this.pos;
-    const n = this.legal();
-    const san = moveToSan(pos, m, this.moves, 0, n);
+    const san = moveToSan(pos, m);
     const from = m & 63;
     const to = (m >> 6) & 63;
     const flag = m >> 12;
@@ -234,7 +233,8 @@ export class ChessGame {
   status(): GameStatus {
     const pos = this.pos;
     const inCheck = pos.inCheck();
-    const noMoves = this.legal() === 0;
+    // counting is cheaper than listing; a list already made for this position is used
+    const noMoves = (this.moveCount >= 0 ? this.moveCount : countLegal(pos)) === 0;
     const checkmate = inCheck && noMoves;
     const stalemate = !inCheck && noMoves;
     const insufficient = insufficientMaterial(pos);

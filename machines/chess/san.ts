@@ -1,11 +1,16 @@
 /** Standard Algebraic Notation: writing (with disambiguation, x, =Q, +, #, O-O) and parsing. */
-import { countLegal } from './movegen';
+import { KNIGHT_HI, KNIGHT_LO, SLIDER_HI, SLIDER_LO, bishopIndex, rookIndex } from './attacks';
+import { countLegal, findLegalMove } from './movegen';
 import type { Position } from './position';
-import { FLAG_CASTLE, FLAG_EP, FLAG_PROMO_N, KING, PAWN, PIECE_CHARS } from './types';
+import { BISHOP, FLAG_CASTLE, FLAG_EP, FLAG_PROMO_N, KING, KNIGHT, PAWN, PIECE_CHARS, ROOK } from './types';
 import { SQUARE_NAMES, parseSquare } from './squares';
 
-/** SAN of the legal move m in pos; moves[start..end) must be pos's legal moves (for disambiguation). */
-export function moveToSan(pos: Position, m: number, moves: Int32Array, start: number, end: number): string {
+/**
+ * SAN of the legal move m in pos. Disambiguation needs the other pieces of the same kind that
+ * can legally reach the destination: they are found from the attack tables (the pieces of that
+ * kind attacking the square) and each checked for legality on its own, so no move list is built.
+ */
+export function moveToSan(pos: Position, m: number): string {
   const from = m & 63;
   const to = (m >> 6) & 63;
   const flag = m >> 12;
@@ -22,24 +27,7 @@ export function moveToSan(pos: Position, m: number, moves: Int32Array, start: nu
       if (flag >= FLAG_PROMO_N) san += '=' + PIECE_CHARS[flag - 2].toUpperCase();
     } else {
       san = PIECE_CHARS[type].toUpperCase();
-      if (type !== KING) {
-        let ambiguous = false;
-        let sameFile = false;
-        let sameRank = false;
-        for (let i = start; i < end; i++) {
-          const o = moves[i];
-          const of = o & 63;
-          if (of === from || ((o >> 6) & 63) !== to || (pos.board[of] & 7) !== type) continue;
-          ambiguous = true;
-          if ((of & 7) === (from & 7)) sameFile = true;
-          if ((of >> 3) === (from >> 3)) sameRank = true;
-        }
-        if (ambiguous) {
-          if (!sameFile) san += SQUARE_NAMES[from][0];
-          else if (!sameRank) san += SQUARE_NAMES[from][1];
-          else san += SQUARE_NAMES[from];
-        }
-      }
+      if (type !== KING) san += disambiguation(pos, from, to, piece);
       if (capture) san += 'x';
       san += SQUARE_NAMES[to];
     }
@@ -48,6 +36,59 @@ export function moveToSan(pos: Position, m: number, moves: Int32Array, start: nu
   if (pos.inCheck()) san += countLegal(pos) === 0 ? '#' : '+';
   pos.unmake(m);
   return san;
+}
+
+/** '', a file, a rank or a square: what tells the move of `piece` from -> to apart from its twins'. */
+function disambiguation(pos: Position, from: number, to: number, piece: number): string {
+  const type = piece & 7;
+  const lo = pos.bbLo;
+  const hi = pos.bbHi;
+  // squares from which a piece of this kind attacks `to` (attacks are symmetric)
+  let aLo: number;
+  let aHi: number;
+  if (type === KNIGHT) {
+    aLo = KNIGHT_LO[to];
+    aHi = KNIGHT_HI[to];
+  } else {
+    const occLo = lo[0] | lo[8];
+    const occHi = hi[0] | hi[8];
+    aLo = 0;
+    aHi = 0;
+    if (type !== ROOK) {
+      const i = bishopIndex(to, occLo, occHi);
+      aLo = SLIDER_LO[i];
+      aHi = SLIDER_HI[i];
+    }
+    if (type !== BISHOP) {
+      const i = rookIndex(to, occLo, occHi);
+      aLo |= SLIDER_LO[i];
+      aHi |= SLIDER_HI[i];
+    }
+  }
+  // the twins: same colour and kind, not the mover
+  aLo &= lo[piece];
+  aHi &= hi[piece];
+  if (from < 32) aLo &= ~(1 << from);
+  else aHi &= ~(1 << (from - 32));
+  if (aLo === 0 && aHi === 0) return '';
+  let ambiguous = false;
+  let sameFile = false;
+  let sameRank = false;
+  for (let h = 0; h < 2; h++) {
+    let bb = h === 0 ? aLo : aHi;
+    while (bb !== 0) {
+      const sq = (h << 5) + 31 - Math.clz32(bb & -bb);
+      bb &= bb - 1;
+      if (findLegalMove(pos, sq, to, 0) < 0) continue; // pinned
+      ambiguous = true;
+      if ((sq & 7) === (from & 7)) sameFile = true;
+      if (sq >> 3 === from >> 3) sameRank = true;
+    }
+  }
+  if (!ambiguous) return '';
+  if (!sameFile) return SQUARE_NAMES[from][0];
+  if (!sameRank) return SQUARE_NAMES[from][1];
+  return SQUARE_NAMES[from];
 }
 
 const SAN_RE = /^([NBRQK])?([a-h])?([1-8])?(x|:)?([a-h][1-8])(?:=?([NBRQnbrq]))?$/;

@@ -96,6 +96,17 @@ describe('SAN', () => {
     expect(q.clone().playSan('Qa4b3')?.uci).toBe('a4b3');
     expect(q.clone().playSan('Qb3')).toBeNull(); // ambiguous
   });
+  it('does not disambiguate from a twin that is pinned or blocked', () => {
+    // the f3 knight also reaches d2, but the e4 bishop pins it to the h1 king
+    const pinned = new ChessGame('7k/8/8/8/4b3/5N2/8/1N5K w - - 0 1');
+    expect(pinned.san('b1d2')).toBe('Nd2');
+    expect(pinned.play('b1d2')?.san).toBe('Nd2');
+    // the a1 rook's way to a5 goes through the rook that moves
+    const blocked = new ChessGame('7k/8/8/8/8/8/R7/R3K3 w - - 0 1');
+    expect(blocked.san('a2a5')).toBe('Ra5');
+    expect(blocked.san('a2a2')).toBeNull();
+    expect(blocked.san('a1b1')).toBe('Rb1');
+  });
   it('marks check and mate; rejects nonsense', () => {
     const g = new ChessGame();
     for (const s of ['f3', 'e5', 'g4']) g.playSan(s);
