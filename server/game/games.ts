@@ -9,7 +9,7 @@ import type { ClocksMs, Color, CurrentState, ServerMessage } from '../../machine
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
 import type { GameCommand, GameEmitted, GameInput, Seat } from './contract';
-import { clockRunning, clocksAt, createGameActor, liveContext, rejoinState, toTimers, wakeAt, type GameActor, type GameContext } from './machines';
+import { clockRunning, clocksAt, createGameActor, liveContext, opposite, rejoinState, toTimers, wakeAt, type GameActor, type GameContext } from './machines';
 import type { Heartbeat } from '../heartbeat';
 import { WakeWheel, type WheelEntry } from './wakeWheel';
 
@@ -52,8 +52,8 @@ export interface LiveGame {
   black: Seat;
   /**
    * The two players' sessions. A session outlives its sockets while its player has a seat
-   * (Hub.forgetIfIdle), and a reconnecting player gets the same session back, so frames for both
-   * players go out without looking them up by id.
+   * (Hub.forgetIfIdle), and a reconnecting player gets the same session back, so every frame to
+   * a player of the game goes to its session, without a lookup by id.
    */
   sessions: { white: PlayerSession; black: PlayerSession };
   actor: GameActor;
@@ -166,11 +166,11 @@ export class GameManager {
     } catch (err) {
       this.log.error({ err, gameId: id }, 'cannot read the game state');
     }
-    for (const [me, them, color] of [
-      [input.white, input.black, 'white'],
-      [input.black, input.white, 'black'],
+    for (const [color, me, them] of [
+      ['white', input.white, input.black],
+      ['black', input.black, input.white],
     ] as const) {
-      this.hub.send(me.id, {
+      this.hub.sendTo(game.sessions[color], {
         type: 'gameStart',
         gameId: id,
         color,
@@ -231,8 +231,9 @@ export class GameManager {
     this.hub.sendBytesTo(game.sessions.black, bytes);
   }
 
-  private seatOf(game: LiveGame, color: Color): Seat {
-    return color === 'white' ? game.white : game.black;
+  /** A frame to one player of the game. */
+  private sendTo(game: LiveGame, color: Color, msg: ServerMessage): void {
+    this.hub.sendTo(game.sessions[color], msg);
   }
 
   private onEmitted(game: LiveGame, e: GameEmitted): void {
@@ -269,20 +270,20 @@ export class GameManager {
         this.reportClocks(game, e.clocks);
         return;
       case 'drawOffered':
-        this.hub.send(this.seatOf(game, e.by === 'white' ? 'black' : 'white').id, { type: 'drawOffer', gameId: game.id });
+        this.sendTo(game, opposite(e.by), { type: 'drawOffer', gameId: game.id });
         return;
       case 'drawDeclined':
-        this.hub.send(this.seatOf(game, e.by === 'white' ? 'black' : 'white').id, { type: 'drawDeclined', gameId: game.id });
+        this.sendTo(game, opposite(e.by), { type: 'drawDeclined', gameId: game.id });
         return;
       case 'opponentDisconnected':
-        this.hub.send(this.seatOf(game, e.color === 'white' ? 'black' : 'white').id, {
+        this.sendTo(game, opposite(e.color), {
           type: 'opponentDisconnected',
           gameId: game.id,
           message: OPPONENT_LEFT(Math.round(e.graceMs / 1000)),
         });
         return;
       case 'opponentReconnected':
-        this.hub.send(this.seatOf(game, e.color === 'white' ? 'black' : 'white').id, {
+        this.sendTo(game, opposite(e.color), {
           type: 'opponentReconnected',
           gameId: game.id,
           message: OPPONENT_BACK,
@@ -302,9 +303,8 @@ export class GameManager {
     this.both(game, { type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) });
     this.games.delete(game.id);
     this.wheel.cancel(game);
-    for (const seat of [game.white, game.black]) {
-      const s = this.hub.session(seat.id);
-      if (s && s.gameId === game.id) {
+    for (const s of [game.sessions.white, game.sessions.black]) {
+      if (s.gameId === game.id) {
         s.gameId = null;
         this.hub.forgetIfIdle(s);
       }

@@ -89,15 +89,12 @@ export class Hub {
   }
 
   send(playerId: string, msg: ServerMessage): boolean {
-    const ws = this.players.get(playerId)?.ws;
-    if (!ws) return false;
-    return this.sendWs(ws, JSON.stringify(msg));
+    const session = this.players.get(playerId);
+    return session ? this.sendTo(session, msg) : false;
   }
 
-  sendText(playerId: string, text: string): boolean {
-    const ws = this.players.get(playerId)?.ws;
-    if (!ws) return false;
-    return this.sendWs(ws, text);
+  sendTo(session: PlayerSession, msg: ServerMessage): boolean {
+    return session.ws ? this.sendWs(session.ws, JSON.stringify(msg)) : false;
   }
 
   sendBytesTo(session: PlayerSession, bytes: Uint8Array): boolean {
