@@ -62,6 +62,7 @@ export class WakeWheel<T extends WheelEntry> {
   cancel(item: T): void {
     if (item.wakeSlot === -1) return;
     this.unlink(item);
+    item.wakeSlot = -1;
     this.count--;
   }
 
@@ -87,21 +88,20 @@ export class WakeWheel<T extends WheelEntry> {
     return this.count;
   }
 
-  /** Moves the entries of bucket `b` that are due by slot `upTo` to `due` (their wakeSlot kept). */
+  /** Moves the entries of bucket `b` that are due by slot `upTo` to `due` (takeDue clears their wakeSlot). */
   private collect(b: number, upTo: number, due: T[]): void {
     let e = this.buckets[b];
     while (e) {
       const next = e.wakeNext;
       if (e.wakeSlot <= upTo) {
-        const slot = e.wakeSlot;
         this.unlink(e);
-        e.wakeSlot = slot;
         due.push(e as T);
       }
       e = next;
     }
   }
 
+  /** Takes `item` out of its bucket's list (its wakeSlot is left for the caller). */
   private unlink(item: WheelEntry): void {
     const prev = item.wakePrev;
     const next = item.wakeNext;
@@ -110,6 +110,5 @@ export class WakeWheel<T extends WheelEntry> {
     if (next) next.wakePrev = prev;
     item.wakePrev = null;
     item.wakeNext = null;
-    item.wakeSlot = -1;
   }
 }
