@@ -380,6 +380,66 @@ async function runEcho(n: number, relay = false): Promise<{ cpuUsPerMsg: number;
 
 // ------------------------------------------------------------------------------------------------
 
+type Sample = { cpu: number; echo: number; ratio: number; relay: number; p99: number };
+
+const fmt = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
+
+/** What went wrong in a chess run (empty: it passed). */
+function problemsOf(c: Awaited<ReturnType<typeof runChess>>): string[] {
+  const problems: string[] = [];
+  if (c.connectFailed) problems.push(`${c.connectFailed} connections failed`);
+  if (c.moveRejected) problems.push(`${c.moveRejected} legal moves rejected`);
+  if (c.errors) problems.push(`${c.errors} error messages`);
+  if (c.lostGames) problems.push(`${c.lostGames} players never got a gameEnd`);
+  if (c.closedUnexpectedly) problems.push(`${c.closedUnexpectedly} sockets closed by the server`);
+  if (!(c.relayP99ms <= p99Threshold)) problems.push(`p99 relay ${fmt(c.relayP99ms, 2)} ms above ${p99Threshold} ms`);
+  if (c.moves === 0) problems.push('no moves relayed');
+  return problems;
+}
+
+/** One run at n players: our server, then (unless --no-echo) the echo and relay peers. */
+async function measureOnce(n: number): Promise<{ row: string; sample: Sample; ok: boolean }> {
+  log(`chess server, ${n} players, ${durationS} s at ${paceMs} ms per move…`);
+  const c = await runChess(n);
+  let echo: Awaited<ReturnType<typeof runEcho>> | null = null;
+  let relayPeer: Awaited<ReturnType<typeof runEcho>> | null = null;
+  if (withEcho) {
+    log(`echo server, ${n} clients…`);
+    echo = await runEcho(n);
+    log(`relay server (echo + one more send), ${n} clients…`);
+    relayPeer = await runEcho(n, true);
+  }
+  log(JSON.stringify({ chess: c, echo, relay: relayPeer }));
+  const ratio = echo ? c.cpuUsPerMove / echo.cpuUsPerMsg : NaN;
+  const relay = relayPeer && echo ? relayPeer.cpuUsPerMsg / echo.cpuUsPerMsg : NaN;
+  const row = `| ${n} | ${fmt(c.connectPerSec, 0)} | ${c.pairedGames} | ${fmt(c.pairP50ms)} / ${fmt(c.pairP99ms)} | ${c.moves} | ${fmt(c.relayP50ms, 2)} / ${fmt(c.relayP99ms, 2)} | ${fmt(c.cpuUsPerMove, 0)} | ${echo ? fmt(echo.cpuUsPerMsg, 0) : 'n/a'} | ${echo ? fmt(ratio, 2) + 'x' : 'n/a'} | ${relayPeer ? `${fmt(relayPeer.cpuUsPerMsg, 0)} (${fmt(relay, 2)}x)` : 'n/a'} | ${fmt(c.rssPerPlayerKB)} | ${fmt(c.rssPerGameKB)} | ${c.moveRejected + c.errors} / ${c.lostGames} |`;
+  const problems = problemsOf(c);
+  if (problems.length) {
+    log(`FAIL at ${n} players: ${problems.join('; ')}`);
+    if (c.rejections.length) log('  first problems: ' + c.rejections.join(' | '));
+  } else log(`ok at ${n} players`);
+  const sample = { cpu: c.cpuUsPerMove, echo: echo?.cpuUsPerMsg ?? NaN, ratio, relay, p99: c.relayP99ms };
+  return { row, sample, ok: problems.length === 0 };
+}
+
+/** The summary row over several runs at one player count: medians and ranges. */
+function summaryRow(n: number, samples: Sample[]): string {
+  const med = (k: keyof Sample) => {
+    const xs = samples.map((r) => r[k]).sort((a, b) => a - b);
+    const d = k === 'ratio' || k === 'relay' ? 2 : 1;
+    return `${pct(xs, 50).toFixed(d)} (${xs[0].toFixed(d)}–${xs[xs.length - 1].toFixed(d)})`;
+  };
+  return `| ${n} | ${samples.length} | ${med('p99')} | ${med('cpu')} | ${med('echo')} | ${med('ratio')}x | ${med('relay')}x |`;
+}
+
+/** The CPU this ran on: results from different hosts are not comparable. */
+function cpuModel(): string {
+  const line = readFileSync('/proc/cpuinfo', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('model name'));
+  return `${line?.split(':')[1]?.trim() ?? 'unknown CPU'} x${cpuCount}`;
+}
+
 async function main(): Promise<void> {
   if (serverMode === 'built' && !process.env.BENCH_ENTRY) {
     const r = spawnSync(process.execPath, ['scripts/build-server.mjs', '--server-only'], { stdio: 'inherit' });
@@ -389,53 +449,15 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   const summary: string[] = [];
   for (const n of playerCounts) {
-    const perRun: { cpu: number; echo: number; ratio: number; relay: number; p99: number }[] = [];
+    const samples: Sample[] = [];
     for (let run = 1; run <= runs; run++) {
       if (runs > 1) log(`run ${run} of ${runs}`);
-      log(`chess server, ${n} players, ${durationS} s at ${paceMs} ms per move…`);
-      const c = await runChess(n);
-      let echo: Awaited<ReturnType<typeof runEcho>> | null = null;
-      let relayPeer: Awaited<ReturnType<typeof runEcho>> | null = null;
-      if (withEcho) {
-        log(`echo server, ${n} clients…`);
-        echo = await runEcho(n);
-        log(`relay server (echo + one more send), ${n} clients…`);
-        relayPeer = await runEcho(n, true);
-      }
-      const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
-      log(JSON.stringify({ chess: c, echo, relay: relayPeer }));
-      rows.push(
-        `| ${n} | ${f(c.connectPerSec, 0)} | ${c.pairedGames} | ${f(c.pairP50ms)} / ${f(c.pairP99ms)} | ${c.moves} | ${f(c.relayP50ms, 2)} / ${f(c.relayP99ms, 2)} | ${f(c.cpuUsPerMove, 0)} | ${echo ? f(echo.cpuUsPerMsg, 0) : 'n/a'} | ${echo ? f(c.cpuUsPerMove / echo.cpuUsPerMsg, 2) + 'x' : 'n/a'} | ${relayPeer && echo ? `${f(relayPeer.cpuUsPerMsg, 0)} (${f(relayPeer.cpuUsPerMsg / echo.cpuUsPerMsg, 2)}x)` : 'n/a'} | ${f(c.rssPerPlayerKB)} | ${f(c.rssPerGameKB)} | ${c.moveRejected + c.errors} / ${c.lostGames} |`,
-      );
-      const problems: string[] = [];
-      if (c.connectFailed) problems.push(`${c.connectFailed} connections failed`);
-      if (c.moveRejected) problems.push(`${c.moveRejected} legal moves rejected`);
-      if (c.errors) problems.push(`${c.errors} error messages`);
-      if (c.lostGames) problems.push(`${c.lostGames} players never got a gameEnd`);
-      if (c.closedUnexpectedly) problems.push(`${c.closedUnexpectedly} sockets closed by the server`);
-      if (!(c.relayP99ms <= p99Threshold)) problems.push(`p99 relay ${f(c.relayP99ms, 2)} ms above ${p99Threshold} ms`);
-      if (c.moves === 0) problems.push('no moves relayed');
-      if (problems.length) {
-        log(`FAIL at ${n} players: ${problems.join('; ')}`);
-        if (c.rejections.length) log('  first problems: ' + c.rejections.join(' | '));
-        failed = true;
-      } else log(`ok at ${n} players`);
-      perRun.push({
-        cpu: c.cpuUsPerMove,
-        echo: echo?.cpuUsPerMsg ?? NaN,
-        ratio: echo ? c.cpuUsPerMove / echo.cpuUsPerMsg : NaN,
-        relay: relayPeer && echo ? relayPeer.cpuUsPerMsg / echo.cpuUsPerMsg : NaN,
-        p99: c.relayP99ms,
-      });
+      const { row, sample, ok } = await measureOnce(n);
+      rows.push(row);
+      samples.push(sample);
+      if (!ok) failed = true;
     }
-    if (runs > 1) {
-      const med = (k: keyof (typeof perRun)[number]) => {
-        const xs = perRun.map((r) => r[k]).sort((a, b) => a - b);
-        const d = k === 'ratio' || k === 'relay' ? 2 : 1;
-        return `${pct(xs, 50).toFixed(d)} (${xs[0].toFixed(d)}–${xs[xs.length - 1].toFixed(d)})`;
-      };
-      summary.push(`| ${n} | ${runs} | ${med('p99')} | ${med('cpu')} | ${med('echo')} | ${med('ratio')}x | ${med('relay')}x |`);
-    }
+    if (runs > 1) summary.push(summaryRow(n, samples));
   }
   if (summary.length) {
     rows.push(
@@ -447,9 +469,10 @@ async function main(): Promise<void> {
       ...summary,
     );
   }
+  const server = serverMode === 'built' ? `node ${process.env.BENCH_ENTRY ?? 'dist/server/main.js'}` : 'tsx server/main.ts';
   process.stdout.write(
     [
-      `Pace ${paceMs} ms mean think time per move, ${warmupS} s of warm-up then ${durationS} s measured, server: ${serverMode === 'built' ? 'node dist/server/main.js' : 'tsx server/main.ts'}${priority !== null ? `, niceness ${priority}` : ''}${pin ? ', pinned (server under test on CPU 0, driver on the others)' : ''}, load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`,
+      `Pace ${paceMs} ms mean think time per move, ${warmupS} s of warm-up then ${durationS} s measured, server: ${server}, on ${cpuModel()}${priority !== null ? `, niceness ${priority}` : ''}${pin ? ', pinned (server under test on CPU 0, driver on the others)' : ''}, load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`,
       '',
       '| players | connects/s | games | pairing p50/p99 ms | moves relayed | relay p50/p99 ms | server CPU µs/move | echo CPU µs/msg | ratio | bare relay µs/msg (x echo) | RSS KB/player | RSS KB/game | rejected+errors / lost games |',
       '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
