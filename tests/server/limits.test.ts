@@ -74,3 +74,35 @@ describe('bad messages', () => {
     await Promise.all([fresh.close(), game.white.close(), game.black.close()]);
   });
 });
+
+describe('idle sockets', () => {
+  it('closes a socket that stays silent, even to pings, and keeps one that answers them open', { timeout: 45_000 }, async () => {
+    // uWS's own idle handling (sendPingsAutomatically): a ping to a socket that has been quiet for
+    // part of idleTimeout, a close when idleTimeout passes without anything received. The server's
+    // lag pings are pushed out of the window so that only that mechanism acts.
+    const idle = await startTestServer({ idleTimeoutSeconds: 8, pingIntervalMs: 600_000 });
+    try {
+      const live = await TestClient.connect(idle.url);
+      const silent = await TestClient.connect(idle.url);
+      // `ws` answers pings by itself; this client does not (the same switch as in game.test.ts)
+      (silent.ws as unknown as { _autoPong: boolean })._autoPong = false;
+      let livePings = 0;
+      live.ws.on('ping', () => livePings++);
+      const closedAfter = performance.now();
+      await silent.closed;
+      const seconds = (performance.now() - closedAfter) / 1000;
+      expect(seconds).toBeGreaterThan(4);
+      expect(seconds).toBeLessThan(30);
+      // outlive the silent one's timeout by a whole idleTimeout more
+      await new Promise((r) => setTimeout(r, 9_000));
+      // the client that answered the same pings is still connected and served
+      expect(livePings).toBeGreaterThan(0);
+      expect(live.closeCode).toBeNull();
+      live.send('checkActiveGame', {});
+      expect((await live.next('activeGameStatus')).gameId).toBeNull();
+      await live.close();
+    } finally {
+      await idle.close();
+    }
+  });
+});
