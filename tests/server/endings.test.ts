@@ -82,3 +82,27 @@ describe('start position option', () => {
     await expect(startTestServer({ startFen: 'k7/8/2Q5/8/8/8/8/K7 w - - 0 1' })).rejects.toThrow(/check/);
   });
 });
+
+describe('a finished game', () => {
+  it('has its actor stopped and is forgotten by the server', async () => {
+    // the game machine's final state: XState stops an actor whose machine is done
+    const last = new Map<string, string | undefined>();
+    const inspect = (ev: { type: string; snapshot?: { status?: string; context?: { gameId?: string } } }) => {
+      const gameId = ev.snapshot?.context?.gameId;
+      if (ev.type === '@xstate.snapshot' && gameId) last.set(gameId, ev.snapshot?.status);
+    };
+    const s = await startTestServer({ inspect });
+    servers.push(s);
+    const p = await pairPlayers(s.url);
+    await playMoves(p, ['e2e4', 'e7e5']); // before both first moves a resignation aborts instead
+    expect(s.stats().liveGames).toBe(1);
+    expect(last.get(p.gameId)).toBe('active');
+    p.black.send('resign', { gameId: p.gameId });
+    expect(await ends(p)).toMatchObject({ winner: 'white', reason: 'resignation' });
+    expect(last.get(p.gameId)).toBe('done');
+    expect(s.stats().liveGames).toBe(0);
+    // nothing answers for it any more
+    p.white.send('gameMove', { gameId: p.gameId, move: { from: 'd2', to: 'd4' } });
+    expect((await p.white.next('moveRejected')).message).toBe('Game not found or not yours.');
+  });
+});
