@@ -314,14 +314,8 @@ export class GameManager {
       { gameId: game.id, white: game.white.id, black: game.black.id, winner: e.winner, reason: e.reason, durationMs: Date.now() - game.startedAt },
       'game ended',
     );
-    // Stop the actor outside its own event processing.
-    setImmediate(() => {
-      try {
-        game.actor.stop();
-      } catch (err) {
-        this.log.warn({ err, gameId: game.id }, 'stopping a finished game actor failed');
-      }
-    });
+    // The actor has stopped itself: 'ended' is emitted on entering the machine's final state, and
+    // an actor that failed is stopped by XState too. Dropping the game drops the actor.
   }
 
   /** The games whose due time has come: deadlines to the machine, clock reports to the players. */
