@@ -7,7 +7,7 @@ import { createLogger } from './logger';
 import { loadOrCreateServerSecret } from './secret';
 import { UwsLoadError, loadUws } from './uws';
 import { startServer } from './app';
-import { warmUpChessCore, warmUpGameMachine } from './game/warmUp';
+import { warmUpChessCore, warmUpGameMachine, warmUpMoveFrames } from './game/warmUp';
 import { loadAccounts, loadAiFactory } from './wiring';
 
 async function main(): Promise<void> {
@@ -46,6 +46,7 @@ async function main(): Promise<void> {
   const warmStart = performance.now();
   const warmMoves = warmUpChessCore();
   const warmGames = warmUpGameMachine().games;
+  warmUpMoveFrames();
   log.info({ moves: warmMoves, games: warmGames, ms: Math.round(performance.now() - warmStart) }, 'chess core and game machine warmed up');
   const server = await startServer({
     port: cfg.port,

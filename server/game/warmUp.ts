@@ -11,6 +11,7 @@
 import { ChessGame } from '../../machines/chess';
 import type { GameCommand, GameEmitted } from './contract';
 import { createGameActor } from './machines';
+import { readMoveFrame } from '../realtime/moveFrame';
 
 const POSITIONS = [
   'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
@@ -60,11 +61,12 @@ export function warmUpChessCore(rounds = 40): number {
  * simulated clock, covering the paths live games reach only now and then (game start and end,
  * each kind of rejection, draw offers, presence changes, WAKE on a flag and on the grace).
  */
-export function warmUpGameMachine(rounds = 30): { games: number; endings: string[] } {
+export function warmUpGameMachine(rounds = 30): { games: number; endings: string[]; promotions: string[] } {
   let games = 0;
   const endings = new Set<string>();
+  const promotions = new Set<string>();
   for (let r = 0; r < rounds; r++) {
-    for (const script of SCRIPTS) {
+    for (const { startFen, steps } of SCRIPTS) {
       let now = 1_000;
       const actor = createGameActor({
         gameId: 'warm-up',
@@ -74,12 +76,15 @@ export function warmUpGameMachine(rounds = 30): { games: number; endings: string
         graceMs: 10_000,
         clockEvents: false,
         now: () => now,
+        ...(startFen ? { startFen } : {}),
       });
       actor.on('*', (e) => {
-        if (e.type === 'ended') endings.add((e as Extract<GameEmitted, { type: 'ended' }>).reason);
+        const emitted = e as GameEmitted;
+        if (emitted.type === 'ended') endings.add(emitted.reason);
+        if (emitted.type === 'moved' && emitted.move.promotion) promotions.add(emitted.san);
       });
       actor.start();
-      for (const step of script) {
+      for (const step of steps) {
         if (typeof step === 'number') now += step;
         else if (step.type === 'MOVE') actor.send({ ...step, lagMs: r % 2 ? 25.5 : undefined } as GameCommand);
         else actor.send(step);
@@ -88,7 +93,23 @@ export function warmUpGameMachine(rounds = 30): { games: number; endings: string
       games++;
     }
   }
-  return { games, endings: [...endings].sort() };
+  return { games, endings: [...endings].sort(), promotions: [...promotions].sort() };
+}
+
+/**
+ * The same for the reader of move frames: a move as clients write it, with the piece, with a
+ * promotion, and with both (each makes an object of another shape).
+ */
+export function warmUpMoveFrames(rounds = 2_000): number {
+  const frames = [
+    '{"type":"gameMove","payload":{"gameId":"game_warm-up","move":{"from":"e2","to":"e4"}}}',
+    '{"type":"gameMove","payload":{"gameId":"game_warm-up","move":{"from":"g1","to":"f3","piece":"n"}}}',
+    '{"type":"gameMove","payload":{"gameId":"game_warm-up","move":{"from":"b7","to":"a8","promotion":"q"}}}',
+    '{"type":"gameMove","payload":{"gameId":"game_warm-up","move":{"from":"g2","to":"g1","piece":"p","promotion":"n"}}}',
+  ].map((text) => new TextEncoder().encode(text).buffer as ArrayBuffer);
+  let read = 0;
+  for (let r = 0; r < rounds; r++) for (const frame of frames) if (readMoveFrame(frame)) read++;
+  return read;
 }
 
 type Step = number | GameCommand;
@@ -98,17 +119,23 @@ const mv = (playerId: string, uci: string): GameCommand => ({
   move: { from: uci.slice(0, 2), to: uci.slice(2, 4), promotion: uci[4] as 'q' | undefined },
 });
 const opening: Step[] = [mv('w', 'e2e4'), 500, mv('b', 'e7e5'), 700, mv('w', 'g1f3'), 300, mv('b', 'b8c6')];
-const SCRIPTS: Step[][] = [
+const SCRIPTS: { startFen?: string; steps: Step[] }[] = [
   // fool's mate, with an out-of-turn, an illegal and a stranger's move on the way
-  [mv('w', 'f2f3'), mv('w', 'e7e5'), mv('b', 'e7e6'), mv('x', 'e7e5'), mv('b', 'e7e5'), 400, mv('w', 'g2g4'), 900, mv('b', 'd8h4')],
+  { steps: [mv('w', 'f2f3'), mv('w', 'e7e5'), mv('b', 'e7e6'), mv('x', 'e7e5'), mv('b', 'e7e5'), 400, mv('w', 'g2g4'), 900, mv('b', 'd8h4')] },
   // draw offered, declined, offered again too early, then offered back (agreement)
-  [...opening, { type: 'OFFER_DRAW', playerId: 'w' }, { type: 'DECLINE_DRAW', playerId: 'b' }, { type: 'OFFER_DRAW', playerId: 'w' }, { type: 'ACCEPT_DRAW', playerId: 'w' }, { type: 'OFFER_DRAW', playerId: 'b' }, { type: 'ACCEPT_DRAW', playerId: 'w' }],
+  { steps: [...opening, { type: 'OFFER_DRAW', playerId: 'w' }, { type: 'DECLINE_DRAW', playerId: 'b' }, { type: 'OFFER_DRAW', playerId: 'w' }, { type: 'ACCEPT_DRAW', playerId: 'w' }, { type: 'OFFER_DRAW', playerId: 'b' }, { type: 'ACCEPT_DRAW', playerId: 'w' }] },
   // an offer that lapses when its receiver moves, then resignation
-  [...opening, { type: 'OFFER_DRAW', playerId: 'b' }, mv('w', 'f1c4'), { type: 'RESIGN', playerId: 'b' }],
+  { steps: [...opening, { type: 'OFFER_DRAW', playerId: 'b' }, mv('w', 'f1c4'), { type: 'RESIGN', playerId: 'b' }] },
   // abort before the clocks run
-  [mv('w', 'd2d4'), 31_000, { type: 'WAKE' }],
+  { steps: [mv('w', 'd2d4'), 31_000, { type: 'WAKE' }] },
   // disconnect, reconnect, disconnect again and lose on the grace
-  [...opening, { type: 'PLAYER_DISCONNECTED', playerId: 'w' }, 2_000, { type: 'WAKE' }, { type: 'PLAYER_RECONNECTED', playerId: 'w' }, mv('w', 'f1b5'), { type: 'PLAYER_DISCONNECTED', playerId: 'b' }, 11_000, { type: 'WAKE' }],
+  { steps: [...opening, { type: 'PLAYER_DISCONNECTED', playerId: 'w' }, 2_000, { type: 'WAKE' }, { type: 'PLAYER_RECONNECTED', playerId: 'w' }, mv('w', 'f1b5'), { type: 'PLAYER_DISCONNECTED', playerId: 'b' }, 11_000, { type: 'WAKE' }] },
   // flag
-  [...opening, 30_000, { type: 'WAKE' }, 32_000, { type: 'WAKE' }],
+  { steps: [...opening, 30_000, { type: 'WAKE' }, 32_000, { type: 'WAKE' }] },
+  // promotions with the clocks running (a capture promoting to a queen, an under-promotion), then
+  // a check: the move path's promotion branches get feedback before a live game needs them
+  {
+    startFen: 'r3k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1',
+    steps: [mv('w', 'e1d2'), 400, mv('b', 'e8f7'), 600, mv('w', 'b7a8q'), 300, mv('b', 'g2g1n'), 500, mv('w', 'a8a7'), { type: 'RESIGN', playerId: 'b' }],
+  },
 ];
