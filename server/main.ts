@@ -7,7 +7,7 @@ import { createLogger } from './logger';
 import { loadOrCreateServerSecret } from './secret';
 import { UwsLoadError, loadUws } from './uws';
 import { startServer } from './app';
-import { warmUpChessCore, warmUpGameMachine, warmUpMoveFrames } from './game/warmUp';
+import { warmUp } from './game/warmUp';
 import { loadAccounts, loadAiFactory } from './wiring';
 
 async function main(): Promise<void> {
@@ -44,10 +44,8 @@ async function main(): Promise<void> {
   const ai = await loadAiFactory(cfg, log.child({ part: 'ai' }));
 
   const warmStart = performance.now();
-  const warmMoves = warmUpChessCore();
-  const warmGames = warmUpGameMachine().games;
-  warmUpMoveFrames();
-  log.info({ moves: warmMoves, games: warmGames, ms: Math.round(performance.now() - warmStart) }, 'chess core and game machine warmed up');
+  const warmed = warmUp();
+  log.info({ ...warmed, ms: Math.round(performance.now() - warmStart) }, 'chess core, game machine and move reader warmed up');
   const server = await startServer({
     port: cfg.port,
     host: cfg.host,

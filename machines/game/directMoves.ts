@@ -13,8 +13,9 @@
  * (transition selection, microsteps, action resolution, the eventless check) was several times
  * the cost of the chess and clock work the move needs. The event still goes through the XState
  * actor (mailbox, snapshot observers, emitted-event listeners, inspection of the event and the
- * snapshot); only the interpreter's walk of this one transition is skipped. Everything else (illegal, out-of-turn and
- * game-ending moves, the moves before the clocks start, every other event) is the machine's.
+ * snapshot); only the interpreter's walk of this one transition is skipped. Everything else
+ * (illegal, out-of-turn and game-ending moves, the moves before the clocks start, every other
+ * event) is the machine's.
  * tests/machines/gameDirectMoves.test.ts replays random games through both and compares every
  * snapshot and emitted event.
  */

@@ -59,7 +59,8 @@ export function warmUpChessCore(rounds = 40): number {
 /**
  * The same for the game actor: short scripted games through the machine the server runs, with a
  * simulated clock, covering the paths live games reach only now and then (game start and end,
- * each kind of rejection, draw offers, presence changes, WAKE on a flag and on the grace).
+ * each kind of rejection, draw offers, presence changes, WAKE on a flag and on the grace,
+ * promotions while the clocks run).
  */
 export function warmUpGameMachine(rounds = 30): { games: number; endings: string[]; promotions: string[] } {
   let games = 0;
@@ -112,11 +113,16 @@ export function warmUpMoveFrames(rounds = 2_000): number {
   return read;
 }
 
+/** Everything above, as the server runs it before it listens; what was played, for the log. */
+export function warmUp(): { moves: number; games: number; frames: number } {
+  return { moves: warmUpChessCore(), games: warmUpGameMachine().games, frames: warmUpMoveFrames() };
+}
+
 type Step = number | GameCommand;
 const mv = (playerId: string, uci: string): GameCommand => ({
   type: 'MOVE',
   playerId,
-  move: { from: uci.slice(0, 2), to: uci.slice(2, 4), promotion: uci[4] as 'q' | undefined },
+  move: { from: uci.slice(0, 2), to: uci.slice(2, 4), promotion: uci[4] as 'q' | 'r' | 'b' | 'n' | undefined },
 });
 const opening: Step[] = [mv('w', 'e2e4'), 500, mv('b', 'e7e5'), 700, mv('w', 'g1f3'), 300, mv('b', 'b8c6')];
 const SCRIPTS: { startFen?: string; steps: Step[] }[] = [
