@@ -12,6 +12,7 @@ import type { GameCommand, GameEmitted, GameInput, Seat } from './contract';
 import { clockRunning, clocksAt, createGameActor, liveContext, opposite, rejoinState, toTimers, wakeAt, type GameActor, type GameContext } from './machines';
 import type { Heartbeat } from '../heartbeat';
 import { WakeWheel, type WheelEntry } from './wakeWheel';
+import { EndedGames } from './endedGames';
 
 /**
  * Time in the server's games comes from one timing wheel, turned by the server's heartbeat
@@ -28,6 +29,9 @@ import { WakeWheel, type WheelEntry } from './wakeWheel';
  */
 export const GAME_BEAT_MS = 50;
 const CLOCK_REPORT_MS = 1000;
+/** How long, and how many, ended games' results are kept for players who come back late. */
+const ENDED_KEEP_MS = 5 * 60_000;
+const ENDED_MAX = 5_000;
 
 export interface GameOptions {
   clockMs: number;
@@ -75,6 +79,7 @@ export class GameManager {
   /** performance.now() when the move being processed arrived, for the relay histogram */
   private moveArrivedAt = 0;
   private readonly wheel: WakeWheel<LiveGame>;
+  private readonly ended = new EndedGames(ENDED_KEEP_MS, ENDED_MAX);
 
   constructor(
     private readonly hub: Hub,
@@ -224,11 +229,17 @@ export class GameManager {
     return rejoinState(game.actor);
   }
 
-  /** One serialisation and one UTF-8 encoding for both players. */
-  private both(game: LiveGame, msg: ServerMessage): void {
+  /** One serialisation and one UTF-8 encoding for both players; returns the frame. */
+  private both(game: LiveGame, msg: ServerMessage): Uint8Array {
     const bytes = Buffer.from(JSON.stringify(msg));
     this.hub.sendBytesTo(game.sessions.white, bytes);
     this.hub.sendBytesTo(game.sessions.black, bytes);
+    return bytes;
+  }
+
+  /** The gameEnd frame of a game `playerId` played in that ended in the last minutes, or null. */
+  endedFrame(gameId: string, playerId: string): Uint8Array | null {
+    return this.ended.frameFor(gameId, playerId, performance.now());
   }
 
   /** A frame to one player of the game. */
@@ -300,7 +311,8 @@ export class GameManager {
   private finish(game: LiveGame, e: Extract<GameEmitted, { type: 'ended' }>): void {
     if (game.ended) return;
     game.ended = true;
-    this.both(game, { type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) });
+    const frame = this.both(game, { type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) });
+    this.ended.record(game.id, game.white.id, game.black.id, frame, performance.now());
     this.games.delete(game.id);
     this.wheel.cancel(game);
     for (const s of [game.sessions.white, game.sessions.black]) {

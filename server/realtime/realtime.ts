@@ -347,8 +347,15 @@ export class Realtime {
       return;
     }
     const game = this.games.games.get(gameId);
-    if (!game || session.gameId !== gameId) {
-      this.reject(ws, game ? 'not_your_game' : 'unknown_game', TEXTS.noGame);
+    if (!game) {
+      // ended while this player was away: tell them how
+      const end = this.games.endedFrame(gameId, session.id);
+      if (end) this.hub.sendBytesTo(session, end);
+      else this.reject(ws, 'unknown_game', TEXTS.noGame);
+      return;
+    }
+    if (session.gameId !== gameId) {
+      this.reject(ws, 'not_your_game', TEXTS.noGame);
       return;
     }
     const color = this.games.colorOf(game, session.id)!;

@@ -152,6 +152,26 @@ describe('a game', () => {
 });
 
 describe('disconnect, reconnect, rejoin', () => {
+  it('answers the rejoin of a game that ended while the player was away with how it ended, and nobody else', async () => {
+    const p = await pairPlayers(server.url);
+    await playMoves(p, ['e2e4', 'e7e5']);
+    await p.black.close();
+    await p.white.next('opponentDisconnected');
+    p.white.send('resign', { gameId: p.gameId });
+    await p.white.next('gameEnd');
+
+    const back = await TestClient.connect(server.url, `?playerId=${p.black.playerId}&secret=${p.black.secret}`);
+    back.send('rejoinGame', { gameId: p.gameId });
+    const end = await back.next('gameEnd');
+    expect(end).toMatchObject({ gameId: p.gameId, winner: 'black', reason: 'resignation' });
+    expect(await back.gets('gameStart', 300)).toBe(false);
+
+    const stranger = await TestClient.connect(server.url);
+    stranger.send('rejoinGame', { gameId: p.gameId });
+    expect(await stranger.next('error')).toMatchObject({ code: 'unknown_game', message: 'Game not found or not yours.' });
+    await Promise.all([p.white.close(), back.close(), stranger.close()]);
+  });
+
   it('tells the opponent, and restores position, moves, clocks and the pending draw offer', async () => {
     const p = await pairPlayers(server.url);
     await playMoves(p, ['e2e4', 'e7e5', 'g1f3']);

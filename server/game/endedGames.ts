@@ -1,0 +1,43 @@
+/**
+ * The `gameEnd` frames of games that ended a short while ago, for their two players only.
+ *
+ * A player whose socket dropped can miss the end of the game: the opponent resigns, the grace
+ * runs out, or the last move and the end go out in one read that the client never handles.
+ * When that player comes back and asks to rejoin, the answer is how the game ended, not "Game
+ * not found". Entries are kept in the order they ended, for `keepMs` and at most `maxEntries`,
+ * and the oldest are dropped whenever one is added, so no timer is needed.
+ */
+interface Ended {
+  white: string;
+  black: string;
+  frame: Uint8Array;
+  endedAt: number;
+}
+
+export class EndedGames {
+  private readonly byId = new Map<string, Ended>();
+
+  constructor(
+    private readonly keepMs: number,
+    private readonly maxEntries: number,
+  ) {}
+
+  record(gameId: string, white: string, black: string, frame: Uint8Array, now: number): void {
+    this.byId.set(gameId, { white, black, frame, endedAt: now });
+    for (const [id, e] of this.byId) {
+      if (this.byId.size <= this.maxEntries && now - e.endedAt <= this.keepMs) break;
+      this.byId.delete(id);
+    }
+  }
+
+  /** The game's gameEnd frame if it ended within keepMs and `playerId` played in it, else null. */
+  frameFor(gameId: string, playerId: string, now: number): Uint8Array | null {
+    const e = this.byId.get(gameId);
+    if (!e || now - e.endedAt > this.keepMs || (e.white !== playerId && e.black !== playerId)) return null;
+    return e.frame;
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+}
