@@ -34,9 +34,10 @@ export default function ProfileSetup() {
       setClient(c);
       setUserId(user.id);
       const meta = (user.user_metadata ?? {}) as Record<string, string | undefined>;
-      setUsername(meta.username || defaultUsernameFromEmail(user.email));
-      setFirstName(meta.first_name ?? '');
-      setLastName(meta.last_name ?? '');
+      // the form is usable before this resolves: fill only what the user has not typed yet
+      setUsername((typed) => typed || meta.username || defaultUsernameFromEmail(user.email));
+      setFirstName((typed) => typed || (meta.first_name ?? ''));
+      setLastName((typed) => typed || (meta.last_name ?? ''));
     })().catch((err) => { console.error(err); if (live) navigate('/login', { replace: true }); });
     return () => { live = false; };
   }, [navigate]);
