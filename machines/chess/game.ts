@@ -4,7 +4,7 @@
  * SAN/UCI/PGN and game status.
  */
 import { hasMatingMaterial, insufficientMaterial } from './material';
-import { MAX_MOVES, countLegal, findLegalMove, generateLegal } from './movegen';
+import { MAX_MOVES, findLegalMove, generateLegal, hasLegalMove } from './movegen';
 import { buildPgn } from './pgn';
 import { Position, START_FEN } from './position';
 import { moveToSan, parseSan } from './san';
@@ -233,8 +233,8 @@ export class ChessGame {
   status(): GameStatus {
     const pos = this.pos;
     const inCheck = pos.inCheck();
-    // counting is cheaper than listing; a list already made for this position is used
-    const noMoves = (this.moveCount >= 0 ? this.moveCount : countLegal(pos)) === 0;
+    // a list already made for this position is used; else the search stops at the first legal move
+    const noMoves = this.moveCount >= 0 ? this.moveCount === 0 : !hasLegalMove(pos);
     const checkmate = inCheck && noMoves;
     const stalemate = !inCheck && noMoves;
     const insufficient = insufficientMaterial(pos);

@@ -363,6 +363,43 @@ export function generateLegal(pos: Position, out: Int32Array, start: number): nu
 
 /** Number of legal moves of pos (bulk counting for perft leaves: popcounts, no move list). */
 export function countLegal(pos: Position): number {
+  return legalCount(pos, false);
+}
+
+/**
+ * Whether pos has any legal move (mate and stalemate detection after every move a server
+ * relays). Stops at the first piece that has one, and tries the king, whose destinations each
+ * need an attack test against every enemy slider, after knights and pawns.
+ */
+export function hasLegalMove(pos: Position): boolean {
+  return legalCount(pos, true) !== 0;
+}
+
+/** King steps of pos's side to move that do not walk into an attack (castling not included). */
+function countKingSteps(pos: Position, k: number, them: number, ourLo: number, ourHi: number, occLo: number, occHi: number): number {
+  let n = 0;
+  const kOccLo = k < 32 ? occLo & ~(1 << k) : occLo;
+  const kOccHi = k >= 32 ? occHi & ~(1 << (k - 32)) : occHi;
+  let tLo = KING_LO[k] & ~ourLo;
+  let tHi = KING_HI[k] & ~ourHi;
+  while (tLo !== 0) {
+    const to = 31 - Math.clz32(tLo & -tLo);
+    tLo &= tLo - 1;
+    if (!pos.attacked(to, them, kOccLo, kOccHi)) n++;
+  }
+  while (tHi !== 0) {
+    const to = 63 - Math.clz32(tHi & -tHi);
+    tHi &= tHi - 1;
+    if (!pos.attacked(to, them, kOccLo, kOccHi)) n++;
+  }
+  return n;
+}
+
+/**
+ * The legal moves of pos, counted; with `firstOnly`, a count that is above 0 as soon as one
+ * legal move is known (the sections return early), for hasLegalMove.
+ */
+function legalCount(pos: Position, firstOnly: boolean): number {
   const nChecks = prepare(pos);
   const lo = pos.bbLo;
   const hi = pos.bbHi;
@@ -378,28 +415,9 @@ export function countLegal(pos: Position): number {
   const themHi = hi[them << 3];
   const occLo = ourLo | themLo;
   const occHi = ourHi | themHi;
+  // in double check only the king can move
+  if (nChecks === 2) return countKingSteps(pos, k, them, ourLo, ourHi, occLo, occHi);
   let n = 0;
-  {
-    const kOccLo = k < 32 ? occLo & ~(1 << k) : occLo;
-    const kOccHi = k >= 32 ? occHi & ~(1 << (k - 32)) : occHi;
-    let tLo = KING_LO[k] & ~ourLo;
-    let tHi = KING_HI[k] & ~ourHi;
-    while (tLo !== 0) {
-      const to = 31 - Math.clz32(tLo & -tLo);
-      tLo &= tLo - 1;
-      if (!pos.attacked(to, them, kOccLo, kOccHi)) n++;
-    }
-    while (tHi !== 0) {
-      const to = 63 - Math.clz32(tHi & -tHi);
-      tHi &= tHi - 1;
-      if (!pos.attacked(to, them, kOccLo, kOccHi)) n++;
-    }
-  }
-  if (nChecks === 2) return n;
-  if (nChecks === 0 && pos.castling !== 0) {
-    const first = us === WHITE ? 0 : 2;
-    for (let i = first; i < first + 2; i++) if (castlingMoveOk(pos, i, occLo, occHi)) n++;
-  }
   const tgLo = S[4];
   const tgHi = S[5];
   const pinLo = S[2];
@@ -413,34 +431,7 @@ export function countLegal(pos: Position): number {
       n += popcount32(KNIGHT_LO[sq] & tgLo) + popcount32(KNIGHT_HI[sq] & tgHi);
     }
   }
-  for (let h = 0; h < 2; h++) {
-    let bb = h === 0 ? lo[u8 | BISHOP] | lo[u8 | ROOK] | lo[u8 | QUEEN] : hi[u8 | BISHOP] | hi[u8 | ROOK] | hi[u8 | QUEEN];
-    const base = h << 5;
-    while (bb !== 0) {
-      const sq = base + 31 - Math.clz32(bb & -bb);
-      bb &= bb - 1;
-      const t = board[sq] & 7;
-      let aLo = 0;
-      let aHi = 0;
-      if (t !== ROOK) {
-        const i = bishopIndex(sq, occLo, occHi);
-        aLo = SLIDER_LO[i];
-        aHi = SLIDER_HI[i];
-      }
-      if (t !== BISHOP) {
-        const i = rookIndex(sq, occLo, occHi);
-        aLo |= SLIDER_LO[i];
-        aHi |= SLIDER_HI[i];
-      }
-      aLo &= tgLo;
-      aHi &= tgHi;
-      if (h === 0 ? (pinLo >>> sq) & 1 : (pinHi >>> (sq - 32)) & 1) {
-        aLo &= LINE_LO[kb | sq];
-        aHi &= LINE_HI[kb | sq];
-      }
-      n += popcount32(aLo) + popcount32(aHi);
-    }
-  }
+  if (firstOnly && n !== 0) return n;
   // pawns that are not pinned: set-wise with shifts of the two halves
   const emptyLo = ~occLo;
   const emptyHi = ~occHi;
@@ -516,6 +507,42 @@ export function countLegal(pos: Position): number {
       n += (one >> 3) === promoRank ? c << 2 : c;
     }
   }
+  if (firstOnly && n !== 0) return n;
+  for (let h = 0; h < 2; h++) {
+    let bb = h === 0 ? lo[u8 | BISHOP] | lo[u8 | ROOK] | lo[u8 | QUEEN] : hi[u8 | BISHOP] | hi[u8 | ROOK] | hi[u8 | QUEEN];
+    const base = h << 5;
+    while (bb !== 0) {
+      const sq = base + 31 - Math.clz32(bb & -bb);
+      bb &= bb - 1;
+      const t = board[sq] & 7;
+      let aLo = 0;
+      let aHi = 0;
+      if (t !== ROOK) {
+        const i = bishopIndex(sq, occLo, occHi);
+        aLo = SLIDER_LO[i];
+        aHi = SLIDER_HI[i];
+      }
+      if (t !== BISHOP) {
+        const i = rookIndex(sq, occLo, occHi);
+        aLo |= SLIDER_LO[i];
+        aHi |= SLIDER_HI[i];
+      }
+      aLo &= tgLo;
+      aHi &= tgHi;
+      if (h === 0 ? (pinLo >>> sq) & 1 : (pinHi >>> (sq - 32)) & 1) {
+        aLo &= LINE_LO[kb | sq];
+        aHi &= LINE_HI[kb | sq];
+      }
+      n += popcount32(aLo) + popcount32(aHi);
+    }
+  }
+  if (firstOnly && n !== 0) return n;
+  n += countKingSteps(pos, k, them, ourLo, ourHi, occLo, occHi);
+  if (nChecks === 0 && pos.castling !== 0) {
+    const first = us === WHITE ? 0 : 2;
+    for (let i = first; i < first + 2; i++) if (castlingMoveOk(pos, i, occLo, occHi)) n++;
+  }
+  if (firstOnly && n !== 0) return n;
   // en passant: at most two capturers; tried on the board (the rank-pin case needs it)
   const ep = pos.ep;
   if (ep >= 0) {

@@ -1,6 +1,6 @@
 /** Standard Algebraic Notation: writing (with disambiguation, x, =Q, +, #, O-O) and parsing. */
 import { KNIGHT_HI, KNIGHT_LO, SLIDER_HI, SLIDER_LO, bishopIndex, rookIndex } from './attacks';
-import { countLegal, findLegalMove } from './movegen';
+import { findLegalMove, hasLegalMove } from './movegen';
 import type { Position } from './position';
 import { BISHOP, FLAG_CASTLE, FLAG_EP, FLAG_PROMO_N, KING, KNIGHT, PAWN, PIECE_CHARS, ROOK } from './types';
 import { SQUARE_NAMES, parseSquare } from './squares';
@@ -33,7 +33,7 @@ export function moveToSan(pos: Position, m: number): string {
     }
   }
   pos.make(m);
-  if (pos.inCheck()) san += countLegal(pos) === 0 ? '#' : '+';
+  if (pos.inCheck()) san += hasLegalMove(pos) ? '+' : '#';
   pos.unmake(m);
   return san;
 }
