@@ -9,6 +9,7 @@ import { UwsLoadError, loadUws } from './uws';
 import { startServer } from './app';
 import { warmUp } from './game/warmUp';
 import { loadAccounts, loadAiFactory } from './wiring';
+import { SERVER_NODE_FLAGS, missingNodeFlags } from './nodeFlags';
 
 async function main(): Promise<void> {
   let cfg;
@@ -22,6 +23,10 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger({ level: cfg.logLevel, nodeEnv: cfg.nodeEnv });
+  const missingFlags = missingNodeFlags();
+  if (missingFlags.length > 0 && cfg.nodeEnv === 'production') {
+    log.warn({ missing: missingFlags }, `node started without the server's flags; start it as: node ${SERVER_NODE_FLAGS.join(' ')} dist/server/main.js (server/nodeFlags.ts says why)`);
+  }
   try {
     loadUws();
   } catch (err) {

@@ -26,6 +26,7 @@ import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
 
 // ------------------------------------------------------------------------------------------------
 // options
@@ -131,7 +132,7 @@ async function spawnAndWaitForPort(cmd: string, args: string[], env: NodeJS.Proc
 function startChessServer(): Promise<Spawned> {
   // BENCH_NODE_ARGS: extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const entry = [...extra, ...(serverMode === 'built' ? [process.env.BENCH_ENTRY ?? 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'])];
+  const entry = [...SERVER_NODE_FLAGS, ...extra, ...(serverMode === 'built' ? [process.env.BENCH_ENTRY ?? 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'])];
   return spawnAndWaitForPort(
     process.execPath,
     entry,
@@ -157,7 +158,8 @@ function startChessServer(): Promise<Spawned> {
 }
 
 function startEchoServer(relay: boolean): Promise<Spawned> {
-  return spawnAndWaitForPort(process.execPath, ['--import', 'tsx', 'loadtest/driver/echo-server.ts'], { PORT: '0', ECHO_RELAY: relay ? '1' : '0' }, (line) => {
+  // the peers run with the server's V8 flags too: the same runtime for all three
+  return spawnAndWaitForPort(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'loadtest/driver/echo-server.ts'], { PORT: '0', ECHO_RELAY: relay ? '1' : '0' }, (line) => {
     try {
       return JSON.parse(line).port ?? null;
     } catch {
@@ -469,7 +471,7 @@ async function main(): Promise<void> {
       ...summary,
     );
   }
-  const server = serverMode === 'built' ? `node ${process.env.BENCH_ENTRY ?? 'dist/server/main.js'}` : 'tsx server/main.ts';
+  const server = `node ${SERVER_NODE_FLAGS.join(' ')} ` + (serverMode === 'built' ? (process.env.BENCH_ENTRY ?? 'dist/server/main.js') : '--import tsx server/main.ts');
   process.stdout.write(
     [
       `Pace ${paceMs} ms mean think time per move, ${warmupS} s of warm-up then ${durationS} s measured, server: ${server}, on ${cpuModel()}${priority !== null ? `, niceness ${priority}` : ''}${pin ? ', pinned (server under test on CPU 0, driver on the others)' : ''}, load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`,

@@ -15,6 +15,7 @@ import { validate } from 'dockerfile-utils';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../server/app';
+import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TEXT = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
@@ -97,10 +98,10 @@ describe('Dockerfile structure', () => {
     expect(FINAL.getInstructions().find((i) => i.getKeyword() === 'EXPOSE')?.getArgumentsContent()).toBe('3000');
   });
 
-  it('starts node dist/server/main.js in exec form and stops on SIGTERM', () => {
+  it('starts node with the server\'s flags on dist/server/main.js in exec form and stops on SIGTERM', () => {
     const cmd = FINAL.getCMDs();
     expect(cmd).toHaveLength(1);
-    expect(JSON.parse(cmd[0].getArgumentsContent()!)).toEqual(['node', 'dist/server/main.js']);
+    expect(JSON.parse(cmd[0].getArgumentsContent()!)).toEqual(['node', ...SERVER_NODE_FLAGS, 'dist/server/main.js']);
     expect(FINAL.getInstructions().find((i) => i.getKeyword() === 'STOPSIGNAL')?.getArgumentsContent()).toBe('SIGTERM');
     expect(FINAL.getENTRYPOINTs()).toEqual([]);
   });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
+import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
 import { TestClient, pairPlayers, playMoves } from './helpers';
 
 interface Proc {
@@ -12,22 +13,26 @@ interface Proc {
   url: string;
   exit: Promise<number | null>;
   stderr: () => string;
+  /** stdout lines so far (pino JSON) */
+  lines: string[];
 }
 
-function startProcess(env: Record<string, string>): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+function startProcess(env: Record<string, string>, nodeFlags: readonly string[] = SERVER_NODE_FLAGS): Promise<Proc> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', STATIC_DIR: '/nonexistent', AI_ENABLED: '0', ACCOUNTS_ENABLED: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
   const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const lines: string[] = [];
   return new Promise((resolve, reject) => {
     const rl = createInterface({ input: child.stdout! });
     rl.on('line', (line) => {
+      lines.push(line);
       try {
         const j = JSON.parse(line);
-        if (j.msg === 'server listening') resolve({ child, url: `http://127.0.0.1:${j.port}`, exit, stderr: () => err });
+        if (j.msg === 'server listening') resolve({ child, url: `http://127.0.0.1:${j.port}`, exit, stderr: () => err, lines });
       } catch {
         // not JSON
       }
@@ -65,6 +70,19 @@ describe('server process', () => {
     expect(again.playerId).toBe(c.playerId);
     second.child.kill('SIGTERM');
     expect(await second.exit).toBe(0);
+  });
+
+  it("warns, naming the flags, when node was started without the server's V8 flags, and is quiet when it was", async () => {
+    const flagWarning = (lines: string[]) => lines.map((l) => JSON.parse(l)).find((j) => /without the server's flags/.test(j.msg));
+    const bare = await startProcess({ DATA_DIR: mkdtempSync(join(tmpdir(), 'srv-data-')) }, []);
+    const withFlags = await startProcess({ DATA_DIR: mkdtempSync(join(tmpdir(), 'srv-data-')) });
+    for (const p of [bare, withFlags]) p.child.kill('SIGTERM');
+    await Promise.all([bare.exit, withFlags.exit]);
+    const warning = flagWarning(bare.lines);
+    expect(warning?.level).toBe(40);
+    expect(warning?.missing).toEqual([...SERVER_NODE_FLAGS]);
+    expect(warning?.msg).toContain(`node ${SERVER_NODE_FLAGS.join(' ')} dist/server/main.js`);
+    expect(flagWarning(withFlags.lines)).toBeUndefined();
   });
 
   it('refuses bad configuration with a clear message', async () => {

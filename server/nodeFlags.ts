@@ -1,0 +1,22 @@
+/**
+ * The V8 flags the server process runs with. They can only be given on node's command line
+ * (V8 reads them when it sets up the heap; `v8.setFlagsFromString` later has no effect on them),
+ * so every place that starts the server names them: `npm start` (package.json), the Dockerfile's
+ * CMD, the e2e harness and the load bench. tests/server/node-flags.test.ts keeps those in step
+ * with this list.
+ *
+ * --no-memory-reducer: V8's memory reducer takes a process that allocates less than about
+ * 1 MB/s for an idle one and runs up to three full, memory-reducing collections in a row to
+ * shrink its heap. A game server relaying 500 moves a second allocates less than that, so the
+ * reducer fired about 32 s after start and again a minute later (BENCHMARKS.md, seventh pass).
+ * Each round paused the event loop for 14-21 ms three times, and was followed by 15-19
+ * deoptimizations and 13-18 recompilations of the move path, the code V8 had just optimized.
+ * A game server's heap is steady; giving a few MB back is not worth that. Without the reducer
+ * the heap is still collected, and sized, by the ordinary allocation-driven collections.
+ */
+export const SERVER_NODE_FLAGS: readonly string[] = ['--no-memory-reducer'];
+
+/** The flags of SERVER_NODE_FLAGS this process was started without. */
+export function missingNodeFlags(execArgv: readonly string[] = process.execArgv): string[] {
+  return SERVER_NODE_FLAGS.filter((flag) => !execArgv.includes(flag));
+}
