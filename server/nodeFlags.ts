@@ -9,7 +9,7 @@
  * 1 MB/s for an idle one and runs up to three full, memory-reducing collections in a row to
  * shrink its heap. A game server relaying 500 moves a second allocates less than that, so the
  * reducer fired about 32 s after start and again a minute later (BENCHMARKS.md, seventh pass).
- * Each round paused the event loop for 14-21 ms three times, and was followed by 15-19
+ * Each round paused the event loop two or three times for 7-21 ms, and was followed by 15-19
  * deoptimizations and 13-18 recompilations of the move path, the code V8 had just optimized.
  * A game server's heap is steady; giving a few MB back is not worth that. Without the reducer
  * the heap is still collected, and sized, by the ordinary allocation-driven collections.
