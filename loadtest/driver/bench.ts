@@ -129,13 +129,21 @@ async function spawnAndWaitForPort(cmd: string, args: string[], env: NodeJS.Proc
   throw new Error(`${args.join(' ')} did not start in 60 s`);
 }
 
+/**
+ * node's arguments for the server under test: the server's own V8 flags, then BENCH_NODE_ARGS
+ * (extra node flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"), then the entry point. The
+ * results' summary prints these, so a table says how its server was started.
+ */
+const CHESS_SERVER_ARGS = [
+  ...SERVER_NODE_FLAGS,
+  ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  ...(serverMode === 'built' ? [process.env.BENCH_ENTRY ?? 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts']),
+];
+
 function startChessServer(): Promise<Spawned> {
-  // BENCH_NODE_ARGS: extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
-  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const entry = [...SERVER_NODE_FLAGS, ...extra, ...(serverMode === 'built' ? [process.env.BENCH_ENTRY ?? 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'])];
   return spawnAndWaitForPort(
     process.execPath,
-    entry,
+    CHESS_SERVER_ARGS,
     {
       PORT: '0',
       HOST: '127.0.0.1',
@@ -471,7 +479,7 @@ async function main(): Promise<void> {
       ...summary,
     );
   }
-  const server = `node ${SERVER_NODE_FLAGS.join(' ')} ` + (serverMode === 'built' ? (process.env.BENCH_ENTRY ?? 'dist/server/main.js') : '--import tsx server/main.ts');
+  const server = `node ${CHESS_SERVER_ARGS.join(' ')}`;
   process.stdout.write(
     [
       `Pace ${paceMs} ms mean think time per move, ${warmupS} s of warm-up then ${durationS} s measured, server: ${server}, on ${cpuModel()}${priority !== null ? `, niceness ${priority}` : ''}${pin ? ', pinned (server under test on CPU 0, driver on the others)' : ''}, load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`,
