@@ -5,12 +5,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
 
 describe("the server's node flags", () => {
   it('are on the command line of npm start, before the entry point', () => {
-    const start: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start;
+    const start: string = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')).scripts.start;
     expect(start).toContain(`node ${SERVER_NODE_FLAGS.join(' ')} dist/server/main.js`);
   });
 

@@ -73,7 +73,7 @@ describe('server process', () => {
   });
 
   it("warns, naming the flags, when node was started without the server's V8 flags, and is quiet when it was", async () => {
-    const flagWarning = (lines: string[]) => lines.map((l) => JSON.parse(l)).find((j) => /without the server's flags/.test(j.msg));
+    const flagWarning = (lines: string[]) => lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).find((j) => /without the server's flags/.test(j.msg));
     const bare = await startProcess({ DATA_DIR: mkdtempSync(join(tmpdir(), 'srv-data-')) }, []);
     const withFlags = await startProcess({ DATA_DIR: mkdtempSync(join(tmpdir(), 'srv-data-')) });
     for (const p of [bare, withFlags]) p.child.kill('SIGTERM');
