@@ -9,10 +9,11 @@ import type { ClocksMs, Color, CurrentState, ServerMessage } from '../../machine
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
 import type { GameCommand, GameEmitted, GameInput, Seat } from './contract';
-import { clockRunning, clocksAt, createGameActor, liveContext, opposite, rejoinState, toTimers, wakeAt, type GameActor, type GameContext } from './machines';
+import { clockRunning, clocksAt, createGameActor, liveContext, opposite, rejoinState, wakeAt, type GameActor, type GameContext } from './machines';
 import type { Heartbeat } from '../heartbeat';
 import { WakeWheel, type WheelEntry } from './wakeWheel';
 import { EndedGames } from './endedGames';
+import { encodeJson, gameMoveFrame, timerUpdateFrame } from './frames';
 
 /**
  * Time in the server's games comes from one timing wheel, turned by the server's heartbeat
@@ -63,11 +64,6 @@ export interface LiveGame {
   actor: GameActor;
   startedAt: number;
   ended: boolean;
-}
-
-/** Clocks on the wire in whole milliseconds (shorter frames, and integers print faster than fractions). */
-function wholeMs(c: ClocksMs): ClocksMs {
-  return { white: Math.round(c.white), black: Math.round(c.black) };
 }
 
 const OPPONENT_LEFT = (seconds: number) =>
@@ -155,6 +151,8 @@ export class GameManager {
     this.reschedule(game);
     white.gameId = id;
     black.gameId = id;
+    white.game = game;
+    black.game = game;
     actor.on('*', (e) => this.onEmitted(game, e as GameEmitted));
     actor.subscribe({
       error: (err) => {
@@ -229,12 +227,11 @@ export class GameManager {
     return rejoinState(game.actor);
   }
 
-  /** One serialisation and one UTF-8 encoding for both players; returns the frame. */
-  private both(game: LiveGame, msg: ServerMessage): Uint8Array {
-    const bytes = Buffer.from(JSON.stringify(msg));
-    this.hub.sendBytesTo(game.sessions.white, bytes);
-    this.hub.sendBytesTo(game.sessions.black, bytes);
-    return bytes;
+  /** One frame, serialised and encoded once, to both players; returns it. */
+  private both(game: LiveGame, frame: Uint8Array): Uint8Array {
+    this.hub.sendBytesTo(game.sessions.white, frame);
+    this.hub.sendBytesTo(game.sessions.black, frame);
+    return frame;
   }
 
   /** The gameEnd frame of a game `playerId` played in that ended in the last minutes, or null. */
@@ -251,16 +248,7 @@ export class GameManager {
     if (game.ended) return;
     switch (e.type) {
       case 'moved': {
-        this.both(game, {
-          type: 'gameMove',
-          gameId: game.id,
-          move: e.move,
-          nextTurn: e.nextTurn,
-          san: e.san,
-          fen: e.fen,
-          clocks: wholeMs(e.clocks),
-          seq: e.seq,
-        });
+        this.both(game, gameMoveFrame({ type: 'gameMove', gameId: game.id, move: e.move, nextTurn: e.nextTurn, san: e.san, fen: e.fen, clocks: e.clocks, seq: e.seq }));
         this.metrics.movesRelayed.inc();
         if (this.moveArrivedAt) this.metrics.relayLatency.observe((performance.now() - this.moveArrivedAt) / 1000);
         return;
@@ -311,13 +299,15 @@ export class GameManager {
   private finish(game: LiveGame, e: Extract<GameEmitted, { type: 'ended' }>): void {
     if (game.ended) return;
     game.ended = true;
-    const frame = this.both(game, { type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) });
+    // its own buffer: the frame is kept for players who come back late
+    const frame = this.both(game, encodeJson({ type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) } satisfies ServerMessage));
     this.ended.record(game.id, game.white.id, game.black.id, frame, performance.now());
     this.games.delete(game.id);
     this.wheel.cancel(game);
     for (const s of [game.sessions.white, game.sessions.black]) {
       if (s.gameId === game.id) {
         s.gameId = null;
+        s.game = null;
         this.hub.forgetIfIdle(s);
       }
     }
@@ -361,7 +351,7 @@ export class GameManager {
 
   /** timerUpdate: SPEC's whole seconds, and the milliseconds (additive). */
   private reportClocks(game: LiveGame, clocks: ClocksMs): void {
-    this.both(game, { type: 'timerUpdate', gameId: game.id, timers: toTimers(clocks), clocks: wholeMs(clocks) });
+    this.both(game, timerUpdateFrame(game.id, clocks));
   }
 
   /** Server shutdown: stop every actor without scoring the games. */
