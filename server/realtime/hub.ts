@@ -5,6 +5,7 @@
 import type { WebSocket, TemplatedApp } from '../uws';
 import type { ServerMessage } from '../../machines/protocol/messages';
 import type { RateState } from './rateLimit';
+import type { LiveGame } from '../game/games';
 
 export interface SocketData {
   connId: number;
@@ -20,6 +21,8 @@ export interface SocketData {
   replaced: boolean;
   /** smoothed one-way network lag from ping/pong RTT (ms); undefined until measured */
   lagMs?: number;
+  /** the session this socket was last attached to (it speaks for it while `session.ws` is this socket) */
+  session: PlayerSession | null;
 }
 
 export type WS = WebSocket<SocketData>;
@@ -29,8 +32,9 @@ export interface PlayerSession {
   kind: 'guest' | 'account';
   ws: WS | null;
   name?: string;
-  /** live multiplayer game, if any */
+  /** live multiplayer game, if any: its id, and the game itself (a message names its game by id) */
   gameId: string | null;
+  game: LiveGame | null;
   queued: boolean;
 }
 
@@ -62,13 +66,15 @@ export class Hub {
     let session = this.players.get(playerId);
     let replaced: WS | null = null;
     if (!session) {
-      session = { id: playerId, kind, ws: null, gameId: null, queued: false };
+      session = { id: playerId, kind, ws: null, gameId: null, game: null, queued: false };
       this.players.set(playerId, session);
     }
     if (session.ws && session.ws !== ws) replaced = session.ws;
     if (!session.ws) this.online++;
     session.ws = ws;
-    ws.getUserData().playerId = playerId;
+    const data = ws.getUserData();
+    data.playerId = playerId;
+    data.session = session;
     this.countChanged();
     return { session, replaced };
   }

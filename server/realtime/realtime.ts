@@ -107,6 +107,7 @@ export class Realtime {
       replaced: false,
       // present from the start, so every socket's data object keeps one shape (hot paths stay monomorphic)
       lagMs: undefined,
+      session: null,
     };
     res.upgrade(
       data,
@@ -250,7 +251,7 @@ export class Realtime {
   }
 
   private route(ws: WS, data: SocketData, msg: ParsedMessage, arrivedAt: number): void {
-    const session = this.hub.session(data.playerId);
+    const session = data.session;
     if (!session || session.ws !== ws) return; // a socket without a seat (should not happen)
     switch (msg.type) {
       case 'findGame':
@@ -306,7 +307,9 @@ export class Realtime {
     move?: ParsedPayloads['gameMove']['move'],
     lagMs?: number,
   ): void {
-    const game = this.games.games.get(gameId);
+    // the player's own game is found without a lookup; any other id is looked up to say why not
+    const own = session.game;
+    const game = own !== null && own.id === gameId ? own : this.games.games.get(gameId);
     if (!game || session.gameId !== gameId) {
       const reason = game ? 'not_your_game' : 'unknown_game';
       this.metrics.messagesRejected.inc({ reason });
