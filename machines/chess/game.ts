@@ -7,7 +7,7 @@ import { hasMatingMaterial, insufficientMaterial } from './material';
 import { MAX_MOVES, findLegalMove, generateLegal, hasLegalMove } from './movegen';
 import { buildPgn } from './pgn';
 import { Position, START_FEN } from './position';
-import { moveToSan, parseSan } from './san';
+import { checkSuffix, moveToSan, parseSan, sanBody } from './san';
 import { SQUARE_NAMES, parseSquare } from './squares';
 import {
   BLACK, FLAG_CASTLE, FLAG_DOUBLE, FLAG_EP, FLAG_PROMO_N, FLAG_PROMO_Q, PAWN, PIECE_CHARS, WHITE,
@@ -74,6 +74,8 @@ export class ChessGame {
   /** Legal moves of the current position, computed on demand. */
   private readonly moves = new Int32Array(MAX_MOVES);
   private moveCount = -1;
+  /** whether the side to move is in check, when already known for this position (1 or 0), else -1 */
+  private checkKnown = -1;
 
   /** Default START_FEN; throws FenError (see fen-error.ts) for a bad FEN. */
   constructor(fen: string = START_FEN) {
@@ -174,7 +176,7 @@ export class ChessGame {
 
   private apply(m: number): PlayedMove {
     const pos = this.pos;
-    const san = moveToSan(pos, m);
+    let san = sanBody(pos, m);
     const from = m & 63;
     const to = (m >> 6) & 63;
     const flag = m >> 12;
@@ -188,6 +190,14 @@ export class ChessGame {
     if (flag >= FLAG_PROMO_N) flags += 'p';
     pos.make(m);
     this.moveCount = -1;
+    // SAN's check suffix, from the position the move makes (status() reuses what it learns)
+    const check = pos.inCheck();
+    this.checkKnown = check ? 1 : 0;
+    if (check) {
+      const canMove = hasLegalMove(pos);
+      if (!canMove) this.moveCount = 0;
+      san += checkSuffix(canMove);
+    }
     this.codes.push(m);
     this.hashLo.push(pos.hashLo);
     this.hashHi.push(pos.hashHi);
@@ -215,6 +225,7 @@ export class ChessGame {
     this.hashLo.pop();
     this.hashHi.pop();
     this.moveCount = -1;
+    this.checkKnown = -1;
     return this.played.pop() ?? null;
   }
 
@@ -232,7 +243,7 @@ export class ChessGame {
 
   status(): GameStatus {
     const pos = this.pos;
-    const inCheck = pos.inCheck();
+    const inCheck = this.checkKnown >= 0 ? this.checkKnown === 1 : pos.inCheck();
     // a list already made for this position is used; else the search stops at the first legal move
     const noMoves = this.moveCount >= 0 ? this.moveCount === 0 : !hasLegalMove(pos);
     const checkmate = inCheck && noMoves;

@@ -11,6 +11,18 @@ import { SQUARE_NAMES, parseSquare } from './squares';
  * kind attacking the square) and each checked for legality on its own, so no move list is built.
  */
 export function moveToSan(pos: Position, m: number): string {
+  let san = sanBody(pos, m);
+  pos.make(m);
+  if (pos.inCheck()) san += checkSuffix(hasLegalMove(pos));
+  pos.unmake(m);
+  return san;
+}
+
+/** '+' for a check, '#' for mate: what SAN appends after a checking move, given whether the side checked can move. */
+export const checkSuffix = (canMove: boolean): string => (canMove ? '+' : '#');
+
+/** The SAN of move `m` in `pos` without its check suffix (the position is not changed). */
+export function sanBody(pos: Position, m: number): string {
   const from = m & 63;
   const to = (m >> 6) & 63;
   const flag = m >> 12;
@@ -32,9 +44,6 @@ export function moveToSan(pos: Position, m: number): string {
       san += SQUARE_NAMES[to];
     }
   }
-  pos.make(m);
-  if (pos.inCheck()) san += hasLegalMove(pos) ? '+' : '#';
-  pos.unmake(m);
   return san;
 }
 
