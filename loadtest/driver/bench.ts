@@ -87,11 +87,15 @@ const log = (s: string) => process.stderr.write(s + '\n');
 // process helpers
 
 const CLK_TCK = 100;
-function cpuSeconds(pid: number): number {
+/** The process's CPU seconds so far: user, system (kernel) and their sum. */
+function cpuTimes(pid: number): { user: number; system: number; total: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime + stime
+  const user = Number(fields[11]) / CLK_TCK; // utime
+  const system = Number(fields[12]) / CLK_TCK; // stime
+  return { user, system, total: user + system };
 }
+const cpuSeconds = (pid: number) => cpuTimes(pid).total;
 function rssBytes(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) * 1024 : 0;
@@ -246,6 +250,8 @@ interface ChessResult {
   driverLoopP99ms: number;
   driverLoopMaxMs: number;
   cpuUsPerMove: number;
+  cpuUserUsPerMove: number;
+  cpuSystemUsPerMove: number;
   rssPerPlayerKB: number;
   rssPerGameKB: number;
   rssMB: number;
@@ -285,10 +291,10 @@ async function runChess(n: number): Promise<ChessResult> {
     const rss2 = rssBytes(pid);
     await Promise.all(workers.map((w) => w.call({ cmd: 'play', durationMs: durationS * 1000, paceMs }, 'playing')));
     await sleep(warmupS * 1000);
-    const cpu0 = cpuSeconds(pid);
+    const cpu0 = cpuTimes(pid);
     const moves0 = await metric(server.port, 'chess_moves_relayed_total');
     await sleep(durationS * 1000);
-    const cpu1 = cpuSeconds(pid);
+    const cpu1 = cpuTimes(pid);
     // the event-loop delay over the play window (prom-client resets it at every scrape)
     const loopText = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
     if (process.env.BENCH_DUMP_METRICS) writeFileSync(process.env.BENCH_DUMP_METRICS, loopText);
@@ -327,7 +333,10 @@ async function runChess(n: number): Promise<ChessResult> {
       serverLoopMaxMs: serverLoopMax,
       driverLoopP99ms: Math.max(...reports.map((r) => r.loopDelayP99ms as number)),
       driverLoopMaxMs: Math.max(...reports.map((r) => r.loopDelayMaxMs as number)),
-      cpuUsPerMove: ((cpu1 - cpu0) * 1e6) / moves,
+      cpuUsPerMove: ((cpu1.total - cpu0.total) * 1e6) / moves,
+      // of which in user space (our code, V8, Node, uWS) and in the kernel (mostly sending)
+      cpuUserUsPerMove: ((cpu1.user - cpu0.user) * 1e6) / moves,
+      cpuSystemUsPerMove: ((cpu1.system - cpu0.system) * 1e6) / moves,
       rssPerPlayerKB: (rss1 - rss0) / 1024 / n,
       rssPerGameKB: (rss2 - rss1) / 1024 / Math.max(1, live),
       rssMB: rss2 / 1024 / 1024,
