@@ -26,6 +26,33 @@ import type { GameContext, GameEmitted, GameEvent } from './types';
 type DrivenGameMachine = typeof drivenGameMachine;
 type Snapshot = ReturnType<DrivenGameMachine['transition']>;
 
+/**
+ * The snapshot with another context: XState's own snapshot fields (createMachineSnapshot), written
+ * out in its order. A spread of the snapshot took V8's slow object-cloning path on every move;
+ * this literal makes objects of one shape. tests/machines/gameDirectMoves.test.ts checks that
+ * the keys are XState's, so a new XState field cannot be dropped unnoticed.
+ */
+function withContext(snapshot: Snapshot, context: GameContext): Snapshot {
+  const s = snapshot as Snapshot & Record<'_nodes' | 'historyValue' | 'toJSON', unknown>;
+  return {
+    status: s.status,
+    output: s.output,
+    error: s.error,
+    machine: s.machine,
+    context,
+    _nodes: s._nodes,
+    value: s.value,
+    tags: s.tags,
+    children: s.children,
+    historyValue: s.historyValue,
+    matches: s.matches,
+    hasTag: s.hasTag,
+    can: s.can,
+    getMeta: s.getMeta,
+    toJSON: s.toJSON,
+  } as unknown as Snapshot;
+}
+
 /** `machine` with the direct transition for moves in `running` (see the top of this file). */
 function withDirectMoves(machine: DrivenGameMachine): DrivenGameMachine {
   // Everything else (initial snapshot, persistence, restoring, inspection data) is the machine's.
@@ -38,7 +65,7 @@ function withDirectMoves(machine: DrivenGameMachine): DrivenGameMachine {
         const plan = planMove(context, event, nowOf(scope.self));
         if (plan?.next.result === null) {
           for (const e of plan.emitted) scope.defer(() => scope.emit(e));
-          return { ...snapshot, context: plan.next } as Snapshot;
+          return withContext(snapshot, plan.next);
         }
         // An illegal move, or one that ends the game: undo it, and the machine rejects it or ends the game.
         if (plan) unplanMove(context, plan);

@@ -51,17 +51,22 @@ function colorOf(ctx: GameContext, playerId: string): Color | null {
   return null;
 }
 
-const SQUARE = /^[a-h][1-8]$/;
 const PROMOTIONS = new Set(['q', 'r', 'b', 'n']);
+
+/** A square's name, a1 to h8 (read by character codes: this runs on every move). */
+function isSquare(s: unknown): s is string {
+  if (typeof s !== 'string' || s.length !== 2) return false;
+  const file = s.charCodeAt(0);
+  const rank = s.charCodeAt(1);
+  return file >= 97 && file <= 104 && rank >= 49 && rank <= 56;
+}
 
 function wellFormed(move: unknown): move is WireMove {
   if (!move || typeof move !== 'object') return false;
   const m = move as Record<string, unknown>;
   return (
-    typeof m.from === 'string' &&
-    SQUARE.test(m.from) &&
-    typeof m.to === 'string' &&
-    SQUARE.test(m.to) &&
+    isSquare(m.from) &&
+    isSquare(m.to) &&
     (m.promotion === undefined || (typeof m.promotion === 'string' && PROMOTIONS.has(m.promotion)))
   );
 }

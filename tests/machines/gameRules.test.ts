@@ -67,6 +67,10 @@ describe('game machine: moves', () => {
     g.actor.send({ type: 'MOVE', playerId: WHITE.id, move: null as never });
     g.actor.send({ type: 'MOVE', playerId: WHITE.id, move: { from: 'e2', to: 'e4', promotion: 'k' as never } });
     expect(g.ofType('rejected').map((e) => e.reason)).toEqual([REJECTION.illegalMove, REJECTION.illegalMove]);
+    // squares just outside the board, in capitals, too long or not strings
+    const odd = [{ from: 'e2', to: 'e0' }, { from: 'i2', to: 'e4' }, { from: '`2', to: 'e4' }, { from: 'E2', to: 'E4' }, { from: 'e2 ', to: 'e4' }, { from: 'e2', to: 4 }];
+    for (const move of odd) g.actor.send({ type: 'MOVE', playerId: WHITE.id, move: move as never });
+    expect(g.ofType('rejected')).toHaveLength(2 + odd.length);
     expect(g.ctx().moves).toEqual([]);
     expect(g.snap().status).toBe('active');
   });
