@@ -77,7 +77,7 @@ function moveInput(move: WireMove): { from: string; to: string; promotion: WireM
 }
 
 function game(ctx: GameContext) {
-  return chessGameFor(ctx.startFen, ctx.moves);
+  return chessGameFor(ctx.settings, ctx.startFen, ctx.moves);
 }
 
 /** `loser` lost (on time or by leaving): the other side wins if it could still mate, else a draw. */
@@ -157,7 +157,7 @@ export function planMove(context: GameContext, event: MoveEvent, t: number): Mov
   const played = chess.play(moveInput(event.move));
   if (!played) return null;
   const moves = [...context.moves, played.uci];
-  moveCachedGame(context.moves, moves, chess);
+  moveCachedGame(context.settings, moves, chess);
 
   const status = chess.status();
   let result: GameResult | null = null;
@@ -204,9 +204,9 @@ export function planMove(context: GameContext, event: MoveEvent, t: number): Mov
 /** Takes back what planMove did to the cached ChessGame (the context itself was never changed). */
 export function unplanMove(context: GameContext, plan: MovePlan): void {
   if (!plan.played) return;
-  const chess = chessGameFor(context.startFen, plan.next.moves);
+  const chess = chessGameFor(context.settings, context.startFen, plan.next.moves);
   chess.undo();
-  moveCachedGame(plan.next.moves, context.moves, chess);
+  moveCachedGame(context.settings, context.moves, chess);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -426,7 +426,7 @@ function defineGameMachine(timing: GameTiming) {
       const settings = resolveSettings(input);
       if (typeof input.now === 'function') nowByActor.set(self, input.now);
       const moves: string[] = [];
-      const chess = chessGameFor(input.startFen ?? START_FEN, moves);
+      const chess = chessGameFor(settings, input.startFen ?? START_FEN, moves);
       const startFen = chess.fen();
       return {
         gameId: input.gameId,
