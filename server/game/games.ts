@@ -149,8 +149,6 @@ export class GameManager {
     }
     this.games.set(id, game);
     this.reschedule(game);
-    white.gameId = id;
-    black.gameId = id;
     white.game = game;
     black.game = game;
     actor.on('*', (e) => this.onEmitted(game, e as GameEmitted));
@@ -305,8 +303,7 @@ export class GameManager {
     this.games.delete(game.id);
     this.wheel.cancel(game);
     for (const s of [game.sessions.white, game.sessions.black]) {
-      if (s.gameId === game.id) {
-        s.gameId = null;
+      if (s.game === game) {
         s.game = null;
         this.hub.forgetIfIdle(s);
       }
@@ -359,6 +356,7 @@ export class GameManager {
     for (const g of this.games.values()) this.wheel.cancel(g);
     for (const g of this.games.values()) {
       g.ended = true;
+      for (const s of [g.sessions.white, g.sessions.black]) if (s.game === g) s.game = null;
       try {
         g.actor.stop();
       } catch {

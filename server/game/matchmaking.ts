@@ -113,10 +113,10 @@ export class Matchmaking {
             this.queued--;
           }
         }
-        if (!white || !black || white.gameId || black.gameId || white.id === black.id) {
+        if (!white || !black || white.game || black.game || white.id === black.id) {
           this.log.warn({ white: e.white.id, black: e.black.id }, 'pairing dropped: a player is gone or busy');
           // put whoever is still waiting back in the pool
-          for (const s of [white, black]) if (s?.ws && !s.gameId) this.join(s, s.name ?? e.white.name);
+          for (const s of [white, black]) if (s?.ws && !s.game) this.join(s, s.name ?? e.white.name);
           return;
         }
         white.name = e.white.name;

@@ -32,8 +32,7 @@ export interface PlayerSession {
   kind: 'guest' | 'account';
   ws: WS | null;
   name?: string;
-  /** live multiplayer game, if any: its id, and the game itself (a message names its game by id) */
-  gameId: string | null;
+  /** live multiplayer game, if any (set and cleared by the GameManager) */
   game: LiveGame | null;
   queued: boolean;
 }
@@ -66,7 +65,7 @@ export class Hub {
     let session = this.players.get(playerId);
     let replaced: WS | null = null;
     if (!session) {
-      session = { id: playerId, kind, ws: null, gameId: null, game: null, queued: false };
+      session = { id: playerId, kind, ws: null, game: null, queued: false };
       this.players.set(playerId, session);
     }
     if (session.ws && session.ws !== ws) replaced = session.ws;
@@ -81,7 +80,7 @@ export class Hub {
 
   /** The socket no longer speaks for its player (closed or rebound). */
   detach(ws: WS): PlayerSession | undefined {
-    const session = this.players.get(ws.getUserData().playerId);
+    const session = ws.getUserData().session;
     if (!session || session.ws !== ws) return undefined;
     session.ws = null;
     this.online--;
@@ -91,7 +90,7 @@ export class Hub {
 
   /** Forget a player that has no socket and no seat. */
   forgetIfIdle(session: PlayerSession): void {
-    if (!session.ws && !session.gameId && !session.queued) this.players.delete(session.id);
+    if (!session.ws && !session.game && !session.queued) this.players.delete(session.id);
   }
 
   send(playerId: string, msg: ServerMessage): boolean {

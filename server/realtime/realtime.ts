@@ -150,9 +150,8 @@ export class Realtime {
       old.closing = true;
       this.log.info({ playerId, oldConn: old.connId, newConn: ws.getUserData().connId }, 'newer socket took the seat');
       replaced.end(REPLACED_CLOSE_CODE, 'replaced by a newer connection');
-    } else if (session.gameId) {
-      const game = this.games.games.get(session.gameId);
-      if (game) this.games.command(game, { type: 'PLAYER_RECONNECTED', playerId });
+    } else if (session.game) {
+      this.games.command(session.game, { type: 'PLAYER_RECONNECTED', playerId });
     }
     const ai = this.getAi();
     if (ai?.hasGame(playerId)) ai.playerReconnected(playerId);
@@ -173,10 +172,7 @@ export class Realtime {
   /** The player has no socket any more: leave the queue, start the grace period of a game. */
   private playerGone(session: PlayerSession): void {
     if (session.queued) this.matchmaking.leave(session, false);
-    if (session.gameId) {
-      const game = this.games.games.get(session.gameId);
-      if (game) this.games.command(game, { type: 'PLAYER_DISCONNECTED', playerId: session.id });
-    }
+    if (session.game) this.games.command(session.game, { type: 'PLAYER_DISCONNECTED', playerId: session.id });
     const ai = this.getAi();
     if (ai?.hasGame(session.id)) ai.playerDisconnected(session.id);
     this.hub.forgetIfIdle(session);
@@ -288,7 +284,7 @@ export class Realtime {
   }
 
   private findGame(ws: WS, session: PlayerSession, payload: ParsedPayloads['findGame']): void {
-    if (session.gameId || this.getAi()?.hasGame(session.id)) {
+    if (session.game || this.getAi()?.hasGame(session.id)) {
       this.metrics.messagesRejected.inc({ reason: 'active_game' });
       this.log.info({ playerId: session.id, reason: 'active_game' }, 'search refused');
       this.sendWs(ws, { type: 'matchmakingStatus', status: 'idle', message: TEXT.activeGameRefusal });
@@ -308,14 +304,15 @@ export class Realtime {
     lagMs?: number,
   ): void {
     // the player's own game is found without a lookup; any other id is looked up to say why not
-    const own = session.game;
-    const game = own !== null && own.id === gameId ? own : this.games.games.get(gameId);
-    if (!game || session.gameId !== gameId) {
-      const reason = game ? 'not_your_game' : 'unknown_game';
+    const game = session.game;
+    if (!game || game.id !== gameId) {
+      const someoneElses = this.games.games.has(gameId);
+      const reason = someoneElses ? 'not_your_game' : 'unknown_game';
+      const message = someoneElses ? TEXTS.notYourGame : TEXTS.noGame;
       this.metrics.messagesRejected.inc({ reason });
       this.log.info({ playerId: session.id, gameId, reason, type }, 'game command rejected');
-      if (type === 'MOVE') this.sendWs(ws, { type: 'moveRejected', gameId, message: game ? TEXTS.notYourGame : TEXTS.noGame });
-      else this.sendWs(ws, { type: 'error', code: reason, message: game ? TEXTS.notYourGame : TEXTS.noGame });
+      if (type === 'MOVE') this.sendWs(ws, { type: 'moveRejected', gameId, message });
+      else this.sendWs(ws, { type: 'error', code: reason, message });
       return;
     }
     if (type === 'MOVE' && move) {
@@ -332,7 +329,7 @@ export class Realtime {
       this.reject(ws, 'foreign_identity', TEXTS.notYourIdentity);
       return;
     }
-    const game = session.gameId ? this.games.games.get(session.gameId) : undefined;
+    const game = session.game;
     if (!game) {
       this.sendWs(ws, { type: 'activeGameStatus', gameId: null });
       return;
@@ -357,7 +354,7 @@ export class Realtime {
       else this.reject(ws, 'unknown_game', TEXTS.noGame);
       return;
     }
-    if (session.gameId !== gameId) {
+    if (session.game !== game) {
       this.reject(ws, 'not_your_game', TEXTS.noGame);
       return;
     }
@@ -401,7 +398,7 @@ export class Realtime {
       this.sendWs(ws, { type: 'identified', playerId: current.id, ...(claims.username ? { username: claims.username } : {}) });
       return;
     }
-    if (current.gameId || current.queued || this.getAi()?.hasGame(current.id)) {
+    if (current.game || current.queued || this.getAi()?.hasGame(current.id)) {
       this.reject(ws, 'identify_busy', TEXTS.identifyBusy);
       return;
     }
@@ -420,7 +417,7 @@ export class Realtime {
       this.reject(ws, 'ai_unavailable', TEXTS.aiUnavailable);
       return;
     }
-    if (session.gameId) {
+    if (session.game) {
       this.reject(ws, 'active_game', TEXTS.aiWhileInGame);
       return;
     }
