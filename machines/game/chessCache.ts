@@ -35,8 +35,8 @@ export function chessGameFor(owner: object, startFen: string, moves: readonly st
 }
 
 /**
- * After a move was played on (or taken back from) the cached game of list `from`, the game
- * shows list `to`. Another list's entry is replaced: the game no longer shows that position.
+ * After a move was played on (or taken back from) the game's cached ChessGame, it shows list
+ * `to`; the entry now holds that list (the one it held before no longer matches the position).
  */
 export function moveCachedGame(owner: object, to: readonly string[], game: ChessGame): void {
   remember(owner, built.get(owner), to, game);
