@@ -127,6 +127,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     },
     () => ai,
     opts.accounts,
+    heartbeat,
   );
   realtime.mount(app, SOCKET_PATH);
 

@@ -106,3 +106,29 @@ describe('idle sockets', () => {
     }
   });
 });
+
+describe('lag pings', () => {
+  it('reach every socket once per interval, spread over the interval rather than in one burst', async () => {
+    // All at once, pinging 10,000 sockets held the event loop for about 200 ms every interval.
+    const s = await startTestServer({ pingIntervalMs: 1000 });
+    try {
+      const clients = await Promise.all(Array.from({ length: 40 }, () => TestClient.connect(s.url)));
+      const t0 = performance.now();
+      const pingsAt = clients.map(() => [] as number[]);
+      clients.forEach((c, i) => c.ws.on('ping', () => pingsAt[i].push(performance.now() - t0)));
+      await new Promise((r) => setTimeout(r, 3_100));
+      for (const times of pingsAt) {
+        // about one a second: 3 in 3.1 s, give or take one at the edges of the window
+        expect(times.length).toBeGreaterThanOrEqual(2);
+        expect(times.length).toBeLessThanOrEqual(4);
+      }
+      // the first pings of the 40 sockets arrive over most of a second, not within a few ms
+      const firsts = pingsAt.map((t) => t[0]).sort((a, b) => a - b);
+      expect(firsts.at(-1)! - firsts[0]).toBeGreaterThan(500);
+      await Promise.all(clients.map((c) => c.close()));
+    } finally {
+      await s.close();
+    }
+  });
+});
+
