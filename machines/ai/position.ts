@@ -59,7 +59,7 @@ export interface GameResult {
 export function automaticResult(game: ChessGame, maxPlies: number): GameResult | null {
   const st = game.status();
   if (st.over && st.reason && st.winner) return { winner: st.winner, reason: st.reason };
-  if (game.history().length >= maxPlies) return { winner: 'draw', reason: 'max plies' };
+  if (game.plies() >= maxPlies) return { winner: 'draw', reason: 'max plies' };
   return null;
 }
 

@@ -66,7 +66,12 @@ const TYPES: readonly PieceType[] = ['p', 'n', 'b', 'r', 'q', 'k'];
 export class ChessGame {
   private pos: Position;
   private readonly startFen: string;
-  private readonly played: PlayedMove[] = [];
+  /**
+   * The moves played, as move codes: with the start FEN, the whole game. Their descriptions
+   * (PlayedMove: SAN, FEN after, ...) are not kept; history() and pgn() rebuild them when asked.
+   * A server holds thousands of games, and a description per ply, about 250 bytes with its
+   * strings, was most of a live game's memory and of what survived each young-generation GC.
+   */
   private readonly codes: number[] = [];
   /** Hash halves of every position so far, the current one last. */
   private readonly hashLo: number[] = [];
@@ -175,6 +180,15 @@ export class ChessGame {
   }
 
   private apply(m: number): PlayedMove {
+    const played = this.make(m);
+    this.codes.push(m);
+    this.hashLo.push(this.pos.hashLo);
+    this.hashHi.push(this.pos.hashHi);
+    return played;
+  }
+
+  /** Makes move `m` on the position and describes it (the history is the caller's). */
+  private make(m: number): PlayedMove {
     const pos = this.pos;
     let san = sanBody(pos, m);
     const from = m & 63;
@@ -198,9 +212,6 @@ export class ChessGame {
       if (!canMove) this.moveCount = 0;
       san += checkSuffix(canMove);
     }
-    this.codes.push(m);
-    this.hashLo.push(pos.hashLo);
-    this.hashHi.push(pos.hashHi);
     const played: PlayedMove = {
       uci: moveToUci(m),
       san,
@@ -213,7 +224,6 @@ export class ChessGame {
     };
     if (flag >= FLAG_PROMO_N) played.promotion = PIECE_CHARS[flag - 2] as Promotion;
     if (capturedCode) played.captured = TYPES[(capturedCode & 7) - 1];
-    this.played.push(played);
     return played;
   }
 
@@ -224,9 +234,12 @@ export class ChessGame {
     this.pos.unmake(m);
     this.hashLo.pop();
     this.hashHi.pop();
+    // described as play() described it: made once more and taken back
+    const played = this.make(m);
+    this.pos.unmake(m);
     this.moveCount = -1;
     this.checkKnown = -1;
-    return this.played.pop() ?? null;
+    return played;
   }
 
   /** How often the current position has occurred in this game (same pieces, side, castling, en passant). */
@@ -279,8 +292,15 @@ export class ChessGame {
     return status;
   }
 
+  /** The moves played so far, each as play() described it: rebuilt by replaying the game (plies() is the count). */
   history(): PlayedMove[] {
-    return this.played.slice();
+    const replay = new ChessGame(this.startFen);
+    return this.codes.map((m) => replay.apply(m));
+  }
+
+  /** How many plies have been played. */
+  plies(): number {
+    return this.codes.length;
   }
 
   pieceAt(square: string): BoardPiece | null {
@@ -321,8 +341,14 @@ export class ChessGame {
     else if (st.over) result = '1/2-1/2';
     const start = new Position();
     start.loadFen(this.startFen);
+    const replay = start.clone();
+    const sans = this.codes.map((m) => {
+      const san = moveToSan(replay, m);
+      replay.make(m);
+      return san;
+    });
     return buildPgn({
-      sans: this.played.map((p) => p.san),
+      sans,
       startFen: this.startFen,
       standardStart: this.startFen === START_FEN,
       firstMoveNumber: start.fullmove,

@@ -1,6 +1,7 @@
 import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
-import { ChessGame } from '../../machines/chess';
+import { ChessGame, type PlayedMove } from '../../machines/chess';
+import { prng } from '../support/prng';
 
 const sorted = (g: ChessGame) => g.legalMoves().sort();
 
@@ -234,6 +235,42 @@ describe('game API', () => {
     expect(c.fen()).toBe(m?.fenAfter);
     expect(c.undo()?.uci).toBe('e2e4');
     expect(c.fen()).toBe(before);
+  });
+});
+
+describe('history', () => {
+  it('is rebuilt move for move as play() described each move, and undo() gives them back in reverse', () => {
+    // the game keeps only the moves' codes; every description is made again when asked
+    const random = prng(7);
+    const promotions = 'r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1';
+    const castlings = 'r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1';
+    const kinds = new Set<string>();
+    for (const start of [undefined, promotions, castlings]) {
+      for (let game = 0; game < 20; game++) {
+        const g = new ChessGame(start);
+        const played: PlayedMove[] = [];
+        if (start === promotions && game === 0) played.push(g.play('e5d6')!); // en passant
+        while (!g.status().over && played.length < 120) {
+          const legal = g.legalMoves();
+          // castlings and promotions are favoured, so that every kind of move is rebuilt
+          const special = legal.filter((u) => u.length === 5 || /^e1[gc]1|^e8[gc]8/.test(u));
+          const from = special.length && random() < 0.5 ? special : legal;
+          played.push(g.play(from[Math.floor(random() * from.length)])!);
+        }
+        expect(g.plies()).toBe(played.length);
+        expect(g.history()).toEqual(played);
+        if (start) for (const m of played) for (const k of [...m.flags, m.san.at(-1)!]) kinds.add(k);
+        const fenAt = played.map((m) => m.fenAfter);
+        for (let i = played.length - 1; i >= 0; i--) {
+          expect(g.fen()).toBe(fenAt[i]);
+          expect(g.undo()).toEqual(played[i]);
+        }
+        expect(g.plies()).toBe(0);
+        expect(g.undo()).toBeNull();
+      }
+    }
+    // captures, promotions, en passant, both castlings, checks and mates were among them
+    for (const k of ['c', 'p', 'e', 'k', 'q', '+', '#']) expect(kinds, k).toContain(k);
   });
 });
 

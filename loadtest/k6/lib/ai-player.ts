@@ -197,7 +197,7 @@ class AiPlayer {
 
   private move(): void {
     if (this.phase !== 'playing' || this.game.turn() !== this.color || !this.gameId) return;
-    if (this.game.history().length >= this.plan.maxPlies) {
+    if (this.game.plies() >= this.plan.maxPlies) {
       this.resignSent = true;
       this.conn.send({ type: 'resign', payload: { gameId: this.gameId } });
       return;

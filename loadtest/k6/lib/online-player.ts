@@ -233,7 +233,7 @@ class OnlinePlayer {
   private restore(msg: GameStartMsg): void {
     const state = msg.currentState;
     if (!state) return;
-    if (state.moves.length < this.game.history().length) return; // stale duplicate
+    if (state.moves.length < this.game.plies()) return; // stale duplicate
     if (this.color && msg.color !== this.color) this.violation(`colour changed on rejoin: ${this.color} -> ${msg.color}`);
     const { game, error } = gameFromState(state);
     if (error) this.violation(error);
@@ -295,14 +295,14 @@ class OnlinePlayer {
   private dropDue(): boolean {
     const drop = this.plan.drop;
     if (!drop || this.dropped) return false;
-    if (drop.atPly !== undefined && this.game.history().length >= drop.atPly) return true;
+    if (drop.atPly !== undefined && this.game.plies() >= drop.atPly) return true;
     return drop.atTime !== undefined && Date.now() >= drop.atTime;
   }
 
   private move(): void {
     if (this.phase !== 'playing' || this.game.turn() !== this.color || !this.gameId) return;
     if (this.dropDue()) return this.dropAndReturn(this.plan.drop!.offlineMs);
-    if (this.game.history().length >= this.plan.maxPlies) return this.resign();
+    if (this.game.plies() >= this.plan.maxPlies) return this.resign();
     const choice = randomLegalMove(this.game);
     if (!choice || this.game.status().over) {
       // The game is over on the board; the server must end it on its own.
