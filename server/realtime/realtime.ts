@@ -47,7 +47,6 @@ export class Realtime {
   private pingCursor: Iterator<WS> | null = null;
   /** sockets owed a ping and not yet pinged: a fraction carried from beat to beat */
   private pingsOwed = 0;
-  private pinging = false;
 
   constructor(
     readonly hub: Hub,
@@ -74,7 +73,6 @@ export class Realtime {
       close: (ws, code) => this.guard('close', ws, () => this.close(ws, code)),
       pong: (ws, message) => this.guard('pong', ws, () => this.pong(ws, message)),
     });
-    this.pinging = true;
     this.heartbeat.onBeat((now) => this.pingSome(now));
   }
 
@@ -187,12 +185,13 @@ export class Realtime {
   /**
    * Every socket is pinged once per pingIntervalMs (the replies measure its lag), a share of them
    * on each heartbeat beat: pinging all at once held the event loop for one send per socket
-   * (about 200 ms for 10,000 players, every moves and clock reports waiting behind it).
+   * (about 200 ms for 10,000 players, every move and clock report waiting behind it). After
+   * closeAll there are no sockets left, so nothing is owed.
    */
   private pingSome(now: number): void {
-    if (!this.pinging) return;
     const sockets = this.hub.sockets;
     this.pingsOwed = Math.min(sockets.size, this.pingsOwed + (sockets.size * this.heartbeat.periodMs) / this.opts.pingIntervalMs);
+    if (this.pingsOwed < 1) return;
     const stamp = now.toFixed(1);
     while (this.pingsOwed >= 1) {
       // a Set's iterator sees the sockets added after it was made and skips the ones deleted
@@ -453,8 +452,6 @@ export class Realtime {
 
   /** Tells every socket the server is going away and closes it. */
   closeAll(message: string): void {
-    this.pinging = false;
-    this.pingCursor = null;
     const text = JSON.stringify({ type: 'serverShutdown', message } satisfies ServerMessage);
     for (const ws of [...this.hub.sockets]) {
       const data = ws.getUserData();
