@@ -339,9 +339,9 @@ export class ChessGame {
     let result = '*';
     if (st.checkmate) result = st.winner === 'white' ? '1-0' : '0-1';
     else if (st.over) result = '1/2-1/2';
-    const start = new Position();
-    start.loadFen(this.startFen);
-    const replay = start.clone();
+    const replay = Position.fromFen(this.startFen);
+    const firstMoveNumber = replay.fullmove;
+    const blackFirst = replay.turn === BLACK;
     const sans = this.codes.map((m) => {
       const san = moveToSan(replay, m);
       replay.make(m);
@@ -351,8 +351,8 @@ export class ChessGame {
       sans,
       startFen: this.startFen,
       standardStart: this.startFen === START_FEN,
-      firstMoveNumber: start.fullmove,
-      blackFirst: start.turn === BLACK,
+      firstMoveNumber,
+      blackFirst,
       result,
       tags,
     });
