@@ -114,5 +114,5 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
 
 # The server closes sockets (telling players with serverShutdown) and exits on SIGTERM.
 STOPSIGNAL SIGTERM
-# --no-memory-reducer: server/nodeFlags.ts says why.
-CMD ["node", "--no-memory-reducer", "dist/server/main.js"]
+# --no-memory-reducer --max-semi-space-size=64: server/nodeFlags.ts says why.
+CMD ["node", "--no-memory-reducer", "--max-semi-space-size=64", "dist/server/main.js"]
