@@ -53,8 +53,32 @@ for (let t = 1; t < 7; t++) {
   FEN_PIECE_CODES[t] = PIECE_CHARS.toUpperCase().charCodeAt(t);
   FEN_PIECE_CODES[t | 8] = PIECE_CHARS.charCodeAt(t);
 }
-/** Scratch space for toFen's placement field (at most 64 pieces + 7 slashes). */
-const FEN_BUFFER = new Uint16Array(80);
+/**
+ * toFen writes the whole FEN as bytes into this buffer and decodes it once. The longest FEN is
+ * 64 + 7 placement bytes, 13 more for the side, castling and en passant fields and their
+ * spaces, and two counters (a number prints in at most 24 characters).
+ */
+const FEN_BUFFER = new Uint8Array(160);
+/** One view per length, so a FEN is decoded without making a view for it. */
+const FEN_VIEWS = Array.from({ length: FEN_BUFFER.length + 1 }, (_, n) => FEN_BUFFER.subarray(0, n));
+/**
+ * A FEN is ASCII, so UTF-8 decoding is exact. TextDecoder is a web API (browsers, Node, Deno);
+ * without it (a bare JavaScript runtime) the bytes go through String.fromCharCode, which is
+ * about five times slower and makes more garbage.
+ */
+const FEN_DECODER = typeof TextDecoder === 'function' ? new TextDecoder() : null;
+const ZERO = 48;
+
+/** Writes a counter as the FEN prints it (as String(v) would) at buf[n..]; returns the next index. */
+function writeDigits(buf: Uint8Array, n: number, v: number): number {
+  if (v >= 0 && v < 10) {
+    buf[n] = ZERO + v;
+    return n + 1;
+  }
+  const digits = String(v);
+  for (let i = 0; i < digits.length; i++) buf[n++] = digits.charCodeAt(i);
+  return n;
+}
 const QUEEN = QUEEN_;
 const ROOK = ROOK_;
 const WHITE = WHITE_;
@@ -516,9 +540,9 @@ export class Position {
 
   /** FEN with the real counters; the en passant square only when that capture is legal. */
   toFen(): string {
-    // The placement is written as char codes into one reused buffer and turned into a string at
-    // once: a FEN is made for every move a server relays, and per-square string concatenation
-    // was its biggest cost.
+    // Written as bytes into one reused buffer and decoded once: a FEN is made for every move a
+    // server relays, and building it from strings (per square, then per field) made most of the
+    // garbage of a move.
     const buf = FEN_BUFFER;
     let n = 0;
     for (let rank = 7; rank >= 0; rank--) {
@@ -529,20 +553,33 @@ export class Position {
           empty++;
           continue;
         }
-        if (empty) buf[n++] = 48 + empty;
+        if (empty) buf[n++] = ZERO + empty;
         empty = 0;
         buf[n++] = FEN_PIECE_CODES[pc];
       }
-      if (empty) buf[n++] = 48 + empty;
+      if (empty) buf[n++] = ZERO + empty;
       if (rank > 0) buf[n++] = 47; // '/'
     }
-    const out = String.fromCharCode.apply(null, buf.subarray(0, n) as unknown as number[]);
-    let c = '';
-    if (this.castling & CASTLE_WK) c += 'K';
-    if (this.castling & CASTLE_WQ) c += 'Q';
-    if (this.castling & CASTLE_BK) c += 'k';
-    if (this.castling & CASTLE_BQ) c += 'q';
-    const ep = this.epCaptureIsLegal() ? squareName(this.ep) : '-';
-    return `${out} ${this.turn === WHITE ? 'w' : 'b'} ${c || '-'} ${ep} ${this.halfmove} ${this.fullmove}`;
+    buf[n++] = 32;
+    buf[n++] = this.turn === WHITE ? 119 : 98; // 'w' / 'b'
+    buf[n++] = 32;
+    const castling = this.castling;
+    if (castling & CASTLE_WK) buf[n++] = 75; // 'K'
+    if (castling & CASTLE_WQ) buf[n++] = 81; // 'Q'
+    if (castling & CASTLE_BK) buf[n++] = 107; // 'k'
+    if (castling & CASTLE_BQ) buf[n++] = 113; // 'q'
+    if (!(castling & (CASTLE_WK | CASTLE_WQ | CASTLE_BK | CASTLE_BQ))) buf[n++] = 45; // '-'
+    buf[n++] = 32;
+    if (this.epCaptureIsLegal()) {
+      buf[n++] = 97 + (this.ep & 7); // file
+      buf[n++] = 49 + (this.ep >> 3); // rank
+    } else buf[n++] = 45;
+    buf[n++] = 32;
+    n = writeDigits(buf, n, this.halfmove);
+    buf[n++] = 32;
+    n = writeDigits(buf, n, this.fullmove);
+    const bytes = FEN_VIEWS[n];
+    return FEN_DECODER ? FEN_DECODER.decode(bytes) : String.fromCharCode.apply(null, bytes as unknown as number[]);
   }
+
 }

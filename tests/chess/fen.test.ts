@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ChessGame, FenError, Position, START_FEN } from '../../machines/chess';
 
 function fenError(fen: string): string {
@@ -85,5 +85,24 @@ describe('FEN export', () => {
     expect(g.isLegal('e5f6')).toBe(true);
     // pinned capturer: the ep square is dropped
     expect(new ChessGame('4k3/8/8/r2pP2K/8/8/8/8 w - d6 0 1').fen()).toBe('4k3/8/8/r2pP2K/8/8/8/8 w - - 0 1');
+  });
+  it('writes counters of any size, and the same FENs in a runtime without TextDecoder (k6)', async () => {
+    const fens = [
+      'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 7 23',
+      'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w Kq e6 0 2',
+      '8/8/8/8/8/8/8/k6K b - - 99 1234567',
+      '4k3/8/8/8/8/8/8/4K3 w - - 100 10',
+    ];
+    const withDecoder = fens.map((f) => new ChessGame(f).fen());
+    expect(withDecoder).toEqual(fens.map((f) => f.replace(' e6 ', ' - ')));
+    vi.stubGlobal('TextDecoder', undefined);
+    vi.resetModules();
+    try {
+      const bare = await import('../../machines/chess');
+      expect(fens.map((f) => new bare.ChessGame(f).fen())).toEqual(withDecoder);
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    }
   });
 });
