@@ -10,16 +10,20 @@ import type { ClocksMs, Color, GameEndReason, Timers, Winner } from '../protocol
  * Negative or non-finite input shows "00:00".
  */
 export function formatClock(ms: number): string {
-  const totalSeconds = Number.isFinite(ms) && ms > 0 ? Math.ceil(ms / 1000) : 0;
+  const totalSeconds = timerSeconds(ms);
   const minutes = Math.floor(totalSeconds / 60);
   const seconds = totalSeconds % 60;
   return `${String(minutes).padStart(2, '0')}:${String(seconds).padStart(2, '0')}`;
 }
 
+/** A clock's milliseconds as the whole seconds SPEC shows: rounded up; 0 when gone, negative or not finite. */
+export function timerSeconds(ms: number): number {
+  return Number.isFinite(ms) && ms > 0 ? Math.ceil(ms / 1000) : 0;
+}
+
 /** Millisecond clocks to the whole seconds SPEC's `timers` field carries (rounded up, as formatClock). */
 export function toTimers(clocks: ClocksMs): Timers {
-  const s = (ms: number) => (Number.isFinite(ms) && ms > 0 ? Math.ceil(ms / 1000) : 0);
-  return { white: s(clocks.white), black: s(clocks.black) };
+  return { white: timerSeconds(clocks.white), black: timerSeconds(clocks.black) };
 }
 
 /** SPEC section 8, "Game-end reasons as displayed". */

@@ -6,7 +6,7 @@ export { gameMachine, drivenGameMachine, defaultNow, type GameTiming } from './g
 export { serverGameMachine } from './directMoves';
 export { snapshotForRejoin, uciToWireMove } from './rejoin';
 export { clocksAt, clockRunning, flagGraceMs, creditLag, wakeAt } from './clock';
-export { formatClock, toTimers, REASON_LABELS, reasonLabel, outcomeFor, opposite } from './display';
+export { formatClock, timerSeconds, toTimers, REASON_LABELS, reasonLabel, outcomeFor, opposite } from './display';
 export type { Outcome } from './display';
 export { REJECTION } from './reasons';
 export * as GAME_DEFAULTS from './defaults';

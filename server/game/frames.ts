@@ -1,40 +1,94 @@
 /**
  * The two frames a live game sends most: `gameMove` after every move and `timerUpdate` every
- * second of a running clock, each to both players. They are written out by hand, byte for byte
- * what `JSON.stringify` gives for the same message (tests/server/frames.test.ts), and encoded
- * into one reused buffer that both sends read from: uWS copies a frame when it is sent, so
- * nothing is allocated for the bytes. On a busy server these two frames are nearly everything
- * it writes, and serialising a nested object then encoding it cost about as much as the
- * chess work of the move.
+ * second of a running clock, each to both players. They are written byte by byte into one
+ * reused buffer that both sends read from, exactly the bytes `JSON.stringify` gives for the same
+ * message (tests/server/frames.test.ts): no message object is serialised, no string is built
+ * and encoded, and uWS copies a frame when it is sent, so nothing is allocated for it. On a busy
+ * server these two frames are nearly everything it writes; building them as strings made a
+ * kilobyte of garbage per move.
  *
  * Every string written here is ASCII by construction: game ids are base64url, squares,
  * colours, SAN and FEN use no character JSON escapes. A value that is not (an unexpected
  * string, a clock that is not a finite number) sends the frame through JSON.stringify instead.
  */
 import type { ClocksMs, GameMoveMsg, TimerUpdateMsg } from '../../machines/protocol/messages';
-import { toTimers } from './machines';
+import { timerSeconds } from './machines';
 
-const SCRATCH = Buffer.allocUnsafe(4096);
+const SCRATCH = new Uint8Array(4096);
+/**
+ * Room kept free after each string, for the literals and numbers that may follow it: the longest
+ * tail is a timerUpdate's after its game id, four numbers (at most 17 characters each) and 60
+ * bytes of keys.
+ */
+const TAIL_ROOM = 160;
+/** SCRATCH's first n bytes, one view per length, made when first needed (a frame allocates none). */
+const VIEWS: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(SCRATCH.length + 1).fill(undefined);
+/** What the writers below return instead of the next index when a value cannot be written as it is. */
+const FAILED = -1;
 
-/** Characters JSON writes as they are: printable ASCII other than `"` and `\`. */
-function plain(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
-  }
-  return true;
+const lit = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+const MOVE_HEAD = lit('{"type":"gameMove","gameId":"');
+const MOVE_FROM = lit('","move":{"from":"');
+const MOVE_TO = lit('","to":"');
+const MOVE_PROMOTION = lit('","promotion":"');
+const MOVE_NEXT_TURN = lit('"},"nextTurn":"');
+const MOVE_SAN = lit('","san":"');
+const MOVE_FEN = lit('","fen":"');
+const CLOCKS_WHITE = lit('","clocks":{"white":');
+const CLOCKS_BLACK = lit(',"black":');
+const MOVE_SEQ = lit('},"seq":');
+const TIMER_HEAD = lit('{"type":"timerUpdate","gameId":"');
+const TIMERS_WHITE = lit('","timers":{"white":');
+const TIMER_CLOCKS_WHITE = lit('},"clocks":{"white":');
+const CLOSE = lit('}');
+const CLOSE2 = lit('}}');
+
+// Each writer puts its bytes at SCRATCH[n..] and returns the index after them, or FAILED (and
+// every writer passes FAILED on), so a frame is one chain of calls with one check at the end.
+
+function put(bytes: Uint8Array, n: number): number {
+  if (n === FAILED) return FAILED;
+  for (let i = 0; i < bytes.length; i++) SCRATCH[n++] = bytes[i];
+  return n;
 }
 
-const finite = (n: number) => Number.isFinite(n);
-
 /**
- * The frame's bytes, valid until the next call: `text` encoded into the scratch buffer (ASCII:
- * one byte per character), or a buffer of its own when it is longer than the scratch.
+ * `s` as JSON writes it between quotes, if it can be written as it is: printable ASCII other
+ * than `"` and `\`, and room left. Otherwise the frame must go through JSON instead.
  */
-function encode(text: string): Uint8Array {
-  if (text.length > SCRATCH.length) return Buffer.from(text, 'latin1');
-  const n = SCRATCH.write(text, 0, 'latin1');
-  return SCRATCH.subarray(0, n);
+function putPlain(s: string, n: number): number {
+  if (n === FAILED || n + s.length > SCRATCH.length - TAIL_ROOM) return FAILED;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return FAILED;
+    SCRATCH[n++] = c;
+  }
+  return n;
+}
+
+/** An integer as JSON writes it (-0 as 0); anything but a safe integer fails. */
+function putInt(v: number, n: number): number {
+  if (n === FAILED || !Number.isSafeInteger(v)) return FAILED;
+  if (v < 0) {
+    SCRATCH[n++] = 45; // '-'
+    v = -v;
+  }
+  const start = n;
+  do {
+    SCRATCH[n++] = 48 + (v % 10);
+    v = Math.floor(v / 10);
+  } while (v > 0);
+  for (let i = start, j = n - 1; i < j; i++, j--) {
+    const c = SCRATCH[i];
+    SCRATCH[i] = SCRATCH[j];
+    SCRATCH[j] = c;
+  }
+  return n;
+}
+
+/** The frame of n bytes just written: a view of SCRATCH, valid until the next frame is written. */
+function written(n: number): Uint8Array {
+  return (VIEWS[n] ??= SCRATCH.subarray(0, n));
 }
 
 /** Clocks on the wire in whole milliseconds (shorter frames, and integers print faster than fractions). */
@@ -48,36 +102,38 @@ export function gameMoveFrame(msg: Required<Omit<GameMoveMsg, 'move'>> & Pick<Ga
   const { gameId, move, nextTurn, san, fen, clocks, seq } = msg;
   const white = ms(clocks.white);
   const black = ms(clocks.black);
-  if (
-    !(finite(white) && finite(black) && Number.isInteger(seq)) ||
-    !(plain(gameId) && plain(move.from) && plain(move.to) && plain(san) && plain(fen)) ||
-    (move.promotion !== undefined && !plain(move.promotion)) ||
-    move.piece !== undefined
-  ) {
-    return encodeJson({ type: 'gameMove', gameId, move, nextTurn, san, fen, clocks: { white, black }, seq });
-  }
-  const promotion = move.promotion === undefined ? '' : '","promotion":"' + move.promotion;
-  return encode(
-    '{"type":"gameMove","gameId":"' + gameId +
-      '","move":{"from":"' + move.from + '","to":"' + move.to + promotion +
-      '"},"nextTurn":"' + nextTurn + '","san":"' + san + '","fen":"' + fen +
-      '","clocks":{"white":' + white + ',"black":' + black + '},"seq":' + seq + '}',
-  );
+  // one key and its value a line; a failed write passes FAILED on to the end
+  let n = putPlain(gameId, put(MOVE_HEAD, 0));
+  n = putPlain(move.from, put(MOVE_FROM, n));
+  n = putPlain(move.to, put(MOVE_TO, n));
+  if (move.promotion !== undefined) n = putPlain(move.promotion, put(MOVE_PROMOTION, n));
+  if (move.piece !== undefined) n = FAILED;
+  n = putPlain(nextTurn, put(MOVE_NEXT_TURN, n));
+  n = putPlain(san, put(MOVE_SAN, n));
+  n = putPlain(fen, put(MOVE_FEN, n));
+  n = putInt(white, put(CLOCKS_WHITE, n));
+  n = putInt(black, put(CLOCKS_BLACK, n));
+  n = putInt(seq, put(MOVE_SEQ, n));
+  if (n === FAILED) return encodeJson({ type: 'gameMove', gameId, move, nextTurn, san, fen, clocks: { white, black }, seq });
+  return written(put(CLOSE, n));
 }
 
 /** The timerUpdate frame (SPEC's whole seconds, and the milliseconds), valid until the next frame is written. */
 export function timerUpdateFrame(gameId: string, clocks: ClocksMs): Uint8Array {
-  const timers = toTimers(clocks);
   const white = ms(clocks.white);
   const black = ms(clocks.black);
-  if (!(finite(white) && finite(black) && plain(gameId))) {
+  const wholeWhite = timerSeconds(clocks.white);
+  const wholeBlack = timerSeconds(clocks.black);
+  let n = putPlain(gameId, put(TIMER_HEAD, 0));
+  n = putInt(wholeWhite, put(TIMERS_WHITE, n));
+  n = putInt(wholeBlack, put(CLOCKS_BLACK, n));
+  n = putInt(white, put(TIMER_CLOCKS_WHITE, n));
+  n = putInt(black, put(CLOCKS_BLACK, n));
+  if (n === FAILED) {
+    const timers = { white: wholeWhite, black: wholeBlack };
     return encodeJson({ type: 'timerUpdate', gameId, timers, clocks: { white, black } } satisfies TimerUpdateMsg);
   }
-  return encode(
-    '{"type":"timerUpdate","gameId":"' + gameId +
-      '","timers":{"white":' + timers.white + ',"black":' + timers.black +
-      '},"clocks":{"white":' + white + ',"black":' + black + '}}',
-  );
+  return written(put(CLOSE2, n));
 }
 
 /** Any other message, through JSON (its own buffer: UTF-8, any characters). */

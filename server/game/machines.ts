@@ -7,7 +7,7 @@ import { createActor } from 'xstate';
 import { serverGameMachine, snapshotForRejoin, type GameContext } from '../../machines/game';
 
 /** Pure clock helpers of the game machine the server reads snapshots with. */
-export { clockRunning, clocksAt, opposite, toTimers, wakeAt, type GameContext } from '../../machines/game';
+export { clockRunning, clocksAt, opposite, timerSeconds, toTimers, wakeAt, type GameContext } from '../../machines/game';
 import { matchmakingMachine } from '../../machines/matchmaking';
 import type { CurrentState } from '../../machines/protocol/messages';
 import type { GameCommand, GameInput, MatchmakingCommand } from './contract';

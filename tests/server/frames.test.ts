@@ -55,6 +55,9 @@ describe('gameMove frame', () => {
       { ...base, gameId: 'game_"quoted"\\é' },
       { ...base, clocks: { white: Number.POSITIVE_INFINITY, black: -0.4 } },
       { ...base, san: 'é' },
+      { ...base, gameId: 'game_' + 'x'.repeat(4000) }, // longer than the scratch buffer
+      { ...base, fen: 'y'.repeat(3990) }, // fits, but leaves no room for the rest of the frame
+      { ...base, seq: 1.5 },
     ]) {
       const expected = JSON.stringify({ ...msg, clocks: { white: Math.round(msg.clocks.white), black: Math.round(msg.clocks.black) } });
       expect(text(gameMoveFrame(msg))).toBe(expected);
@@ -84,6 +87,17 @@ describe('timerUpdate frame', () => {
         clocks: { white: Math.round(clocks.white), black: Math.round(clocks.black) },
       });
       expect(text(timerUpdateFrame('game_abc', clocks))).toBe(expected);
+    }
+  });
+
+  it('falls back to JSON for a game id it cannot write as it is, and for clocks that are not finite', () => {
+    for (const [gameId, clocks] of [
+      ['game_"x"', { white: 1000, black: 2000 }],
+      ['g'.repeat(3950), { white: 1000, black: 2000 }],
+      ['game_abc', { white: Number.NaN, black: 2000 }],
+    ] as const) {
+      const expected = JSON.stringify({ type: 'timerUpdate', gameId, timers: toTimers(clocks), clocks: { white: Math.round(clocks.white), black: Math.round(clocks.black) } });
+      expect(text(timerUpdateFrame(gameId, clocks))).toBe(expected);
     }
   });
 });
