@@ -13,6 +13,7 @@ import { GAME_BEAT_MS, GameManager } from './game/games';
 import { Heartbeat } from './heartbeat';
 import { Matchmaking } from './game/matchmaking';
 import { Hub } from './realtime/hub';
+import { LagPings } from './realtime/lagPings';
 import { GuestIdentity } from './realtime/identity';
 import { Realtime } from './realtime/realtime';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
@@ -68,21 +69,23 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const graceMs =
     typeof opts.graceMs === 'number' ? { guest: opts.graceMs, account: opts.graceMs } : (opts.graceMs ?? { guest: 40_000, account: 80_000 });
 
-  const hub = new Hub(app, opts.playerCountIntervalMs ?? 1000);
   let ai: AiService | undefined;
   let matchmaking: Matchmaking | undefined;
   const games: { current?: GameManager } = {};
   const heartbeat = new Heartbeat(GAME_BEAT_MS);
+  // read at scrape time, by when the hub below exists
   const metrics = new ServerMetrics(
     {
-    connections: () => hub.sockets.size,
-    playersOnline: () => hub.playersOnline,
-    queueLength: () => matchmaking?.length ?? 0,
-    liveGames: () => games.current?.size ?? 0,
-    aiGames: () => ai?.stats().games ?? 0,
+      connections: () => hub.sockets.size,
+      playersOnline: () => hub.playersOnline,
+      queueLength: () => matchmaking?.length ?? 0,
+      liveGames: () => games.current?.size ?? 0,
+      aiGames: () => ai?.stats().games ?? 0,
     },
     heartbeat.lag,
   );
+  const pings = new LagPings(opts.pingIntervalMs ?? 15_000, { withFrame: metrics.lagPingsWithFrame, alone: metrics.lagPingsAlone });
+  const hub = new Hub(app, opts.playerCountIntervalMs ?? 1000, pings);
   const gameManager = new GameManager(
     hub,
     metrics,
@@ -123,7 +126,6 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       maxPayloadBytes: opts.maxPayloadBytes ?? 8 * 1024,
       idleTimeoutSeconds: opts.idleTimeoutSeconds ?? 60,
       rateLimit: opts.rateLimit ?? { messages: 100, windowMs: 20_000 },
-      pingIntervalMs: opts.pingIntervalMs ?? 15_000,
     },
     () => ai,
     opts.accounts,

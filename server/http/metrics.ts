@@ -162,6 +162,9 @@ export class ServerMetrics {
   readonly registry = new client.Registry();
   readonly movesRelayed: FastCounter;
   readonly messagesReceived: FastCounter;
+  /** lag pings sent in the same write as a frame, and on their own (server/realtime/lagPings.ts) */
+  readonly lagPingsWithFrame: FastCounter;
+  readonly lagPingsAlone: FastCounter;
   readonly messagesRejected: client.Counter<'reason'>;
   readonly gamesStarted: client.Counter;
   readonly gamesEnded: client.Counter<'reason'>;
@@ -182,6 +185,10 @@ export class ServerMetrics {
     this.messagesReceived = new FastCounter('chess_messages_received_total', 'Client messages received');
     this.registry.registerMetric(this.movesRelayed as unknown as client.Metric);
     this.registry.registerMetric(this.messagesReceived as unknown as client.Metric);
+    this.lagPingsWithFrame = new FastCounter('chess_lag_pings_with_frame_total', 'Lag pings sent in the same write as a game frame');
+    this.lagPingsAlone = new FastCounter('chess_lag_pings_alone_total', 'Lag pings sent on their own (sockets without game frames)');
+    this.registry.registerMetric(this.lagPingsWithFrame as unknown as client.Metric);
+    this.registry.registerMetric(this.lagPingsAlone as unknown as client.Metric);
     this.messagesRejected = new client.Counter({
       name: 'chess_messages_rejected_total',
       help: 'Client messages rejected, by reason',

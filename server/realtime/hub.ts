@@ -6,6 +6,7 @@ import type { WebSocket, TemplatedApp } from '../uws';
 import type { ServerMessage } from '../../machines/protocol/messages';
 import type { RateState } from './rateLimit';
 import type { LiveGame } from '../game/games';
+import type { LagPings } from './lagPings';
 
 export interface SocketData {
   connId: number;
@@ -21,6 +22,8 @@ export interface SocketData {
   replaced: boolean;
   /** smoothed one-way network lag from ping/pong RTT (ms); undefined until measured */
   lagMs?: number;
+  /** performance.now() of the last lag ping (LagPings.NEVER before the first) */
+  lastPingAt: number;
   /** the session this socket was last attached to (it speaks for it while `session.ws` is this socket) */
   session: PlayerSession | null;
 }
@@ -50,6 +53,8 @@ export class Hub {
   constructor(
     private readonly app: TemplatedApp,
     private readonly countIntervalMs: number,
+    /** lag pings, which ride along with the frames sent through sendBytesTo when they can */
+    readonly pings: LagPings,
   ) {}
 
   get playersOnline(): number {
@@ -102,10 +107,13 @@ export class Hub {
     return session.ws ? this.sendWs(session.ws, JSON.stringify(msg)) : false;
   }
 
+  /** A frame (the games' gameMove, timerUpdate and gameEnd) to a player, with a lag ping when one is due. */
   sendBytesTo(session: PlayerSession, bytes: Uint8Array): boolean {
     const ws = session.ws;
-    if (!ws || ws.getUserData().closing) return false;
-    return ws.send(bytes, false) !== 2;
+    if (!ws) return false;
+    const data = ws.getUserData();
+    if (data.closing) return false;
+    return this.pings.send(ws, data, bytes) !== 2;
   }
 
   sendWs(ws: WS, text: string): boolean {

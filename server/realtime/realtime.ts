@@ -12,6 +12,7 @@ import type { AccountsModule, AiService } from '../wiring';
 import type { Heartbeat } from '../heartbeat';
 import { Hub, LOBBY_TOPIC, type PlayerSession, type SocketData, type WS } from './hub';
 import type { GuestIdentity } from './identity';
+import { LagPings } from './lagPings';
 import { newRateState, takeToken } from './rateLimit';
 import { readMoveFrame } from './moveFrame';
 import { parseClientMessage, type ParsedMessage, type ParsedPayloads, type ParseResult } from './schemas';
@@ -20,7 +21,6 @@ export interface RealtimeOptions {
   maxPayloadBytes: number;
   idleTimeoutSeconds: number;
   rateLimit: { messages: number; windowMs: number };
-  pingIntervalMs: number;
 }
 
 export const REPLACED_CLOSE_CODE = 4001;
@@ -43,10 +43,6 @@ const TEXTS = {
 
 export class Realtime {
   private nextConnId = 1;
-  /** where the current round of pings has got to in `hub.sockets` (null: the next beat starts a round) */
-  private pingCursor: Iterator<WS> | null = null;
-  /** sockets owed a ping and not yet pinged: a fraction carried from beat to beat */
-  private pingsOwed = 0;
 
   constructor(
     readonly hub: Hub,
@@ -68,12 +64,26 @@ export class Realtime {
       sendPingsAutomatically: true,
       maxBackpressure: 256 * 1024,
       upgrade: (res, req, ctx) => this.upgrade(res, req, ctx),
-      open: (ws) => this.guard('open', ws, () => this.open(ws)),
-      message: (ws, message, isBinary) => this.message(ws, message, isBinary),
+      open: (ws) => this.corked(ws, () => this.guard('open', ws, () => this.open(ws))),
+      message: (ws, message, isBinary) => this.corked(ws, () => this.message(ws, message, isBinary)),
       close: (ws, code) => this.guard('close', ws, () => this.close(ws, code)),
-      pong: (ws, message) => this.guard('pong', ws, () => this.pong(ws, message)),
+      pong: (ws, message) => this.guard('pong', ws, () => this.hub.pings.pong(ws.getUserData(), message)),
     });
-    this.heartbeat.onBeat((now) => this.pingSome(now));
+    this.heartbeat.onBeat((now) => this.hub.pings.sweep(this.hub.sockets, this.heartbeat.periodMs, now));
+  }
+
+  /**
+   * Runs a handler during which uWS has corked `ws` (its open and message handlers): frames to
+   * it go out in one write at the end, so a lag ping due to it can go in the same write.
+   */
+  private corked(ws: WS, fn: () => void): void {
+    const pings = this.hub.pings;
+    pings.corked = ws;
+    try {
+      fn();
+    } finally {
+      pings.corked = null;
+    }
   }
 
   /** Runs a socket callback; an exception is logged, never thrown into uWS. */
@@ -111,6 +121,7 @@ export class Realtime {
       replaced: false,
       // present from the start, so every socket's data object keeps one shape (hot paths stay monomorphic)
       lagMs: undefined,
+      lastPingAt: LagPings.NEVER,
       session: null,
     };
     res.upgrade(
@@ -180,41 +191,6 @@ export class Realtime {
     const ai = this.getAi();
     if (ai?.hasGame(session.id)) ai.playerDisconnected(session.id);
     this.hub.forgetIfIdle(session);
-  }
-
-  /**
-   * Every socket is pinged once per pingIntervalMs (the replies measure its lag), a share of them
-   * on each heartbeat beat: pinging all at once held the event loop for one send per socket
-   * (about 200 ms for 10,000 players, every move and clock report waiting behind it). After
-   * closeAll there are no sockets left, so nothing is owed.
-   */
-  private pingSome(now: number): void {
-    const sockets = this.hub.sockets;
-    this.pingsOwed = Math.min(sockets.size, this.pingsOwed + (sockets.size * this.heartbeat.periodMs) / this.opts.pingIntervalMs);
-    if (this.pingsOwed < 1) return;
-    const stamp = now.toFixed(1);
-    while (this.pingsOwed >= 1) {
-      // a Set's iterator sees the sockets added after it was made and skips the ones deleted
-      this.pingCursor ??= sockets.values();
-      const next = this.pingCursor.next();
-      if (next.done) {
-        this.pingCursor = null; // the round is over; the next beat starts another
-        return;
-      }
-      this.pingsOwed--;
-      if (!next.value.getUserData().closing) next.value.ping(stamp);
-    }
-  }
-
-  private pong(ws: WS, message: ArrayBuffer): void {
-    if (message.byteLength === 0 || message.byteLength > 32) return;
-    const sent = Number(Buffer.from(message).toString('latin1'));
-    if (!Number.isFinite(sent)) return;
-    const rtt = performance.now() - sent;
-    if (rtt < 0 || rtt > 60_000) return;
-    const data = ws.getUserData();
-    const oneWay = rtt / 2;
-    data.lagMs = data.lagMs === undefined ? oneWay : data.lagMs * 0.7 + oneWay * 0.3;
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 /** Bad input and abuse: each gets a clear answer or a close, and the server and other games go on. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
-import { TestClient, pairPlayers, playMoves, startTestServer, type Pair } from './helpers';
+import { TestClient, pairPlayers, playMoves, sleep, startTestServer, type Pair } from './helpers';
 
 let server: RunningServer;
 let game: Pair;
@@ -126,6 +126,52 @@ describe('lag pings', () => {
       const firsts = pingsAt.map((t) => t[0]).sort((a, b) => a - b);
       expect(firsts.at(-1)! - firsts[0]).toBeGreaterThan(500);
       await Promise.all(clients.map((c) => c.close()));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('ride in the same write as a game frame for players in a game, still about once per interval', async () => {
+    // A ping of its own is a system call and a wake-up of the client, as much as a frame.
+    const s = await startTestServer({ pingIntervalMs: 1000 });
+    try {
+      const p = await pairPlayers(s.url);
+      const lobby = await TestClient.connect(s.url);
+      await playMoves(p, ['e2e4', 'e7e5']); // the clocks run: a timerUpdate each second of a turn
+      const tally = (c: TestClient) => {
+        const t = { pings: 0, withFrame: 0 };
+        let pending = false;
+        // a ping written with a frame is read with it: the frame's event comes before the next turn of the event loop
+        c.ws.on('ping', () => {
+          t.pings++;
+          pending = true;
+          setImmediate(() => (pending = false));
+        });
+        c.ws.on('message', () => {
+          if (pending) t.withFrame++;
+          pending = false;
+        });
+        return t;
+      };
+      const [white, black, idle] = [tally(p.white), tally(p.black), tally(lobby)];
+      const moves = [[p.white, 'g1', 'f3'], [p.black, 'b8', 'c6'], [p.white, 'f1', 'c4'], [p.black, 'g8', 'f6']] as const;
+      for (const [mover, from, to] of moves) {
+        await sleep(1500); // a clock report comes a second into each turn
+        mover.send('gameMove', { gameId: p.gameId, move: { from, to } });
+        await Promise.all([p.white.next('gameMove'), p.black.next('gameMove')]);
+      }
+      for (const t of [white, black]) {
+        expect(t.pings).toBeGreaterThanOrEqual(3); // 6 s, a ping due 0.9 s after the last, taken by the next frame
+        expect(t.pings).toBeLessThanOrEqual(7);
+        expect(t.withFrame).toBe(t.pings);
+      }
+      expect(idle.pings).toBeGreaterThanOrEqual(5); // the lobby socket is still pinged once a second, on its own
+      expect(idle.withFrame).toBe(0);
+      const metrics = await (await fetch(`${s.url}/metrics`)).text();
+      const count = (name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(metrics)?.[1]);
+      expect(count('chess_lag_pings_with_frame_total')).toBeGreaterThanOrEqual(white.withFrame + black.withFrame);
+      expect(count('chess_lag_pings_alone_total')).toBeGreaterThanOrEqual(idle.pings);
+      await Promise.all([p.white.close(), p.black.close(), lobby.close()]);
     } finally {
       await s.close();
     }
