@@ -22,7 +22,7 @@ export interface LagPingCounters {
 }
 
 export class LagPings {
-  /** The socket uWS has corked: set by Realtime while that socket's message or open handler runs. */
+  /** The socket uWS has corked: set by Realtime while that socket's message handler runs. */
   corked: WS | null = null;
   /** where the sweep has got to in the socket set (null: the next beat starts a round) */
   private cursor: Iterator<WS> | null = null;

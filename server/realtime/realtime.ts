@@ -64,7 +64,7 @@ export class Realtime {
       sendPingsAutomatically: true,
       maxBackpressure: 256 * 1024,
       upgrade: (res, req, ctx) => this.upgrade(res, req, ctx),
-      open: (ws) => this.corked(ws, () => this.guard('open', ws, () => this.open(ws))),
+      open: (ws) => this.guard('open', ws, () => this.open(ws)),
       message: (ws, message, isBinary) => this.corked(ws, () => this.message(ws, message, isBinary)),
       close: (ws, code) => this.guard('close', ws, () => this.close(ws, code)),
       pong: (ws, message) => this.guard('pong', ws, () => this.hub.pings.pong(ws.getUserData(), message)),
@@ -73,8 +73,8 @@ export class Realtime {
   }
 
   /**
-   * Runs a handler during which uWS has corked `ws` (its open and message handlers): frames to
-   * it go out in one write at the end, so a lag ping due to it can go in the same write.
+   * Runs the message handler of `ws`, which uWS has corked: frames to it go out in one write at
+   * the end, so a lag ping due to it can go in the same write.
    */
   private corked(ws: WS, fn: () => void): void {
     const pings = this.hub.pings;
