@@ -63,10 +63,14 @@ const FEN_BUFFER = new Uint8Array(160);
 const FEN_VIEWS = Array.from({ length: FEN_BUFFER.length + 1 }, (_, n) => FEN_BUFFER.subarray(0, n));
 /**
  * A FEN is ASCII, so UTF-8 decoding is exact. TextDecoder is a web API (browsers, Node, Deno);
- * without it (a bare JavaScript runtime) the bytes go through String.fromCharCode, which is
- * about five times slower and makes more garbage.
+ * without it (a bare JavaScript runtime, such as k6's) the bytes go through String.fromCharCode,
+ * which is about five times slower and makes more garbage. Looked up on globalThis: the chess
+ * core is type-checked without the DOM's declarations too (loadtest/k6).
  */
-const FEN_DECODER = typeof TextDecoder === 'function' ? new TextDecoder() : null;
+const FEN_DECODER: { decode(bytes: Uint8Array): string } | null = (() => {
+  const Decoder = (globalThis as { TextDecoder?: new () => { decode(bytes: Uint8Array): string } }).TextDecoder;
+  return typeof Decoder === 'function' ? new Decoder() : null;
+})();
 const ZERO = 48;
 
 /** Writes a counter as the FEN prints it (as String(v) would) at buf[n..]; returns the next index. */
