@@ -13,6 +13,7 @@
  */
 import type { ClocksMs, GameMoveMsg, TimerUpdateMsg } from '../../machines/protocol/messages';
 import { timerSeconds } from './machines';
+import { asciiBytes } from '../ascii';
 
 const SCRATCH = new Uint8Array(4096);
 /**
@@ -26,22 +27,21 @@ const VIEWS: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(SCRA
 /** What the writers below return instead of the next index when a value cannot be written as it is. */
 const FAILED = -1;
 
-const lit = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
-const MOVE_HEAD = lit('{"type":"gameMove","gameId":"');
-const MOVE_FROM = lit('","move":{"from":"');
-const MOVE_TO = lit('","to":"');
-const MOVE_PROMOTION = lit('","promotion":"');
-const MOVE_NEXT_TURN = lit('"},"nextTurn":"');
-const MOVE_SAN = lit('","san":"');
-const MOVE_FEN = lit('","fen":"');
-const CLOCKS_WHITE = lit('","clocks":{"white":');
-const CLOCKS_BLACK = lit(',"black":');
-const MOVE_SEQ = lit('},"seq":');
-const TIMER_HEAD = lit('{"type":"timerUpdate","gameId":"');
-const TIMERS_WHITE = lit('","timers":{"white":');
-const TIMER_CLOCKS_WHITE = lit('},"clocks":{"white":');
-const CLOSE = lit('}');
-const CLOSE2 = lit('}}');
+const MOVE_HEAD = asciiBytes('{"type":"gameMove","gameId":"');
+const MOVE_FROM = asciiBytes('","move":{"from":"');
+const MOVE_TO = asciiBytes('","to":"');
+const MOVE_PROMOTION = asciiBytes('","promotion":"');
+const MOVE_NEXT_TURN = asciiBytes('"},"nextTurn":"');
+const MOVE_SAN = asciiBytes('","san":"');
+const MOVE_FEN = asciiBytes('","fen":"');
+const CLOCKS_WHITE = asciiBytes('","clocks":{"white":');
+const CLOCKS_BLACK = asciiBytes(',"black":');
+const MOVE_SEQ = asciiBytes('},"seq":');
+const TIMER_HEAD = asciiBytes('{"type":"timerUpdate","gameId":"');
+const TIMERS_WHITE = asciiBytes('","timers":{"white":');
+const TIMER_CLOCKS_WHITE = asciiBytes('},"clocks":{"white":');
+const CLOSE = asciiBytes('}');
+const CLOSE2 = asciiBytes('}}');
 
 // Each writer puts its bytes at SCRATCH[n..] and returns the index after them, or FAILED (and
 // every writer passes FAILED on), so a frame is one chain of calls with one check at the end.

@@ -12,14 +12,14 @@
  */
 import { SQUARE_NAMES } from '../../machines/chess/squares';
 import type { ParsedMessage } from './schemas';
+import { asciiBytes } from '../ascii';
 
-const enc = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
-const HEAD = enc('{"type":"gameMove","payload":{"gameId":"');
-const FROM = enc('","move":{"from":"');
-const TO = enc('","to":"');
-const PIECE = enc('","piece":"');
-const PROMOTION = enc('","promotion":"');
-const TAIL = enc('"}}}');
+const HEAD = asciiBytes('{"type":"gameMove","payload":{"gameId":"');
+const FROM = asciiBytes('","move":{"from":"');
+const TO = asciiBytes('","to":"');
+const PIECE = asciiBytes('","piece":"');
+const PROMOTION = asciiBytes('","promotion":"');
+const TAIL = asciiBytes('"}}}');
 const PROMOTIONS: Record<number, 'q' | 'r' | 'b' | 'n'> = { 113: 'q', 114: 'r', 98: 'b', 110: 'n' };
 const QUOTE = 34;
 
