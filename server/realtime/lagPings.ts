@@ -35,7 +35,7 @@ export class LagPings {
   private readonly inGameDueAfterMs: number;
 
   constructor(
-    readonly intervalMs: number,
+    private readonly intervalMs: number,
     private readonly counters: LagPingCounters,
   ) {
     this.dueAfterMs = intervalMs * 0.9;
