@@ -479,6 +479,9 @@ describe('accounts', () => {
     await shoot(page, 'login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL(/\/forgot-password$/);
+    // The URL changes at once, but the router keeps the login page (which has an Email field too)
+    // on screen until the lazily loaded page has arrived: an email typed before then is lost.
+    await page.getByRole('heading', { name: 'Reset Password' }).waitFor();
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
     const mail = await waitForMail(site, email, (m) => m.links.some((l) => l.includes('type=recovery')));
