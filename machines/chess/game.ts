@@ -55,12 +55,28 @@ export interface GameStatus {
   winner?: ColorName | 'draw';
   reason?: EndReason;
 }
+/** A finished game's result: status().winner and status().reason together. */
+export interface GameOutcome {
+  winner: ColorName | 'draw';
+  reason: EndReason;
+}
 export interface BoardPiece {
   type: PieceType;
   color: 'w' | 'b';
 }
 
 const COLOR_NAMES: readonly ColorName[] = ['white', 'black'];
+
+/** Why the game is over, in the order the rules give precedence (FIDE: mate or stalemate first), or undefined. */
+function endReason(checkmate: boolean, stalemate: boolean, insufficient: boolean, repetitions: number, fiftyMove: boolean): EndReason | undefined {
+  if (checkmate) return 'checkmate';
+  if (stalemate) return 'stalemate';
+  if (insufficient) return 'insufficient material';
+  if (repetitions >= 5) return 'fivefold repetition';
+  if (repetitions >= 3) return 'threefold repetition';
+  if (fiftyMove) return 'fifty-move rule';
+  return undefined;
+}
 const TYPES: readonly PieceType[] = ['p', 'n', 'b', 'r', 'q', 'k'];
 
 export class ChessGame {
@@ -256,9 +272,8 @@ export class ChessGame {
 
   status(): GameStatus {
     const pos = this.pos;
-    const inCheck = this.checkKnown >= 0 ? this.checkKnown === 1 : pos.inCheck();
-    // a list already made for this position is used; else the search stops at the first legal move
-    const noMoves = this.moveCount >= 0 ? this.moveCount === 0 : !hasLegalMove(pos);
+    const inCheck = this.inCheckNow();
+    const noMoves = this.noMovesNow();
     const checkmate = inCheck && noMoves;
     const stalemate = !inCheck && noMoves;
     const insufficient = insufficientMaterial(pos);
@@ -278,18 +293,35 @@ export class ChessGame {
       fivefold,
       over: checkmate || stalemate || insufficient || fiftyMove || threefold,
     };
-    let reason: EndReason | undefined;
-    if (checkmate) reason = 'checkmate';
-    else if (stalemate) reason = 'stalemate';
-    else if (insufficient) reason = 'insufficient material';
-    else if (fivefold) reason = 'fivefold repetition';
-    else if (threefold) reason = 'threefold repetition';
-    else if (fiftyMove) reason = 'fifty-move rule';
+    const reason = endReason(checkmate, stalemate, insufficient, repetitionCount, fiftyMove);
     if (reason) {
       status.reason = reason;
       status.winner = checkmate ? COLOR_NAMES[pos.turn ^ 1] : 'draw';
     }
     return status;
+  }
+
+  /**
+   * How the game has ended, or null while it goes on: status()'s winner and reason, without
+   * making the whole status (the server asks after every move, and almost every answer is null).
+   */
+  outcome(): GameOutcome | null {
+    const pos = this.pos;
+    if (this.noMovesNow()) {
+      return this.inCheckNow() ? { winner: COLOR_NAMES[pos.turn ^ 1], reason: 'checkmate' } : { winner: 'draw', reason: 'stalemate' };
+    }
+    const reason = endReason(false, false, insufficientMaterial(pos), this.repetitionCount(), pos.halfmove >= 100);
+    return reason ? { winner: 'draw', reason } : null;
+  }
+
+  /** Whether the side to move is in check (known from the last move when it can be). */
+  private inCheckNow(): boolean {
+    return this.checkKnown >= 0 ? this.checkKnown === 1 : this.pos.inCheck();
+  }
+
+  /** Whether the side to move has no legal move: a list already made is used, else the search stops at the first legal move. */
+  private noMovesNow(): boolean {
+    return this.moveCount >= 0 ? this.moveCount === 0 : !hasLegalMove(this.pos);
   }
 
   /** The moves played so far, each as play() described it: rebuilt by replaying the game (plies() is the count). */

@@ -4,7 +4,7 @@
  */
 export { ChessGame } from './game';
 export type {
-  BoardPiece, ColorName, EndReason, GameStatus, MoveInput, PieceType, PlayedMove, Promotion,
+  BoardPiece, ColorName, EndReason, GameOutcome, GameStatus, MoveInput, PieceType, PlayedMove, Promotion,
 } from './game';
 export { FenError } from './fen-error';
 export { START_FEN, Position } from './position';

@@ -187,6 +187,44 @@ describe('status', () => {
     for (const m of ['e1e2', 'e8e7', 'e2e1', 'e7e8', 'e1e2', 'e8e7', 'e2e1', 'e7e8']) g.play(m);
     expect(g.status().repetitionCount).toBe(2); // the start (with rights) never recurs
   });
+  it('outcome() is status() winner and reason: null while the game goes on, each ending otherwise', () => {
+    const outcomeOf = (g: ChessGame) => {
+      const st = g.status();
+      return st.over ? { winner: st.winner, reason: st.reason } : null;
+    };
+    const mate = new ChessGame();
+    for (const s of ['f3', 'e5', 'g4', 'Qh4#']) mate.playSan(s);
+    expect(mate.outcome()).toEqual({ winner: 'black', reason: 'checkmate' });
+    expect(new ChessGame('7k/5Q2/6K1/8/8/8/8/8 b - - 0 1').outcome()).toEqual({ winner: 'draw', reason: 'stalemate' });
+    expect(new ChessGame('4k3/8/8/8/8/8/8/2B1K3 w - - 0 1').outcome()).toEqual({ winner: 'draw', reason: 'insufficient material' });
+    const fifty = new ChessGame('4k3/8/8/8/8/8/R7/4K3 w - - 99 80');
+    expect(fifty.outcome()).toBeNull();
+    fifty.play('a2a3');
+    expect(fifty.outcome()).toEqual({ winner: 'draw', reason: 'fifty-move rule' });
+    const mateOnFifty = new ChessGame('6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80');
+    mateOnFifty.play('a1a8');
+    expect(mateOnFifty.outcome()).toEqual({ winner: 'white', reason: 'checkmate' });
+    const rep = new ChessGame();
+    const cycle = ['g1f3', 'g8f6', 'f3g1', 'f6g8'];
+    for (const m of [...cycle, ...cycle]) rep.play(m);
+    expect(rep.outcome()).toEqual({ winner: 'draw', reason: 'threefold repetition' });
+    for (const m of [...cycle, ...cycle]) rep.play(m);
+    expect(rep.outcome()).toEqual({ winner: 'draw', reason: 'fivefold repetition' });
+    // and along random games, asked before and after the legal moves are listed
+    const rnd = prng(7);
+    let ended = 0;
+    for (let game = 0; game < 60; game++) {
+      const g = new ChessGame();
+      for (let ply = 0; ply < 500 && !g.status().over; ply++) {
+        expect(g.outcome()).toBeNull();
+        const legal = g.legalMoves();
+        g.play(legal[Math.floor(rnd() * legal.length)]);
+        expect(g.outcome()).toEqual(outcomeOf(g));
+      }
+      if (g.status().over) ended++;
+    }
+    expect(ended).toBeGreaterThan(20); // most random games end (mate, repetition, fifty moves, bare kings)
+  });
   it('hasMatingMaterial', () => {
     const g = new ChessGame('4k3/8/8/8/8/8/8/1NB1K2n w - - 0 1');
     expect(g.hasMatingMaterial('white')).toBe(true);
