@@ -67,7 +67,7 @@ export interface BoardPiece {
 
 const COLOR_NAMES: readonly ColorName[] = ['white', 'black'];
 
-/** Why the game is over, in the order the rules give precedence (FIDE: mate or stalemate first), or undefined. */
+/** Why the game is over, or undefined: mate and stalemate before the draws by rule (FIDE: a mate on the fiftieth move stands). */
 function endReason(checkmate: boolean, stalemate: boolean, insufficient: boolean, repetitions: number, fiftyMove: boolean): EndReason | undefined {
   if (checkmate) return 'checkmate';
   if (stalemate) return 'stalemate';
