@@ -19,7 +19,6 @@
 import { assign, emit, enqueueActions, setup } from 'xstate';
 import { START_FEN } from '../chess';
 import { chessGameFor, moveCachedGame } from './chessCache';
-import { withMove } from './moveList';
 import { clockRunning, clocksAt, creditLag, elapsedThisTurn, moverFlagged, nextClockWakeMs, wakeAt } from './clock';
 import { graceLeftMs, syncGrace } from './presence';
 import { CLOCK_TICK_MS, UNTIMED_PLIES } from './defaults';
@@ -157,11 +156,13 @@ export function planMove(context: GameContext, event: MoveEvent, t: number): Mov
   const chess = game(context);
   const played = chess.play(moveInput(event.move));
   if (!played) return null;
-  const moves = withMove(context.moves, played.uci);
+  const moves = [...context.moves, played.uci];
   moveCachedGame(context.settings, moves, chess);
 
-  let result: GameResult | null = chess.outcome();
-  if (!result && moves.length >= context.settings.maxPlies) result = { winner: 'draw', reason: 'max plies' };
+  const status = chess.status();
+  let result: GameResult | null = null;
+  if (status.over && status.winner && status.reason) result = { winner: status.winner, reason: status.reason };
+  else if (moves.length >= context.settings.maxPlies) result = { winner: 'draw', reason: 'max plies' };
 
   // lichess: a pending offer lapses when its receiver moves instead of answering.
   const offerLapsed = context.drawOffer === opposite(mover);
