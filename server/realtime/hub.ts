@@ -48,7 +48,7 @@ export class Hub {
   private online = 0;
   private countTimer: NodeJS.Timeout | null = null;
   private lastCountSent = -1;
-  private lastCountAt = 0;
+  private lastCountAt = -Infinity;
 
   constructor(
     private readonly app: TemplatedApp,
@@ -121,13 +121,17 @@ export class Hub {
     return ws.send(text, false) !== 2;
   }
 
-  /** playerCount broadcasts, coalesced: at most one per countIntervalMs. */
+  /**
+   * playerCount broadcasts, coalesced: at most one per countIntervalMs. The spacing is kept on
+   * the monotonic clock: with the wall clock, a step back (NTP, a resumed VM) would hold every
+   * later broadcast back by the size of the step.
+   */
   private countChanged(): void {
     if (this.countTimer) return;
-    const wait = Math.max(0, this.lastCountAt + this.countIntervalMs - Date.now());
+    const wait = Math.max(0, this.lastCountAt + this.countIntervalMs - performance.now());
     this.countTimer = setTimeout(() => {
       this.countTimer = null;
-      this.lastCountAt = Date.now();
+      this.lastCountAt = performance.now();
       if (this.online === this.lastCountSent) return;
       this.lastCountSent = this.online;
       this.app.publish(LOBBY_TOPIC, JSON.stringify({ type: 'playerCount', count: this.online }), false);

@@ -85,10 +85,10 @@ describe('playerCount', () => {
     const a = await TestClient.connect(server.url);
     const before = a.received[0].count as number;
     const b = await TestClient.connect(server.url);
-    const up = await a.next('playerCount', (m) => (m.count as number) === before + 1, 2000);
+    const up = await a.next('playerCount', (m) => (m.count as number) === before + 1);
     expect(up.count).toBe(before + 1);
     await b.close();
-    const down = await a.next('playerCount', (m) => (m.count as number) === before, 2000);
+    const down = await a.next('playerCount', (m) => (m.count as number) === before);
     expect(down.count).toBe(before);
     await a.close();
   });

@@ -193,8 +193,8 @@ export class UciProcess {
    * when it fires the promise rejects with code 'timeout' (the caller kills the process).
    */
   async search(req: SearchRequest, timeoutMs: number): Promise<SearchResult> {
-    const deadline = Date.now() + timeoutMs;
-    const remaining = () => Math.max(1, deadline - Date.now());
+    const deadline = performance.now() + timeoutMs;
+    const remaining = () => Math.max(1, deadline - performance.now());
     const multiPv = Math.max(1, Math.min(req.multiPv ?? 1, 256));
     this.send(`setoption name Skill Level value ${Math.max(0, Math.min(20, Math.round(req.skill)))}`);
     this.send(`setoption name MultiPV value ${multiPv}`);
@@ -204,13 +204,13 @@ export class UciProcess {
     const base = req.fen ? `position fen ${req.fen}` : 'position startpos';
     this.send(req.moves.length ? `${base} moves ${req.moves.join(' ')}` : base);
     const lines = new Map<number, PvLine>();
-    const started = Date.now();
+    const started = performance.now();
     this.send(`go depth ${Math.max(1, Math.round(req.depth))} movetime ${Math.max(1, Math.round(req.movetimeMs))}`);
     const last = await this.waitFor((l) => l.startsWith('bestmove'), remaining(), 'bestmove', (line) => {
       const info = parseInfoLine(line);
       if (info) lines.set(info.multipv, info);
     });
-    const engineMs = Date.now() - started;
+    const engineMs = Math.round(performance.now() - started);
     const bestmove = last.split(/\s+/)[1] ?? '';
     if (!UCI_MOVE.test(bestmove)) {
       throw new EngineError('bad_output', `engine answered "${last}"`);

@@ -1,0 +1,48 @@
+/** The player count broadcast, with the wall clock stepped under it. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Hub, type SocketData, type WS } from '../../server/realtime/hub';
+import type { TemplatedApp } from '../../server/uws';
+import type { LagPings } from '../../server/realtime/lagPings';
+
+function hubPublishingTo(counts: number[]): Hub {
+  const app = { publish: (_topic: string, text: string) => counts.push(JSON.parse(text).count as number) };
+  return new Hub(app as unknown as TemplatedApp, 50, {} as LagPings);
+}
+
+function socket(): WS {
+  const data = { session: null } as unknown as SocketData;
+  return { getUserData: () => data } as unknown as WS;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('playerCount broadcasts', () => {
+  it('keep coming when the wall clock steps back (NTP, a resumed VM)', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const counts: number[] = [];
+    const hub = hubPublishingTo(counts);
+    hub.attach(socket(), 'player_a', 'guest');
+    vi.advanceTimersByTime(60);
+    expect(counts).toEqual([1]);
+
+    vi.setSystemTime(Date.now() - 3_600_000);
+    hub.attach(socket(), 'player_b', 'guest');
+    vi.advanceTimersByTime(60);
+    expect(counts).toEqual([1, 2]);
+    hub.stop();
+  });
+
+  it('coalesce a burst into one broadcast of the final count', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const counts: number[] = [];
+    const hub = hubPublishingTo(counts);
+    const sockets = [socket(), socket(), socket()];
+    sockets.forEach((ws, i) => hub.attach(ws, `player_${i}`, 'guest'));
+    hub.detach(sockets[0]);
+    vi.advanceTimersByTime(60);
+    expect(counts).toEqual([2]);
+    hub.stop();
+  });
+});
