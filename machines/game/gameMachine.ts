@@ -159,10 +159,8 @@ export function planMove(context: GameContext, event: MoveEvent, t: number): Mov
   const moves = [...context.moves, played.uci];
   moveCachedGame(context.settings, moves, chess);
 
-  const status = chess.status();
-  let result: GameResult | null = null;
-  if (status.over && status.winner && status.reason) result = { winner: status.winner, reason: status.reason };
-  else if (moves.length >= context.settings.maxPlies) result = { winner: 'draw', reason: 'max plies' };
+  let result: GameResult | null = chess.outcome();
+  if (!result && moves.length >= context.settings.maxPlies) result = { winner: 'draw', reason: 'max plies' };
 
   // lichess: a pending offer lapses when its receiver moves instead of answering.
   const offerLapsed = context.drawOffer === opposite(mover);
