@@ -99,10 +99,15 @@ describe('playerCount', () => {
       const watcher = await TestClient.connect(slow.url);
       await sleep(600);
       watcher.drain();
+      const seenBefore = watcher.received.length;
+      const started = performance.now();
       const clients = await Promise.all(Array.from({ length: 20 }, () => TestClient.connect(slow.url)));
       await sleep(1200);
-      const counts = watcher.received.filter((m) => m.type === 'playerCount');
-      expect(counts.length).toBeLessThanOrEqual(4);
+      const counts = watcher.received.slice(seenBefore).filter((m) => m.type === 'playerCount');
+      // 20 changes, at most one broadcast per 500 ms (plus one at once): 3 or 4 on a machine that
+      // keeps up, a few more if connecting the 20 took seconds
+      expect(counts.length).toBeLessThanOrEqual(Math.floor((performance.now() - started) / 500) + 1);
+      expect(counts.length).toBeLessThan(20);
       expect(counts.at(-1)?.count).toBe(21);
       await Promise.all(clients.map((c) => c.close()));
       await watcher.close();
