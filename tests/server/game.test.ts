@@ -199,7 +199,7 @@ describe('disconnect, reconnect, rejoin', () => {
     expect(state.turn).toBe('black');
     expect(state.fen).toBe('rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2');
     expect(state.drawOfferFrom).toBe('white');
-    expect((await back.next('drawOffer')).type).toBe('drawOffer');
+    expect(await back.next('drawOffer')).toMatchObject({ gameId: p.gameId });
     // the clocks started at ply 2: black's is running, white's spent a little on g1f3
     expect(state.clocks.white).toBeLessThanOrEqual(600_000);
     expect(state.clocks.white).toBeGreaterThan(590_000);

@@ -1,5 +1,5 @@
 /** The player count broadcast, with the wall clock stepped under it. */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Hub, type SocketData, type WS } from '../../server/realtime/hub';
 import type { TemplatedApp } from '../../server/uws';
 import type { LagPings } from '../../server/realtime/lagPings';
@@ -14,13 +14,16 @@ function socket(): WS {
   return { getUserData: () => data } as unknown as WS;
 }
 
+// timers and Date are faked; performance.now is not, as a monotonic clock would not step
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+});
 afterEach(() => {
   vi.useRealTimers();
 });
 
 describe('playerCount broadcasts', () => {
   it('keep coming when the wall clock steps back (NTP, a resumed VM)', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const counts: number[] = [];
     const hub = hubPublishingTo(counts);
     hub.attach(socket(), 'player_a', 'guest');
@@ -35,7 +38,6 @@ describe('playerCount broadcasts', () => {
   });
 
   it('coalesce a burst into one broadcast of the final count', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const counts: number[] = [];
     const hub = hubPublishingTo(counts);
     const sockets = [socket(), socket(), socket()];
