@@ -37,7 +37,6 @@ interface Job {
   req: SearchRequest;
   resolve: (r: SearchResult) => void;
   reject: (e: EngineError) => void;
-  queuedAt: number;
   queueTimer: NodeJS.Timeout;
   tag?: string;
 }
@@ -140,7 +139,6 @@ export class EnginePool {
         resolve,
         reject,
         tag,
-        queuedAt: Date.now(),
         queueTimer: setTimeout(() => {
           const i = this.queue.indexOf(job);
           if (i >= 0) {
