@@ -1,6 +1,6 @@
 /** The real process (server/main.ts): graceful shutdown, persisted guest key, config errors. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -87,5 +87,20 @@ describe('server process', () => {
 
   it('refuses bad configuration with a clear message', async () => {
     await expect(startProcess({ PORT: 'abc', CLOCK_SECONDS: '-5' })).rejects.toThrow(/PORT must be a whole number.*\n.*CLOCK_SECONDS/s);
+  });
+
+  it('stops with a message naming the binary when the native uWebSockets.js cannot load, rather than fall back', async () => {
+    // uWebSockets.js's binary fails to load, as on a platform or Node version the build has none for
+    const preload = join(mkdtempSync(join(tmpdir(), 'no-uws-')), 'no-uws.cjs');
+    writeFileSync(
+      preload,
+      [
+        "const exts = require('node:module')._extensions;",
+        "const load = exts['.node'];",
+        "exts['.node'] = (m, file) => { if (/uws_[^/]*\\.node$/.test(file)) throw new Error('no binary here'); return load(m, file); };",
+      ].join('\n'),
+    );
+    const started = startProcess({}, [...SERVER_NODE_FLAGS, '--require', preload]);
+    await expect(started).rejects.toThrow(/server exited with 1: Cannot load the native uWebSockets\.js binary .*uws_linux_x64_\d+\.node.*no binary here.*refuses to start/s);
   });
 });
