@@ -94,7 +94,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       clockMs,
       firstMoveMs: opts.firstMoveMs ?? 30_000,
       graceMs,
-      // live-play.md (lichess 10+0): credit up to 1 s of lag per move, 3 s bank at start, 7 s cap
+      // lichess 10+0 (docs/product.md): credit up to 1 s of lag per move, 3 s bank at start, 7 s cap
       lag: opts.lag ?? { perMoveCapMs: 1000, initialBankMs: 3000, bankCapMs: 7000 },
       startFen: opts.startFen,
       inspect: opts.inspect,

@@ -1,5 +1,5 @@
 /**
- * The AI game service (CONTRACTS.md section 4): one XState actor (machines/ai) per AI game,
+ * The AI game service (docs/protocol.md): one XState actor (machines/ai) per AI game,
  * with engine-backed implementations, and the socket messages those actors produce.
  *
  * Messages, all through `send(playerId, msg)`:
