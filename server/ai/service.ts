@@ -29,7 +29,7 @@ import {
   type ServerMessage,
   type WireMove,
 } from '../../machines/protocol/messages';
-import { aiConfigFromEnv } from './config';
+import { aiConfigFromEnv } from '../config';
 import { EnginePool } from './engine/pool';
 import { resolveEngine } from './engine/locate';
 import { DEFAULT_LEVEL, MAX_LEVEL, MIN_LEVEL, levelSettings } from './levels';
