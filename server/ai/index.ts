@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { ServerMessage } from '../../machines/protocol/messages';
 import { createAiService, type AiService, type AiServiceOptions } from './service';
 
-export { createAiService, parseAiOptions, AI_ERRORS, NO_AI_GAME } from './service';
+export { createAiService, AI_ERRORS, NO_AI_GAME } from './service';
 export type { AiService, AiServiceOptions } from './service';
 export { AI_LEVELS, DEFAULT_LEVEL, LEVEL_PRESETS, MIN_LEVEL, MAX_LEVEL, levelSettings } from './levels';
 export type { AiLevel } from './levels';
