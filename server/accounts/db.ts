@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { ACCOUNTS_DEFAULTS } from './config';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -41,10 +42,10 @@ export interface DbTimeouts {
   connectMs: number;
 }
 
-export async function openDb(opts: { dataDir: string; databaseUrl?: string; schema?: string; timeouts: DbTimeouts }): Promise<Db> {
+export async function openDb(opts: { dataDir: string; databaseUrl?: string; schema?: string; timeouts?: DbTimeouts }): Promise<Db> {
   const schema = opts.schema ?? 'public';
   if (!SCHEMA_RE.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}`);
-  if (opts.databaseUrl) return openPgPool(opts.databaseUrl, schema, opts.timeouts);
+  if (opts.databaseUrl) return openPgPool(opts.databaseUrl, schema, opts.timeouts ?? ACCOUNTS_DEFAULTS.dbTimeouts);
   return openPglite(opts.dataDir, schema);
 }
 
