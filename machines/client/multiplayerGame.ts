@@ -15,10 +15,10 @@ import type {
   ClientMessage, ClocksMs, Color, GameEndMsg, GameMoveMsg, GameStartMsg, PromotionPiece, TimerUpdateMsg,
 } from '../protocol/messages';
 import { START_FEN } from '../chess/index';
+import { DEFAULT_CLOCK_MS } from '../game/defaults';
 import { applyMove, placement, positionOf } from './engine';
 import { opponentDisplayName, outcomeFor, pickOutcomeMessage, type GameResult, type Outcome } from './outcome';
 
-export const DEFAULT_CLOCK_MS = 600_000;
 export const NOTICE_MS = 3000;
 
 export const GAME_TEXT = {

@@ -31,7 +31,7 @@ import {
   type ServerMessage,
   type WireMove,
 } from '../../machines/protocol/messages';
-import { aiConfigFromEnv } from './config';
+import { aiConfigFromEnv } from '../config';
 import { EnginePool } from './engine/pool';
 import { resolveEngine } from './engine/locate';
 import { levelSettings } from './levels';

@@ -2,6 +2,7 @@
  * The WebSocket endpoint: identity on upgrade, limits, parsing, routing of every client message
  * to matchmaking, the game actors, the AI service or the accounts module.
  */
+import { REPLACED_CLOSE_CODE, RATE_LIMIT_CLOSE_CODE, SHUTDOWN_CLOSE_CODE } from '../../machines/protocol/closeCodes';
 import type { Logger } from 'pino';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t } from 'uWebSockets.js';
 import { TEXT, type ErrorCode, type ParsedMessage, type ParsedPayloads, type ServerMessage } from '../../machines/protocol/messages';
@@ -22,10 +23,6 @@ export interface RealtimeOptions {
   idleTimeoutSeconds: number;
   rateLimit: { messages: number; windowMs: number };
 }
-
-export const REPLACED_CLOSE_CODE = 4001;
-export const RATE_LIMIT_CLOSE_CODE = 1008;
-export const SHUTDOWN_CLOSE_CODE = 1001;
 
 const TEXTS = {
   replaced: 'This player connected from another tab or device; this connection is closed.',
