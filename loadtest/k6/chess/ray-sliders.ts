@@ -11,7 +11,7 @@
  * few times per second at most, so the slower lookup costs nothing that matters; the chess
  * rules themselves (move generation, legality, game end) are the core's own, unchanged.
  */
-import { BISHOP_STEPS, ROOK_STEPS, rayAttacksInto } from '../../../machines/chess/rays.ts';
+import { BISHOP_STEPS, ROOK_STEPS, rayAttacksInto } from '../../../machines/chess/rays';
 
 export const SLIDER_LO = new Int32Array(1);
 export const SLIDER_HI = new Int32Array(1);
