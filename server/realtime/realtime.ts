@@ -16,6 +16,7 @@ import type { GuestIdentity } from './identity';
 import { LagPings } from './lagPings';
 import { newRateState, takeToken } from './rateLimit';
 import { readMoveFrame } from './moveFrame';
+import { Rematches } from './rematch';
 import { parseClientMessage, type ParseResult } from '../../machines/protocol/parse';
 
 export interface RealtimeOptions {
@@ -41,6 +42,7 @@ const TEXTS = {
 
 export class Realtime {
   private nextConnId = 1;
+  private readonly rematches: Rematches;
 
   constructor(
     readonly hub: Hub,
@@ -53,7 +55,9 @@ export class Realtime {
     private readonly getAi: () => AiService | undefined,
     private readonly accounts: AccountsModule | undefined,
     private readonly heartbeat: Heartbeat,
-  ) {}
+  ) {
+    this.rematches = new Rematches(hub, games, matchmaking);
+  }
 
   mount(app: TemplatedApp, path: string): void {
     app.ws<SocketData>(path, {
@@ -267,6 +271,12 @@ export class Realtime {
         return this.gameCommand(ws, session, msg.payload.gameId, 'ACCEPT_DRAW', arrivedAt);
       case 'declineDraw':
         return this.gameCommand(ws, session, msg.payload.gameId, 'DECLINE_DRAW', arrivedAt);
+      case 'offerRematch': {
+        const refused = this.rematches.offer(session, msg.payload.gameId);
+        return refused ? this.reject(ws, refused.code, refused.message) : undefined;
+      }
+      case 'declineRematch':
+        return this.rematches.decline(session, msg.payload.gameId);
       case 'checkActiveGame':
         return this.checkActiveGame(ws, session, msg.payload);
       case 'rejoinGame':
