@@ -33,6 +33,9 @@ export const GAME_TEXT = {
 /** `aborted`: ended before both sides moved; nothing is scored (as on lichess). */
 export interface GameEnd { winner: 'white' | 'black' | 'draw'; reason: string; outcome: Outcome; aborted: boolean; message: string }
 
+/** A rematch after the end: none yet, offered by us, offered to us, or declined by the opponent. */
+export type RematchState = 'none' | 'sent' | 'received' | 'declined';
+
 /** The opponent's socket is gone: since when (monotonic ms) and how long the server waits for them. */
 export interface OpponentAway { since: number; graceMs: number }
 
@@ -54,6 +57,9 @@ export interface MultiplayerContext {
   /** until both sides have moved: when the side to move must have moved (monotonic ms), else null */
   firstMoveDeadline: number | null;
   opponentAway: OpponentAway | null;
+  /** the game that just ended (what a rematch refers to), and where its rematch stands */
+  endedGameId: string | null;
+  rematch: RematchState;
   /** bumped whenever the board must be redrawn from context (illegal drop, resync) */
   boardVersion: number;
   now: () => number;
@@ -79,7 +85,12 @@ export type MultiplayerEvent =
   /** the socket was down when the player's last move was to be sent: take it back */
   | { type: 'MOVE_NOT_SENT' }
   | { type: 'END'; msg: GameEndMsg }
-  | { type: 'RESET' };
+  | { type: 'RESET' }
+  /** offer a rematch, or accept the opponent's offer */
+  | { type: 'OFFER_REMATCH' }
+  | { type: 'DECLINE_REMATCH' }
+  | { type: 'REMATCH_OFFERED'; gameId: string }
+  | { type: 'REMATCH_DECLINED'; gameId: string };
 
 export type MultiplayerEmitted =
   | { type: 'send'; message: ClientMessage }
@@ -140,7 +151,8 @@ export const multiplayerGameMachine = setup({
     return {
       gameId: null, color: 'white', opponentId: '', opponentName: '', fen: START_FEN, moves: [], lastMove: null,
       turn: 'white', clocks: { white: DEFAULT_CLOCK_MS, black: DEFAULT_CLOCK_MS }, clockSyncedAt: now(), clockRunning: null,
-      draw: 'none', notice: null, end: null, firstMoveDeadline: null, opponentAway: null, boardVersion: 0, now, random: input.random ?? Math.random,
+      draw: 'none', notice: null, end: null, firstMoveDeadline: null, opponentAway: null, endedGameId: null, rematch: 'none',
+      boardVersion: 0, now, random: input.random ?? Math.random,
     };
   },
   states: {
@@ -166,7 +178,7 @@ export const multiplayerGameMachine = setup({
                 clocks, clockSyncedAt: context.now(), clockRunning: runningSide(moves, turn),
                 draw: st?.drawOfferFrom && st.drawOfferFrom !== m.color ? 'received' as const : st?.drawOfferFrom ? 'sent' as const : 'none' as const,
                 end: null, notice: null, boardVersion: context.boardVersion + 1,
-                firstMoveDeadline: firstMoveDeadline(moves, context.now()), opponentAway: null,
+                firstMoveDeadline: firstMoveDeadline(moves, context.now()), opponentAway: null, endedGameId: null, rematch: 'none' as const,
               };
             }),
             emit(({ context }) => ({
@@ -177,7 +189,7 @@ export const multiplayerGameMachine = setup({
         RESET: {
           target: '.idle',
           actions: assign(({ context }) => ({
-            gameId: null, fen: START_FEN, moves: [], lastMove: null, turn: 'white' as Color, draw: 'none' as const,
+            gameId: null, endedGameId: null, rematch: 'none' as const, fen: START_FEN, moves: [], lastMove: null, turn: 'white' as Color, draw: 'none' as const,
             end: null, notice: null, clocks: { white: DEFAULT_CLOCK_MS, black: DEFAULT_CLOCK_MS }, clockRunning: null,
             firstMoveDeadline: null, opponentAway: null, boardVersion: context.boardVersion + 1,
           })),
@@ -322,7 +334,8 @@ export const multiplayerGameMachine = setup({
                 };
                 const now = context.now();
                 enqueue.assign({
-                  end, gameId: null, draw: 'none', clocks: currentClocksAt(context, now), clockSyncedAt: now, clockRunning: null,
+                  end, gameId: null, endedGameId: context.gameId ?? event.msg.gameId, rematch: 'none',
+                  draw: 'none', clocks: currentClocksAt(context, now), clockSyncedAt: now, clockRunning: null,
                   firstMoveDeadline: null, opponentAway: null,
                 });
                 // an aborted game is not scored: it stays out of the history and the W/L/D counts
@@ -336,7 +349,32 @@ export const multiplayerGameMachine = setup({
             },
           },
         },
-        over: {},
+        over: {
+          on: {
+            OFFER_REMATCH: {
+              guard: ({ context }) => context.endedGameId !== null && (context.rematch === 'none' || context.rematch === 'received'),
+              actions: [
+                emit(({ context }) => ({ type: 'send' as const, message: { type: 'offerRematch' as const, payload: { gameId: context.endedGameId ?? '' } } })),
+                assign({ rematch: 'sent' as const }),
+              ],
+            },
+            DECLINE_REMATCH: {
+              guard: ({ context }) => context.rematch === 'received',
+              actions: [
+                emit(({ context }) => ({ type: 'send' as const, message: { type: 'declineRematch' as const, payload: { gameId: context.endedGameId ?? '' } } })),
+                assign({ rematch: 'none' as const }),
+              ],
+            },
+            REMATCH_OFFERED: {
+              guard: ({ context, event }) => event.gameId === context.endedGameId && context.rematch !== 'sent',
+              actions: assign({ rematch: 'received' as const }),
+            },
+            REMATCH_DECLINED: {
+              guard: ({ context, event }) => event.gameId === context.endedGameId && context.rematch === 'sent',
+              actions: assign({ rematch: 'declined' as const }),
+            },
+          },
+        },
       },
     },
     notice: {

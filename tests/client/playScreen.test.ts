@@ -157,6 +157,25 @@ describe('multiplayer machine: what the game screen needs', () => {
     expect(g.ctx().opponentAway).toBeNull();
   });
 
+  it('offers a rematch of the game that ended, accepts an offer, and hears a decline', () => {
+    const g = game();
+    g.actor.send({ type: 'END', msg: { type: 'gameEnd', gameId: 'g1', winner: 'white', reason: 'resignation' } });
+    g.actor.send({ type: 'REMATCH_OFFERED', gameId: 'other' });
+    expect(g.ctx().rematch).toBe('none');
+    g.actor.send({ type: 'REMATCH_OFFERED', gameId: 'g1' });
+    expect(g.ctx().rematch).toBe('received');
+    g.actor.send({ type: 'OFFER_REMATCH' });
+    expect(g.out.filter((e) => e.type === 'send').map((e) => e.type === 'send' && e.message)).toEqual([{ type: 'offerRematch', payload: { gameId: 'g1' } }]);
+    expect(g.ctx().rematch).toBe('sent');
+    g.actor.send({ type: 'REMATCH_DECLINED', gameId: 'g1' });
+    expect(g.ctx().rematch).toBe('declined');
+    g.actor.send({ type: 'OFFER_REMATCH' });
+    expect(g.out.filter((e) => e.type === 'send')).toHaveLength(1);
+    // the new game clears it
+    g.actor.send({ type: 'START', msg: { type: 'gameStart', gameId: 'g2', color: 'black', opponentId: 'player_x', timerDuration: 600 } });
+    expect(g.ctx()).toMatchObject({ rematch: 'none', endedGameId: null, color: 'black' });
+  });
+
   it('an aborted game ends as aborted and is not recorded as a result', () => {
     const g = game();
     g.actor.send({ type: 'END', msg: { type: 'gameEnd', gameId: 'g1', winner: 'draw', reason: 'aborted' } });
