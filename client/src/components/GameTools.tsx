@@ -1,0 +1,72 @@
+/**
+ * The board's tools: flip, copy the FEN, download the PGN, board and piece themes, sound on/off.
+ * Themes and sound are remembered on this device.
+ */
+import { useState } from 'react';
+import { BOARD_THEMES, PIECE_SETS, readPreferences, type BoardTheme, type PieceSet } from '../../../machines/client/preferences';
+import { setPreferences, usePreferences } from '../app/preferences';
+
+const BOARD_LABELS: Record<BoardTheme, string> = { brown: 'Brown', blue: 'Blue', green: 'Green' };
+const PIECE_LABELS: Record<PieceSet, string> = { cburnett: 'Cburnett', glyph: 'Glyph' };
+
+export interface GameToolsProps {
+  fen: string;
+  /** the PGN of the game so far, built when asked */
+  pgn: () => string;
+  pgnFileName: string;
+  onFlip: () => void;
+}
+
+function download(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/x-chess-pgn' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function GameTools({ fen, pgn, pgnFileName, onFlip }: GameToolsProps) {
+  const prefs = usePreferences();
+  const [copied, setCopied] = useState<string | null>(null);
+  const copyFen = () => {
+    navigator.clipboard.writeText(fen).then(
+      () => setCopied('FEN copied'),
+      () => setCopied(`FEN: ${fen}`),
+    );
+  };
+  return (
+    <details className="game-tools">
+      <summary>Board tools</summary>
+      <div className="row">
+        <button type="button" className="btn btn-small" onClick={onFlip}>Flip board</button>
+        <button type="button" className="btn btn-small" onClick={copyFen}>Copy FEN</button>
+        <button type="button" className="btn btn-small" onClick={() => download(pgnFileName, pgn())}>Download PGN</button>
+      </div>
+      <p className="tools-note" role="status">{copied ?? ''}</p>
+      <div className="row">
+        <label className="select">Board
+          <select aria-label="Board colours" value={prefs.board} onChange={(e) => setPreferences(readPreferences({ ...prefs, board: e.target.value }))}>
+            {BOARD_THEMES.map((t) => <option key={t} value={t}>{BOARD_LABELS[t]}</option>)}
+          </select>
+        </label>
+        <label className="select">Pieces
+          <select aria-label="Piece set" value={prefs.pieces} onChange={(e) => setPreferences(readPreferences({ ...prefs, pieces: e.target.value }))}>
+            {PIECE_SETS.map((t) => <option key={t} value={t}>{PIECE_LABELS[t]}</option>)}
+          </select>
+        </label>
+      </div>
+    </details>
+  );
+}
+
+/** The sound toggle, kept in view next to the game's buttons. */
+export function MuteToggle() {
+  const { muted } = usePreferences();
+  return (
+    <button type="button" className="btn btn-icon" aria-pressed={muted} aria-label={muted ? 'Sound off' : 'Sound on'} title={muted ? 'Sound off' : 'Sound on'}
+      onClick={() => setPreferences({ muted: !muted })}>
+      {muted ? '🔇' : '🔊'}
+    </button>
+  );
+}

@@ -1,0 +1,63 @@
+/**
+ * The game's moves in SAN, two to a row, with buttons to step through them. Looking back only
+ * changes what the board shows; the game goes on and the list returns to the last move with ⏭.
+ */
+import { useEffect, useRef } from 'react';
+import { moveRows, navigatePly } from '../../../machines/client/moveHistory';
+
+export type NavKey = 'first' | 'prev' | 'next' | 'last';
+
+const KEYS: Record<string, NavKey> = { ArrowLeft: 'prev', ArrowRight: 'next', ArrowUp: 'first', ArrowDown: 'last', Home: 'first', End: 'last' };
+
+/** Arrow keys (and Home/End) step through the moves unless the player is typing somewhere. */
+export function useMoveKeys(plyCount: number, viewPly: number | null, onView: (ply: number | null) => void): void {
+  const state = useRef({ plyCount, viewPly, onView });
+  state.current = { plyCount, viewPly, onView };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const key = KEYS[e.key];
+      const target = e.target as HTMLElement | null;
+      if (!key || e.altKey || e.ctrlKey || e.metaKey || target?.closest('input, textarea, select, [role="dialog"]')) return;
+      e.preventDefault();
+      const s = state.current;
+      s.onView(navigatePly(s.viewPly, key, s.plyCount));
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+export function MoveList({ sans, viewPly, onView }: { sans: readonly string[]; viewPly: number | null; onView: (ply: number | null) => void }) {
+  const list = useRef<HTMLOListElement>(null);
+  const shown = viewPly ?? sans.length - 1;
+  useEffect(() => {
+    const active = list.current?.querySelector<HTMLElement>('[aria-current="true"]');
+    if (active && list.current) list.current.scrollTop = Math.max(0, active.offsetTop - list.current.clientHeight / 2);
+  }, [shown, sans.length]);
+  const step = (key: NavKey) => onView(navigatePly(viewPly, key, sans.length));
+  const cell = (m: { ply: number; san: string } | null) =>
+    m ? (
+      <button type="button" className="move" aria-current={m.ply === shown} onClick={() => onView(m.ply === sans.length - 1 ? null : m.ply)}>
+        {m.san}
+      </button>
+    ) : <span className="move move-empty" />;
+  return (
+    <div className="move-list" aria-label="Moves">
+      <ol ref={list} className="move-rows" data-testid="move-list">
+        {moveRows(sans).map((row) => (
+          <li key={row.number} className="move-row">
+            <span className="move-number">{row.number}.</span>
+            {cell(row.white)}
+            {cell(row.black)}
+          </li>
+        ))}
+      </ol>
+      <div className="move-nav">
+        <button type="button" className="btn btn-icon" aria-label="First move" onClick={() => step('first')} disabled={shown < 0}>⏮</button>
+        <button type="button" className="btn btn-icon" aria-label="Previous move" onClick={() => step('prev')} disabled={shown < 0}>◀</button>
+        <button type="button" className="btn btn-icon" aria-label="Next move" onClick={() => step('next')} disabled={viewPly === null}>▶</button>
+        <button type="button" className="btn btn-icon" aria-label="Last move" onClick={() => step('last')} disabled={viewPly === null}>⏭</button>
+      </div>
+    </div>
+  );
+}
