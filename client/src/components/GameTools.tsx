@@ -66,7 +66,12 @@ export function MuteToggle() {
   return (
     <button type="button" className="btn btn-icon" aria-pressed={muted} aria-label={muted ? 'Sound off' : 'Sound on'} title={muted ? 'Sound off' : 'Sound on'}
       onClick={() => setPreferences({ muted: !muted })}>
-      {muted ? '🔇' : '🔊'}
+      <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" fill="currentColor">
+        <path d="M3 9v6h4l5 4V5L7 9H3z" />
+        {muted
+          ? <path d="M16 9.4 17.4 8l2.1 2.1L21.6 8 23 9.4l-2.1 2.1 2.1 2.1-1.4 1.4-2.1-2.1-2.1 2.1-1.4-1.4 2.1-2.1z" />
+          : <path d="M16.5 12a4.5 4.5 0 0 0-2.5-4v8a4.5 4.5 0 0 0 2.5-4zM14 3.2v2.1a7 7 0 0 1 0 13.4v2.1a9 9 0 0 0 0-17.6z" />}
+      </svg>
     </button>
   );
 }

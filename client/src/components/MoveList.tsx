@@ -1,6 +1,6 @@
 /**
  * The game's moves in SAN, two to a row, with buttons to step through them. Looking back only
- * changes what the board shows; the game goes on and the list returns to the last move with ⏭.
+ * changes what the board shows; the game goes on and the list returns to the last move with ».
  */
 import { useEffect, useRef } from 'react';
 import { moveRows, navigatePly } from '../../../machines/client/moveHistory';
@@ -53,10 +53,10 @@ export function MoveList({ sans, viewPly, onView }: { sans: readonly string[]; v
         ))}
       </ol>
       <div className="move-nav">
-        <button type="button" className="btn btn-icon" aria-label="First move" onClick={() => step('first')} disabled={shown < 0}>⏮</button>
-        <button type="button" className="btn btn-icon" aria-label="Previous move" onClick={() => step('prev')} disabled={shown < 0}>◀</button>
-        <button type="button" className="btn btn-icon" aria-label="Next move" onClick={() => step('next')} disabled={viewPly === null}>▶</button>
-        <button type="button" className="btn btn-icon" aria-label="Last move" onClick={() => step('last')} disabled={viewPly === null}>⏭</button>
+        <button type="button" className="btn btn-icon" aria-label="First move" onClick={() => step('first')} disabled={shown < 0}>«</button>
+        <button type="button" className="btn btn-icon" aria-label="Previous move" onClick={() => step('prev')} disabled={shown < 0}>‹</button>
+        <button type="button" className="btn btn-icon" aria-label="Next move" onClick={() => step('next')} disabled={viewPly === null}>›</button>
+        <button type="button" className="btn btn-icon" aria-label="Last move" onClick={() => step('last')} disabled={viewPly === null}>»</button>
       </div>
     </div>
   );
