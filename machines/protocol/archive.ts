@@ -3,10 +3,7 @@
  * reads, as zod schemas with the types inferred from them.
  */
 import { z } from 'zod';
-import type { GameEndReason, Winner } from './messages';
-
-const winner = z.custom<Winner>((v) => v === 'white' || v === 'black' || v === 'draw');
-const reason = z.custom<GameEndReason>((v) => typeof v === 'string');
+import { gameEndReasonSchema, winnerSchema } from './schemas';
 
 export const ratingChangeSchema = z.object({ before: z.number(), after: z.number() });
 
@@ -24,8 +21,8 @@ export const gameSummarySchema = z.object({
   kind: z.enum(['pool', 'ai', 'imported']),
   white: publicPlayerSchema,
   black: publicPlayerSchema,
-  winner,
-  reason,
+  winner: winnerSchema,
+  reason: gameEndReasonSchema,
   rated: z.boolean(),
   clockMs: z.number(),
   startedAt: z.string(),
