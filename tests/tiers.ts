@@ -6,8 +6,9 @@
  *   engine, no database. `npm run test:unit`, well under 30 s on two cores.
  * - integration: the real server on a port with real clients, the accounts API on PGlite or
  *   PostgreSQL, Stockfish, child processes, the 2,000-game differential run against chess.js.
- * - exclusive: tests that put the machine under load or drive Chromium; they run after the
- *   others, one file at a time, so neither their timings nor anyone else's are disturbed.
+ * - exclusive: tests that put the machine under load, measure CPU cost or drive Chromium; they
+ *   run after the others, one file at a time, so neither their timings nor anyone else's are
+ *   disturbed.
  *
  * `npm test` runs all three.
  */
@@ -34,7 +35,12 @@ const UNIT_FILES = new Set([
 ]);
 /** In a unit folder, but long CPU-bound runs or a child process. */
 const NOT_UNIT = [/^tests\/chess\/differential-\d+\.test\.ts$/, /^tests\/chess\/perft\.test\.ts$/];
-const EXCLUSIVE = [/^tests\/e2e\//, /^tests\/loadtest\/k6-ci-scale\.test\.ts$/, /^tests\/server\/load-driver\.test\.ts$/];
+const EXCLUSIVE = [
+  /^tests\/e2e\//,
+  /^tests\/loadtest\/k6-ci-scale\.test\.ts$/,
+  /^tests\/loadtest\/k6-init-budget\.test\.ts$/,
+  /^tests\/server\/load-driver\.test\.ts$/,
+];
 
 export function tierOf(file: string): Tier {
   if (EXCLUSIVE.some((re) => re.test(file))) return 'exclusive';
