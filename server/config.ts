@@ -185,6 +185,8 @@ const envSchema = z.object({
   }),
   /** GoTrue's SMTP_MAX_FREQUENCY: least time between two e-mails to one user */
   AUTH_EMAIL_MAX_FREQUENCY_SECONDS: intIn('AUTH_EMAIL_MAX_FREQUENCY_SECONDS', 0, 86_400, ACCOUNTS_DEFAULTS.rateLimits.emailIntervalSeconds),
+  AUTH_LOCKOUT_FREE_FAILURES: intIn('AUTH_LOCKOUT_FREE_FAILURES', 1, 1000, ACCOUNTS_DEFAULTS.loginBackoff.freeFailures),
+  AUTH_LOCKOUT_MAX_SECONDS: intIn('AUTH_LOCKOUT_MAX_SECONDS', 1, 86_400, ACCOUNTS_DEFAULTS.loginBackoff.maxLockMs / 1000),
   // AI
   AI_POOL_SIZE: optionalIntIn('AI_POOL_SIZE', 1, 1024),
   AI_MAX_GAMES: intIn('AI_MAX_GAMES', 1, 1_000_000, DEFAULT_MAX_GAMES),
@@ -321,7 +323,11 @@ function accountsSettings(e: Env, siteUrl: string, dataDir: string): AccountsCon
     accessTokenTtlSeconds: ACCOUNTS_DEFAULTS.accessTokenTtlSeconds,
     refreshReuseIntervalSeconds: ACCOUNTS_DEFAULTS.refreshReuseIntervalSeconds,
     rateLimits: { ...ACCOUNTS_DEFAULTS.rateLimits, emailIntervalSeconds: e.AUTH_EMAIL_MAX_FREQUENCY_SECONDS },
-    loginBackoff: { ...ACCOUNTS_DEFAULTS.loginBackoff },
+    loginBackoff: {
+      ...ACCOUNTS_DEFAULTS.loginBackoff,
+      freeFailures: e.AUTH_LOCKOUT_FREE_FAILURES,
+      maxLockMs: e.AUTH_LOCKOUT_MAX_SECONDS * 1000,
+    },
     argon2: { ...ACCOUNTS_DEFAULTS.argon2 },
     nodeEnv: e.NODE_ENV,
   };
