@@ -16,6 +16,8 @@ import { Hub } from './realtime/hub';
 import { LagPings } from './realtime/lagPings';
 import { GuestIdentity } from './realtime/identity';
 import { Realtime } from './realtime/realtime';
+import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
+import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
 
 export interface StartServerOptions {
@@ -38,6 +40,10 @@ export interface StartServerOptions {
   rateLimit?: { messages: number; windowMs: number };
   maxPayloadBytes?: number;
   idleTimeoutSeconds?: number;
+  /** per-address socket cap and connect rate (default DEFAULT_ADMISSION_LIMITS) */
+  admission?: AdmissionLimits;
+  /** identifyUser's budget and cache (default DEFAULT_IDENTIFICATION_LIMITS) */
+  identification?: IdentificationLimits;
   pingIntervalMs?: number;
   /** minimum spacing of playerCount broadcasts (default 1000 ms) */
   playerCountIntervalMs?: number;
@@ -126,6 +132,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       maxPayloadBytes: opts.maxPayloadBytes ?? 8 * 1024,
       idleTimeoutSeconds: opts.idleTimeoutSeconds ?? 60,
       rateLimit: opts.rateLimit ?? { messages: 100, windowMs: 20_000 },
+      admission: opts.admission ?? DEFAULT_ADMISSION_LIMITS,
+      identification: opts.identification ?? DEFAULT_IDENTIFICATION_LIMITS,
     },
     () => ai,
     opts.accounts,

@@ -3,6 +3,11 @@
  * Every variable is optional; the defaults run the site on http://localhost:3000.
  */
 import { z } from 'zod';
+import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
+import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
+
+const admissionDefaults = DEFAULT_ADMISSION_LIMITS;
+const identifyDefaults = DEFAULT_IDENTIFICATION_LIMITS;
 
 const intIn = (name: string, min: number, max: number, def: number) =>
   z
@@ -49,6 +54,14 @@ const envSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: intIn('RATE_LIMIT_WINDOW_SECONDS', 1, 3600, 20),
   MAX_PAYLOAD_BYTES: intIn('MAX_PAYLOAD_BYTES', 256, 1024 * 1024, 8 * 1024),
   IDLE_TIMEOUT_SECONDS: intIn('IDLE_TIMEOUT_SECONDS', 8, 960, 60),
+  // per client address (an IPv6 client by its /64); docs/operations.md, "Security"
+  MAX_SOCKETS_PER_ADDRESS: intIn('MAX_SOCKETS_PER_ADDRESS', 0, 1_000_000, admissionDefaults.socketsPerAddress),
+  CONNECTS_PER_ADDRESS_PER_SECOND: intIn('CONNECTS_PER_ADDRESS_PER_SECOND', 0, 1_000_000, admissionDefaults.connectRate?.perSecond ?? 0),
+  CONNECTS_PER_ADDRESS_BURST: intIn('CONNECTS_PER_ADDRESS_BURST', 1, 1_000_000, admissionDefaults.connectRate?.burst ?? 1),
+  IDENTIFY_PER_ADDRESS_PER_SECOND: intIn('IDENTIFY_PER_ADDRESS_PER_SECOND', 1, 1_000_000, identifyDefaults.perAddress.perSecond),
+  IDENTIFY_PER_ADDRESS_BURST: intIn('IDENTIFY_PER_ADDRESS_BURST', 1, 1_000_000, identifyDefaults.perAddress.burst),
+  IDENTIFY_PER_SECOND: intIn('IDENTIFY_PER_SECOND', 1, 1_000_000, identifyDefaults.global.perSecond),
+  IDENTIFY_BURST: intIn('IDENTIFY_BURST', 1, 1_000_000, identifyDefaults.global.burst),
   SHUTDOWN_TIMEOUT_MS: intIn('SHUTDOWN_TIMEOUT_MS', 0, 60_000, 3000),
   // INSPECT=ws://host:port streams the actors to a WebSocket inspector; 1/true uses
   // @statelyai/inspect's default address (ws://localhost:8080); unset/0/false is off.
@@ -88,6 +101,8 @@ export interface ServerConfig {
   rateLimit: { messages: number; windowMs: number };
   maxPayloadBytes: number;
   idleTimeoutSeconds: number;
+  admission: AdmissionLimits;
+  identification: IdentificationLimits;
   shutdownTimeoutMs: number;
   /** WebSocket inspector URL, or null when off */
   inspect: string | null;
@@ -123,6 +138,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     rateLimit: { messages: e.RATE_LIMIT_MESSAGES, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000 },
     maxPayloadBytes: e.MAX_PAYLOAD_BYTES,
     idleTimeoutSeconds: e.IDLE_TIMEOUT_SECONDS,
+    admission: {
+      socketsPerAddress: e.MAX_SOCKETS_PER_ADDRESS,
+      connectRate: e.CONNECTS_PER_ADDRESS_PER_SECOND > 0 ? { perSecond: e.CONNECTS_PER_ADDRESS_PER_SECOND, burst: e.CONNECTS_PER_ADDRESS_BURST } : null,
+    },
+    identification: {
+      ...identifyDefaults,
+      perAddress: { perSecond: e.IDENTIFY_PER_ADDRESS_PER_SECOND, burst: e.IDENTIFY_PER_ADDRESS_BURST },
+      global: { perSecond: e.IDENTIFY_PER_SECOND, burst: e.IDENTIFY_BURST },
+    },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     inspect: e.INSPECT,
     serverSecret: e.SERVER_SECRET || undefined,

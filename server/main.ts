@@ -65,6 +65,8 @@ async function main(): Promise<void> {
     rateLimit: cfg.rateLimit,
     maxPayloadBytes: cfg.maxPayloadBytes,
     idleTimeoutSeconds: cfg.idleTimeoutSeconds,
+    admission: cfg.admission,
+    identification: cfg.identification,
     inspect,
   });
   log.info({ url: server.url, accounts: !!accounts, ai: !!ai }, 'chess server ready');
