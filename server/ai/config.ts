@@ -6,6 +6,7 @@
  *   AI_ENGINE               'wasm' forces the embedded WASM engine, 'native' requires a binary
  *   AI_POOL_SIZE            engine processes (default: number of cores)
  *   AI_MAX_GAMES            concurrent AI games per server (default 200)
+ *   AI_GAMES_PER_ADDRESS    concurrent AI games started from one client address (default 5)
  *   AI_REPLY_DELAY_MS       human-like pause range "min-max" in ms (default 300-1200)
  *   AI_DISCONNECT_GRACE_MS  how long a game waits for its absent player (default 300000)
  *   AI_MAX_MOVETIME_MS      cap on every search's movetime (default: none, the level decides)
@@ -13,6 +14,8 @@
 import os from 'node:os';
 
 export const DEFAULT_MAX_GAMES = 200;
+/** A household's players each with a game, not one address holding the server's AI slots. */
+export const DEFAULT_MAX_GAMES_PER_ADDRESS = 5;
 export const DEFAULT_REPLY_DELAY_MS: [number, number] = [300, 1200];
 /** A disconnected player's AI game is kept this long (5 minutes) before it is abandoned. */
 export const DEFAULT_DISCONNECT_GRACE_MS = 5 * 60_000;
@@ -37,6 +40,7 @@ export function rangeFrom(value: string | undefined, name: string): [number, num
 export interface AiEnvConfig {
   poolSize: number;
   maxGames: number;
+  maxGamesPerAddress: number;
   replyDelayMs: [number, number];
   disconnectGraceMs: number;
   maxMovetimeMs?: number;
@@ -47,6 +51,7 @@ export function aiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AiEnvConf
   return {
     poolSize: intFrom(env.AI_POOL_SIZE, 'AI_POOL_SIZE', 1) ?? Math.max(1, os.cpus().length),
     maxGames: intFrom(env.AI_MAX_GAMES, 'AI_MAX_GAMES', 1) ?? DEFAULT_MAX_GAMES,
+    maxGamesPerAddress: intFrom(env.AI_GAMES_PER_ADDRESS, 'AI_GAMES_PER_ADDRESS', 1) ?? DEFAULT_MAX_GAMES_PER_ADDRESS,
     replyDelayMs: rangeFrom(env.AI_REPLY_DELAY_MS, 'AI_REPLY_DELAY_MS') ?? DEFAULT_REPLY_DELAY_MS,
     disconnectGraceMs: intFrom(env.AI_DISCONNECT_GRACE_MS, 'AI_DISCONNECT_GRACE_MS', 0) ?? DEFAULT_DISCONNECT_GRACE_MS,
     maxMovetimeMs: intFrom(env.AI_MAX_MOVETIME_MS, 'AI_MAX_MOVETIME_MS', 1),

@@ -36,7 +36,8 @@ import { DEFAULT_LEVEL, MAX_LEVEL, MIN_LEVEL, levelSettings } from './levels';
 import { chooseAiMove } from './move-chooser';
 
 export interface AiService {
-  start(playerId: string, options: unknown): void;
+  /** `address`: the client address the game is counted against (AI_GAMES_PER_ADDRESS) */
+  start(playerId: string, options: unknown, address?: string): void;
   move(playerId: string, payload: unknown): void;
   resign(playerId: string, gameId: string): void;
   ownsGame(gameId: string): boolean;
@@ -62,6 +63,8 @@ export interface AiServiceOptions {
   poolSize?: number;
   /** concurrent AI games; default AI_MAX_GAMES or 200 */
   maxGames?: number;
+  /** concurrent AI games started from one client address; default AI_GAMES_PER_ADDRESS or 5 */
+  maxGamesPerAddress?: number;
   /** engine executable or .js build; default STOCKFISH_PATH, PATH, then the WASM build */
   enginePath?: string;
   /** human-like pause range in ms; default AI_REPLY_DELAY_MS or [300, 1200] */
@@ -82,6 +85,10 @@ export const AI_ERRORS = {
   full: (max: number) => ({
     code: 'ai_capacity',
     message: `The server is already running its maximum of ${max} AI games. Please try again in a few minutes.`,
+  }),
+  addressFull: (max: number) => ({
+    code: 'ai_address_limit',
+    message: `At most ${max} AI games can be played at once from one address. Finish or resign one first.`,
   }),
   notYourGame: { code: 'not_your_game', message: 'Not your game' },
   engine: (detail: string) => ({ code: 'engine_failure', message: detail }),
@@ -130,6 +137,10 @@ interface GameEntry {
   actor: GameActor;
   log: Logger;
   startedAt: number;
+  /** the client address the game counts against */
+  address: string;
+  /** performance.now() when its player left with no other socket; null while connected */
+  goneSince: number | null;
   disconnectTimer: NodeJS.Timeout | null;
   finished: boolean;
 }
@@ -144,6 +155,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
   const log = opts.logger;
   const random = opts.random ?? Math.random;
   const maxGames = opts.maxGames ?? env.maxGames;
+  const maxGamesPerAddress = opts.maxGamesPerAddress ?? env.maxGamesPerAddress;
   const replyDelay = opts.replyDelayMs ?? env.replyDelayMs;
   const graceMs = opts.disconnectGraceMs ?? env.disconnectGraceMs;
   const maxMovetimeMs = opts.maxMovetimeMs ?? env.maxMovetimeMs;
@@ -157,6 +169,8 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
 
   const games = new Map<string, GameEntry>();
   const byPlayer = new Map<string, string>();
+  /** games per client address */
+  const byAddress = new Map<string, number>();
   let closed = false;
 
   const send = (playerId: string, msg: ServerMessage) => {
@@ -203,6 +217,27 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
     if (entry.disconnectTimer) clearTimeout(entry.disconnectTimer);
     games.delete(entry.gameId);
     if (byPlayer.get(entry.playerId) === entry.gameId) byPlayer.delete(entry.playerId);
+    const n = (byAddress.get(entry.address) ?? 1) - 1;
+    if (n > 0) byAddress.set(entry.address, n);
+    else byAddress.delete(entry.address);
+  }
+
+  /**
+   * A game whose player is gone (no socket left) keeps its seat for the resume window, but not
+   * its reservation: when a new game needs the slot, the one gone longest (of `address`, or of
+   * anyone) is abandoned to make room. Returns whether one was.
+   */
+  function reclaimGoneGame(address?: string): boolean {
+    let oldest: GameEntry | undefined;
+    for (const entry of games.values()) {
+      if (entry.goneSince === null || (address !== undefined && entry.address !== address)) continue;
+      if (!oldest || entry.goneSince < (oldest.goneSince ?? Infinity)) oldest = entry;
+    }
+    if (!oldest) return false;
+    oldest.log.info({ address: oldest.address }, 'AI game abandoned: its player is gone and a new game needs the slot');
+    oldest.actor.send({ type: 'ABANDON' });
+    finish(oldest);
+    return true;
   }
 
   function onEmitted(entry: GameEntry, ev: AiGameEmitted): void {
@@ -264,12 +299,16 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
   const service: AiService = {
     engineLabel: spec.label,
 
-    start(playerId, options) {
+    start(playerId, options, address = 'unknown') {
       if (closed) return refuse(playerId, AI_ERRORS.unavailable);
       const parsed = parseAiOptions(options);
       if (!parsed.ok) return refuse(playerId, AI_ERRORS.invalidOptions(parsed.error));
       if (byPlayer.has(playerId)) return refuse(playerId, AI_ERRORS.alreadyPlaying);
-      if (games.size >= maxGames) {
+      if ((byAddress.get(address) ?? 0) >= maxGamesPerAddress && !reclaimGoneGame(address)) {
+        log.info({ playerId, address, maxGamesPerAddress }, 'AI game refused: the address has its maximum');
+        return refuse(playerId, AI_ERRORS.addressFull(maxGamesPerAddress));
+      }
+      if (games.size >= maxGames && !reclaimGoneGame()) {
         log.warn({ playerId, games: games.size, maxGames }, 'AI game refused: server at capacity');
         return refuse(playerId, AI_ERRORS.full(maxGames));
       }
@@ -287,11 +326,14 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
         actor,
         log: log.child({ gameId, playerId }),
         startedAt: Date.now(),
+        address,
+        goneSince: null,
         disconnectTimer: null,
         finished: false,
       };
       games.set(gameId, entry);
       byPlayer.set(playerId, gameId);
+      byAddress.set(address, (byAddress.get(address) ?? 0) + 1);
       for (const type of ['aiMoved', 'playerMoved', 'rejected', 'engineError', 'ended'] as const) {
         actor.on(type, (ev) => onEmitted(entry, ev as AiGameEmitted));
       }
@@ -342,6 +384,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
       const entry = games.get(byPlayer.get(playerId) ?? '');
       if (!entry) return;
       if (entry.disconnectTimer) clearTimeout(entry.disconnectTimer);
+      entry.goneSince = performance.now();
       entry.log.info({ graceMs }, 'AI game player disconnected; keeping the game');
       entry.disconnectTimer = setTimeout(() => {
         entry.disconnectTimer = null;
@@ -354,6 +397,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
     playerReconnected(playerId) {
       const entry = games.get(byPlayer.get(playerId) ?? '');
       if (!entry) return;
+      entry.goneSince = null;
       if (entry.disconnectTimer) {
         clearTimeout(entry.disconnectTimer);
         entry.disconnectTimer = null;
@@ -385,9 +429,10 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
       }
       games.clear();
       byPlayer.clear();
+      byAddress.clear();
       await pool.close();
     },
   };
-  log.info({ engine: spec.label, poolSize: pool.size, maxGames, replyDelayMs: replyDelay }, 'AI service ready');
+  log.info({ engine: spec.label, poolSize: pool.size, maxGames, maxGamesPerAddress, replyDelayMs: replyDelay }, 'AI service ready');
   return service;
 }

@@ -512,7 +512,7 @@ export class Realtime {
     }
     if (session.queued) this.matchmaking.leave(session, false);
     const options = payload && typeof payload === 'object' && 'options' in payload ? (payload as { options: unknown }).options : payload;
-    ai.start(session.id, options);
+    ai.start(session.id, options, ws.getUserData().address);
   }
 
   // ---------------------------------------------------------------------------------------------
