@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     log.info({ url: cfg.inspect }, 'XState inspector streaming to a WebSocket inspector');
   }
   const accounts = await loadAccounts(cfg, log.child({ part: 'accounts' }));
-  const ai = await loadAiFactory(cfg, log.child({ part: 'ai' }));
+  const ai = await loadAiFactory(cfg);
 
   const warmStart = performance.now();
   const warmed = warmUp();
@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     idleTimeoutSeconds: cfg.idleTimeoutSeconds,
     admission: cfg.admission,
     identification: cfg.identification,
+    trustProxy: cfg.trustProxy,
     inspect,
   });
   log.info({ url: server.url, accounts: !!accounts, ai: !!ai }, 'chess server ready');

@@ -2,9 +2,10 @@
  * The WebSocket endpoint: identity on upgrade, limits, parsing, routing of every client message
  * to matchmaking, the game actors, the AI service or the accounts module.
  */
+import { REPLACED_CLOSE_CODE, RATE_LIMIT_CLOSE_CODE, SHUTDOWN_CLOSE_CODE, TOO_LARGE_CLOSE_CODE } from '../../machines/protocol/closeCodes';
 import type { Logger } from 'pino';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t } from 'uWebSockets.js';
-import { TEXT, type ServerMessage } from '../../machines/protocol/messages';
+import { TEXT, type ErrorCode, type ParsedMessage, type ParsedPayloads, type ServerMessage } from '../../machines/protocol/messages';
 import type { ServerMetrics } from '../http/metrics';
 import type { GameManager } from '../game/games';
 import type { Matchmaking } from '../game/matchmaking';
@@ -13,11 +14,12 @@ import type { Heartbeat } from '../heartbeat';
 import { Hub, LOBBY_TOPIC, type PlayerSession, type SocketData, type WS } from './hub';
 import type { GuestIdentity } from './identity';
 import { Admission, addressKey, type AdmissionLimits } from './admission';
+import { TrustedProxies, clientAddress } from '../http/clientAddress';
 import { Identification, tokenKey, type IdentificationLimits, type IdentifyOutcome } from './identification';
 import { LagPings } from './lagPings';
 import { newRateState, takeToken } from './rateLimit';
 import { readMoveFrame } from './moveFrame';
-import { parseClientMessage, type ParsedMessage, type ParsedPayloads, type ParseResult } from './schemas';
+import { parseClientMessage, type ParseResult } from '../../machines/protocol/parse';
 
 export interface RealtimeOptions {
   maxPayloadBytes: number;
@@ -25,12 +27,10 @@ export interface RealtimeOptions {
   rateLimit: { messages: number; windowMs: number };
   admission: AdmissionLimits;
   identification: IdentificationLimits;
+  /** reverse proxies whose X-Forwarded-For names the client (TRUST_PROXY) */
+  trustProxy: readonly string[];
 }
 
-export const REPLACED_CLOSE_CODE = 4001;
-export const RATE_LIMIT_CLOSE_CODE = 1008;
-export const SHUTDOWN_CLOSE_CODE = 1001;
-export const TOO_BIG_CLOSE_CODE = 1009;
 /**
  * How far past maxPayloadBytes uWS still reads a message, so that it can be refused with 1009
  * and counted. A frame larger still is cut by uWS as its header arrives (1006, counted at close).
@@ -38,6 +38,10 @@ export const TOO_BIG_CLOSE_CODE = 1009;
 export const OVERSIZE_READ_MARGIN_BYTES = 64 * 1024;
 /** uWS's close message when it cuts a frame over its maxPayloadLength */
 const UWS_TOO_BIG = 'Received too big message';
+/** refusals answered by closing the socket (1008, 1009), not with an error message */
+type ClosingRefusal = 'rate_limit' | 'oversize';
+const isClosingRefusal = (reason: string): reason is ClosingRefusal => reason === 'rate_limit' || reason === 'oversize';
+
 /** how often expired identification answers and refilled address buckets are forgotten */
 const SWEEP_EVERY_MS = 10_000;
 
@@ -56,11 +60,13 @@ const TEXTS = {
   identifyRateLimited: 'Too many identifications right now; you stay as you are. Try again in a few seconds.',
   tooBig: 'message too big',
   aiWhileInGame: 'Cannot start an AI game while in an active game',
+  invalidAiOptions: (issue: string) => `Invalid AI game options: ${issue}`,
 };
 
 export class Realtime {
   private nextConnId = 1;
   private readonly admission: Admission;
+  private readonly proxies: TrustedProxies;
   private readonly identification: Identification | null;
   private lastSweep = 0;
 
@@ -77,6 +83,7 @@ export class Realtime {
     private readonly heartbeat: Heartbeat,
   ) {
     this.admission = new Admission(opts.admission);
+    this.proxies = new TrustedProxies(opts.trustProxy);
     this.identification = accounts
       ? new Identification((token) => accounts.verifyAccessToken(token), opts.identification, metrics.identifications)
       : null;
@@ -132,7 +139,8 @@ export class Realtime {
   // Socket life cycle
 
   private upgrade(res: HttpResponse, req: HttpRequest, ctx: us_socket_context_t): void {
-    const address = addressKey(Buffer.from(res.getRemoteAddressAsText()).toString());
+    const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
+    const address = addressKey(clientAddress(peer, req.getHeader('x-forwarded-for') || undefined, this.proxies));
     const refusal = this.admission.admit(address, performance.now());
     if (refusal) {
       // answered at once with a status, before any other work (the guest secret's HMAC included)
@@ -262,7 +270,7 @@ export class Realtime {
     if (message.byteLength > this.opts.maxPayloadBytes) {
       this.reject(ws, 'oversize', `${TEXTS.tooBig} (${message.byteLength} bytes, at most ${this.opts.maxPayloadBytes})`, false);
       data.closing = true;
-      ws.end(TOO_BIG_CLOSE_CODE, TEXTS.tooBig);
+      ws.end(TOO_LARGE_CLOSE_CODE, TEXTS.tooBig);
       return;
     }
     if (!takeToken(data.rate, arrivedAt, this.opts.rateLimit.messages, this.opts.rateLimit.windowMs)) {
@@ -285,6 +293,10 @@ export class Realtime {
         this.sendWs(ws, { type: 'moveRejected', message: parsed.detail });
         return;
       }
+      if (parsed.reason === 'invalid_payload' && parsed.type === 'startAIGame') {
+        this.reject(ws, 'invalid_options', TEXTS.invalidAiOptions(parsed.issue ?? parsed.detail));
+        return;
+      }
       this.reject(ws, parsed.reason, parsed.detail);
       return;
     }
@@ -297,10 +309,11 @@ export class Realtime {
     }
   }
 
-  private reject(ws: WS, reason: string, message: string, reply = true): void {
+  /** Counts and logs a refused message; answers it with an error unless the socket is being closed for it. */
+  private reject(ws: WS, reason: ErrorCode | ClosingRefusal, message: string, reply = true): void {
     this.metrics.messagesRejected.inc({ reason });
     this.log.info({ playerId: ws.getUserData().playerId, reason, detail: message }, 'message rejected');
-    if (reply) this.sendWs(ws, { type: 'error', code: reason, message });
+    if (reply && !isClosingRefusal(reason)) this.sendWs(ws, { type: 'error', code: reason, message });
   }
 
   private sendWs(ws: WS, msg: ServerMessage): void {
@@ -500,7 +513,7 @@ export class Realtime {
     this.sendWs(ws, identified);
   }
 
-  private startAi(ws: WS, session: PlayerSession, payload: unknown): void {
+  private startAi(ws: WS, session: PlayerSession, payload: ParsedPayloads['startAIGame']): void {
     const ai = this.getAi();
     if (!ai) {
       this.reject(ws, 'ai_unavailable', TEXTS.aiUnavailable);
@@ -511,8 +524,7 @@ export class Realtime {
       return;
     }
     if (session.queued) this.matchmaking.leave(session, false);
-    const options = payload && typeof payload === 'object' && 'options' in payload ? (payload as { options: unknown }).options : payload;
-    ai.start(session.id, options, ws.getUserData().address);
+    ai.start(session.id, payload.options, ws.getUserData().address);
   }
 
   // ---------------------------------------------------------------------------------------------

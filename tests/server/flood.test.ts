@@ -60,7 +60,7 @@ function breakSignature(token: string): string {
 }
 
 /** The HTTP status an upgrade is answered with, or 101 when it opens. */
-function upgradeStatus(url: string, options = FLOOD): Promise<{ status: number; retryAfter?: string; ws?: WebSocket }> {
+function upgradeStatus(url: string, options: WebSocket.ClientOptions = FLOOD): Promise<{ status: number; retryAfter?: string; ws?: WebSocket }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url.replace(/^http/, 'ws') + '/socket', options);
     ws.once('open', () => resolve({ status: 101, ws }));
@@ -148,5 +148,20 @@ describe('sockets per address', () => {
     expect(moves[1].nextTurn).toBe('white');
     for (const r of opened) r.ws!.close();
     await Promise.all([game.white.close(), game.black.close()]);
+  });
+
+  it('counts a socket by the address a trusted proxy forwards, and ignores the header from anyone else', async () => {
+    const s = await start({ admission: { socketsPerAddress: 1, connectRate: null }, trustProxy: ['127.0.0.1'] });
+    const viaProxy = (client: string) => ({ ...FLOOD, headers: { 'X-Forwarded-For': client } });
+    const first = await upgradeStatus(s.url, viaProxy('203.0.113.5'));
+    expect(first.status).toBe(101);
+    expect((await upgradeStatus(s.url, viaProxy('203.0.113.5'))).status).toBe(429);
+    const second = await upgradeStatus(s.url, viaProxy('203.0.113.6'));
+    expect(second.status).toBe(101);
+    // from an address that is not a proxy the header is the client's own word: not believed
+    const direct = await upgradeStatus(s.url, { ...BYSTANDER, headers: { 'X-Forwarded-For': '198.51.100.1' } });
+    expect(direct.status).toBe(101);
+    expect((await upgradeStatus(s.url, { ...BYSTANDER, headers: { 'X-Forwarded-For': '198.51.100.2' } })).status).toBe(429);
+    for (const r of [first, second, direct]) r.ws!.close();
   });
 });
