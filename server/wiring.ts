@@ -1,6 +1,6 @@
 /**
  * The seams to the accounts module (server/accounts) and the AI service (server/ai), which other
- * engineers write. The server codes against these interfaces (CONTRACTS.md §3, §4); main.ts asks
+ * engineers write. The server codes against these interfaces (docs/accounts.md, docs/ai.md); main.ts asks
  * this module for the real implementations.
  */
 import type { Logger } from 'pino';

@@ -1,5 +1,5 @@
 /**
- * The game against the AI (SPEC 2 "AI screen", 4 "AI game").
+ * The game against the AI (docs/product.md, Screens and The AI game).
  *
  * This screen machine keeps the UI side (setup, the start handshake, notices, the end modal,
  * Play Again / Main Menu). While a game is in progress the rules side (whose turn, checking the
@@ -229,7 +229,7 @@ export const aiGameMachine = setup({
             }
             const waiter = aiMoveWaiters.get(context.gameId ?? '');
             if (!waiter) {
-              // SPEC 8: the board is left alone
+              // the board is left alone (docs/product.md, The AI game)
               enqueue({ type: 'logRejectedServerMove', params: { move: `${msg.move.from}${msg.move.to}` } });
               return;
             }

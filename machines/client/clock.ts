@@ -23,7 +23,7 @@ export function currentClocks(state: ClockState, now: number): ClocksMs {
   return { ...state.clocks, [state.running]: Math.max(0, state.clocks[state.running] - elapsed) };
 }
 
-/** live-play.md: tick every 100 ms under 10 s left, else every 500 ms. */
+/** As lichess: tick every 100 ms under 10 s left, else every 500 ms. */
 export function tickInterval(remainingMs: number): number {
   return remainingMs < 10_000 ? 100 : 500;
 }

@@ -1,5 +1,5 @@
 /**
- * The realtime connection lifecycle (SPEC 4 "Connection", 9: reconnect after
+ * The realtime connection lifecycle (docs/product.md, Connection: reconnect after
  * 3000 ms, unlimited retries).
  *
  *   connecting --OPEN--> open --CLOSED--> waiting --3 s--> connecting ...
@@ -8,7 +8,7 @@
  * The socket itself lives in the invoked `socket` callback actor, which the
  * browser build provides with a real WebSocket and tests with a fake one.
  * Every server message is parsed here and emitted as `{type:'message'}`;
- * unparseable ones are logged and ignored (SPEC 8).
+ * unparseable ones are logged and ignored (docs/product.md, Connection).
  */
 import { assign, emit, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
 import type { ClientMessage, ServerMessage } from '../protocol/messages';

@@ -1,5 +1,5 @@
 /**
- * The multiplayer game view (SPEC 2 "Multiplayer screen", 4 "Multiplayer game").
+ * The multiplayer game view (docs/product.md, Screens and The multiplayer game).
  *
  *   idle --START--> playing --END--> over --RESET--> idle
  *
@@ -74,7 +74,7 @@ export type MultiplayerEmitted =
   | { type: 'finished'; result: GameResult }
   | { type: 'notify'; title: string; body: string; onlyWhenHidden?: boolean };
 
-/** Clocks run from the second ply (live-play.md), for the side to move. */
+/** Clocks run from the second ply (docs/product.md), for the side to move. */
 function runningSide(moves: string[], turn: Color): Color | null {
   return moves.length >= 2 ? turn : null;
 }
@@ -274,7 +274,7 @@ export const multiplayerGameMachine = setup({
                 const now = context.now();
                 enqueue.assign({ end, gameId: null, draw: 'none', clocks: currentClocksAt(context, now), clockSyncedAt: now, clockRunning: null });
                 enqueue.emit({ type: 'finished', result });
-                // SPEC 9: the colour used to choose Victory/Defeat in notifications is always white.
+                // As the original client: the colour used to choose Victory/Defeat in notifications is always white.
                 const notifyColor: Color = 'white';
                 if (winner === 'draw') enqueue.emit({ type: 'notify', title: 'Game Drawn', body: `Game ended by ${reason}` });
                 else enqueue.emit({ type: 'notify', title: winner === notifyColor ? 'Victory!' : 'Defeat', body: `Game ended by ${reason}` });

@@ -25,7 +25,7 @@ export function clocksAt(ctx: GameContext, nowMs: number): ClocksMs {
 /**
  * How long a side's clock may stay at zero before its flag falls: a move already in flight
  * can only be saved by lag credit, so the grace is what that credit could be — at most the
- * per-move cap and the side's bank — and never more than maxFlagGraceMs (live-play.md, 2 s).
+ * per-move cap and the side's bank — and never more than maxFlagGraceMs (docs/product.md, 2 s).
  */
 export function flagGraceMs(ctx: GameContext, color: Color): number {
   return Math.max(0, Math.min(ctx.settings.maxFlagGraceMs, ctx.settings.lag.perMoveCapMs, ctx.lagBank[color]));

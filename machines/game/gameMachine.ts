@@ -1,5 +1,5 @@
 /**
- * One multiplayer game as a pure XState v5 machine (CONTRACTS.md section 6).
+ * One multiplayer game as a pure XState v5 machine (machines/game/README.md).
  *
  * States
  *   firstMove -> secondMove -> running (re-entered on every move and clock wake-up) -> over

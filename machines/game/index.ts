@@ -1,5 +1,5 @@
 /**
- * The multiplayer game machine and its helpers (CONTRACTS.md section 6).
+ * The multiplayer game machine and its helpers (machines/game/README.md).
  * The client may import the pure helpers from './display' alone.
  */
 export { gameMachine, drivenGameMachine, defaultNow, type GameTiming } from './gameMachine';

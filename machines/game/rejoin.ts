@@ -1,4 +1,4 @@
-/** What a rejoining player needs to rebuild the game (SPEC gameStart.currentState). */
+/** What a rejoining player needs to rebuild the game (the protocol's gameStart.currentState). */
 import type { SnapshotFrom } from 'xstate';
 import type { CurrentState, WireMove } from '../protocol/messages';
 import { clocksAt } from './clock';
@@ -6,7 +6,7 @@ import { toTimers } from './display';
 import { defaultNow, type gameMachine } from './gameMachine';
 import type { Color } from './types';
 
-/** 'e7e8q' -> { from: 'e7', to: 'e8', promotion: 'q' } (promotion only when present, as SPEC's wire move). */
+/** 'e7e8q' -> { from: 'e7', to: 'e8', promotion: 'q' } (promotion only when present, as the protocol's wire move). */
 export function uciToWireMove(uci: string): WireMove {
   const move: WireMove = { from: uci.slice(0, 2), to: uci.slice(2, 4) };
   const promotion = uci.charAt(4);

@@ -1,6 +1,6 @@
 /**
  * Types of the game machine: its input, context, events in and events out.
- * CONTRACTS.md section 6; additive fields are marked.
+ * machines/game/README.md; additive fields are marked.
  */
 import type { ClocksMs, Color, GameEndReason, WireMove, Winner } from '../protocol/messages';
 
@@ -26,22 +26,22 @@ export interface GameInput {
   gameId: string;
   white: Seat;
   black: Seat;
-  /** Per side; default 600 000 (SPEC section 9). */
+  /** Per side; default 600 000 (docs/product.md). */
   clockMs?: number;
-  /** Per side's first move; default 30 000 (live-play.md). */
+  /** Per side's first move; default 30 000 (docs/product.md). */
   firstMoveDeadlineMs?: number;
   /**
    * Disconnect grace. A number applies to both players; otherwise a player whose id is in
    * `accountIds` gets `account`, everyone else `guest`. Default lichess 10+0: 80 s / 40 s.
    */
   graceMs?: { guest: number; account: number } | number;
-  /** Lag compensation quota; missing fields take the defaults (live-play.md). */
+  /** Lag compensation quota; missing fields take the defaults (docs/product.md). */
   lag?: Partial<LagSettings>;
   /** additive: ids of players signed in with an account (for the grace period). */
   accountIds?: string[];
   /** additive: start position (tests, puzzles); default the standard start position. */
   startFen?: string;
-  /** additive: maximum game length in plies before a draw; default 600 (live-play.md). */
+  /** additive: maximum game length in plies before a draw; default 600 (docs/product.md). */
   maxPlies?: number;
   /**
    * additive: emit `clock` once per second while a clock runs (default true). A server with

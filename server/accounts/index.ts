@@ -22,6 +22,7 @@ import { AfterReply } from './rate-limit';
 import { RedirectPolicy } from './redirect';
 import { createProfilesHandler, restInternalError } from './rest-profiles';
 import { sessionExists } from './sessions';
+import { createArchive, type Archive } from '../archive/index';
 
 export interface VerifiedIdentity {
   sub: string;
@@ -37,6 +38,8 @@ export interface AccountsModule {
   close(): Promise<void>;
   /** Effective configuration (for logs and tests; holds no secrets beyond the public anon key). */
   readonly info: { mode: AccountsConfig['mode']; publicUrl: string; anonKey: string; db?: Db['kind'] };
+  /** The game archive on the accounts database; absent in hosted mode (docs/archive.md). */
+  readonly archive?: Archive;
 }
 
 export type CreateAccountsOptions = AccountsConfigOverrides & {
@@ -182,6 +185,8 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
     const plain = (h: Handler) =>
       serve(h, { ...base, tooLarge: () => json(413, { message: 'Payload Too Large' }), onError: () => json(500, { message: 'Internal server error' }) });
     const inbox = mailer.inbox;
+    const archive = createArchive(db, logger.child({ part: 'archive' }));
+    const archiveServe = plain(archive.handler);
     const devMail = plain(async (req) => {
       if (!inbox) return json(404, { message: 'The development inbox is off (set DEV_INBOX=true or loopback to turn it on)' });
       if (cfg.devInbox === 'loopback' && !fromThisMachine(req, proxies)) {
@@ -228,6 +233,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
     let closed = false;
     return {
       info: { mode: 'embedded', publicUrl: cfg.publicUrl, anonKey, db: db.kind },
+      archive,
       mount(app) {
         for (const m of AUTH_METHODS) {
           app[m]('/auth/v1/*', authServe);
@@ -235,6 +241,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
         }
         app.get('/dev/mail', devMail);
         app.get('/config.json', config);
+        app.any('/api/*', archiveServe);
       },
       async verifyAccessToken(token) {
         if (typeof token !== 'string' || token.length === 0 || token.length > 8192 || closed) return null;

@@ -1,5 +1,5 @@
 /**
- * AI opponent (CONTRACTS.md section 4). See docs/ai.md.
+ * AI opponent (docs/protocol.md). See docs/ai.md.
  */
 import type { Logger } from 'pino';
 import type { ServerMessage } from '../../machines/protocol/messages';

@@ -1,7 +1,7 @@
 /**
  * The ten AI difficulty levels and the engine settings behind each.
  *
- * Reference (shared/notes/live-play.md): lichess maps its 8 levels to Stockfish
+ * Reference: lichess maps its 8 levels to Stockfish
  * Skill Level / depth / movetime as
  *   -9/5/50ms, -5/5/100, -1/5/150, 3/5/200, 7/5/300, 11/8/400, 16/13/500, 20/22/1000
  * with a patched engine that accepts negative skill levels. Official Stockfish stops at

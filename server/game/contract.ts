@@ -1,5 +1,5 @@
 /**
- * The shapes the server expects from the game and matchmaking machines (CONTRACTS.md §6),
+ * The shapes the server expects from the game and matchmaking machines (machines/game/README.md),
  * written down here so the wrapper code states exactly what it relies on.
  */
 import type { ClocksMs, Color, CurrentState, GameEndReason, WireMove, Winner } from '../../machines/protocol/messages';

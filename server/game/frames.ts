@@ -118,7 +118,7 @@ export function gameMoveFrame(msg: Required<Omit<GameMoveMsg, 'move'>> & Pick<Ga
   return written(put(CLOSE, n));
 }
 
-/** The timerUpdate frame (SPEC's whole seconds, and the milliseconds), valid until the next frame is written. */
+/** The timerUpdate frame (whole seconds, and the milliseconds), valid until the next frame is written. */
 export function timerUpdateFrame(gameId: string, clocks: ClocksMs): Uint8Array {
   const white = ms(clocks.white);
   const black = ms(clocks.black);

@@ -38,7 +38,7 @@ export interface GameOptions {
   clockMs: number;
   firstMoveMs: number;
   graceMs: { guest: number; account: number };
-  /** lag compensation quota (live-play.md, lichess 10+0): 1 s per move, 3 s bank, 7 s cap */
+  /** lag compensation quota (lichess 10+0, docs/product.md): 1 s per move, 3 s bank, 7 s cap */
   lag: { perMoveCapMs: number; initialBankMs: number; bankCapMs: number };
   startFen?: string;
   inspect?: unknown;
@@ -220,7 +220,7 @@ export class GameManager {
     return ctx.turnStartedAt + (game.reportsThisTurn + 1) * CLOCK_REPORT_MS;
   }
 
-  /** The rejoin snapshot (SPEC gameStart.currentState); throws if the actor has no context. */
+  /** The rejoin snapshot (the protocol's gameStart.currentState); throws if the actor has no context. */
   currentState(game: LiveGame): CurrentState {
     return rejoinState(game.actor);
   }
@@ -346,7 +346,7 @@ export class GameManager {
     this.reportClocks(game, clocksAt(ctx, now));
   }
 
-  /** timerUpdate: SPEC's whole seconds, and the milliseconds (additive). */
+  /** timerUpdate: whole seconds, and the milliseconds (additive). */
   private reportClocks(game: LiveGame, clocks: ClocksMs): void {
     this.both(game, timerUpdateFrame(game.id, clocks));
   }

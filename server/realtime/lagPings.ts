@@ -1,7 +1,7 @@
 /**
  * Lag pings: every socket is pinged about once per interval, and half the round trip of its
  * pong is the socket's one-way lag, which the game machine credits to the player's moves
- * (live-play.md). A ping of its own costs a system call and a wake-up of the receiver, as much
+ * (docs/product.md). A ping of its own costs a system call and a wake-up of the receiver, as much
  * as a frame, so a due ping rides along with a frame the socket is being sent anyway whenever uWS
  * can put both in one write: to the socket whose message is being handled (uWS has corked it)
  * or, outside a socket handler (clock reports on the heartbeat), to any socket. A player in a
@@ -15,6 +15,14 @@
  * clocks run: the own move's echo, each clock report); only then does it ping alone.
  */
 import type { SocketData, WS } from './hub';
+
+/** pings a socket has not answered that are kept to time their pongs (older ones are forgotten) */
+const MAX_PINGS_IN_FLIGHT = 8;
+
+/** What a lag ping carries: its send time, which its pong must echo to be timed. */
+function pingPayload(sentAt: number): string {
+  return sentAt.toFixed(1);
+}
 
 export interface LagPingCounters {
   withFrame: { inc(): void };
@@ -86,12 +94,21 @@ export class LagPings {
     }
   }
 
-  /** A pong: its payload is the time its ping was sent; the socket's lag is smoothed from it. */
+  /**
+   * A pong. The round trip is timed from when this server sent the ping it answers to now: the
+   * payload only says which of the socket's pings in flight it answers (pongs to uWS's own
+   * keep-alive pings and unsolicited ones match none) and carries no time a client could forge.
+   * A client can still answer late, which costs it as much real time as it claims; the game
+   * caps the credit. Earlier pings still in flight are dropped (pongs come in order).
+   */
   pong(data: SocketData, message: ArrayBuffer): void {
-    if (message.byteLength === 0 || message.byteLength > 32) return;
-    const sent = Number(Buffer.from(message).toString('latin1'));
-    if (!Number.isFinite(sent)) return;
-    const rtt = performance.now() - sent;
+    const inFlight = data.pingsInFlight;
+    if (inFlight.length === 0 || message.byteLength === 0 || message.byteLength > 32) return;
+    const text = Buffer.from(message).toString('latin1');
+    const i = inFlight.findIndex((sentAt) => pingPayload(sentAt) === text);
+    if (i < 0) return;
+    const rtt = performance.now() - inFlight[i];
+    inFlight.splice(0, i + 1);
     if (rtt < 0 || rtt > 60_000) return;
     const oneWay = rtt / 2;
     data.lagMs = data.lagMs === undefined ? oneWay : data.lagMs * 0.7 + oneWay * 0.3;
@@ -100,7 +117,8 @@ export class LagPings {
   private ping(ws: WS, data: SocketData, counter: { inc(): void }): void {
     const now = performance.now();
     data.lastPingAt = now;
-    ws.ping(now.toFixed(1));
+    if (data.pingsInFlight.push(now) > MAX_PINGS_IN_FLIGHT) data.pingsInFlight.shift();
+    ws.ping(pingPayload(now));
     counter.inc();
   }
 }

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => pool?.close());
 
 describe('level table', () => {
-  it('has levels 1..10 that only get stronger, with the spec presets and default', () => {
+  it('has levels 1..10 that only get stronger, with the product presets and default', () => {
     expect(AI_LEVELS.map((l) => l.level)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     for (let i = 1; i < AI_LEVELS.length; i++) {
       const [lo, hi] = [AI_LEVELS[i - 1], AI_LEVELS[i]];

@@ -1,4 +1,4 @@
-/** Play Against AI (SPEC 2 "AI screen", 4 "AI game"). */
+/** Play Against AI (docs/product.md, Screens and The AI game). */
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useActorRef, useSelector } from '@xstate/react';
