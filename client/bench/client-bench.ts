@@ -34,7 +34,7 @@ window.__bench = new Promise((resolve) => {
       cgMs = 0;
       requestAnimationFrame(() => { cgMs = performance.now() - t0; });
     }
-    if (document.querySelectorAll('[data-testid="move-list"] button.move').length >= 1) {
+    if (document.querySelectorAll('[data-testid="move-list"] button.play-move').length >= 1) {
       mo.disconnect();
       const commitMs = performance.now() - t0;
       requestAnimationFrame(() => {

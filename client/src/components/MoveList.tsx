@@ -37,22 +37,22 @@ export function MoveList({ sans, viewPly, onView }: { sans: readonly string[]; v
   const step = (key: NavKey) => onView(navigatePly(viewPly, key, sans.length));
   const cell = (m: { ply: number; san: string } | null) =>
     m ? (
-      <button type="button" className="move" aria-current={m.ply === shown} onClick={() => onView(m.ply === sans.length - 1 ? null : m.ply)}>
+      <button type="button" className="play-move" aria-current={m.ply === shown} onClick={() => onView(m.ply === sans.length - 1 ? null : m.ply)}>
         {m.san}
       </button>
-    ) : <span className="move move-empty" />;
+    ) : <span className="play-move" />;
   return (
-    <div className="move-list" aria-label="Moves">
-      <ol ref={list} className="move-rows" data-testid="move-list">
+    <div className="play-movelist" aria-label="Moves">
+      <ol ref={list} className="play-moverows" data-testid="move-list">
         {moveRows(sans).map((row) => (
-          <li key={row.number} className="move-row">
-            <span className="move-number">{row.number}.</span>
+          <li key={row.number} className="play-moverow">
+            <span className="play-movenumber">{row.number}.</span>
             {cell(row.white)}
             {cell(row.black)}
           </li>
         ))}
       </ol>
-      <div className="move-nav">
+      <div className="play-movenav">
         <button type="button" className="btn btn-icon" aria-label="First move" onClick={() => step('first')} disabled={shown < 0}>«</button>
         <button type="button" className="btn btn-icon" aria-label="Previous move" onClick={() => step('prev')} disabled={shown < 0}>‹</button>
         <button type="button" className="btn btn-icon" aria-label="Next move" onClick={() => step('next')} disabled={viewPly === null}>›</button>
