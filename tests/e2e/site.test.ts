@@ -16,12 +16,25 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 const consoleGuard = new ConsoleGuard();
 
+/** Records the file name of every sound the page plays, in window.__sounds (as source text, see below). */
+const RECORD_SOUNDS = `
+(() => {
+  const log = [];
+  window.__sounds = log;
+  const play = HTMLMediaElement.prototype.play;
+  HTMLMediaElement.prototype.play = function () { log.push(this.src.split('/').pop()); return play.call(this); };
+})();
+`;
+
 async function newContext(): Promise<BrowserContext> {
   const ctx = await browser.newContext({ viewport: VIEWPORTS.desktop });
   contexts.push(ctx);
   consoleGuard.watch(ctx);
+  await ctx.addInitScript({ content: RECORD_SOUNDS });
   return ctx;
 }
+
+const soundsOf = (page: Page) => page.evaluate('window.__sounds') as Promise<string[]>;
 
 async function newPage(): Promise<Page> {
   return (await newContext()).newPage();
@@ -585,6 +598,10 @@ describe('board tools', () => {
     await waitTurn(black);
     await expect.poll(() => pieceOn(black, 'd3')).toBe('white pawn');
     expect(await pieceOn(black, 'd7')).toBe('black pawn');
+    // the game's sounds: its start, and a sound for each move
+    const heard = await soundsOf(white);
+    expect(heard[0]).toBe('start.wav');
+    expect(heard.filter((s) => s === 'move.wav').length).toBeGreaterThanOrEqual(8);
 
     // flip, copy FEN, download PGN
     await white.getByText('Board tools').click();
@@ -613,6 +630,9 @@ describe('board tools', () => {
     expect(await white.locator('cg-board').evaluate((el) => getComputedStyle(el).backgroundImage)).toContain('conic-gradient');
     await resign(black);
     await white.getByRole('dialog').getByRole('heading', { name: 'Victory!' }).waitFor();
+    // muted: the end of the game made no sound here; the opponent, not muted, heard it
+    expect(await soundsOf(white)).toEqual([]);
+    await expect.poll(() => soundsOf(black)).toContain('end.wav');
   }, 120_000);
 });
 
