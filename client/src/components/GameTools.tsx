@@ -17,7 +17,8 @@ export interface GameToolsProps {
   onFlip: () => void;
 }
 
-function download(name: string, text: string): void {
+/** Saves `text` as a PGN file called `name`. */
+export function downloadPgn(name: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/x-chess-pgn' }));
   const a = document.createElement('a');
   a.href = url;
@@ -41,7 +42,7 @@ export function GameTools({ fen, pgn, pgnFileName, onFlip }: GameToolsProps) {
       <div className="row">
         <button type="button" className="btn btn-small" onClick={onFlip}>Flip board</button>
         <button type="button" className="btn btn-small" onClick={copyFen}>Copy FEN</button>
-        <button type="button" className="btn btn-small" onClick={() => download(pgnFileName, pgn())}>Download PGN</button>
+        <button type="button" className="btn btn-small" onClick={() => downloadPgn(pgnFileName, pgn())}>Download PGN</button>
       </div>
       <p className="tools-note" role="status">{copied ?? ''}</p>
       <div className="row">
