@@ -407,11 +407,6 @@ describe('multiplayer', () => {
   it("fool's mate by clicking, dragging and typing; the end dialog closes onto the final position; the move list steps back; stats show it", async () => {
     const a = await newPage();
     const b = await newPage();
-    const gameIds: string[] = [];
-    a.on('websocket', (ws) => ws.on('framereceived', (f) => {
-      const m = /"type":"gameStart","gameId":"([^"]+)"/.exec(String(f.payload));
-      if (m) gameIds.push(m[1]);
-    }));
     await enterAsGuest(a, '/chess/multiplayer');
     await enterAsGuest(b, '/chess/multiplayer');
     await a.getByRole('heading', { name: 'Multiplayer Chess' }).waitFor();
@@ -510,21 +505,7 @@ describe('multiplayer', () => {
     await white.getByText('No games played yet. Start playing to build your history!').waitFor();
     expect(asked).toEqual(['Are you sure you want to clear your entire game history? This action cannot be undone.']);
     expect(await white.getByTestId('stat-total').textContent()).toBe('0');
-    expect(await white.getByTestId('win-rate').textContent()).toBe('0.0%');
-
-    // the archived game's replay page steps through the same move list
-    expect(gameIds).toHaveLength(1);
-    await white.goto(`${site.url}/game/${gameIds[0]}`);
-    await white.getByTestId('move-list').filter({ hasText: 'Qh4#' }).waitFor({ timeout: 15_000 });
-    await expect.poll(() => pieceOn(white, 'h4')).toBe('black queen');
-    await white.getByTestId('move-list').getByRole('button', { name: 'e5' }).click();
-    await expect.poll(() => pieceOn(white, 'h4')).toBeNull();
-    expect(await pieceOn(white, 'e5')).toBe('black pawn');
-    await white.keyboard.press('Home');
-    await expect.poll(() => pieceOn(white, 'f3')).toBeNull();
-    await white.keyboard.press('End');
-    await expect.poll(() => pieceOn(white, 'h4')).toBe('black queen');
-  }, 90_000);
+    expect(await white.getByTestId('win-rate').textContent()).toBe('0.0%');  }, 90_000);
 });
 
 /** The boxes of the game screen's parts that must be fully in view and apart. */
