@@ -17,6 +17,8 @@ import type {
 import { START_FEN } from '../chess/index';
 import { applyMove, placement, positionOf } from './engine';
 import { opponentDisplayName, outcomeFor, pickOutcomeMessage, type GameResult, type Outcome } from './outcome';
+import { runningClocks } from '../game/clock';
+import { UNTIMED_PLIES } from '../game/defaults';
 
 export const DEFAULT_CLOCK_MS = 600_000;
 export const NOTICE_MS = 3000;
@@ -74,9 +76,9 @@ export type MultiplayerEmitted =
   | { type: 'finished'; result: GameResult }
   | { type: 'notify'; title: string; body: string; onlyWhenHidden?: boolean };
 
-/** Clocks run from the second ply (live-play.md), for the side to move. */
+/** Clocks run from the second ply, for the side to move (the game core's rule). */
 function runningSide(moves: string[], turn: Color): Color | null {
-  return moves.length >= 2 ? turn : null;
+  return moves.length >= UNTIMED_PLIES ? turn : null;
 }
 
 function fenTurn(fen: string): Color {
@@ -306,8 +308,7 @@ export const multiplayerGameMachine = setup({
   },
 });
 
+/** The clocks last received, the running one counted down since: the game core's clock formula. */
 function currentClocksAt(ctx: Pick<MultiplayerContext, 'clocks' | 'clockRunning' | 'clockSyncedAt'>, now: number): ClocksMs {
-  if (!ctx.clockRunning) return ctx.clocks;
-  const elapsed = Math.max(0, now - ctx.clockSyncedAt);
-  return { ...ctx.clocks, [ctx.clockRunning]: Math.max(0, ctx.clocks[ctx.clockRunning] - elapsed) };
+  return runningClocks(ctx.clocks, ctx.clockRunning, ctx.clockSyncedAt, now);
 }

@@ -1,15 +1,29 @@
 /**
- * One XState actor per live multiplayer game. Commands from sockets go in as machine events;
- * the machine's emitted events come out as socket messages to the two players. A finished
- * game's actor is stopped and forgotten.
+ * One game actor per live multiplayer game (machines/game: XState's fromTransition running the
+ * core's pure step). Commands from sockets go in stamped with the time they are handled; the
+ * step's events come out as socket messages to the two players. A finished game's actor is
+ * stopped and forgotten.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ClocksMs, Color, CurrentState, ServerMessage } from '../../machines/protocol/messages';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
-import type { GameCommand, GameEmitted, GameInput, Seat } from './contract';
-import { clockRunning, clocksAt, createGameActor, liveContext, opposite, rejoinState, wakeAt, type GameActor, type GameContext } from './machines';
+import {
+  GAME_DEFAULTS,
+  clockRunning,
+  clocksAt,
+  opposite,
+  rejoinState,
+  wakeAt,
+  type GameActor,
+  type GameCommand,
+  type GameEmitted,
+  type GameInput,
+  type GameState,
+  type Seat,
+} from '../../machines/game';
+import { createGameActor } from './machines';
 import type { Heartbeat } from '../heartbeat';
 import { WakeWheel, type WheelEntry } from './wakeWheel';
 import { EndedGames } from './endedGames';
@@ -17,19 +31,20 @@ import { encodeJson, gameMoveFrame, timerUpdateFrame } from './frames';
 
 /**
  * Time in the server's games comes from one timing wheel, turned by the server's heartbeat
- * (server/heartbeat.ts), not from a timer per game actor.
+ * (server/heartbeat.ts), not from a timer per game actor. Every command and wake-up is stamped
+ * with performance.now() (monotonic), the time base of the games' states.
  * Each live game waits in the wheel for its next due time, whichever is first of:
- * - a deadline of the machine (`wakeAt`: first-move deadline, flag, end of a counting disconnect
- *   grace); the game actor ('driven' timing) is then sent WAKE and decides;
- * - the next whole second of the running clock's turn without a move: a `timerUpdate` (with
- *   `clockEvents: false` the machine emits none). Every `gameMove` carries both clocks, so a
- *   timerUpdate repeats nothing the players were told less than a second ago.
+ * - a deadline of the game (`wakeAt`: first-move deadline, flag, end of a counting disconnect
+ *   grace); the game actor is then sent WAKE and decides;
+ * - the next whole second of the running clock's turn without a move: a `timerUpdate`. Every
+ *   `gameMove` carries both clocks, so a timerUpdate repeats nothing the players were told less
+ *   than a second ago.
  * After every command the game is put back in the slot of its new due time. Slots are
  * as wide as a heartbeat (GAME_BEAT_MS), so a deadline is acted on at most that late (the flag
  * grace is 2 s).
  */
 export const GAME_BEAT_MS = 50;
-const CLOCK_REPORT_MS = 1000;
+const CLOCK_REPORT_MS = GAME_DEFAULTS.CLOCK_TICK_MS;
 /** How long, and how many, ended games' results are kept for players who come back late. */
 const ENDED_KEEP_MS = 5 * 60_000;
 const ENDED_MAX = 5_000;
@@ -38,7 +53,7 @@ export interface GameOptions {
   clockMs: number;
   firstMoveMs: number;
   graceMs: { guest: number; account: number };
-  /** lag compensation quota (live-play.md, lichess 10+0): 1 s per move, 3 s bank, 7 s cap */
+  /** lag compensation quota (lichess 10+0): 1 s per move, 3 s bank, 7 s cap */
   lag: { perMoveCapMs: number; initialBankMs: number; bankCapMs: number };
   startFen?: string;
   inspect?: unknown;
@@ -110,9 +125,8 @@ export class GameManager {
       firstMoveDeadlineMs: this.opts.firstMoveMs,
       graceMs: this.opts.graceMs,
       lag: this.opts.lag,
-      now: () => performance.now(),
+      startedAt: performance.now(),
       accountIds: [white, black].filter((s) => s.kind === 'account').map((s) => s.id),
-      clockEvents: false,
       ...(this.opts.startFen ? { startFen: this.opts.startFen } : {}),
     };
     let actor: GameActor;
@@ -142,20 +156,20 @@ export class GameManager {
       this.log.error({ err, gameId: id }, 'game actor failed to start');
       return null;
     }
-    const status = (actor.getSnapshot() as { status?: string; error?: unknown }).status;
-    if (status !== 'active') {
-      this.log.error({ gameId: id, status, err: (actor.getSnapshot() as { error?: unknown }).error }, 'game actor did not start');
+    const started = actor.getSnapshot();
+    if (started.status !== 'active') {
+      this.log.error({ gameId: id, status: started.status, err: started.error }, 'game actor did not start');
       return null;
     }
     this.games.set(id, game);
     this.reschedule(game);
     white.game = game;
     black.game = game;
-    actor.on('*', (e) => this.onEmitted(game, e as GameEmitted));
+    actor.on('*', (e) => this.onEmitted(game, e));
     actor.subscribe({
       error: (err) => {
         this.log.error({ err, gameId: id }, 'game actor failed; aborting the game');
-        this.finish(game, { type: 'ended', winner: 'draw', reason: 'aborted', pgn: '' });
+        this.finish(game, { type: 'ended', winner: 'draw', reason: 'aborted', pgn: '', clocks: started.context.clocks });
       },
     });
     this.metrics.gamesStarted.inc();
@@ -186,12 +200,12 @@ export class GameManager {
     return game;
   }
 
-  /** Sends a command to a game actor; never throws. */
+  /** Sends a command to a game actor, stamped with the time now; never throws. */
   command(game: LiveGame, cmd: GameCommand, arrivedAt?: number): void {
     if (game.ended) return;
     this.moveArrivedAt = arrivedAt ?? 0;
     try {
-      game.actor.send(cmd);
+      game.actor.send({ ...cmd, at: performance.now() });
     } catch (err) {
       this.log.error({ err, gameId: game.id, cmd: cmd.type }, 'game actor threw');
     } finally {
@@ -202,27 +216,34 @@ export class GameManager {
 
   /** Puts the game in the wheel slot of its next due time (see the top of this file). */
   private reschedule(game: LiveGame): void {
-    const ctx = game.ended ? null : liveContext(game.actor);
-    if (!ctx) {
+    const state = this.liveState(game);
+    if (!state) {
       this.wheel.cancel(game);
       return;
     }
-    this.wheel.schedule(game, Math.min(wakeAt(ctx), this.nextReportAt(game, ctx)));
+    this.wheel.schedule(game, Math.min(wakeAt(state), this.nextReportAt(game, state)));
+  }
+
+  /** The state of a game still being played, or null once it ended or its actor failed. */
+  private liveState(game: LiveGame): GameState | null {
+    if (game.ended) return null;
+    const snap = game.actor.getSnapshot();
+    return snap.status === 'active' && snap.context.result === null ? snap.context : null;
   }
 
   /** When the running clock's next whole second without a move is up (Infinity if none runs). */
-  private nextReportAt(game: LiveGame, ctx: GameContext): number {
-    if (!clockRunning(ctx)) return Number.POSITIVE_INFINITY;
-    if (game.reportTurn !== ctx.turnStartedAt) {
-      game.reportTurn = ctx.turnStartedAt;
+  private nextReportAt(game: LiveGame, state: GameState): number {
+    if (!clockRunning(state)) return Number.POSITIVE_INFINITY;
+    if (game.reportTurn !== state.turnStartedAt) {
+      game.reportTurn = state.turnStartedAt;
       game.reportsThisTurn = 0;
     }
-    return ctx.turnStartedAt + (game.reportsThisTurn + 1) * CLOCK_REPORT_MS;
+    return state.turnStartedAt + (game.reportsThisTurn + 1) * CLOCK_REPORT_MS;
   }
 
-  /** The rejoin snapshot (SPEC gameStart.currentState); throws if the actor has no context. */
+  /** The rejoin snapshot (gameStart.currentState) as of now. */
   currentState(game: LiveGame): CurrentState {
-    return rejoinState(game.actor);
+    return rejoinState(game.actor.getSnapshot().context, performance.now());
   }
 
   /** One frame, serialised and encoded once, to both players; returns it. */
@@ -252,20 +273,12 @@ export class GameManager {
         return;
       }
       case 'rejected': {
-        let fen: string | undefined;
-        try {
-          fen = this.currentState(game).fen;
-        } catch {
-          fen = undefined;
-        }
-        this.hub.send(e.playerId, { type: 'moveRejected', message: e.reason, gameId: game.id, ...(fen ? { fen } : {}) });
+        const fen = game.actor.getSnapshot().context.fen;
+        this.hub.send(e.playerId, { type: 'moveRejected', message: e.reason, gameId: game.id, fen });
         this.metrics.messagesRejected.inc({ reason: 'move_rejected' });
         this.log.info({ gameId: game.id, playerId: e.playerId, reason: e.reason }, 'move rejected');
         return;
       }
-      case 'clock':
-        this.reportClocks(game, e.clocks);
-        return;
       case 'drawOffered':
         this.sendTo(game, opposite(e.by), { type: 'drawOffer', gameId: game.id });
         return;
@@ -313,8 +326,8 @@ export class GameManager {
       { gameId: game.id, white: game.white.id, black: game.black.id, winner: e.winner, reason: e.reason, durationMs: Date.now() - game.startedAt },
       'game ended',
     );
-    // The actor has stopped itself: 'ended' is emitted on entering the machine's final state, and
-    // an actor that failed is stopped by XState too. Dropping the game drops the actor.
+    // A finished game's state changes no more; its actor is stopped and dropped with the game.
+    game.actor.stop();
   }
 
   /** The games whose due time has come: deadlines to the machine, clock reports to the players. */
@@ -332,21 +345,21 @@ export class GameManager {
   }
 
   private wake(game: LiveGame): void {
-    let ctx = liveContext(game.actor);
-    if (!ctx) return;
+    let state = this.liveState(game);
+    if (!state) return;
     const now = performance.now();
-    if (now >= wakeAt(ctx)) {
+    if (now >= wakeAt(state)) {
       this.command(game, { type: 'WAKE' });
-      ctx = game.ended ? null : liveContext(game.actor);
-      if (!ctx) return;
+      state = this.liveState(game);
+      if (!state) return;
     }
-    if (now < this.nextReportAt(game, ctx)) return;
+    if (now < this.nextReportAt(game, state)) return;
     // whole seconds of this turn reported so far (a late tick does not send a burst)
-    game.reportsThisTurn = Math.floor((now - ctx.turnStartedAt) / CLOCK_REPORT_MS);
-    this.reportClocks(game, clocksAt(ctx, now));
+    game.reportsThisTurn = Math.floor((now - state.turnStartedAt) / CLOCK_REPORT_MS);
+    this.reportClocks(game, clocksAt(state, now));
   }
 
-  /** timerUpdate: SPEC's whole seconds, and the milliseconds (additive). */
+  /** timerUpdate: the whole seconds players see, and the milliseconds. */
   private reportClocks(game: LiveGame, clocks: ClocksMs): void {
     this.both(game, timerUpdateFrame(game.id, clocks));
   }

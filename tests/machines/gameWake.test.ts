@@ -1,89 +1,125 @@
 /**
- * The 'driven' game machine (what the server runs): it keeps no timers of its own; its runner
- * sends WAKE at `wakeAt(context)`, and the machine then judges the deadlines exactly as the
- * self-timed machine's timers do.
+ * Time in the game core: nothing happens without a command. A host sends WAKE at or after
+ * `wakeAt(state)`, and the step then judges the deadlines against the WAKE's time.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { drivenGameMachine, wakeAt } from '../../machines/game';
-import { BLACK, WHITE, startGame } from './gameHarness';
+import { describe, expect, it } from 'vitest';
+import { createGame, step, wakeAt } from '../../machines/game';
+import { BLACK, WHITE, startGame, testInput } from './gameHarness';
 
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const driven = (overrides: Parameters<typeof startGame>[0] = {}) => startGame(overrides, drivenGameMachine);
-
-describe('driven game machine', () => {
-  it('schedules nothing itself: deadlines pass unnoticed until WAKE', () => {
-    const g = driven({ firstMoveDeadlineMs: 5_000 });
-    expect(vi.getTimerCount()).toBe(0);
-    vi.advanceTimersByTime(60_000);
-    expect(g.snap().status).toBe('active');
-    g.actor.send({ type: 'WAKE' });
+describe('wake-ups', () => {
+  it('deadlines pass unnoticed until WAKE', () => {
+    const g = startGame({ firstMoveDeadlineMs: 5_000 });
+    g.wait(60_000);
+    expect(g.result()).toBeNull();
+    g.send({ type: 'WAKE' });
     expect(g.ended()).toMatchObject({ winner: 'draw', reason: 'aborted' });
   });
 
   it('wakeAt names the first-move deadline, then the flag of the side to move', () => {
-    const g = driven({ firstMoveDeadlineMs: 5_000, clockMs: 10_000 });
-    const t0 = Date.now();
-    expect(wakeAt(g.ctx())).toBe(t0 + 5_000);
-    vi.advanceTimersByTime(1_000);
+    const g = startGame({ firstMoveDeadlineMs: 5_000, clockMs: 10_000, startedAt: 700 });
+    expect(wakeAt(g.state())).toBe(700 + 5_000);
+    g.advance(1_000);
     g.move(WHITE.id, 'e2e4');
-    expect(wakeAt(g.ctx())).toBe(t0 + 1_000 + 5_000); // black's own first-move deadline
-    vi.advanceTimersByTime(1_000);
+    expect(wakeAt(g.state())).toBe(700 + 1_000 + 5_000); // black's own first-move deadline
+    g.advance(1_000);
     g.move(BLACK.id, 'e7e5');
     // white's clock runs from now: 10 s plus the flag grace (min of 2 s, the 1 s per-move cap and the bank)
-    expect(wakeAt(g.ctx())).toBe(t0 + 2_000 + 10_000 + 1_000);
+    expect(wakeAt(g.state())).toBe(700 + 2_000 + 10_000 + 1_000);
   });
 
-  it('an early WAKE changes nothing; one at the deadline ends the game as the timers would', () => {
-    const g = driven({ clockMs: 3_000 });
+  it('an early WAKE changes nothing (the same state comes back); one at the deadline ends the game', () => {
+    const g = startGame({ clockMs: 3_000 });
     g.play(['e2e4', 'e7e5']);
-    const due = wakeAt(g.ctx());
-    vi.advanceTimersByTime(due - Date.now() - 1);
-    g.actor.send({ type: 'WAKE' });
-    expect(g.snap().status).toBe('active');
-    expect(g.ofType('moved')).toHaveLength(2);
-    vi.advanceTimersByTime(1);
-    g.actor.send({ type: 'WAKE' });
+    const due = wakeAt(g.state());
+    g.wait(due - g.now() - 1);
+    const before = g.state();
+    g.send({ type: 'WAKE' });
+    expect(g.state()).toBe(before);
+    g.wait(1);
+    g.send({ type: 'WAKE' });
     expect(g.ended()).toMatchObject({ winner: 'black', reason: 'timeout' });
-    expect(g.ended()!.clocks.white).toBe(0);
+    expect(g.ended().clocks.white).toBe(0);
   });
 
-  it('a move stays in `running` and moves the deadline to the other side’s flag', () => {
-    const g = driven({ clockMs: 60_000 });
+  it('a move moves the deadline to the other side’s flag', () => {
+    const g = startGame({ clockMs: 60_000 });
     g.play(['e2e4', 'e7e5']);
-    vi.advanceTimersByTime(4_000);
+    g.advance(4_000);
     g.move(WHITE.id, 'g1f3');
-    expect(g.snap().value).toBe('running');
-    expect(g.ctx().clocks).toEqual({ white: 56_000, black: 60_000 });
-    expect(wakeAt(g.ctx())).toBe(Date.now() + 60_000 + 1_000);
+    expect(g.state().clocks).toEqual({ white: 56_000, black: 60_000 });
+    expect(wakeAt(g.state())).toBe(g.now() + 60_000 + 1_000);
   });
 
   it('the disconnect grace ends the game on the WAKE at its end, not before', () => {
-    const g = driven({ clockMs: 600_000, graceMs: 10_000 });
+    const g = startGame({ clockMs: 600_000, graceMs: 10_000 });
     g.play(['e2e4', 'e7e5']);
-    g.actor.send({ type: 'PLAYER_DISCONNECTED', playerId: WHITE.id });
-    expect(wakeAt(g.ctx())).toBe(Date.now() + 10_000);
-    vi.advanceTimersByTime(9_999);
-    g.actor.send({ type: 'WAKE' });
-    expect(g.snap().status).toBe('active');
-    vi.advanceTimersByTime(1);
-    g.actor.send({ type: 'WAKE' });
+    g.send({ type: 'PLAYER_DISCONNECTED', playerId: WHITE.id });
+    expect(wakeAt(g.state())).toBe(g.now() + 10_000);
+    g.wait(9_999);
+    g.send({ type: 'WAKE' });
+    expect(g.result()).toBeNull();
+    g.wait(1);
+    g.send({ type: 'WAKE' });
     expect(g.ended()).toMatchObject({ winner: 'black', reason: 'disconnection' });
+    expect(wakeAt(g.state())).toBe(Number.POSITIVE_INFINITY);
   });
 
-  it('plays the same game as the self-timed machine', () => {
-    const moves = ['f2f3', 'e7e5', 'g2g4', 'd8h4'];
-    const a = startGame();
-    const b = driven();
-    a.play(moves, 500);
-    b.play(moves, 500);
-    expect(b.ofType('moved')).toEqual(a.ofType('moved'));
-    expect(b.ended()).toEqual(a.ended());
-    expect(wakeAt(b.ctx())).toBe(Number.POSITIVE_INFINITY);
+  it('a late WAKE judges the deadline as of its own time (the final clocks are charged to then)', () => {
+    const g = startGame({ clockMs: 600_000, graceMs: 10_000 });
+    g.play(['e2e4', 'e7e5']);
+    g.send({ type: 'PLAYER_DISCONNECTED', playerId: WHITE.id });
+    g.wait(10_050); // a host that wakes 50 ms late
+    g.send({ type: 'WAKE' });
+    expect(g.ended()).toMatchObject({ winner: 'black', reason: 'disconnection', clocks: { white: 589_950, black: 600_000 } });
+  });
+});
+
+describe('the step is pure', () => {
+  it('reads no clock and no random source, and changes nothing it was given', () => {
+    const realNow = performance.now;
+    const realDate = Date.now;
+    const realRandom = Math.random;
+    const forbidden = () => {
+      throw new Error('the step read a clock or a random source');
+    };
+    performance.now = forbidden;
+    Date.now = forbidden;
+    Math.random = forbidden;
+    try {
+      let state = createGame(testInput({ clockMs: 5_000 }));
+      const frozen = JSON.stringify(state);
+      const first = step(state, { type: 'MOVE', playerId: WHITE.id, move: { from: 'e2', to: 'e4' } }, 100);
+      expect(JSON.stringify(state)).toBe(frozen);
+      state = first.state;
+      const after = JSON.stringify(state);
+      for (const [command, at] of [
+        [{ type: 'MOVE', playerId: BLACK.id, move: { from: 'e7', to: 'e5' } }, 200],
+        [{ type: 'PLAYER_DISCONNECTED', playerId: WHITE.id }, 300],
+        [{ type: 'OFFER_DRAW', playerId: BLACK.id }, 400],
+        [{ type: 'WAKE' }, 9_000],
+      ] as const) {
+        const before = JSON.stringify(state);
+        const next = step(state, command, at);
+        expect(JSON.stringify(state)).toBe(before);
+        state = next.state;
+      }
+      expect(JSON.stringify(first.state)).toBe(after);
+      expect(state.result).toEqual({ winner: 'black', reason: 'timeout' });
+    } finally {
+      performance.now = realNow;
+      Date.now = realDate;
+      Math.random = realRandom;
+    }
+  });
+
+  it('refuses a time that is not a finite number and changes nothing', () => {
+    const state = createGame(testInput());
+    const before = JSON.stringify(state);
+    expect(() => step(state, { type: 'WAKE' }, Number.NaN)).toThrow(/now must be a finite number/);
+    expect(JSON.stringify(state)).toBe(before);
+  });
+
+  it('refuses an input without a start time', () => {
+    expect(() => createGame(testInput({ startedAt: Number.NaN }))).toThrow(/startedAt/);
   });
 });
