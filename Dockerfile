@@ -12,7 +12,7 @@
 #
 # Environment (all optional; the server validates them at start and exits with code 2 and a
 # message naming each bad variable):
-#   Server (server/config.ts)
+#   Server (all settings are read and validated by server/config.ts)
 #     PORT=3000                    HTTP and WebSocket port
 #     HOST=0.0.0.0                 listen address
 #     NODE_ENV=production          production | development | test (development: pretty logs)
@@ -33,15 +33,18 @@
 #     PUBLIC_URL, SITE_URL         public address of the site (links in e-mails, redirects)
 #     AI_ENABLED=true, ACCOUNTS_ENABLED=true
 #     INSPECT=false                XState inspector (development only)
-#   Accounts (server/accounts/config.ts)
+#   Accounts
 #     DATABASE_URL                 postgres://… ; unset = embedded PGlite database in DATA_DIR
 #     DATABASE_SCHEMA
+#     DB_QUERY_TIMEOUT_MS=5000, DB_CONNECT_TIMEOUT_MS=5000   PostgreSQL time limits
 #     SMTP_HOST, SMTP_PORT, SMTP_USER, SMTP_PASS, SMTP_FROM   outgoing mail
-#     AUTH_AUTOCONFIRM, DEV_INBOX, TRUST_PROXY, ADDITIONAL_REDIRECT_URLS
+#     AUTH_AUTOCONFIRM, ADDITIONAL_REDIRECT_URLS
+#     DEV_INBOX                    true | loopback | false (docs/operations.md, Security)
+#     TRUST_PROXY                  reverse proxy addresses/CIDRs, e.g. 127.0.0.1,10.0.0.0/8
 #     AUTH_EMAIL_MAX_FREQUENCY_SECONDS=60   least time between two e-mails to one user
 #     JWT_PRIVATE_KEY, ANON_KEY, SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET
 #     ACCOUNTS_MIGRATIONS_DIR      where the SQL migrations are (set below)
-#   AI (server/ai/config.ts)
+#   AI
 #     STOCKFISH_PATH, AI_ENGINE (wasm | native), AI_POOL_SIZE, AI_MAX_GAMES,
 #     AI_REPLY_DELAY_MS (e.g. 300-1200), AI_DISCONNECT_GRACE_MS, AI_MAX_MOVETIME_MS
 

@@ -17,16 +17,18 @@ import { LagPings } from './realtime/lagPings';
 import { GuestIdentity } from './realtime/identity';
 import { Realtime } from './realtime/realtime';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
+import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
+import { SERVER_DEFAULTS } from './config';
 
 export interface StartServerOptions {
   /** 0 = a free port (the real one is returned) */
   port?: number;
   host?: string;
-  /** clock per side, ms (default 600 000) */
+  /** clock per side, ms (default DEFAULT_CLOCK_MS) */
   clockMs?: number;
-  /** first-move deadline, ms (default 30 000) */
+  /** first-move deadline, ms (default DEFAULT_FIRST_MOVE_DEADLINE_MS) */
   firstMoveMs?: number;
-  /** disconnect grace, ms (default guest 40 s, account 80 s) */
+  /** disconnect grace, ms (default DEFAULT_GRACE_MS) */
   graceMs?: number | { guest: number; account: number };
   lag?: { perMoveCapMs: number; initialBankMs: number; bankCapMs: number };
   staticDir?: string;
@@ -65,9 +67,9 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   if (opts.startFen) new ChessGame(opts.startFen); // throws FenError with the reason
   const log = opts.logger ?? pino({ level: 'silent' });
   const app = uws.App();
-  const clockMs = opts.clockMs ?? 600_000;
+  const clockMs = opts.clockMs ?? DEFAULT_CLOCK_MS;
   const graceMs =
-    typeof opts.graceMs === 'number' ? { guest: opts.graceMs, account: opts.graceMs } : (opts.graceMs ?? { guest: 40_000, account: 80_000 });
+    typeof opts.graceMs === 'number' ? { guest: opts.graceMs, account: opts.graceMs } : (opts.graceMs ?? DEFAULT_GRACE_MS);
 
   let ai: AiService | undefined;
   let matchmaking: Matchmaking | undefined;
@@ -94,7 +96,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       clockMs,
       firstMoveMs: opts.firstMoveMs ?? 30_000,
       graceMs,
-      // live-play.md (lichess 10+0): credit up to 1 s of lag per move, 3 s bank at start, 7 s cap
+      // lichess 10+0 (docs/product.md): credit up to 1 s of lag per move, 3 s bank at start, 7 s cap
       lag: opts.lag ?? { perMoveCapMs: 1000, initialBankMs: 3000, bankCapMs: 7000 },
       startFen: opts.startFen,
       inspect: opts.inspect,
@@ -123,9 +125,9 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     metrics,
     log.child({ part: 'socket' }),
     {
-      maxPayloadBytes: opts.maxPayloadBytes ?? 8 * 1024,
-      idleTimeoutSeconds: opts.idleTimeoutSeconds ?? 60,
-      rateLimit: opts.rateLimit ?? { messages: 100, windowMs: 20_000 },
+      maxPayloadBytes: opts.maxPayloadBytes ?? SERVER_DEFAULTS.maxPayloadBytes,
+      idleTimeoutSeconds: opts.idleTimeoutSeconds ?? SERVER_DEFAULTS.idleTimeoutSeconds,
+      rateLimit: opts.rateLimit ?? SERVER_DEFAULTS.rateLimit,
     },
     () => ai,
     opts.accounts,
@@ -162,13 +164,14 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
 
   opts.accounts?.mount(app);
 
-  const staticFiles = new StaticFiles(opts.staticDir ?? 'dist/client');
+  const staticFiles = new StaticFiles(opts.staticDir ?? SERVER_DEFAULTS.staticDir);
   if (!staticFiles.available) log.warn({ dir: staticFiles.dir }, 'client build not found; run "npm run build"');
   app.any('/*', (res, req) => staticFiles.handle(res, req));
 
-  const host = opts.host ?? '0.0.0.0';
+  const host = opts.host ?? SERVER_DEFAULTS.host;
+  const wantedPort = opts.port ?? SERVER_DEFAULTS.port;
   const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
-    app.listen(host, opts.port ?? 3000, (s) => (s ? resolve(s) : reject(new Error(`Cannot listen on ${host}:${opts.port ?? 3000}`))));
+    app.listen(host, wantedPort, (s) => (s ? resolve(s) : reject(new Error(`Cannot listen on ${host}:${wantedPort}`))));
   });
   const port = uws.us_socket_local_port(listenSocket as never);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;

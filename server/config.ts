@@ -1,86 +1,217 @@
 /**
- * Server configuration from environment variables, validated with clear messages.
- * Every variable is optional; the defaults run the site on http://localhost:3000.
+ * The server's one configuration: every setting of the realtime server, the games, the accounts
+ * and the AI, read from environment variables and validated together, so that a bad start names
+ * every bad value at once (one line per problem). Every variable is optional; the defaults run
+ * the site on http://localhost:3000. Rule defaults come from machines/game/defaults.ts, the
+ * accounts' from server/accounts/config.ts, the AI's from server/ai/config.ts.
  */
+import os from 'node:os';
 import { z } from 'zod';
+import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS } from '../machines/game/defaults';
+import {
+  ACCOUNTS_DEFAULTS,
+  ConfigError,
+  defaultDevInbox,
+  stripSlash,
+  withOverrides,
+  type AccountsConfig,
+  type AccountsConfigOverrides,
+  type DevInbox,
+} from './accounts/config';
+import { DEFAULT_DISCONNECT_GRACE_MS, DEFAULT_MAX_GAMES, DEFAULT_REPLY_DELAY_MS, type AiEnvConfig } from './ai/config';
+import { proxyEntryProblem } from './http/clientAddress';
 
-const intIn = (name: string, min: number, max: number, def: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v.trim() === '') return def;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number from ${min} to ${max} (got "${v}")` });
-        return z.NEVER;
-      }
-      return n;
-    });
+export { ConfigError };
 
-const bool = (def: boolean) =>
-  z
-    .string()
-    .optional()
-    .transform((v) => (v === undefined || v === '' ? def : /^(1|true|yes|on)$/i.test(v)));
+/** Defaults of the realtime server (startServer() uses them when an option is left out). */
+export const SERVER_DEFAULTS = {
+  port: 3000,
+  host: '0.0.0.0',
+  dataDir: 'data',
+  staticDir: 'dist/client',
+  maxPayloadBytes: 8 * 1024,
+  idleTimeoutSeconds: 60,
+  shutdownTimeoutMs: 3000,
+  rateLimit: { messages: 100, windowMs: 20_000 },
+} as const;
+
+export const MODES = ['development', 'production', 'test'] as const;
+/** What NODE_ENV selects; unset means production (the safe choice for a public server). */
+export type Mode = (typeof MODES)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** An optional string with surrounding blanks removed; blank counts as unset. */
+const text = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const optionalIntIn = (name: string, min: number, max: number) =>
+  text.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a whole number from ${min} to ${max} (got "${v}")` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const intIn = (name: string, min: number, max: number, def: number) => optionalIntIn(name, min, max).transform((n) => n ?? def);
+
+const boolOf = (name: string) =>
+  text.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    if (/^(1|true|yes|on)$/i.test(v)) return true;
+    if (/^(0|false|no|off)$/i.test(v)) return false;
+    ctx.addIssue({ code: 'custom', message: `${name} must be true or false (got "${v}")` });
+    return z.NEVER;
+  });
+
+const httpUrlOf = (name: string) =>
+  text.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    if (!isHttpUrl(v)) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be an http(s) URL (got "${v}")` });
+      return z.NEVER;
+    }
+    return stripSlash(v);
+  });
+
+const matching = (name: string, re: RegExp, what: string) =>
+  text.transform((v, ctx) => {
+    if (v === undefined || re.test(v)) return v;
+    ctx.addIssue({ code: 'custom', message: `${name} ${what}` });
+    return z.NEVER;
+  });
+
+const listOf = (name: string, problem: (entry: string) => string | null) =>
+  text.transform((v, ctx) => {
+    const entries = (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    for (const e of entries) {
+      const p = problem(e);
+      if (p) ctx.addIssue({ code: 'custom', message: `${name}: ${p}` });
+    }
+    return entries;
+  });
+
+function isHttpUrl(v: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}
+
 const envSchema = z.object({
-  PORT: intIn('PORT', 0, 65535, 3000),
-  HOST: z.string().optional().default('0.0.0.0'),
-  NODE_ENV: z.enum(['development', 'production', 'test']).optional().default('production'),
-  LOG_LEVEL: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      const lvl = (v ?? '').trim() || 'info';
-      if (!(LOG_LEVELS as readonly string[]).includes(lvl)) {
-        ctx.addIssue({ code: 'custom', message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${v}")` });
-        return z.NEVER;
-      }
-      return lvl as (typeof LOG_LEVELS)[number];
-    }),
-  CLOCK_SECONDS: intIn('CLOCK_SECONDS', 1, 24 * 3600, 600),
-  FIRST_MOVE_SECONDS: intIn('FIRST_MOVE_SECONDS', 1, 3600, 30),
-  GRACE_GUEST_SECONDS: intIn('GRACE_GUEST_SECONDS', 1, 3600, 40),
-  GRACE_ACCOUNT_SECONDS: intIn('GRACE_ACCOUNT_SECONDS', 1, 3600, 80),
-  RATE_LIMIT_MESSAGES: intIn('RATE_LIMIT_MESSAGES', 1, 1_000_000, 100),
-  RATE_LIMIT_WINDOW_SECONDS: intIn('RATE_LIMIT_WINDOW_SECONDS', 1, 3600, 20),
-  MAX_PAYLOAD_BYTES: intIn('MAX_PAYLOAD_BYTES', 256, 1024 * 1024, 8 * 1024),
-  IDLE_TIMEOUT_SECONDS: intIn('IDLE_TIMEOUT_SECONDS', 8, 960, 60),
-  SHUTDOWN_TIMEOUT_MS: intIn('SHUTDOWN_TIMEOUT_MS', 0, 60_000, 3000),
+  // the realtime server and the games
+  PORT: intIn('PORT', 0, 65535, SERVER_DEFAULTS.port),
+  HOST: text,
+  NODE_ENV: text.transform((v, ctx) => {
+    if (v === undefined) return 'production' as Mode;
+    if (!(MODES as readonly string[]).includes(v)) {
+      ctx.addIssue({ code: 'custom', message: `NODE_ENV must be one of ${MODES.join(', ')} (got "${v}")` });
+      return z.NEVER;
+    }
+    return v as Mode;
+  }),
+  LOG_LEVEL: text.transform((v, ctx) => {
+    const lvl = v ?? 'info';
+    if (!(LOG_LEVELS as readonly string[]).includes(lvl)) {
+      ctx.addIssue({ code: 'custom', message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${v}")` });
+      return z.NEVER;
+    }
+    return lvl as (typeof LOG_LEVELS)[number];
+  }),
+  CLOCK_SECONDS: intIn('CLOCK_SECONDS', 1, 24 * 3600, DEFAULT_CLOCK_MS / 1000),
+  FIRST_MOVE_SECONDS: intIn('FIRST_MOVE_SECONDS', 1, 3600, DEFAULT_FIRST_MOVE_DEADLINE_MS / 1000),
+  GRACE_GUEST_SECONDS: intIn('GRACE_GUEST_SECONDS', 1, 3600, DEFAULT_GRACE_MS.guest / 1000),
+  GRACE_ACCOUNT_SECONDS: intIn('GRACE_ACCOUNT_SECONDS', 1, 3600, DEFAULT_GRACE_MS.account / 1000),
+  RATE_LIMIT_MESSAGES: intIn('RATE_LIMIT_MESSAGES', 1, 1_000_000, SERVER_DEFAULTS.rateLimit.messages),
+  RATE_LIMIT_WINDOW_SECONDS: intIn('RATE_LIMIT_WINDOW_SECONDS', 1, 3600, SERVER_DEFAULTS.rateLimit.windowMs / 1000),
+  MAX_PAYLOAD_BYTES: intIn('MAX_PAYLOAD_BYTES', 256, 1024 * 1024, SERVER_DEFAULTS.maxPayloadBytes),
+  IDLE_TIMEOUT_SECONDS: intIn('IDLE_TIMEOUT_SECONDS', 8, 960, SERVER_DEFAULTS.idleTimeoutSeconds),
+  SHUTDOWN_TIMEOUT_MS: intIn('SHUTDOWN_TIMEOUT_MS', 0, 60_000, SERVER_DEFAULTS.shutdownTimeoutMs),
   // INSPECT=ws://host:port streams the actors to a WebSocket inspector; 1/true uses
   // @statelyai/inspect's default address (ws://localhost:8080); unset/0/false is off.
-  INSPECT: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '' || /^(0|false|no|off)$/i.test(v)) return null;
-      if (/^(1|true|yes|on)$/i.test(v)) return 'ws://localhost:8080';
-      if (!/^wss?:\/\/[^\s/]+/.test(v)) {
-        ctx.addIssue({ code: 'custom', message: `INSPECT must be a ws:// or wss:// URL or 1 (got "${v}")` });
-        return z.NEVER;
-      }
-      return v;
-    }),
-  SERVER_SECRET: z
-    .string()
-    .optional()
-    .refine((v) => v === undefined || v === '' || v.length >= 32, 'SERVER_SECRET must be at least 32 characters'),
-  DATA_DIR: z.string().optional().default('data'),
-  STATIC_DIR: z.string().optional().default('dist/client'),
-  PUBLIC_URL: z.string().optional(),
-  SITE_URL: z.string().optional(),
-  DATABASE_URL: z.string().optional(),
-  AI_ENABLED: bool(true),
-  ACCOUNTS_ENABLED: bool(true),
+  INSPECT: text.transform((v, ctx) => {
+    if (v === undefined || /^(0|false|no|off)$/i.test(v)) return null;
+    if (/^(1|true|yes|on)$/i.test(v)) return 'ws://localhost:8080';
+    if (!/^wss?:\/\/[^\s/]+/.test(v)) {
+      ctx.addIssue({ code: 'custom', message: `INSPECT must be a ws:// or wss:// URL or 1 (got "${v}")` });
+      return z.NEVER;
+    }
+    return v;
+  }),
+  SERVER_SECRET: text.refine((v) => v === undefined || v.length >= 32, 'SERVER_SECRET must be at least 32 characters'),
+  DATA_DIR: text,
+  STATIC_DIR: text,
+  PUBLIC_URL: httpUrlOf('PUBLIC_URL'),
+  SITE_URL: httpUrlOf('SITE_URL'),
+  AI_ENABLED: boolOf('AI_ENABLED'),
+  ACCOUNTS_ENABLED: boolOf('ACCOUNTS_ENABLED'),
+  TRUST_PROXY: listOf('TRUST_PROXY', (e) =>
+    /^(1|true|yes|on)$/i.test(e)
+      ? 'list the addresses of your reverse proxies (e.g. 127.0.0.1,10.0.0.0/8) instead of "true": a forwarded address is believed only from them'
+      : proxyEntryProblem(e),
+  ),
+  // accounts
+  DATABASE_URL: matching('DATABASE_URL', /^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://'),
+  DATABASE_SCHEMA: matching('DATABASE_SCHEMA', /^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL name'),
+  DB_QUERY_TIMEOUT_MS: intIn('DB_QUERY_TIMEOUT_MS', 100, 600_000, ACCOUNTS_DEFAULTS.dbTimeouts.queryMs),
+  DB_CONNECT_TIMEOUT_MS: intIn('DB_CONNECT_TIMEOUT_MS', 100, 600_000, ACCOUNTS_DEFAULTS.dbTimeouts.connectMs),
+  SMTP_HOST: text,
+  SMTP_PORT: intIn('SMTP_PORT', 1, 65535, ACCOUNTS_DEFAULTS.smtpPort),
+  SMTP_USER: text,
+  SMTP_PASS: text,
+  SMTP_FROM: text.refine((v) => v === undefined || v.length >= 3, 'SMTP_FROM must be an e-mail address'),
+  AUTH_AUTOCONFIRM: boolOf('AUTH_AUTOCONFIRM'),
+  JWT_PRIVATE_KEY: text,
+  ANON_KEY: text,
+  SUPABASE_URL: httpUrlOf('SUPABASE_URL'),
+  SUPABASE_ANON_KEY: text,
+  SUPABASE_JWT_SECRET: text.refine((v) => v === undefined || v.length >= 32, 'SUPABASE_JWT_SECRET must be at least 32 characters'),
+  ADDITIONAL_REDIRECT_URLS: listOf('ADDITIONAL_REDIRECT_URLS', (u) =>
+    isHttpUrl(u.endsWith('/**') ? u.slice(0, -3) : u) ? null : `"${u}" is not an http(s) URL`,
+  ),
+  DEV_INBOX: text.transform((v, ctx): DevInbox | undefined => {
+    if (v === undefined) return undefined;
+    if (/^(1|true|yes|on)$/i.test(v)) return 'on';
+    if (/^(0|false|no|off)$/i.test(v)) return 'off';
+    if (v === 'loopback') return 'loopback';
+    ctx.addIssue({ code: 'custom', message: `DEV_INBOX must be true, false or loopback (got "${v}")` });
+    return z.NEVER;
+  }),
+  /** GoTrue's SMTP_MAX_FREQUENCY: least time between two e-mails to one user */
+  AUTH_EMAIL_MAX_FREQUENCY_SECONDS: intIn('AUTH_EMAIL_MAX_FREQUENCY_SECONDS', 0, 86_400, ACCOUNTS_DEFAULTS.rateLimits.emailIntervalSeconds),
+  // AI
+  AI_POOL_SIZE: optionalIntIn('AI_POOL_SIZE', 1, 1024),
+  AI_MAX_GAMES: intIn('AI_MAX_GAMES', 1, 1_000_000, DEFAULT_MAX_GAMES),
+  AI_REPLY_DELAY_MS: text.transform((v, ctx): [number, number] => {
+    if (v === undefined) return DEFAULT_REPLY_DELAY_MS;
+    const m = /^(\d+)\s*(?:-\s*(\d+))?$/.exec(v);
+    const lo = Number(m?.[1]);
+    const hi = m?.[2] === undefined ? lo : Number(m[2]);
+    if (!m || hi < lo) {
+      ctx.addIssue({ code: 'custom', message: `AI_REPLY_DELAY_MS must look like "300-1200" (ms, minimum first) (got "${v}")` });
+      return z.NEVER;
+    }
+    return [lo, hi];
+  }),
+  AI_DISCONNECT_GRACE_MS: intIn('AI_DISCONNECT_GRACE_MS', 0, 24 * 3600_000, DEFAULT_DISCONNECT_GRACE_MS),
+  AI_MAX_MOVETIME_MS: optionalIntIn('AI_MAX_MOVETIME_MS', 1, 3600_000),
+  AI_ENGINE: matching('AI_ENGINE', /^(wasm|native)$/i, 'must be wasm or native'),
+  STOCKFISH_PATH: text,
 });
+
+type Env = z.infer<typeof envSchema>;
 
 export interface ServerConfig {
   port: number;
   host: string;
-  nodeEnv: 'development' | 'production' | 'test';
+  /** The one mode of the whole server (NODE_ENV; unset = production). */
+  nodeEnv: Mode;
   logLevel: (typeof LOG_LEVELS)[number];
   clockMs: number;
   firstMoveMs: number;
@@ -99,22 +230,25 @@ export interface ServerConfig {
   databaseUrl?: string;
   aiEnabled: boolean;
   accountsEnabled: boolean;
+  /** Reverse proxies (IPs or CIDR ranges) whose X-Forwarded-For is believed. */
+  trustProxy: string[];
+  accounts: AccountsConfig;
+  ai: AiEnvConfig;
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
+/** Every setting from `env`; throws ConfigError naming every bad value, one line each. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.') || 'env'}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  const parsed = envSchema.safeParse(pick(env));
+  const problems = parsed.success ? crossProblems(parsed.data) : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  if (!parsed.success || problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
   const e = parsed.data;
+  const siteUrl = e.SITE_URL ?? e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;
+  const dataDir = e.DATA_DIR ?? SERVER_DEFAULTS.dataDir;
   return {
     port: e.PORT,
-    host: e.HOST,
+    host: e.HOST ?? SERVER_DEFAULTS.host,
     nodeEnv: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
     clockMs: e.CLOCK_SECONDS * 1000,
@@ -125,13 +259,88 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     idleTimeoutSeconds: e.IDLE_TIMEOUT_SECONDS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     inspect: e.INSPECT,
-    serverSecret: e.SERVER_SECRET || undefined,
-    dataDir: e.DATA_DIR,
-    staticDir: e.STATIC_DIR,
-    publicUrl: e.PUBLIC_URL || undefined,
-    siteUrl: e.SITE_URL || e.PUBLIC_URL || `http://localhost:${e.PORT}`,
-    databaseUrl: e.DATABASE_URL || undefined,
-    aiEnabled: e.AI_ENABLED,
-    accountsEnabled: e.ACCOUNTS_ENABLED,
+    serverSecret: e.SERVER_SECRET,
+    dataDir,
+    staticDir: e.STATIC_DIR ?? SERVER_DEFAULTS.staticDir,
+    publicUrl: e.PUBLIC_URL,
+    siteUrl,
+    databaseUrl: e.DATABASE_URL,
+    aiEnabled: e.AI_ENABLED ?? true,
+    accountsEnabled: e.ACCOUNTS_ENABLED ?? true,
+    trustProxy: e.TRUST_PROXY,
+    accounts: accountsSettings(e, siteUrl, dataDir),
+    ai: aiSettings(e),
   };
+}
+
+/** The accounts' settings: from the environment, with createAccounts()'s options over them. */
+export function loadAccountsConfig(overrides: AccountsConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): AccountsConfig {
+  return withOverrides(loadConfig(env).accounts, overrides);
+}
+
+/** The AI's settings from the environment (createAiService's options win over them). */
+export function aiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AiEnvConfig {
+  return loadConfig(env).ai;
+}
+
+/** Problems that involve more than one variable. */
+function crossProblems(e: Env): string[] {
+  const out: string[] = [];
+  if (Boolean(e.SUPABASE_URL) !== Boolean(e.SUPABASE_ANON_KEY)) {
+    out.push('SUPABASE_URL and SUPABASE_ANON_KEY must be set together (hosted mode) or both left unset');
+  }
+  return out;
+}
+
+function accountsSettings(e: Env, siteUrl: string, dataDir: string): AccountsConfig {
+  const publicUrl = e.PUBLIC_URL ?? siteUrl;
+  const smtp = e.SMTP_HOST
+    ? { host: e.SMTP_HOST, port: e.SMTP_PORT, user: e.SMTP_USER, pass: e.SMTP_PASS, from: e.SMTP_FROM ?? `no-reply@${new URL(siteUrl).hostname}` }
+    : undefined;
+  return {
+    mode: e.SUPABASE_URL ? 'hosted' : 'embedded',
+    siteUrl,
+    publicUrl,
+    publicUrlExplicit: e.PUBLIC_URL !== undefined,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    dbSchema: e.DATABASE_SCHEMA ?? ACCOUNTS_DEFAULTS.dbSchema,
+    dbTimeouts: { queryMs: e.DB_QUERY_TIMEOUT_MS, connectMs: e.DB_CONNECT_TIMEOUT_MS },
+    smtp,
+    autoconfirm: e.AUTH_AUTOCONFIRM ?? false,
+    jwtPrivateKey: e.JWT_PRIVATE_KEY,
+    anonKey: e.ANON_KEY,
+    supabaseUrl: e.SUPABASE_URL,
+    supabaseAnonKey: e.SUPABASE_ANON_KEY,
+    supabaseJwtSecret: e.SUPABASE_JWT_SECRET,
+    additionalRedirectUrls: e.ADDITIONAL_REDIRECT_URLS,
+    devInbox: e.DEV_INBOX ?? defaultDevInbox(e.NODE_ENV, Boolean(smtp), publicUrl),
+    trustProxy: e.TRUST_PROXY,
+    bodyLimitBytes: ACCOUNTS_DEFAULTS.bodyLimitBytes,
+    userMetadataMaxBytes: ACCOUNTS_DEFAULTS.userMetadataMaxBytes,
+    accessTokenTtlSeconds: ACCOUNTS_DEFAULTS.accessTokenTtlSeconds,
+    refreshReuseIntervalSeconds: ACCOUNTS_DEFAULTS.refreshReuseIntervalSeconds,
+    rateLimits: { ...ACCOUNTS_DEFAULTS.rateLimits, emailIntervalSeconds: e.AUTH_EMAIL_MAX_FREQUENCY_SECONDS },
+    loginBackoff: { ...ACCOUNTS_DEFAULTS.loginBackoff },
+    argon2: { ...ACCOUNTS_DEFAULTS.argon2 },
+    nodeEnv: e.NODE_ENV,
+  };
+}
+
+function aiSettings(e: Env): AiEnvConfig {
+  return {
+    poolSize: e.AI_POOL_SIZE ?? Math.max(1, os.cpus().length),
+    maxGames: e.AI_MAX_GAMES,
+    replyDelayMs: e.AI_REPLY_DELAY_MS,
+    disconnectGraceMs: e.AI_DISCONNECT_GRACE_MS,
+    maxMovetimeMs: e.AI_MAX_MOVETIME_MS,
+    enginePath: e.STOCKFISH_PATH ?? (e.AI_ENGINE?.toLowerCase() === 'wasm' ? 'wasm' : undefined),
+  };
+}
+
+/** Only the variables the schema knows (the rest of the environment is not ours to judge). */
+function pick(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const key of Object.keys(envSchema.shape)) out[key] = env[key];
+  return out;
 }

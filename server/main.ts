@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     log.info({ url: cfg.inspect }, 'XState inspector streaming to a WebSocket inspector');
   }
   const accounts = await loadAccounts(cfg, log.child({ part: 'accounts' }));
-  const ai = await loadAiFactory(cfg, log.child({ part: 'ai' }));
+  const ai = await loadAiFactory(cfg);
 
   const warmStart = performance.now();
   const warmed = warmUp();

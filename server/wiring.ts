@@ -1,6 +1,6 @@
 /**
  * The seams to the accounts module (server/accounts) and the AI service (server/ai), which other
- * engineers write. The server codes against these interfaces (CONTRACTS.md §3, §4); main.ts asks
+ * engineers write. The server codes against these interfaces (docs/accounts.md, docs/ai.md); main.ts asks
  * this module for the real implementations.
  */
 import type { Logger } from 'pino';
@@ -24,21 +24,14 @@ export type AiServiceFactory = (opts: {
   logger: Logger;
 }) => Promise<AiService>;
 
-/** The accounts module (server/accounts; its own settings come from the environment), unless disabled. */
+/** The accounts module (server/accounts) with the settings read at start, unless disabled. */
 export async function loadAccounts(cfg: ServerConfig, logger: Logger): Promise<AccountsModule | undefined> {
   if (!cfg.accountsEnabled) return undefined;
-  return createAccounts({
-    dataDir: cfg.dataDir,
-    siteUrl: cfg.siteUrl,
-    logger,
-    ...(cfg.publicUrl ? { publicUrl: cfg.publicUrl } : {}),
-    ...(cfg.databaseUrl ? { databaseUrl: cfg.databaseUrl } : {}),
-  });
+  return createAccounts({ config: cfg.accounts, logger });
 }
 
-/** The AI service factory (server/ai; pool size, engine etc. from the environment), unless disabled. */
-export async function loadAiFactory(cfg: ServerConfig, logger: Logger): Promise<AiServiceFactory | undefined> {
+/** The AI service factory (server/ai) with the settings read at start, unless disabled. */
+export async function loadAiFactory(cfg: ServerConfig): Promise<AiServiceFactory | undefined> {
   if (!cfg.aiEnabled) return undefined;
-  void logger;
-  return aiServiceFactory();
+  return aiServiceFactory({ ...cfg.ai });
 }

@@ -9,6 +9,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { ChessGame } from '../../machines/chess';
+import type { ClientMessage, PromotionPiece, ServerMessage, WireMove } from '../../machines/protocol/messages';
 
 type Cmd =
   | { cmd: 'connect'; url: string; count: number; mode: 'chess' | 'echo'; concurrency: number }
@@ -20,6 +21,8 @@ type Cmd =
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 const send = (m: unknown) => process.send!(m);
+/** A protocol message to the server; its shape is checked against the protocol's types. */
+const sendToServer = (ws: WebSocket, msg: ClientMessage) => ws.send(JSON.stringify(msg));
 
 interface Player {
   ws: WebSocket;
@@ -67,15 +70,16 @@ function scheduleMove(p: Player): void {
     if (moves.length === 0) return;
     const uci = moves[Math.floor(Math.random() * moves.length)];
     const ply = p.ply;
-    const move = { from: uci.slice(0, 2), to: uci.slice(2, 4), ...(uci.length > 4 ? { promotion: uci[4] } : {}) };
+    // legalMoves() writes a promotion as one of q, r, b, n
+    const move: WireMove = { from: uci.slice(0, 2), to: uci.slice(2, 4), ...(uci.length > 4 ? { promotion: uci[4] as PromotionPiece } : {}) };
     sentAt.push([`${p.gameId}:${ply}`, nowUs()]);
     counters.movesSent++;
     p.inFlight = true;
-    p.ws.send(JSON.stringify({ type: 'gameMove', payload: { gameId: p.gameId, move } }));
+    sendToServer(p.ws, { type: 'gameMove', payload: { gameId: p.gameId, move } });
   }, jitter(paceMs));
 }
 
-function onChessMessage(p: Player, m: Record<string, any>): void {
+function onChessMessage(p: Player, m: ServerMessage): void {
   switch (m.type) {
     case 'connectionAck':
       p.playerId = m.playerId;
@@ -144,7 +148,7 @@ function onChessMessage(p: Player, m: Record<string, any>): void {
 
 function queue(p: Player): void {
   p.queuedAt = nowUs();
-  p.ws.send(JSON.stringify({ type: 'findGame', payload: { username: 'Bot ' + p.playerId.slice(-4) } }));
+  sendToServer(p.ws, { type: 'findGame', payload: { username: 'Bot ' + p.playerId.slice(-4) } });
 }
 
 async function connectAll(url: string, count: number, concurrency: number): Promise<{ ms: number; failed: number }> {
@@ -175,7 +179,7 @@ async function connectAll(url: string, count: number, concurrency: number): Prom
         const text = data.toString();
         // the most frequent messages this driver does not need: skip parsing them
         if (acked && (text.startsWith('{"type":"timerUpdate"') || text.startsWith('{"type":"playerCount"'))) return;
-        const m = JSON.parse(text);
+        const m: ServerMessage = JSON.parse(text);
         if (!acked && m.type === 'connectionAck') {
           acked = true;
           onChessMessage(p, m);
@@ -261,7 +265,7 @@ process.on('message', async (c: Cmd) => {
         while (Date.now() < settle && players.some((p) => p.inFlight)) await new Promise((r) => setTimeout(r, 50));
         await new Promise((r) => setTimeout(r, 200));
         for (const color of ['white', 'black'] as const) {
-          for (const p of players) if (p.gameId && p.color === color) p.ws.send(JSON.stringify({ type: 'resign', payload: { gameId: p.gameId } }));
+          for (const p of players) if (p.gameId && p.color === color) sendToServer(p.ws, { type: 'resign', payload: { gameId: p.gameId } });
           const deadline = Date.now() + c.waitMs / 2;
           while (Date.now() < deadline && players.some((p) => p.gameId)) await new Promise((r) => setTimeout(r, 100));
           if (!players.some((p) => p.gameId)) break;

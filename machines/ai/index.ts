@@ -29,7 +29,7 @@ import { automaticResult, describeMove, other, replay, toMoveInput, toWireMove, 
 
 export { replay, toMoveInput, toWireMove, automaticResult } from './position';
 
-/** lichess's maximum game length (live-play.md): the game is drawn after 600 plies. */
+/** lichess's maximum game length (lichess; docs/product.md): the game is drawn after 600 plies. */
 export const DEFAULT_MAX_PLIES = 600;
 
 export const REJECT = {

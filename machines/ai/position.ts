@@ -37,7 +37,7 @@ export function toMoveInput(move: unknown): MoveInput | null {
   return { from, to, promotion: promotion as Promotion };
 }
 
-/** Wire form of a played move; `promotion` only when there is one (SPEC "Wire move"). */
+/** Wire form of a played move; `promotion` only when there is one (docs/protocol.md). */
 export function toWireMove(played: PlayedMove): WireMove {
   const wire: WireMove = { from: played.from, to: played.to, piece: played.piece };
   if (played.promotion) wire.promotion = played.promotion;

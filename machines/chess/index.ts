@@ -1,5 +1,5 @@
 /**
- * Public API of the chess core (contract: /work/brief/CONTRACTS.md section 1).
+ * Public API of the chess core (docs/chess-core.md).
  * Runs in Node, browsers and k6: no Node-only APIs in this folder (except cli/ and bench/).
  */
 export { ChessGame } from './game';

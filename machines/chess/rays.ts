@@ -1,6 +1,7 @@
 /**
- * Slow, obviously-correct slider attack computation by stepping along rays. Used only to build
- * the magic lookup tables at start-up (and by the magic finder), never during move generation.
+ * Slow, obviously-correct slider attack computation by stepping along rays. Used to build the
+ * magic lookup tables at start-up (and by the magic finder); the server's move generation never
+ * walks rays (the k6 load-test build does, see sliders.ts).
  */
 
 export const ROOK_DIRS: readonly (readonly [number, number])[] = [[1, 0], [-1, 0], [0, 1], [0, -1]];
@@ -35,6 +36,37 @@ export function slidingAttacks(sq: number, dirs: readonly (readonly [number, num
     }
   }
   return out;
+}
+
+/** Rook and bishop directions as flat (file, rank) step pairs, for rayAttacksInto. */
+export const ROOK_STEPS: readonly number[] = [1, 0, -1, 0, 0, 1, 0, -1];
+export const BISHOP_STEPS: readonly number[] = [1, 1, 1, -1, -1, 1, -1, -1];
+
+/**
+ * slidingAttacks without allocations: the attacks of a slider on sq along the four directions
+ * of steps (ROOK_STEPS or BISHOP_STEPS), written to lo[i] / hi[i].
+ */
+export function rayAttacksInto(lo: Int32Array, hi: Int32Array, i: number, sq: number, steps: readonly number[], occLo: number, occHi: number): void {
+  let aLo = 0;
+  let aHi = 0;
+  const f0 = sq & 7;
+  const r0 = sq >> 3;
+  for (let d = 0; d < 8; d += 2) {
+    const df = steps[d];
+    const dr = steps[d + 1];
+    for (let f = f0 + df, r = r0 + dr; f >= 0 && f < 8 && r >= 0 && r < 8; f += df, r += dr) {
+      const s = r * 8 + f;
+      if (s < 32) {
+        aLo |= 1 << s;
+        if ((occLo >>> s) & 1) break;
+      } else {
+        aHi |= 1 << (s - 32);
+        if ((occHi >>> (s - 32)) & 1) break;
+      }
+    }
+  }
+  lo[i] = aLo;
+  hi[i] = aHi;
 }
 
 /** Relevant occupancy mask for magic indexing: the rays without their last (edge) square. */

@@ -1,5 +1,5 @@
 /**
- * The game against the AI (SPEC 2 "AI screen", 4 "AI game").
+ * The game against the AI (docs/product.md, Screens and The AI game).
  *
  * This screen machine keeps the UI side (setup, the start handshake, notices, the end modal,
  * Play Again / Main Menu). While a game is in progress the rules side (whose turn, checking the
@@ -16,13 +16,13 @@ import { assign, emit, enqueueActions, fromCallback, fromPromise, sendTo, setup,
 import type {
   AiGameStartMsg, ClientMessage, Color, GameCreatedMsg, GameOverMsg, MoveMadeMsg, PromotionPiece,
 } from '../protocol/messages';
-import { TEXT } from '../protocol/messages';
+import { AI_DIFFICULTY, TEXT } from '../protocol/messages';
 import { START_FEN } from '../chess/index';
 import { placement, positionOf } from './engine';
 import { aiGameMachine as sharedAiGameMachine, type AiGameEmitted, type AiMoveInput, type AiMoveOutput } from '../ai/index';
 import { aiOutcomeFor, type Outcome } from './outcome';
 
-export const AI_DEFAULT_DIFFICULTY = 5;
+export const AI_DEFAULT_DIFFICULTY = AI_DIFFICULTY.default;
 export const AI_PRESETS = [
   { label: 'Beginner', level: 1 },
   { label: 'Inter', level: 5 },
@@ -80,7 +80,8 @@ export type AiGameEvent =
   /** an event emitted by the shared rules machine, forwarded by `rulesEvents` */
   | { type: 'RULES'; event: AiGameEmitted };
 
-const clampLevel = (n: number) => Math.min(10, Math.max(1, Math.round(Number.isFinite(n) ? n : AI_DEFAULT_DIFFICULTY)));
+const clampLevel = (n: number) =>
+  Math.min(AI_DIFFICULTY.max, Math.max(AI_DIFFICULTY.min, Math.round(Number.isFinite(n) ? n : AI_DEFAULT_DIFFICULTY)));
 const fenTurn = (fen: string): Color => (fen.split(' ')[1] === 'b' ? 'black' : 'white');
 
 const freshGame = (ctx: AiGameContext) => ({
@@ -228,7 +229,7 @@ export const aiGameMachine = setup({
             }
             const waiter = aiMoveWaiters.get(context.gameId ?? '');
             if (!waiter) {
-              // SPEC 8: the board is left alone
+              // the board is left alone (docs/product.md, The AI game)
               enqueue({ type: 'logRejectedServerMove', params: { move: `${msg.move.from}${msg.move.to}` } });
               return;
             }

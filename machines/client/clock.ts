@@ -20,7 +20,7 @@ export function currentClocks(state: ClockState, now: number): ClocksMs {
   return runningClocks(state.clocks, state.running, state.syncedAt, now);
 }
 
-/** The display ticks every 100 ms under 10 s left, else every 500 ms. */
+/** As lichess: tick every 100 ms under 10 s left, else every 500 ms. */
 export function tickInterval(remainingMs: number): number {
   return remainingMs < 10_000 ? 100 : 500;
 }

@@ -1,5 +1,5 @@
 /**
- * The realtime connection lifecycle (SPEC 4 "Connection", 9: reconnect after
+ * The realtime connection lifecycle (docs/product.md, Connection: reconnect after
  * 3000 ms, unlimited retries).
  *
  *   connecting --OPEN--> open --CLOSED--> waiting --3 s--> connecting ...
@@ -8,19 +8,15 @@
  * The socket itself lives in the invoked `socket` callback actor, which the
  * browser build provides with a real WebSocket and tests with a fake one.
  * Every server message is parsed here and emitted as `{type:'message'}`;
- * unparseable ones are logged and ignored (SPEC 8).
+ * unparseable ones are logged and ignored (docs/product.md, Connection).
  */
 import { assign, emit, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
 import type { ClientMessage, ServerMessage } from '../protocol/messages';
+import { REPLACED_CLOSE_CODE } from '../protocol/closeCodes';
 
 export const RECONNECT_DELAY_MS = 3000;
-/**
- * Close code the server uses when a newer socket of the same player took the seat
- * (server/realtime/realtime.ts REPLACED_CLOSE_CODE). Reconnecting at once would
- * take the seat back and start a tug of war between two tabs, so the machine
- * parks until the app says this tab is in use again (RECONNECT).
- */
-export const REPLACED_CLOSE_CODE = 4001;
+/** A socket closed with REPLACED_CLOSE_CODE parks until the app says this tab is in use again (RECONNECT). */
+export { REPLACED_CLOSE_CODE };
 
 export interface SocketIdentity { playerId: string; secret: string }
 

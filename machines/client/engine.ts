@@ -1,6 +1,6 @@
 /**
  * The client's view of the local engine (machines/chess): status texts of
- * SPEC 4 "Local engine", legal destinations for the board, and a tiny cache so
+ * docs/product.md "The local engine on the screens", legal destinations for the board, and a tiny cache so
  * that a position is parsed once per FEN, not once per render.
  */
 import { ChessGame } from '../chess/index';

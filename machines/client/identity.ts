@@ -1,5 +1,5 @@
 /**
- * Who is playing (SPEC 4 "Identity"): none, guest or authenticated.
+ * Who is playing (docs/product.md, Identity and storage): none, guest or authenticated.
  *
  * - `resolving` until the first auth answer (supabase-js INITIAL_SESSION, or
  *   "no backend session" when the client is not loaded, or missing config).

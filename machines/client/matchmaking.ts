@@ -1,5 +1,5 @@
 /**
- * The client side of matchmaking (SPEC 4 "Matchmaking"):
+ * The client side of matchmaking (docs/product.md, Matchmaking):
  *
  *   idle --FIND--> queued --STATUS canceled--> canceled --100 ms--> idle
  *   queued --GAME_STARTED--> inGame --GAME_ENDED/RESET--> idle

@@ -1,5 +1,5 @@
 /**
- * The multiplayer game view (SPEC 2 "Multiplayer screen", 4 "Multiplayer game").
+ * The multiplayer game view (docs/product.md, Screens and The multiplayer game).
  *
  *   idle --START--> playing --END--> over --RESET--> idle
  *
@@ -15,12 +15,11 @@ import type {
   ClientMessage, ClocksMs, Color, GameEndMsg, GameMoveMsg, GameStartMsg, PromotionPiece, TimerUpdateMsg,
 } from '../protocol/messages';
 import { START_FEN } from '../chess/index';
+import { DEFAULT_CLOCK_MS, UNTIMED_PLIES } from '../game/defaults';
+import { runningClocks } from '../game/clock';
 import { applyMove, placement, positionOf } from './engine';
 import { opponentDisplayName, outcomeFor, pickOutcomeMessage, type GameResult, type Outcome } from './outcome';
-import { runningClocks } from '../game/clock';
-import { UNTIMED_PLIES } from '../game/defaults';
 
-export const DEFAULT_CLOCK_MS = 600_000;
 export const NOTICE_MS = 3000;
 
 export const GAME_TEXT = {
@@ -276,7 +275,7 @@ export const multiplayerGameMachine = setup({
                 const now = context.now();
                 enqueue.assign({ end, gameId: null, draw: 'none', clocks: currentClocksAt(context, now), clockSyncedAt: now, clockRunning: null });
                 enqueue.emit({ type: 'finished', result });
-                // SPEC 9: the colour used to choose Victory/Defeat in notifications is always white.
+                // As the original client: the colour used to choose Victory/Defeat in notifications is always white.
                 const notifyColor: Color = 'white';
                 if (winner === 'draw') enqueue.emit({ type: 'notify', title: 'Game Drawn', body: `Game ended by ${reason}` });
                 else enqueue.emit({ type: 'notify', title: winner === notifyColor ? 'Victory!' : 'Defeat', body: `Game ended by ${reason}` });

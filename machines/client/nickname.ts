@@ -1,4 +1,4 @@
-/** Guest nicknames and ids (SPEC 3: 30 adjectives, 30 nouns, a number 10..99). */
+/** Guest nicknames and ids (docs/product.md: 30 adjectives, 30 nouns, a number 10..99). */
 
 export const ADJECTIVES = [
   'Swift', 'Clever', 'Brave', 'Silent', 'Mighty', 'Sly', 'Bold', 'Calm', 'Daring', 'Eager',
@@ -26,7 +26,7 @@ export function generateNickname(random: RandomFn = Math.random): string {
 
 export const NICKNAME_PATTERN = /^[A-Z][a-z]+[A-Z][a-z]+[1-9][0-9]$/;
 
-/** SPEC 3: `anon_` + the lowercased username with spaces replaced by underscores. */
+/** `anon_` + the lowercased username with spaces replaced by underscores. */
 export function guestId(username: string): string {
   return `anon_${username.toLowerCase().replace(/ /g, '_')}`;
 }

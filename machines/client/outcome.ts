@@ -1,4 +1,4 @@
-/** Game outcomes, stats, reason labels and end-of-game messages (SPEC 3, 4, 8). */
+/** Game outcomes, stats, reason labels and end-of-game messages (docs/product.md). */
 import type { Color, Winner } from '../protocol/messages';
 import { REASON_LABELS } from '../game/display';
 
@@ -60,7 +60,7 @@ export function opponentRecord(history: GameResult[], opponentId: string): Oppon
   return { wins: s.wins, losses: s.losses, draws: s.draws, total: s.totalGames, winPercent: Math.round(s.winRate) };
 }
 
-// SPEC 8's labels live once, beside the game machine; the multiplayer dialog shows unknown
+// The reason labels (docs/product.md) live once, beside the game machine; the multiplayer dialog shows unknown
 // reasons as given.
 export { REASON_LABELS, reasonLabel } from '../game/display';
 
@@ -100,7 +100,7 @@ export function pickOutcomeMessage(outcome: Outcome, random: () => number = Math
   return list[Math.min(list.length - 1, Math.floor(random() * list.length))];
 }
 
-/** SPEC 3: "player_" prefix replaced by "Player " when the server gives no name. */
+/** The "player_" prefix replaced by "Player " when the server gives no name. */
 export function opponentDisplayName(opponentId: string, opponentName?: string): string {
   if (opponentName) return opponentName;
   return opponentId.startsWith('player_') ? `Player ${opponentId.slice('player_'.length)}` : opponentId;

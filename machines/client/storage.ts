@@ -1,5 +1,5 @@
 /**
- * Browser storage that never throws: SPEC 8 says local storage read and write
+ * Browser storage that never throws: local storage read and write
  * failures are only logged and the app continues. A storage backend can be
  * injected (tests pass an in-memory one; the browser uses localStorage).
  */
@@ -58,7 +58,7 @@ export class SafeStorage {
   }
 }
 
-/** Keys the product keeps in browser storage (SPEC 3, 7). */
+/** Keys the product keeps in browser storage (docs/product.md, Identity and storage). */
 export const STORAGE_KEYS = {
   gameHistory: 'chess.gameHistory',
   notificationSettings: 'chess.notificationSettings',

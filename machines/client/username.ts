@@ -1,4 +1,4 @@
-/** Profile-setup rules (SPEC 5). */
+/** Profile-setup rules (docs/product.md, Validation and messages). */
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]{3,20}$/;
 

@@ -1,13 +1,13 @@
 /**
- * Every number the game core uses, with where it comes from: the product's rapid game (10
- * minutes a side), and otherwise lichess's figures for a 10+0 game.
+ * Every number the game core uses, with where it comes from. The product fixes some
+ * (docs/product.md); the others are lichess's for a 10+0 game.
  */
 
-/** Multiplayer clock: 600 000 ms (10 minutes) per side. */
+/** docs/product.md, Constants: 600 000 ms (10 minutes) per side. */
 export const DEFAULT_CLOCK_MS = 600_000;
 
 /**
- * Until both sides have moved once no clock runs (lichess); instead each side's first move
+ * Until both sides have moved once no clock runs; instead each side's first move
  * must come within a deadline (lichess: 30 s for rapid). Missing it aborts the game.
  */
 export const DEFAULT_FIRST_MOVE_DEADLINE_MS = 30_000;
@@ -20,7 +20,7 @@ export const DEFAULT_GRACE_MS = { account: 80_000, guest: 40_000 } as const;
 export const MIN_DEFAULT_GRACE_MS = 10_000;
 
 /**
- * Lichess LagTracker for 10+0: a move is credited with its measured network lag,
+ * lichess LagTracker for 10+0: a move is credited with its measured network lag,
  * up to 1 s per move, taken from a bank that starts at 3 s and is capped at 7 s. Lichess adds
  * its "quota gain" (1 s for 10+0) back to the bank after every move; we do the same.
  */
@@ -32,19 +32,19 @@ export const DEFAULT_LAG = {
 } as const;
 
 /**
- * A flag grace of up to 2 s, as lichess allows in live play. The flag falls when the clock has been at
+ * A flag grace of at most 2 s (docs/product.md). The flag falls when the clock has been at
  * zero for min(2 s, per-move lag cap, the side's lag bank): a move still in flight is saved
  * only by lag credit, so waiting longer than the credit it could get would be pointless.
  */
 export const MAX_FLAG_GRACE_MS = 2_000;
 
-/** Maximum game length: 600 plies (then a draw, reason 'max plies'). */
+/** Maximum game length, 600 plies as lichess (then a draw, reason 'max plies'). */
 export const MAX_PLIES = 600;
 
 /** Draw offers are limited to one per 20 plies per player (lichess). */
 export const DRAW_OFFER_INTERVAL_PLIES = 20;
 
-/** The host reports the running clock once per second (`timerUpdate`). */
+/** The host reports the running clock once per second (timerUpdate, docs/protocol.md). */
 export const CLOCK_TICK_MS = 1_000;
 
 /** Lichess's clock starts at ply 2: the first two plies (one per side) are untimed. */

@@ -5,7 +5,7 @@
 import type { ClocksMs, Color, GameEndReason, Timers, Winner } from '../protocol/messages';
 
 /**
- * Remaining time as mm:ss, the clock format players see. Seconds are rounded up, so
+ * Remaining time as mm:ss (docs/product.md). Seconds are rounded up, so
  * "00:00" appears only when the time is really gone; minutes are not capped at 59.
  * Negative or non-finite input shows "00:00".
  */
@@ -16,17 +16,17 @@ export function formatClock(ms: number): string {
   return `${String(minutes).padStart(2, '0')}:${String(seconds).padStart(2, '0')}`;
 }
 
-/** A clock's milliseconds as the whole seconds players see: rounded up; 0 when gone, negative or not finite. */
+/** A clock's milliseconds as the whole seconds the clocks show: rounded up; 0 when gone, negative or not finite. */
 export function timerSeconds(ms: number): number {
   return Number.isFinite(ms) && ms > 0 ? Math.ceil(ms / 1000) : 0;
 }
 
-/** Millisecond clocks to the whole seconds the `timers` field of the protocol carries (rounded up, as formatClock). */
+/** Millisecond clocks to the whole seconds the protocol's `timers` field carries (rounded up, as formatClock). */
 export function toTimers(clocks: ClocksMs): Timers {
   return { white: timerSeconds(clocks.white), black: timerSeconds(clocks.black) };
 }
 
-/** Game-end reasons as the end-of-game dialog shows them. */
+/** docs/product.md, "End reasons as shown". */
 export const REASON_LABELS: Readonly<Record<string, string>> = {
   checkmate: 'Checkmate',
   timeout: 'Time Out',
@@ -39,14 +39,14 @@ export const REASON_LABELS: Readonly<Record<string, string>> = {
   technical_draw: 'Technical Draw (AI Error)',
 };
 
-/** The label for a reason; any other reason is shown as given. */
+/** The label for a reason; any other reason is shown as given (multiplayer dialog). */
 export function reasonLabel(reason: GameEndReason | string): string {
   return Object.prototype.hasOwnProperty.call(REASON_LABELS, reason) ? REASON_LABELS[reason] : reason;
 }
 
 export type Outcome = 'win' | 'loss' | 'draw';
 
-/** The outcome for the local player: win, loss or draw. */
+/** docs/product.md: "the outcome is computed for the local player (win, loss or draw)". */
 export function outcomeFor(color: Color, winner: Winner): Outcome {
   if (winner === 'draw') return 'draw';
   return winner === color ? 'win' : 'loss';

@@ -1,6 +1,6 @@
 /**
  * Why the game core refuses a command. The client shows "Invalid move: {reason}" for a
- * refused move, so the texts are short sentences.
+ * refused move (docs/protocol.md), so the texts are short sentences.
  */
 export const REJECTION = {
   notAPlayer: 'Not a player in this game',

@@ -1,11 +1,11 @@
 /**
- * The single 10+0 matchmaking pool as a pure XState v5 machine (CONTRACTS.md section 6).
+ * The single 10+0 matchmaking pool as a pure XState v5 machine (machines/matchmaking/README.md).
  *
  * The server owns one actor of this machine. It sends JOIN when a player asks for a game
  * and LEAVE when the player cancels or disconnects; it listens to the emitted events and
  * turns them into socket messages (and a game actor for `paired`).
  *
- * Rules (live-play.md "Matchmaking"):
+ * Rules (docs/product.md, Matchmaking):
  * - Players are identified by playerId only. The same id on two sockets is the same player:
  *   a second JOIN does not add a second entry (it refreshes the display name and keeps the
  *   original place in the queue), so a player can never be paired with itself.

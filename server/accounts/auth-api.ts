@@ -1,6 +1,6 @@
 /**
  * The /auth/v1 endpoints: the subset of Supabase Auth (GoTrue) that @supabase/supabase-js uses.
- * Statuses, error codes and shapes follow ../../../shared/notes/supabase-compat.md.
+ * Statuses, error codes and shapes follow what supabase-js expects (docs/accounts.md).
  */
 import type { Logger } from 'pino';
 import { AuthError, authErrorReply, errors } from './auth-errors';

@@ -1,8 +1,8 @@
 /**
- * Accounts configuration: environment variables with safe defaults, validated once at start.
- * Options passed to createAccounts() override the environment (tests use that).
+ * Accounts settings: their shape, their defaults, and how options given to createAccounts()
+ * (tests use them) are laid over the values read from the environment. The environment itself
+ * is read and validated, together with every other setting of the server, by server/config.ts.
  */
-import { z } from 'zod';
 
 export interface RateLimits {
   /** POST /token per IP per window (GoTrue: 150 per 5 min). */
@@ -15,6 +15,12 @@ export interface RateLimits {
   emailIntervalSeconds: number;
 }
 
+/**
+ * Who may read the development inbox (GET /dev/mail, which shows every confirmation and
+ * password-reset link): nobody, only clients on this machine, or anyone.
+ */
+export type DevInbox = 'off' | 'loopback' | 'on';
+
 export interface AccountsConfig {
   mode: 'embedded' | 'hosted';
   siteUrl: string;
@@ -26,6 +32,8 @@ export interface AccountsConfig {
   databaseUrl?: string;
   /** PostgreSQL schema for the tables (tests use a fresh one). Default "public". */
   dbSchema: string;
+  /** PostgreSQL mode: a query, and opening a connection, give up after these (ms). */
+  dbTimeouts: { queryMs: number; connectMs: number };
   smtp?: { host: string; port: number; user?: string; pass?: string; from: string };
   autoconfirm: boolean;
   jwtPrivateKey?: string;
@@ -36,19 +44,48 @@ export interface AccountsConfig {
   supabaseJwtSecret?: string;
   /** Exact URLs or origins (a trailing "/**" allows every path under it) accepted as redirect_to. */
   additionalRedirectUrls: string[];
-  devInbox: boolean;
-  trustProxy: boolean;
+  devInbox: DevInbox;
+  /** Addresses (IPs or CIDR ranges) of reverse proxies whose X-Forwarded-For is believed. */
+  trustProxy: string[];
   bodyLimitBytes: number;
+  /** Largest user_metadata (JSON bytes) an account may hold. */
+  userMetadataMaxBytes: number;
   accessTokenTtlSeconds: number;
   refreshReuseIntervalSeconds: number;
   rateLimits: RateLimits;
+  /** Failed sign-ins per account before it is locked, and the lock's first and longest length. */
+  loginBackoff: LoginBackoff;
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
   nodeEnv: string;
 }
 
-export type AccountsConfigOverrides = Partial<Omit<AccountsConfig, 'rateLimits' | 'argon2' | 'smtp'>> & {
+export interface LoginBackoff {
+  /** Wrong passwords in a row that are free; each further one doubles the lock. */
+  freeFailures: number;
+  baseLockMs: number;
+  maxLockMs: number;
+}
+
+export const ACCOUNTS_DEFAULTS = {
+  dataDir: './data',
+  dbSchema: 'public',
+  dbTimeouts: { queryMs: 5_000, connectMs: 5_000 },
+  smtpPort: 587,
+  bodyLimitBytes: 64 * 1024,
+  userMetadataMaxBytes: 8 * 1024,
+  accessTokenTtlSeconds: 3600,
+  refreshReuseIntervalSeconds: 10,
+  rateLimits: { token: 150, sensitive: 30, windowMs: 5 * 60_000, emailIntervalSeconds: 60 },
+  loginBackoff: { freeFailures: 5, baseLockMs: 1_000, maxLockMs: 15 * 60_000 },
+  // OWASP's argon2id minimum (19 MiB, 2 passes, 1 lane): ~35 ms per hash on the 2-core CI machine.
+  argon2: { memoryCost: 19_456, timeCost: 2, parallelism: 1 },
+} as const satisfies Partial<Record<keyof AccountsConfig | 'smtpPort', unknown>>;
+
+export type AccountsConfigOverrides = Partial<Omit<AccountsConfig, 'rateLimits' | 'argon2' | 'smtp' | 'dbTimeouts' | 'loginBackoff'>> & {
   rateLimits?: Partial<RateLimits>;
   argon2?: Partial<AccountsConfig['argon2']>;
+  dbTimeouts?: Partial<AccountsConfig['dbTimeouts']>;
+  loginBackoff?: Partial<LoginBackoff>;
   smtp?: AccountsConfig['smtp'];
 };
 
@@ -56,131 +93,52 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-const boolString = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-  .optional()
-  .transform((v) => (v === undefined || v === '' ? undefined : v === 'true' || v === '1' || v === 'yes'));
-
-const httpUrl = z
-  .string()
-  .url()
-  .refine((u) => {
-    try {
-      return /^https?:$/.test(new URL(u).protocol);
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL');
-
-const envSchema = z.object({
-  SITE_URL: httpUrl.optional(),
-  PUBLIC_URL: httpUrl.optional(),
-  DATA_DIR: z.string().min(1).optional(),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
-  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).optional(),
-  SMTP_HOST: z.string().min(1).optional(),
-  SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  SMTP_USER: z.string().optional(),
-  SMTP_PASS: z.string().optional(),
-  SMTP_FROM: z.string().min(3).optional(),
-  AUTH_AUTOCONFIRM: boolString,
-  JWT_PRIVATE_KEY: z.string().min(1).optional(),
-  ANON_KEY: z.string().min(1).optional(),
-  SUPABASE_URL: httpUrl.optional(),
-  SUPABASE_ANON_KEY: z.string().min(1).optional(),
-  SUPABASE_JWT_SECRET: z.string().min(32).optional(),
-  ADDITIONAL_REDIRECT_URLS: z.string().optional(),
-  DEV_INBOX: boolString,
-  TRUST_PROXY: boolString,
-  /** GoTrue's SMTP_MAX_FREQUENCY: least time between two e-mails to one user */
-  AUTH_EMAIL_MAX_FREQUENCY_SECONDS: z.coerce.number().int().min(0).max(86_400).optional(),
-  NODE_ENV: z.string().optional(),
-});
-
-function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const key of Object.keys(envSchema.shape)) {
-    const v = env[key];
-    out[key] = v === undefined || v.trim() === '' ? undefined : v.trim();
-  }
-  return out;
-}
-
-/** Reads and validates the environment; throws ConfigError listing every bad variable. */
-export function loadAccountsConfig(
-  overrides: AccountsConfigOverrides = {},
-  env: NodeJS.ProcessEnv = process.env,
-): AccountsConfig {
-  const parsed = envSchema.safeParse(emptyToUndefined(env));
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid accounts configuration:\n  ${lines.join('\n  ')}`);
-  }
-  const e = parsed.data;
-  const nodeEnv = overrides.nodeEnv ?? e.NODE_ENV ?? 'development';
-  const siteUrl = stripSlash(overrides.siteUrl ?? e.SITE_URL ?? 'http://localhost:3000');
-  const publicUrl = stripSlash(overrides.publicUrl ?? e.PUBLIC_URL ?? siteUrl);
-  const supabaseUrl = overrides.supabaseUrl ?? e.SUPABASE_URL;
-  const supabaseAnonKey = overrides.supabaseAnonKey ?? e.SUPABASE_ANON_KEY;
-  if (Boolean(supabaseUrl) !== Boolean(supabaseAnonKey)) {
-    throw new ConfigError('SUPABASE_URL and SUPABASE_ANON_KEY must be set together (hosted mode) or both left unset');
-  }
-  const smtpHost = e.SMTP_HOST;
-  const smtp =
-    overrides.smtp ??
-    (smtpHost
-      ? {
-          host: smtpHost,
-          port: e.SMTP_PORT ?? 587,
-          user: e.SMTP_USER,
-          pass: e.SMTP_PASS,
-          from: e.SMTP_FROM ?? `no-reply@${new URL(siteUrl).hostname}`,
-        }
-      : undefined);
-  const additional = (overrides.additionalRedirectUrls ??
-    (e.ADDITIONAL_REDIRECT_URLS ?? '').split(',').map((s) => s.trim()).filter(Boolean)) as string[];
-  for (const u of additional) {
-    const base = u.endsWith('/**') ? u.slice(0, -3) : u;
-    if (!httpUrl.safeParse(base).success) {
-      throw new ConfigError(`ADDITIONAL_REDIRECT_URLS: "${u}" is not an http(s) URL`);
-    }
-  }
-  const devInbox = overrides.devInbox ?? e.DEV_INBOX ?? nodeEnv !== 'production';
-  const cfg: AccountsConfig = {
-    mode: supabaseUrl ? 'hosted' : 'embedded',
+/** The settings read from the environment with the caller's options laid over them. */
+export function withOverrides(base: AccountsConfig, o: AccountsConfigOverrides): AccountsConfig {
+  const siteUrl = stripSlash(o.siteUrl ?? base.siteUrl);
+  const publicUrl = stripSlash(o.publicUrl ?? (base.publicUrlExplicit ? base.publicUrl : siteUrl));
+  const nodeEnv = o.nodeEnv ?? base.nodeEnv;
+  const smtp = o.smtp ?? base.smtp;
+  return {
+    ...base,
+    ...definedOnly(o),
     siteUrl,
     publicUrl,
-    publicUrlExplicit: Boolean(overrides.publicUrl ?? e.PUBLIC_URL),
-    dataDir: overrides.dataDir ?? e.DATA_DIR ?? './data',
-    databaseUrl: overrides.databaseUrl ?? e.DATABASE_URL,
-    dbSchema: overrides.dbSchema ?? e.DATABASE_SCHEMA ?? 'public',
+    publicUrlExplicit: base.publicUrlExplicit || o.publicUrl !== undefined,
     smtp,
-    autoconfirm: overrides.autoconfirm ?? e.AUTH_AUTOCONFIRM ?? false,
-    jwtPrivateKey: overrides.jwtPrivateKey ?? e.JWT_PRIVATE_KEY,
-    anonKey: overrides.anonKey ?? e.ANON_KEY,
-    supabaseUrl: supabaseUrl ? stripSlash(supabaseUrl) : undefined,
-    supabaseAnonKey,
-    supabaseJwtSecret: overrides.supabaseJwtSecret ?? e.SUPABASE_JWT_SECRET,
-    additionalRedirectUrls: additional,
-    devInbox,
-    trustProxy: overrides.trustProxy ?? e.TRUST_PROXY ?? false,
-    bodyLimitBytes: overrides.bodyLimitBytes ?? 64 * 1024,
-    accessTokenTtlSeconds: overrides.accessTokenTtlSeconds ?? 3600,
-    refreshReuseIntervalSeconds: overrides.refreshReuseIntervalSeconds ?? 10,
-    rateLimits: {
-      token: 150,
-      sensitive: 30,
-      windowMs: 5 * 60_000,
-      emailIntervalSeconds: e.AUTH_EMAIL_MAX_FREQUENCY_SECONDS ?? 60,
-      ...overrides.rateLimits,
-    },
-    // OWASP's argon2id minimum (19 MiB, 2 passes, 1 lane): ~35 ms per hash on the 2-core CI machine.
-    argon2: { memoryCost: 19_456, timeCost: 2, parallelism: 1, ...overrides.argon2 },
     nodeEnv,
+    devInbox: o.devInbox ?? (o.nodeEnv !== undefined || o.smtp !== undefined || o.publicUrl !== undefined
+      ? defaultDevInbox(nodeEnv, Boolean(smtp), publicUrl)
+      : base.devInbox),
+    rateLimits: { ...base.rateLimits, ...o.rateLimits },
+    argon2: { ...base.argon2, ...o.argon2 },
+    dbTimeouts: { ...base.dbTimeouts, ...o.dbTimeouts },
+    loginBackoff: { ...base.loginBackoff, ...o.loginBackoff },
   };
-  return cfg;
 }
 
-function stripSlash(u: string): string {
+/**
+ * Who reads the development inbox when DEV_INBOX is not set. In development, anyone who can
+ * reach the server. Otherwise only a first run on one's own machine gets it (no SMTP and a
+ * loopback public address, what `npm start` without settings gives), and then only from this
+ * machine: registration works without a mail server, and nobody else can read reset links.
+ */
+export function defaultDevInbox(nodeEnv: string, smtp: boolean, publicUrl: string): DevInbox {
+  if (nodeEnv === 'development' || nodeEnv === 'test') return 'on';
+  if (smtp) return 'off';
+  return isLoopbackHost(new URL(publicUrl).hostname) ? 'loopback' : 'off';
+}
+
+/** localhost, 127.0.0.0/8 and ::1, as a URL's hostname or a Host header's name part. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1';
+}
+
+export function stripSlash(u: string): string {
   return u.replace(/\/+$/, '');
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

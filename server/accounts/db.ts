@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { ACCOUNTS_DEFAULTS } from './config';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -34,10 +35,17 @@ export function isPgError(err: unknown): err is PgError {
 
 const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
 
-export async function openDb(opts: { dataDir: string; databaseUrl?: string; schema?: string }): Promise<Db> {
+export interface DbTimeouts {
+  /** a query gives up after this long (ms); PostgreSQL also cancels it on its side */
+  queryMs: number;
+  /** opening a connection gives up after this long (ms) */
+  connectMs: number;
+}
+
+export async function openDb(opts: { dataDir: string; databaseUrl?: string; schema?: string; timeouts?: DbTimeouts }): Promise<Db> {
   const schema = opts.schema ?? 'public';
   if (!SCHEMA_RE.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}`);
-  if (opts.databaseUrl) return openPgPool(opts.databaseUrl, schema);
+  if (opts.databaseUrl) return openPgPool(opts.databaseUrl, schema, opts.timeouts ?? ACCOUNTS_DEFAULTS.dbTimeouts);
   return openPglite(opts.dataDir, schema);
 }
 
@@ -135,8 +143,21 @@ async function openPglite(dataDir: string, schema: string): Promise<Db> {
   };
 }
 
-async function openPgPool(url: string, schema: string): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path="${schema}"` });
+/**
+ * A frozen or unreachable database must not hang every request for as long as it lasts: a query
+ * times out on the client (and the connection it used is thrown away) and is cancelled on the
+ * server (statement_timeout); getting a connection times out too. TCP keep-alive notices a
+ * peer that vanished.
+ */
+async function openPgPool(url: string, schema: string, timeouts: DbTimeouts): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    options: `-c search_path="${schema}" -c statement_timeout=${timeouts.queryMs}`,
+    connectionTimeoutMillis: timeouts.connectMs,
+    query_timeout: timeouts.queryMs + 1_000,
+    keepAlive: true,
+  });
   // Surface connection problems at start with a clear message (and create the schema).
   await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
   pool.on('error', () => {
@@ -165,12 +186,13 @@ async function openPgPool(url: string, schema: string): Promise<Db> {
           },
         });
         await client.query('COMMIT');
+        client.release();
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        // A connection that failed below SQL (timeout, reset) is discarded, not handed out again.
+        const broken = !isPgError(err) || (await client.query('ROLLBACK').then(() => false, () => true));
+        client.release(broken ? (err as Error) : undefined);
         throw err;
-      } finally {
-        client.release();
       }
     },
     async close() {

@@ -9,13 +9,17 @@
 import { STATUS_CODES } from 'node:http';
 import type { Logger } from 'pino';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import { clientAddress, type TrustedProxies } from '../http/clientAddress';
 
 export interface Req {
   method: string;
   path: string;
   query: URLSearchParams;
   headers: Record<string, string>;
+  /** The client's address (a trusted proxy's X-Forwarded-For resolved). */
   ip: string;
+  /** The address the connection came from (the proxy's, when there is one). */
+  peer: string;
   body: Buffer;
 }
 
@@ -30,7 +34,7 @@ export type Handler = (req: Req) => Promise<Reply> | Reply;
 export interface ServeOptions {
   logger: Logger;
   bodyLimitBytes: number;
-  trustProxy: boolean;
+  trustProxy: TrustedProxies;
   cors: CorsPolicy;
   tooLarge: () => Reply;
   onError: (err: unknown) => Reply;
@@ -66,11 +70,8 @@ export function serve(handler: Handler, opts: ServeOptions) {
     req.forEach((k, v) => {
       headers[k] = v;
     });
-    let ip = Buffer.from(res.getRemoteAddressAsText()).toString();
-    if (opts.trustProxy && headers['x-forwarded-for']) {
-      const hops = headers['x-forwarded-for'].split(',').map((s) => s.trim()).filter(Boolean);
-      ip = hops[hops.length - 1] ?? ip;
-    }
+    const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
+    const ip = clientAddress(peer, headers['x-forwarded-for'], opts.trustProxy);
     const origin = headers.origin;
     const corsHeaders: Record<string, string> = {};
     if (origin && opts.cors.allowedOrigins.has(origin)) {
@@ -100,7 +101,7 @@ export function serve(handler: Handler, opts: ServeOptions) {
 
     const run = (body: Buffer): void => {
       Promise.resolve()
-        .then(() => handler({ method, path, query, headers, ip, body }))
+        .then(() => handler({ method, path, query, headers, ip, peer, body }))
         .then(send, (err: unknown) => {
           opts.logger.error({ err, method, path }, 'accounts handler failed');
           send(opts.onError(err));

@@ -7,11 +7,13 @@ import { mkdirSync } from 'node:fs';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { Logger } from 'pino';
 import type { TemplatedApp } from 'uWebSockets.js';
+import { TrustedProxies, isLoopbackAddress } from '../http/clientAddress';
 import { createAuthHandler } from './auth-api';
 import { API_VERSION, API_VERSION_HEADER, authErrorReply, errors } from './auth-errors';
-import { loadAccountsConfig, type AccountsConfig, type AccountsConfigOverrides } from './config';
+import { loadAccountsConfig } from '../config';
+import { isLoopbackHost, withOverrides, type AccountsConfig, type AccountsConfigOverrides } from './config';
 import { openDb, type Db } from './db';
-import { json, serve, type Handler, type Reply } from './http';
+import { json, serve, type Handler, type Reply, type Req } from './http';
 import { loadAnonKey, loadSigningKeys, type SigningKeys } from './keys';
 import { createMailer, renderInboxHtml, type Mailer } from './mail';
 import { migrate } from './migrate';
@@ -37,19 +39,17 @@ export interface AccountsModule {
 }
 
 export type CreateAccountsOptions = AccountsConfigOverrides & {
-  dataDir: string;
-  siteUrl: string;
   logger: Logger;
-  publicUrl?: string;
-  databaseUrl?: string;
+  /** The settings the server read at start (server/config.ts); without them, read from `env`. */
+  config?: AccountsConfig;
   env?: NodeJS.ProcessEnv;
 };
 
 const AUTH_METHODS = ['get', 'post', 'put', 'patch', 'del', 'options', 'head'] as const;
 
 export async function createAccounts(opts: CreateAccountsOptions): Promise<AccountsModule> {
-  const { logger: parentLogger, env, ...overrides } = opts;
-  const cfg = loadAccountsConfig(overrides, env ?? process.env);
+  const { logger: parentLogger, env, config, ...overrides } = opts;
+  const cfg = config ? withOverrides(config, overrides) : loadAccountsConfig(overrides, env ?? process.env);
   const logger = parentLogger.child({ module: 'accounts' });
   if (cfg.mode === 'hosted') return createHostedAccounts(cfg, logger);
   return createEmbeddedAccounts(cfg, logger);
@@ -74,7 +74,7 @@ async function createHostedAccounts(cfg: AccountsConfig, logger: Logger): Promis
   const serveOpts = {
     logger,
     bodyLimitBytes: cfg.bodyLimitBytes,
-    trustProxy: cfg.trustProxy,
+    trustProxy: new TrustedProxies(cfg.trustProxy),
     cors: corsPolicy([new URL(cfg.siteUrl).origin]),
     tooLarge: () => json(413, { message: 'Request body too large' }),
     onError: () => json(500, { message: 'Internal server error' }),
@@ -101,6 +101,33 @@ async function createHostedAccounts(cfg: AccountsConfig, logger: Logger): Promis
   };
 }
 
+/**
+ * A request made on the server's own machine, not through a proxy: the client address is
+ * loopback, no forwarding header came from anyone but a trusted proxy, and the Host is a
+ * loopback name. Used to keep the development inbox from anyone else.
+ */
+function fromThisMachine(req: Req, proxies: TrustedProxies): boolean {
+  const forwarded = req.headers['x-forwarded-for'] ?? req.headers.forwarded ?? req.headers['x-real-ip'];
+  if (forwarded !== undefined && !proxies.has(req.peer)) return false;
+  const hostName = (req.headers.host ?? '').replace(/:\d{1,5}$/, '');
+  return isLoopbackAddress(req.ip) && isLoopbackHost(hostName);
+}
+
+/** The development inbox shows every sign-in and reset link: say so loudly whenever it is on. */
+function announceDevInbox(cfg: AccountsConfig, logger: Logger): void {
+  if (cfg.devInbox === 'on') {
+    logger.warn(
+      { devInbox: cfg.devInbox, nodeEnv: cfg.nodeEnv },
+      'DEVELOPMENT INBOX IS ON FOR EVERYONE: anyone who can reach this server can read every confirmation and password-reset link at /dev/mail. Never run a public site like this (DEV_INBOX=false, or set SMTP_HOST).',
+    );
+  } else if (cfg.devInbox === 'loopback') {
+    logger.warn(
+      { devInbox: cfg.devInbox },
+      'development inbox at /dev/mail, readable only from this machine: sign-up and password-reset e-mails land there because no SMTP_HOST is set. Set SMTP_HOST to send real mail, DEV_INBOX=false to turn the inbox off.',
+    );
+  }
+}
+
 function identityFrom(payload: JWTPayload, username?: string): VerifiedIdentity | null {
   if (typeof payload.sub !== 'string' || payload.role !== 'authenticated') return null;
   const meta = (payload.user_metadata ?? {}) as Record<string, unknown>;
@@ -115,7 +142,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
   mkdirSync(cfg.dataDir, { recursive: true });
   const keys: SigningKeys = await loadSigningKeys({ dataDir: cfg.dataDir, jwtPrivateKey: cfg.jwtPrivateKey });
   const anonKey = await loadAnonKey(keys, { dataDir: cfg.dataDir, anonKey: cfg.anonKey });
-  const db = await openDb({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl, schema: cfg.dbSchema });
+  const db = await openDb({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl, schema: cfg.dbSchema, timeouts: cfg.dbTimeouts });
   let mailer: Mailer | undefined;
   try {
     const applied = await migrate(db);
@@ -138,7 +165,8 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
     const auth = createAuthHandler({ cfg, db, keys, hasher, mailer, redirects, sessions, logger });
     const profiles = createProfilesHandler({ db, keys });
     const cors = corsPolicy([...new Set([new URL(cfg.publicUrl).origin, ...redirects.corsOrigins()])]);
-    const base = { logger, bodyLimitBytes: cfg.bodyLimitBytes, trustProxy: cfg.trustProxy, cors };
+    const proxies = new TrustedProxies(cfg.trustProxy);
+    const base = { logger, bodyLimitBytes: cfg.bodyLimitBytes, trustProxy: proxies, cors };
     const authServe = serve(auth, {
       ...base,
       tooLarge: () => authErrorReply(errors.tooLarge()),
@@ -153,7 +181,10 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
       serve(h, { ...base, tooLarge: () => json(413, { message: 'Payload Too Large' }), onError: () => json(500, { message: 'Internal server error' }) });
     const inbox = mailer.inbox;
     const devMail = plain((req) => {
-      if (!inbox) return json(404, { message: 'The development inbox is off (NODE_ENV=production without DEV_INBOX=true)' });
+      if (!inbox) return json(404, { message: 'The development inbox is off (set DEV_INBOX=true or loopback to turn it on)' });
+      if (cfg.devInbox === 'loopback' && !fromThisMachine(req, proxies)) {
+        return json(403, { message: 'The development inbox can only be read from the server\'s own machine (DEV_INBOX=loopback)' });
+      }
       const messages = inbox.list().map(({ id, kind, to, subject, text, links, sentAt }) => ({ id, kind, to, subject, text, links, sentAt }));
       if ((req.headers.accept ?? '').includes('text/html')) {
         return { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }, body: renderInboxHtml(messages) };
@@ -167,13 +198,14 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
       if (cfg.publicUrlExplicit || !host || !/^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9a-fA-F:.]+\](:\d{1,5})?$/.test(host)) {
         return configReply(cfg.publicUrl, anonKey);
       }
-      const proto = cfg.trustProxy && req.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
+      const proto = proxies.has(req.peer) && req.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
       return configReply(`${proto}://${host}`, anonKey);
     });
     logger.info(
-      { db: db.kind, publicUrl: cfg.publicUrl, autoconfirm: cfg.autoconfirm, devInbox: Boolean(inbox), smtp: Boolean(cfg.smtp) },
+      { db: db.kind, publicUrl: cfg.publicUrl, autoconfirm: cfg.autoconfirm, devInbox: cfg.devInbox, smtp: Boolean(cfg.smtp) },
       'accounts ready',
     );
+    announceDevInbox(cfg, logger);
 
     // Housekeeping: expired one-time tokens and long-revoked refresh tokens (keeping each
     // session's recent history so reuse detection still recognises recently rotated tokens).
@@ -235,6 +267,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
   }
 }
 
-export { loadAccountsConfig, ConfigError } from './config';
+export { loadAccountsConfig } from '../config';
+export { ConfigError } from './config';
 export type { AccountsConfig } from './config';
 export { API_VERSION };

@@ -47,7 +47,7 @@ export interface Mailer {
 }
 
 export function createMailer(cfg: AccountsConfig): Mailer {
-  const inbox = cfg.devInbox ? new DevInbox() : undefined;
+  const inbox = cfg.devInbox !== 'off' ? new DevInbox() : undefined;
   let transport: Transporter | undefined;
   if (cfg.smtp) {
     transport = nodemailer.createTransport({

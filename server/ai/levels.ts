@@ -1,7 +1,7 @@
 /**
  * The ten AI difficulty levels and the engine settings behind each.
  *
- * Reference (shared/notes/live-play.md): lichess maps its 8 levels to Stockfish
+ * Reference: lichess maps its 8 levels to Stockfish
  * Skill Level / depth / movetime as
  *   -9/5/50ms, -5/5/100, -1/5/150, 3/5/200, 7/5/300, 11/8/400, 16/13/500, 20/22/1000
  * with a patched engine that accepts negative skill levels. Official Stockfish stops at
@@ -47,6 +47,7 @@
  * |     9 |    13 |    12 |   800 ms |         0 % | expert                                |
  * |    10 |    20 |    18 |  1000 ms |         0 % | full strength within 1 s: beyond club |
  */
+import { AI_DIFFICULTY } from '../../machines/protocol/constants';
 
 export interface AiLevel {
   level: number;
@@ -74,10 +75,11 @@ export const AI_LEVELS: readonly AiLevel[] = [
   { level: 10, skill: 20, depth: 18, movetimeMs: 1000, randomMoveChance: 0, label: 'Advanced' },
 ];
 
-export const MIN_LEVEL = 1;
-export const MAX_LEVEL = 10;
-/** SPEC section 9: default difficulty 5; presets 1 (Beginner), 5 (Inter), 9 (Advanced). */
-export const DEFAULT_LEVEL = 5;
+/** The range and default the protocol's startAIGame schema allows (docs/protocol.md). */
+export const MIN_LEVEL = AI_DIFFICULTY.min;
+export const MAX_LEVEL = AI_DIFFICULTY.max;
+/** Default difficulty 5; presets 1 (Beginner), 5 (Inter), 9 (Advanced), as the client shows them. */
+export const DEFAULT_LEVEL = AI_DIFFICULTY.default;
 export const LEVEL_PRESETS = { beginner: 1, inter: 5, advanced: 9 } as const;
 
 export function levelSettings(level: number): AiLevel {

@@ -1,5 +1,5 @@
 /**
- * The AI game service (CONTRACTS.md section 4): one XState actor (machines/ai) per AI game,
+ * The AI game service (docs/protocol.md): one XState actor (machines/ai) per AI game,
  * with engine-backed implementations, and the socket messages those actors produce.
  *
  * Messages, all through `send(playerId, msg)`:
@@ -14,7 +14,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
-import { z } from 'zod';
 import {
   aiGameMachine,
   type AiGameEmitted,
@@ -24,20 +23,25 @@ import {
 import { toMoveInput } from '../../machines/ai/position';
 import {
   TEXT,
+  type AiGameOptions,
   type Color,
   type CurrentState,
+  type ErrorCode,
+  type ParsedPayloads,
   type ServerMessage,
   type WireMove,
 } from '../../machines/protocol/messages';
-import { aiConfigFromEnv } from './config';
+import { aiConfigFromEnv } from '../config';
 import { EnginePool } from './engine/pool';
 import { resolveEngine } from './engine/locate';
-import { DEFAULT_LEVEL, MAX_LEVEL, MIN_LEVEL, levelSettings } from './levels';
+import { levelSettings } from './levels';
 import { chooseAiMove } from './move-chooser';
 
 export interface AiService {
-  start(playerId: string, options: unknown): void;
-  move(playerId: string, payload: unknown): void;
+  /** options as the protocol's startAIGame schema has checked them */
+  start(playerId: string, options: AiGameOptions): void;
+  /** a playerMoveAI payload as the protocol's schema has checked it */
+  move(playerId: string, payload: ParsedPayloads['playerMoveAI']): void;
   resign(playerId: string, gameId: string): void;
   ownsGame(gameId: string): boolean;
   hasGame(playerId: string): boolean;
@@ -77,7 +81,6 @@ export interface AiServiceOptions {
 }
 
 export const AI_ERRORS = {
-  invalidOptions: (detail: string) => ({ code: 'invalid_options', message: `Invalid AI game options: ${detail}` }),
   alreadyPlaying: { code: 'ai_game_in_progress', message: 'You already have an AI game in progress' },
   full: (max: number) => ({
     code: 'ai_capacity',
@@ -86,39 +89,18 @@ export const AI_ERRORS = {
   notYourGame: { code: 'not_your_game', message: 'Not your game' },
   engine: (detail: string) => ({ code: 'engine_failure', message: detail }),
   unavailable: { code: 'ai_unavailable', message: 'The AI is not available right now' },
-} as const;
+  noGame: { code: 'no_ai_game', message: 'No active AI game' },
+} as const satisfies Record<string, AiError | ((arg: never) => AiError)>;
 
-export const NO_AI_GAME = 'No active AI game';
+interface AiError {
+  code: ErrorCode;
+  message: string;
+}
+
+export const NO_AI_GAME = AI_ERRORS.noGame.message;
 
 /** Shortest movetime load shedding may give a search. */
 export const MIN_SHED_MOVETIME_MS = 30;
-
-const optionsSchema = z
-  .object({
-    difficulty: z
-      .number({ error: 'difficulty must be a number' })
-      .int({ error: 'difficulty must be a whole number' })
-      .min(MIN_LEVEL, { error: `difficulty must be between ${MIN_LEVEL} and ${MAX_LEVEL}` })
-      .max(MAX_LEVEL, { error: `difficulty must be between ${MIN_LEVEL} and ${MAX_LEVEL}` })
-      .default(DEFAULT_LEVEL),
-    playerColor: z
-      .enum(['white', 'black', 'random'], { error: 'playerColor must be "white", "black" or "random"' })
-      .default('white'),
-  })
-  .strip();
-
-const movePayloadSchema = z.object({
-  gameId: z.string({ error: 'gameId must be a string' }).min(1, { error: 'gameId is missing' }),
-  move: z.unknown(),
-});
-
-/** Accepts the inner options or the whole startAIGame payload `{ options: {...} }`. */
-export function parseAiOptions(raw: unknown): { ok: true; difficulty: number; playerColor: Color | 'random' } | { ok: false; error: string } {
-  const inner = raw && typeof raw === 'object' && 'options' in raw ? (raw as { options: unknown }).options : raw;
-  const r = optionsSchema.safeParse(inner ?? {});
-  if (!r.success) return { ok: false, error: r.error.issues.map((i) => i.message).join('; ') };
-  return { ok: true, difficulty: r.data.difficulty, playerColor: r.data.playerColor };
-}
 
 type GameActor = ActorRefFrom<typeof aiGameMachine>;
 
@@ -253,7 +235,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
     });
   }
 
-  function refuse(playerId: string, err: { code: string; message: string }): void {
+  function refuse(playerId: string, err: AiError): void {
     send(playerId, { type: 'error', code: err.code, message: err.message });
   }
 
@@ -266,24 +248,22 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
 
     start(playerId, options) {
       if (closed) return refuse(playerId, AI_ERRORS.unavailable);
-      const parsed = parseAiOptions(options);
-      if (!parsed.ok) return refuse(playerId, AI_ERRORS.invalidOptions(parsed.error));
       if (byPlayer.has(playerId)) return refuse(playerId, AI_ERRORS.alreadyPlaying);
       if (games.size >= maxGames) {
         log.warn({ playerId, games: games.size, maxGames }, 'AI game refused: server at capacity');
         return refuse(playerId, AI_ERRORS.full(maxGames));
       }
       const playerColor: Color =
-        parsed.playerColor === 'random' ? (random() < 0.5 ? 'white' : 'black') : parsed.playerColor;
+        options.playerColor === 'random' ? (random() < 0.5 ? 'white' : 'black') : options.playerColor;
       const gameId = `ai_${randomUUID()}`;
       const actor = createActor(machine, {
-        input: { gameId, playerColor, difficulty: parsed.difficulty },
+        input: { gameId, playerColor, difficulty: options.difficulty },
       });
       const entry: GameEntry = {
         gameId,
         playerId,
         playerColor,
-        difficulty: parsed.difficulty,
+        difficulty: options.difficulty,
         actor,
         log: log.child({ gameId, playerId }),
         startedAt: Date.now(),
@@ -305,27 +285,24 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
           finish(entry);
         },
       });
-      entry.log.info({ difficulty: parsed.difficulty, playerColor, requestedColor: parsed.playerColor, engine: spec.kind }, 'AI game started');
+      entry.log.info({ difficulty: options.difficulty, playerColor, requestedColor: options.playerColor, engine: spec.kind }, 'AI game started');
       send(playerId, { type: 'gameCreated', gameId, playerColor, opponentName: TEXT.aiOpponentName });
       sendStart(entry);
       actor.start(); // the AI moves at once when it has white
     },
 
-    move(playerId, payload) {
-      const parsed = movePayloadSchema.safeParse(payload);
-      if (!parsed.success) return rejectMove(playerId, `Invalid move: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-      const { gameId, move } = parsed.data;
+    move(playerId, { gameId, move }) {
       const entry = games.get(gameId);
       if (!entry) {
         return rejectMove(playerId, byPlayer.has(playerId) ? AI_ERRORS.notYourGame.message : NO_AI_GAME, gameId);
       }
       if (entry.playerId !== playerId) return rejectMove(playerId, AI_ERRORS.notYourGame.message, gameId);
-      entry.actor.send({ type: 'PLAYER_MOVE', move: move as WireMove });
+      entry.actor.send({ type: 'PLAYER_MOVE', move });
     },
 
     resign(playerId, gameId) {
       const entry = games.get(gameId);
-      if (!entry) return refuse(playerId, { code: 'no_ai_game', message: NO_AI_GAME });
+      if (!entry) return refuse(playerId, AI_ERRORS.noGame);
       if (entry.playerId !== playerId) return refuse(playerId, AI_ERRORS.notYourGame);
       entry.actor.send({ type: 'RESIGN' });
     },

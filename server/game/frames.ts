@@ -12,7 +12,7 @@
  * string, a clock that is not a finite number) sends the frame through JSON.stringify instead.
  */
 import type { ClocksMs, GameMoveMsg, TimerUpdateMsg } from '../../machines/protocol/messages';
-import { timerSeconds } from '../../machines/game';
+import { timerSeconds } from './machines';
 import { asciiBytes } from '../ascii';
 
 const SCRATCH = new Uint8Array(4096);
@@ -118,7 +118,7 @@ export function gameMoveFrame(msg: Required<Omit<GameMoveMsg, 'move'>> & Pick<Ga
   return written(put(CLOSE, n));
 }
 
-/** The timerUpdate frame (the whole seconds players see, and the milliseconds), valid until the next frame is written. */
+/** The timerUpdate frame (whole seconds, and the milliseconds), valid until the next frame is written. */
 export function timerUpdateFrame(gameId: string, clocks: ClocksMs): Uint8Array {
   const white = ms(clocks.white);
   const black = ms(clocks.black);

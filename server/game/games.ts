@@ -53,7 +53,7 @@ export interface GameOptions {
   clockMs: number;
   firstMoveMs: number;
   graceMs: { guest: number; account: number };
-  /** lag compensation quota (lichess 10+0): 1 s per move, 3 s bank, 7 s cap */
+  /** lag compensation quota (lichess 10+0, docs/product.md): 1 s per move, 3 s bank, 7 s cap */
   lag: { perMoveCapMs: number; initialBankMs: number; bankCapMs: number };
   startFen?: string;
   inspect?: unknown;

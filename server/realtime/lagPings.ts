@@ -1,7 +1,7 @@
 /**
  * Lag pings: every socket is pinged about once per interval, and half the round trip of its
  * pong is the socket's one-way lag, which the game machine credits to the player's moves
- * (live-play.md). A ping of its own costs a system call and a wake-up of the receiver, as much
+ * (docs/product.md). A ping of its own costs a system call and a wake-up of the receiver, as much
  * as a frame, so a due ping rides along with a frame the socket is being sent anyway whenever uWS
  * can put both in one write: to the socket whose message is being handled (uWS has corked it)
  * or, outside a socket handler (clock reports on the heartbeat), to any socket. A player in a

@@ -11,7 +11,7 @@
  * answer is always the one `parseClientMessage` gives (tests/server/moveFrame.test.ts).
  */
 import { SQUARE_NAMES } from '../../machines/chess/squares';
-import type { ParsedMessage } from './schemas';
+import type { ParsedMessage } from '../../machines/protocol/messages';
 import { asciiBytes } from '../ascii';
 
 const HEAD = asciiBytes('{"type":"gameMove","payload":{"gameId":"');

@@ -2,9 +2,10 @@
  * The WebSocket endpoint: identity on upgrade, limits, parsing, routing of every client message
  * to matchmaking, the game actors, the AI service or the accounts module.
  */
+import { REPLACED_CLOSE_CODE, RATE_LIMIT_CLOSE_CODE, SHUTDOWN_CLOSE_CODE } from '../../machines/protocol/closeCodes';
 import type { Logger } from 'pino';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t } from 'uWebSockets.js';
-import { TEXT, type ServerMessage } from '../../machines/protocol/messages';
+import { TEXT, type ErrorCode, type ParsedMessage, type ParsedPayloads, type ServerMessage } from '../../machines/protocol/messages';
 import type { ServerMetrics } from '../http/metrics';
 import type { GameManager } from '../game/games';
 import type { Matchmaking } from '../game/matchmaking';
@@ -15,17 +16,13 @@ import type { GuestIdentity } from './identity';
 import { LagPings } from './lagPings';
 import { newRateState, takeToken } from './rateLimit';
 import { readMoveFrame } from './moveFrame';
-import { parseClientMessage, type ParsedMessage, type ParsedPayloads, type ParseResult } from './schemas';
+import { parseClientMessage, type ParseResult } from '../../machines/protocol/parse';
 
 export interface RealtimeOptions {
   maxPayloadBytes: number;
   idleTimeoutSeconds: number;
   rateLimit: { messages: number; windowMs: number };
 }
-
-export const REPLACED_CLOSE_CODE = 4001;
-export const RATE_LIMIT_CLOSE_CODE = 1008;
-export const SHUTDOWN_CLOSE_CODE = 1001;
 
 const TEXTS = {
   replaced: 'This player connected from another tab or device; this connection is closed.',
@@ -39,6 +36,7 @@ const TEXTS = {
   identifyFailed: 'Could not verify the access token; you stay a guest.',
   identifyBusy: 'Cannot change identity during a game or a search.',
   aiWhileInGame: 'Cannot start an AI game while in an active game',
+  invalidAiOptions: (issue: string) => `Invalid AI game options: ${issue}`,
 };
 
 export class Realtime {
@@ -222,6 +220,10 @@ export class Realtime {
         this.sendWs(ws, { type: 'moveRejected', message: parsed.detail });
         return;
       }
+      if (parsed.reason === 'invalid_payload' && parsed.type === 'startAIGame') {
+        this.reject(ws, 'invalid_options', TEXTS.invalidAiOptions(parsed.issue ?? parsed.detail));
+        return;
+      }
       this.reject(ws, parsed.reason, parsed.detail);
       return;
     }
@@ -234,10 +236,10 @@ export class Realtime {
     }
   }
 
-  private reject(ws: WS, reason: string, message: string, reply = true): void {
+  private reject(ws: WS, reason: ErrorCode | 'rate_limit', message: string, reply = true): void {
     this.metrics.messagesRejected.inc({ reason });
     this.log.info({ playerId: ws.getUserData().playerId, reason, detail: message }, 'message rejected');
-    if (reply) this.sendWs(ws, { type: 'error', code: reason, message });
+    if (reply && reason !== 'rate_limit') this.sendWs(ws, { type: 'error', code: reason, message });
   }
 
   private sendWs(ws: WS, msg: ServerMessage): void {
@@ -409,7 +411,7 @@ export class Realtime {
     this.sendWs(ws, { type: 'identified', playerId: account.id, ...(claims.username ? { username: claims.username } : {}) });
   }
 
-  private startAi(ws: WS, session: PlayerSession, payload: unknown): void {
+  private startAi(ws: WS, session: PlayerSession, payload: ParsedPayloads['startAIGame']): void {
     const ai = this.getAi();
     if (!ai) {
       this.reject(ws, 'ai_unavailable', TEXTS.aiUnavailable);
@@ -420,8 +422,7 @@ export class Realtime {
       return;
     }
     if (session.queued) this.matchmaking.leave(session, false);
-    const options = payload && typeof payload === 'object' && 'options' in payload ? (payload as { options: unknown }).options : payload;
-    ai.start(session.id, options);
+    ai.start(session.id, payload.options);
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 /**
  * /auth/v1 driven by the real @supabase/supabase-js client: every row of the contract's endpoint
- * table (../shared/notes/supabase-compat.md), success and error rows.
+ * table (docs/accounts.md), success and error rows.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';

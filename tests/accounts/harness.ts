@@ -41,6 +41,21 @@ export function memoryStorage(): Storage {
 
 const quietLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
+/** A real supabase-js client for Node (no session refresh or URL detection). */
+export function nodeSupabaseClient(url: string, anonKey: string, extra: { storage?: Storage; headers?: Record<string, string> } = {}): SupabaseClient {
+  return createClient(url, anonKey, {
+    auth: {
+      persistSession: Boolean(extra.storage),
+      storage: extra.storage,
+      autoRefreshToken: false,
+      detectSessionInUrl: false,
+    },
+    // Node 20 has no global WebSocket; realtime is not used here but the client builds it.
+    realtime: { transport: WebSocket as never },
+    global: { headers: extra.headers ?? {} },
+  });
+}
+
 export interface StartOptions extends Partial<CreateAccountsOptions> {
   backend?: Backend;
   /** Reuse a data dir / schema (restart tests). */
@@ -96,17 +111,7 @@ export async function startAccountsServer(opts: StartOptions = {}): Promise<Test
     dataDir,
     dbSchema,
     client(extra = {}) {
-      return createClient(url, accounts.info.anonKey, {
-        auth: {
-          persistSession: Boolean(extra.storage),
-          storage: extra.storage,
-          autoRefreshToken: false,
-          detectSessionInUrl: false,
-        },
-        // Node 20 has no global WebSocket; realtime is not used here but the client builds it.
-        realtime: { transport: WebSocket as never },
-        global: { headers: extra.headers ?? {} },
-      });
+      return nodeSupabaseClient(url, accounts.info.anonKey, extra);
     },
     stop,
     async destroy() {

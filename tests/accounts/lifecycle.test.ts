@@ -96,7 +96,7 @@ describe('production-like server', () => {
       devInbox: undefined,
       jwtPrivateKey: pem,
       autoconfirm: true,
-      trustProxy: true,
+      trustProxy: ['127.0.0.1'],
       rateLimits: { token: 5, sensitive: 3, emailIntervalSeconds: 60 },
       publicUrl: undefined, // PUBLIC_URL unset: /config.json answers the origin the browser used
       smtp: { host: '127.0.0.1', port: smtpPort, from: 'Chess <no-reply@chess.test>' },
@@ -230,15 +230,18 @@ describe('configuration', () => {
     const cfg = loadAccountsConfig({}, {});
     expect(cfg).toMatchObject({
       mode: 'embedded',
-      dataDir: './data',
+      dataDir: 'data',
       autoconfirm: false,
-      devInbox: true,
+      // NODE_ENV unset is production: the inbox only for this machine, and only without SMTP
+      devInbox: 'loopback',
       siteUrl: 'http://localhost:3000',
       publicUrl: 'http://localhost:3000',
       rateLimits: { token: 150, sensitive: 30, windowMs: 300_000, emailIntervalSeconds: 60 },
     });
-    expect(loadAccountsConfig({}, { NODE_ENV: 'production' }).devInbox).toBe(false);
-    expect(loadAccountsConfig({}, { NODE_ENV: 'production', DEV_INBOX: 'true' }).devInbox).toBe(true);
+    expect(loadAccountsConfig({}, { NODE_ENV: 'production', SMTP_HOST: 'mail.example.org' }).devInbox).toBe('off');
+    expect(loadAccountsConfig({}, { NODE_ENV: 'production', PUBLIC_URL: 'https://chess.example.org' }).devInbox).toBe('off');
+    expect(loadAccountsConfig({}, { NODE_ENV: 'development' }).devInbox).toBe('on');
+    expect(loadAccountsConfig({}, { NODE_ENV: 'production', DEV_INBOX: 'true' }).devInbox).toBe('on');
     expect(loadAccountsConfig({}, { AUTH_AUTOCONFIRM: 'true' }).autoconfirm).toBe(true);
   });
 

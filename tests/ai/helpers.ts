@@ -5,6 +5,7 @@
 import WebSocket from 'ws';
 import { ChessGame } from '../../machines/chess/index';
 import type { ServerMessage } from '../../machines/protocol/messages';
+import { checkServerMessage } from '../support/protocol';
 
 type Msg = ServerMessage & Record<string, unknown>;
 
@@ -17,7 +18,7 @@ export class TestClient {
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as Msg;
+      const msg = checkServerMessage(String(data)) as Msg;
       this.all.push(msg);
       const w = this.waiters.find((x) => x.pred(msg));
       if (w) {

@@ -8,7 +8,6 @@ import { EnginePool } from '../../server/ai/engine/pool';
 import { resolveEngine } from '../../server/ai/engine/locate';
 import { AI_LEVELS, DEFAULT_LEVEL, LEVEL_PRESETS, levelSettings } from '../../server/ai/levels';
 import { chooseAiMove } from '../../server/ai/move-chooser';
-import { parseAiOptions } from '../../server/ai/service';
 
 let pool: EnginePool;
 beforeAll(async () => {
@@ -17,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => pool?.close());
 
 describe('level table', () => {
-  it('has levels 1..10 that only get stronger, with the spec presets and default', () => {
+  it('has levels 1..10 that only get stronger, with the product presets and default', () => {
     expect(AI_LEVELS.map((l) => l.level)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     for (let i = 1; i < AI_LEVELS.length; i++) {
       const [lo, hi] = [AI_LEVELS[i - 1], AI_LEVELS[i]];
@@ -30,16 +29,6 @@ describe('level table', () => {
     expect(DEFAULT_LEVEL).toBe(5);
     expect(LEVEL_PRESETS).toEqual({ beginner: 1, inter: 5, advanced: 9 });
     expect(() => levelSettings(0)).toThrow(RangeError);
-  });
-
-  it('parses startAIGame options in both shapes and refuses bad ones', () => {
-    expect(parseAiOptions({ options: { difficulty: 9, playerColor: 'black' } })).toEqual({ ok: true, difficulty: 9, playerColor: 'black' });
-    expect(parseAiOptions({ difficulty: 1, playerColor: 'random' })).toEqual({ ok: true, difficulty: 1, playerColor: 'random' });
-    expect(parseAiOptions({})).toEqual({ ok: true, difficulty: 5, playerColor: 'white' });
-    expect(parseAiOptions({ difficulty: 2.5 })).toMatchObject({ ok: false, error: expect.stringMatching(/whole number/) });
-    expect(parseAiOptions({ difficulty: '5' })).toMatchObject({ ok: false });
-    expect(parseAiOptions({ difficulty: 0 })).toMatchObject({ ok: false, error: expect.stringMatching(/between 1 and 10/) });
-    expect(parseAiOptions('white')).toMatchObject({ ok: false });
   });
 });
 

@@ -8,7 +8,7 @@ import { perft } from '../../machines/chess';
 
 import { parseEpd } from '../../machines/chess/bench/epd';
 
-// The suite (/work/shared/data/perft-suite.json) as shipped in EPD form with the chess core.
+// The perft reference suite as shipped in EPD form with the chess core.
 const suite = parseEpd(readFileSync(new URL('../../machines/chess/bench/perft-suite.epd', import.meta.url), 'utf8'))
   .map((e) => ({ name: `line ${e.line}: ${e.fen}`, fen: e.fen, depths: Object.fromEntries(e.depths) as Record<string, number> }));
 /** Depths whose node count stays under this run in the tests; the benchmark runs the whole file. */

@@ -151,7 +151,7 @@ describe('multiplayer game machine', () => {
     expect(snap.context.end?.message.length).toBeGreaterThan(0);
     const finished = h.out.find((e) => e.type === 'finished') as Extract<MultiplayerEmitted, { type: 'finished' }>;
     expect(finished.result).toMatchObject({ id: 'g1', playerColor: 'black', result: 'win', reason: 'checkmate', opponentId: 'player_xyz' });
-    // SPEC 9: notification colour is fixed to white, so a black win notifies "Defeat"
+    // as the original client: notification colour is fixed to white, so a black win notifies "Defeat"
     expect(h.out.filter((e) => e.type === 'notify').at(-1)).toMatchObject({ title: 'Defeat', body: 'Game ended by checkmate' });
     h.actor.send({ type: 'RESET' });
     expect(h.actor.getSnapshot().matches({ game: 'idle' })).toBe(true);

@@ -267,7 +267,7 @@ describe('documented environment', () => {
     const files = ['server/config.ts', 'server/accounts/config.ts', 'server/ai/config.ts', 'server/ai/engine/locate.ts', 'server/accounts/migrate.ts'];
     for (const f of files) {
       const src = readFileSync(join(ROOT, f), 'utf8');
-      for (const m of src.matchAll(/^\s+([A-Z][A-Z0-9_]+):\s*(?:intIn|bool|z\b|httpUrl|boolString)/gm)) names.add(m[1]);
+      for (const m of src.matchAll(/^\s+([A-Z][A-Z0-9_]+):\s*(?:[a-zA-Z]+\(|text\b|z\b)/gm)) names.add(m[1]);
       for (const m of src.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)) names.add(m[1]);
       for (const m of src.matchAll(/process\.env\.([A-Z][A-Z0-9_]+)/g)) names.add(m[1]);
     }

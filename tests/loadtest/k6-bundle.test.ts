@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { Chess } from 'chess.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parseEpd } from '../../machines/chess/bench/epd';
 import { loadScenario } from './k6-node/run-scenario';
 import { evaluate } from './k6-node/thresholds';
 
@@ -26,6 +27,7 @@ interface BundledGame {
   status(): { over: boolean };
 }
 let ChessGame: new (fen?: string) => BundledGame;
+let bundledPerft: (fen: string, depth: number) => number;
 
 /** Module specifiers a built ES module imports (static and dynamic). */
 function importsOf(code: string): string[] {
@@ -38,10 +40,36 @@ function importsOf(code: string): string[] {
 
 beforeAll(async () => {
   await run('npm', ['run', '--silent', 'build:k6'], { cwd: ROOT });
-  ({ ChessGame } = await import(pathToFileURL(join(DIST, 'chess.js')).href));
+  ({ ChessGame, perft: bundledPerft } = await import(pathToFileURL(join(DIST, 'chess.js')).href));
 }, 120_000);
 
 describe('k6 chess bundle (loadtest/k6/dist/chess.js)', () => {
+  it('is the light core: no magic slider tables, the ray walk in their place', () => {
+    const code = readFileSync(join(DIST, 'chess.js'), 'utf8');
+    // The first rook magic of machines/chess/magics.ts, as esbuild prints it.
+    expect(code).not.toMatch(/2155888672|0x80804020/i);
+    expect(code).toContain('rayAttacksInto');
+  });
+
+  it('the ray slider module has exactly the exports of the magic one it replaces', async () => {
+    const magic = await import('../../machines/chess/sliders');
+    const ray = await import('../../loadtest/k6/chess/ray-sliders');
+    expect(Object.keys(ray).sort()).toEqual(Object.keys(magic).sort());
+  });
+
+  it('counts the perft suite exactly (every depth up to 1,000,000 nodes)', () => {
+    const suite = parseEpd(readFileSync(join(ROOT, 'machines/chess/bench/perft-suite.epd'), 'utf8'));
+    let checked = 0;
+    for (const entry of suite) {
+      for (const [depth, nodes] of entry.depths) {
+        if (nodes > 1_000_000) continue;
+        expect(bundledPerft(entry.fen, depth), `${entry.fen} depth ${depth}`).toBe(nodes);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  }, 120_000);
+
   it('is a self-contained ES module without Node or browser APIs', () => {
     const code = readFileSync(join(DIST, 'chess.js'), 'utf8');
     expect(importsOf(code)).toEqual([]);

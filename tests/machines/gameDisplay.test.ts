@@ -15,11 +15,11 @@ describe('display helpers', () => {
     expect(formatClock(90 * 60_000)).toBe('90:00');
   });
 
-  it('turns millisecond clocks into the whole seconds of SPEC timers', () => {
+  it('turns millisecond clocks into the whole seconds of the protocol timers', () => {
     expect(toTimers({ white: 599_500, black: 0 })).toEqual({ white: 600, black: 0 });
   });
 
-  it('labels the SPEC reasons and shows any other reason as given', () => {
+  it('labels the documented reasons and shows any other reason as given', () => {
     expect(Object.keys(REASON_LABELS)).toHaveLength(9);
     expect(reasonLabel('disconnection')).toBe('Opponent Disconnected');
     expect(reasonLabel('agreement')).toBe('Draw by Agreement');
@@ -38,7 +38,7 @@ describe('display helpers', () => {
 describe('game input checks', () => {
   const base = { gameId: 'g', white: { id: 'a', name: 'A' }, black: { id: 'b', name: 'B' }, startedAt: 0 };
 
-  it('fills the defaults', () => {
+  it('fills the documented defaults', () => {
     expect(resolveSettings(base)).toEqual({
       clockMs: 600_000,
       firstMoveDeadlineMs: 30_000,

@@ -47,7 +47,7 @@ describe('matchmaking', () => {
     await b.close();
   });
 
-  it('pairs in arrival order, names the opponent, and refuses a second search with the SPEC text', async () => {
+  it('pairs in arrival order, names the opponent, and refuses a second search with the documented text', async () => {
     const { white, black, gameId } = await pairPlayers(server.url, ['Alice', '']);
     const ws = white.received.find((m) => m.type === 'gameStart')!;
     const bs = black.received.find((m) => m.type === 'gameStart')!;

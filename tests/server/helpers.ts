@@ -2,6 +2,7 @@
 import WebSocket from 'ws';
 import { startServer, type RunningServer, type StartServerOptions } from '../../server/app';
 import type { ServerMessage, ClientMessageType } from '../../machines/protocol/messages';
+import { checkServerMessage } from '../support/protocol';
 
 export type Msg = ServerMessage & Record<string, unknown>;
 
@@ -42,7 +43,7 @@ export class TestClient {
     this.ws.on('error', () => {});
     this.ws.on('message', (data, isBinary) => {
       if (isBinary) return;
-      const m = JSON.parse(data.toString()) as Msg;
+      const m = checkServerMessage(data.toString()) as Msg;
       this.received.push(m);
       const i = this.waiters.findIndex((w) => w.pred(m));
       if (i >= 0) {

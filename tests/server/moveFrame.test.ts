@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readMoveFrame } from '../../server/realtime/moveFrame';
-import { parseClientMessage } from '../../server/realtime/schemas';
+import { parseClientMessage } from '../../machines/protocol/parse';
 import { prng } from '../support/prng';
 
 const bytes = (text: string) => {

@@ -1,45 +1,11 @@
 /** The real process (server/main.ts): graceful shutdown, persisted guest key, config errors. */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
 import { TestClient, pairPlayers, playMoves } from './helpers';
-
-interface Proc {
-  child: ChildProcess;
-  url: string;
-  exit: Promise<number | null>;
-  stderr: () => string;
-  /** stdout lines so far (pino JSON) */
-  lines: string[];
-}
-
-function startProcess(env: Record<string, string>, nodeFlags: readonly string[] = SERVER_NODE_FLAGS): Promise<Proc> {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', STATIC_DIR: '/nonexistent', AI_ENABLED: '0', ACCOUNTS_ENABLED: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const lines: string[] = [];
-  return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout! });
-    rl.on('line', (line) => {
-      lines.push(line);
-      try {
-        const j = JSON.parse(line);
-        if (j.msg === 'server listening') resolve({ child, url: `http://127.0.0.1:${j.port}`, exit, stderr: () => err, lines });
-      } catch {
-        // not JSON
-      }
-    });
-    exit.then((code) => reject(new Error(`server exited with ${code}: ${err}`)));
-  });
-}
+import { startProcess } from './serverProcess';
 
 describe('server process', () => {
   it('shuts down gracefully on SIGTERM: tells players, closes sockets, exits 0 within seconds', async () => {

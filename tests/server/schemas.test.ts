@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readMoveFrame } from '../../server/realtime/moveFrame';
-import { parseClientMessage, payloadSchemas } from '../../server/realtime/schemas';
+import { parseClientMessage } from '../../machines/protocol/parse';
+import { clientPayloadSchemas as payloadSchemas } from '../../machines/protocol/schemas';
 
 const gameIds: unknown[] = ['game_abc', 'g', 'x'.repeat(64), 'x'.repeat(65), '', 7, null, undefined, ['game_abc'], 'ünïcødé_id'];
 const squares: unknown[] = ['e2', 'a1', 'h8', 'i1', 'a9', 'a0', 'E2', 'e22', 'e', '', 5, null, undefined, 'e2\n'];

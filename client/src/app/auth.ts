@@ -73,7 +73,7 @@ export function errorMessage(err: unknown, fallback: string): string {
   return fallback;
 }
 
-/** Sign out: clear the guest, set none, end the session (SPEC 4); the caller goes to /login. */
+/** Sign out: clear the guest, set none, end the session (docs/product.md, Identity and storage); the caller goes to /login. */
 export async function signOut(): Promise<void> {
   getIdentity().send({ type: 'SIGN_OUT' });
   // a fresh socket: the old one is bound to the account on the server

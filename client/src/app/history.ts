@@ -1,4 +1,4 @@
-/** The local game history (SPEC 3 "Game result"), observable from React. */
+/** The local game history (docs/product.md, Identity and storage), observable from React. */
 import { useSyncExternalStore } from 'react';
 import { STORAGE_KEYS } from '../../../machines/client/storage';
 import type { GameResult } from '../../../machines/client/outcome';

@@ -1,4 +1,4 @@
-/** Browser notifications: only when supported, permitted and not opted out (SPEC 5). */
+/** Browser notifications: only when supported, permitted and not opted out (docs/product.md, Constants). */
 import { loadNotificationSettings } from './storage';
 
 export const VIBRATION_PATTERN = [200, 100, 200];

@@ -1,5 +1,5 @@
 /**
- * The guard of SPEC 2: waits for the first present identity (signed in or guest);
+ * The route guard (docs/product.md, Screens): waits for the first present identity (signed in or guest);
  * with none, or on error, redirects to /guest?returnUrl=<requested URL>.
  */
 import type { ReactNode } from 'react';

@@ -1,4 +1,4 @@
-/** The chat demo route (SPEC 1: exists, loaded on demand; its content is not specified). */
+/** The chat demo route (it exists and is loaded on demand; its content is not specified). */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Page } from '../components/Page';

@@ -120,7 +120,7 @@ class AiPlayer {
         }
         return this.scheduleMove();
       case 'error':
-        // SPEC: an error message ends an AI game.
+        // An error message ends an AI game (docs/protocol.md).
         serverErrors.add(1, { mode: 'ai' });
         logProblem(`AI game error: ${msg.message}`);
         if (this.phase === 'playing' || this.phase === 'starting') gamesUnfinished.add(1, { why: 'error' });

@@ -10,7 +10,7 @@ export { ChessGame };
 
 const PROMOTIONS: readonly string[] = ['q', 'r', 'b', 'n'];
 
-/** `e7e8q` → `{ from: 'e7', to: 'e8', promotion: 'q' }` (plus the moving piece, as SPEC's wire move has it). */
+/** `e7e8q` → `{ from: 'e7', to: 'e8', promotion: 'q' }` (plus the moving piece, as the protocol's wire move has it). */
 export function uciToWire(game: ChessGame, uci: string): WireMove {
   const from = uci.slice(0, 2);
   const to = uci.slice(2, 4);
@@ -36,7 +36,7 @@ export function randomLegalMove(game: ChessGame): { uci: string; wire: WireMove 
 
 /**
  * The first four FEN fields (placement, side to move, castling, en passant): what must agree
- * between the server and the client. The counters may legitimately differ (SPEC exports 0 1).
+ * between the server and the client. The counters may legitimately differ (the client's FEN export writes 0 1).
  */
 export function positionKey(fen: string): string {
   return fen.trim().split(/\s+/).slice(0, 4).join(' ');

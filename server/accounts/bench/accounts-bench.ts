@@ -14,7 +14,7 @@ import pino from 'pino';
 import pg from 'pg';
 import { loadUws } from '../../uws';
 import { createAccounts } from '../index';
-import { loadAccountsConfig } from '../config';
+import { ACCOUNTS_DEFAULTS } from '../config';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: number) => {
@@ -57,7 +57,7 @@ async function load(op: (i: number) => Promise<void>, concurrency: number, secon
 
 async function main() {
   const loadStart = loadavg()[0].toFixed(1);
-  const params = loadAccountsConfig({}, {}).argon2;
+  const params = ACCOUNTS_DEFAULTS.argon2;
   const dataDir = mkdtempSync(join(tmpdir(), 'accounts-bench-'));
   const schema = process.env.BENCH_DATABASE_URL ? `bench_${Date.now()}` : undefined;
   const uws = loadUws();

@@ -12,6 +12,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { lightChessCore } from '../../../scripts/build-k6';
 import { evaluate, type ThresholdResult } from './thresholds';
 import { resetRuntime, runtime, whenIdle, type MetricSamples } from './runtime';
 
@@ -33,8 +34,6 @@ const k6Stand_in: Plugin = {
       if (!path) return { errors: [{ text: `no stand-in for ${args.path}` }] };
       return { path };
     });
-    // The scripts import the chess core from its k6 bundle; take it from source instead.
-    b.onResolve({ filter: /\/dist\/chess\.js$/ }, () => ({ path: join(ROOT, 'machines/chess/index.ts') }));
   },
 };
 
@@ -69,7 +68,8 @@ export async function loadScenario(scenario: string, env: Record<string, string>
     target: 'node20',
     packages: 'external',
     outfile,
-    plugins: [k6Stand_in],
+    // The chess core as the k6 build has it (from source, with the light slider module).
+    plugins: [k6Stand_in, lightChessCore],
     logLevel: 'silent',
   });
   const g = globalThis as unknown as Record<string, unknown>;

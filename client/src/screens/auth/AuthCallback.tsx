@@ -1,4 +1,4 @@
-/** Return from an email link (SPEC 4 "Auth callback"). */
+/** Return from an email link (docs/product.md, Identity and storage). */
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Page } from '../../components/Page';

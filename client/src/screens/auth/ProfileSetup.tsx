@@ -1,4 +1,4 @@
-/** "Complete Your Profile" (SPEC 2, 5). */
+/** "Complete Your Profile" (docs/product.md, Validation and messages). */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { SupabaseClient } from '@supabase/supabase-js';

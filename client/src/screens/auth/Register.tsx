@@ -37,7 +37,7 @@ export default function Register() {
         setSuccess('Registration successful! Setting up your profile...');
         timer.current = setTimeout(() => navigate('/profile-setup'), 1000);
       } else {
-        // SPEC 4: followed by an immediate sign-in (succeeds where no confirmation is needed)
+        // the sign-up is followed by an immediate sign-in (succeeds where no confirmation is needed)
         const signIn = await client.auth.signInWithPassword({ email: email.trim(), password }).catch(() => null);
         if (signIn?.data.session) {
           setSuccess('Registration successful! Setting up your profile...');

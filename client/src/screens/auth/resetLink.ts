@@ -1,4 +1,4 @@
-/** Reading the reset link's hash (SPEC 7, 8). */
+/** Reading the reset link's hash (docs/product.md, Validation and messages). */
 export const RESET_TEXT = {
   expired: 'The password reset link has expired. Please request a new one.',
   invalid: 'Invalid reset link. Please request a new one.',

@@ -1,4 +1,4 @@
-/** Play Against AI (SPEC 2 "AI screen", 4 "AI game"). */
+/** Play Against AI (docs/product.md, Screens and The AI game). */
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useActorRef, useSelector } from '@xstate/react';
@@ -13,7 +13,7 @@ import { getInspect } from '../../app/inspector';
 import { AI_PRESETS, aiGameMachine, presetFor, type ColorChoice } from '../../../../machines/client/aiGame';
 import { isPromotionMove, positionOf, statusText } from '../../../../machines/client/engine';
 import { aiReasonLabel, OUTCOME_TITLES } from '../../../../machines/client/outcome';
-import type { PromotionPiece } from '../../../../machines/protocol/messages';
+import { AI_DIFFICULTY, type PromotionPiece } from '../../../../machines/protocol/messages';
 
 const COLOR_CHOICES: { value: ColorChoice; label: string; sub: string }[] = [
   { value: 'white', label: 'White', sub: 'Goes First' },
@@ -89,7 +89,7 @@ export default function AiGame() {
             </div>
             <label className="slider">
               <span>Fine-tune</span>
-              <input type="range" min={1} max={10} step={1} value={ctx.difficulty} disabled={inProgress}
+              <input type="range" min={AI_DIFFICULTY.min} max={AI_DIFFICULTY.max} step={1} value={ctx.difficulty} disabled={inProgress}
                 onChange={(e) => ai.send({ type: 'SET_DIFFICULTY', level: Number(e.target.value) })} aria-valuetext={`Level ${ctx.difficulty}`} />
               <span data-testid="ai-level">Level {ctx.difficulty}</span>
             </label>

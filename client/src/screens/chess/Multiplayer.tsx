@@ -1,4 +1,4 @@
-/** The multiplayer screen (SPEC 2 "Multiplayer screen"); also serves /chess/local. */
+/** The multiplayer screen (docs/product.md, Screens); also serves /chess/local. */
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useActorRef, useSelector } from '@xstate/react';

@@ -1,4 +1,4 @@
-/** Your Chess Stats (SPEC 2 "Stats screen"). */
+/** Your Chess Stats (docs/product.md, Screens). */
 import { Link } from 'react-router-dom';
 import { Page } from '../../components/Page';
 import { clearHistory, useHistory } from '../../app/history';

@@ -1,0 +1,17 @@
+/**
+ * The protocol's fixed values that code needs at run time. Kept apart from the zod schemas so
+ * the browser bundle can use them without carrying zod.
+ */
+
+/** Texts the original client shows as they are. */
+export const TEXT = {
+  activeGameRefusal: 'Cannot search for a new game while in an active game',
+  anonymousName: 'Anonymous Player',
+  aiOpponentName: 'Stockfish AI',
+} as const;
+
+/** The socket path on the server. */
+export const SOCKET_PATH = '/socket';
+
+/** The AI levels a client may ask for in startAIGame, and the one the client starts on. */
+export const AI_DIFFICULTY = { min: 1, max: 10, default: 5 } as const;

@@ -1,0 +1,261 @@
+/**
+ * The realtime socket protocol as zod schemas: every message a client may send and every
+ * message the server sends. This file is the one definition of the protocol; the TypeScript
+ * types in ./messages.ts are inferred from it, and the server parses what clients send with it
+ * (./parse.ts). docs/protocol.md describes the same messages in prose.
+ *
+ * - A server message is a flat JSON object: `{ type, ...fields }`.
+ * - A client message carries its fields in `payload`: `{ type, payload }`
+ *   (`cancelMatchmaking` needs none).
+ *
+ * Fields commented "additive" go beyond the original client's protocol: they carry what the
+ * design needs (proven identity, server clocks, event numbering); an older client ignores them.
+ *
+ * Only zod, no Node or browser API: the browser client, the server, the Node load driver and
+ * the k6 scripts all import from here (the k6 scripts and the client import types only).
+ */
+import { z } from 'zod';
+import { AI_DIFFICULTY } from './constants';
+
+// ---------------------------------------------------------------------------
+// Shared parts
+// ---------------------------------------------------------------------------
+
+export const colorSchema = z.enum(['white', 'black']);
+export const winnerSchema = z.enum(['white', 'black', 'draw']);
+export const promotionPieceSchema = z.enum(['q', 'r', 'b', 'n']);
+
+/** A square name, a1..h8. */
+export const squareSchema = z.string().regex(/^[a-h][1-8]$/, 'square must be a1..h8');
+
+/** Game ids are opaque strings the server made; a client's copy is checked for length only. */
+export const gameIdSchema = z.string().min(1).max(64);
+
+/** A move as it travels on the wire. */
+export const wireMoveSchema = z.object({
+  from: squareSchema,
+  to: squareSchema,
+  /** sent by clients; informational only, the server reads the board */
+  piece: z.string().max(8).optional(),
+  promotion: promotionPieceSchema.optional(),
+});
+
+/** Both clocks in whole seconds (the original `timerUpdate` unit). */
+export const timersSchema = z.object({ white: z.number(), black: z.number() });
+
+/** Both clocks in milliseconds (additive, precise). */
+export const clocksMsSchema = z.object({ white: z.number(), black: z.number() });
+
+/** Why a game ended. The first nine are the original client's labels; the rest are additive. */
+export const gameEndReasonSchema = z.enum([
+  'checkmate',
+  'timeout',
+  'resignation',
+  'agreement',
+  'stalemate',
+  'threefold repetition',
+  'insufficient material',
+  'disconnection',
+  'technical_draw',
+  'fifty-move rule',
+  'fivefold repetition',
+  'aborted',
+  'max plies',
+]);
+
+/** The position a rejoining player gets in `gameStart` / `aiGameStart`. */
+export const currentStateSchema = z.object({
+  fen: z.string(),
+  turn: colorSchema,
+  moves: z.array(wireMoveSchema),
+  timers: timersSchema,
+  /** additive: precise clocks in ms */
+  clocks: clocksMsSchema.optional(),
+  /** additive: sequence number of the last game event */
+  seq: z.number().int().optional(),
+  /** additive: the colour that has a pending draw offer, if any */
+  drawOfferFrom: colorSchema.nullable().optional(),
+});
+
+/** The options of an AI game, as `startAIGame` carries them. */
+export const aiGameOptionsSchema = z.object({
+  difficulty: z
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(AI_DIFFICULTY.min, { error: `must be between ${AI_DIFFICULTY.min} and ${AI_DIFFICULTY.max}` })
+    .max(AI_DIFFICULTY.max, { error: `must be between ${AI_DIFFICULTY.min} and ${AI_DIFFICULTY.max}` }),
+  playerColor: z.enum(['white', 'black', 'random'], { error: 'must be "white", "black" or "random"' }),
+});
+
+/**
+ * Every `code` an `error` message may carry. The first four are the parser's refusals
+ * (./parse.ts); docs/protocol.md says when each of the others is sent.
+ */
+export const errorCodeSchema = z.enum([
+  'malformed_json',
+  'not_an_object',
+  'unknown_type',
+  'invalid_payload',
+  'binary',
+  'identity_rejected',
+  'replaced',
+  'server_error',
+  'unknown_game',
+  'not_your_game',
+  'foreign_identity',
+  'active_game',
+  'game_start_failed',
+  'accounts_unavailable',
+  'identify_failed',
+  'identify_busy',
+  'ai_unavailable',
+  'invalid_options',
+  'ai_game_in_progress',
+  'ai_capacity',
+  'no_ai_game',
+  'engine_failure',
+]);
+
+// ---------------------------------------------------------------------------
+// Server -> client
+// ---------------------------------------------------------------------------
+
+// Each message is a strict object: a field the server sends must be written here first.
+
+/** Any server message; a client (or a test) may check what it received with it. */
+export const serverMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('connectionAck'),
+    playerId: z.string(),
+    count: z.number().int(),
+    /** additive: proves this guest identity on reconnect (`/socket?playerId=…&secret=…`) */
+    secret: z.string().optional(),
+  }),
+  z.strictObject({ type: z.literal('playerCount'), count: z.number().int() }),
+  z.strictObject({
+    type: z.literal('matchmakingStatus'),
+    status: z.enum(['idle', 'queued', 'canceled']),
+    message: z.string(),
+  }),
+  z.strictObject({
+    type: z.literal('gameStart'),
+    gameId: z.string(),
+    color: colorSchema,
+    opponentId: z.string(),
+    opponentName: z.string().optional(),
+    /** seconds */
+    timerDuration: z.number(),
+    currentState: currentStateSchema.optional(),
+  }),
+  z.strictObject({
+    type: z.literal('aiGameStart'),
+    gameId: z.string(),
+    color: colorSchema,
+    timerDuration: z.number(),
+    currentState: currentStateSchema.optional(),
+  }),
+  z.strictObject({
+    type: z.literal('gameMove'),
+    gameId: z.string(),
+    move: wireMoveSchema,
+    nextTurn: colorSchema,
+    /** additive */
+    san: z.string().optional(),
+    fen: z.string().optional(),
+    clocks: clocksMsSchema.optional(),
+    seq: z.number().int().optional(),
+  }),
+  z.strictObject({
+    type: z.literal('timerUpdate'),
+    gameId: z.string(),
+    timers: timersSchema,
+    /** additive */
+    clocks: clocksMsSchema.optional(),
+  }),
+  z.strictObject({
+    type: z.literal('gameEnd'),
+    gameId: z.string(),
+    winner: winnerSchema,
+    reason: gameEndReasonSchema,
+    /** additive */
+    pgn: z.string().optional(),
+  }),
+  z.strictObject({ type: z.literal('drawOffer'), gameId: z.string() }),
+  z.strictObject({ type: z.literal('drawDeclined'), gameId: z.string() }),
+  z.strictObject({ type: z.literal('opponentDisconnected'), message: z.string(), gameId: z.string().optional() }),
+  z.strictObject({ type: z.literal('opponentReconnected'), message: z.string(), gameId: z.string().optional() }),
+  z.strictObject({
+    type: z.literal('activeGameStatus'),
+    gameId: z.string().nullable(),
+    color: colorSchema.optional(),
+    opponentId: z.string().optional(),
+  }),
+  z.strictObject({
+    type: z.literal('moveRejected'),
+    message: z.string(),
+    /** additive: the game and its current position, so the client can resync */
+    gameId: z.string().optional(),
+    fen: z.string().optional(),
+  }),
+  z.strictObject({
+    type: z.literal('gameCreated'),
+    gameId: z.string(),
+    playerColor: colorSchema,
+    opponentName: z.string(),
+  }),
+  z.strictObject({
+    type: z.literal('moveMade'),
+    gameId: z.string(),
+    move: wireMoveSchema,
+    gameOver: z.boolean(),
+    /** additive */
+    san: z.string().optional(),
+    fen: z.string().optional(),
+  }),
+  z.strictObject({
+    type: z.literal('gameOver'),
+    gameId: z.string(),
+    reason: gameEndReasonSchema,
+    winner: winnerSchema,
+  }),
+  z.strictObject({
+    type: z.literal('error'),
+    message: z.string(),
+    /** additive: machine-readable reason */
+    code: errorCodeSchema.optional(),
+  }),
+  /** additive: graceful shutdown notice */
+  z.strictObject({ type: z.literal('serverShutdown'), message: z.string() }),
+  /** additive: answer to identifyUser */
+  z.strictObject({ type: z.literal('identified'), playerId: z.string(), username: z.string().optional() }),
+]);
+
+// ---------------------------------------------------------------------------
+// Client -> server: the schema of each message's payload
+// ---------------------------------------------------------------------------
+
+const gameRef = z.object({ gameId: gameIdSchema });
+
+/** Display names: trimmed, control characters removed, at most 40 characters. */
+const displayName = z
+  .string()
+  .max(200)
+  .transform((s) => s.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 40));
+
+export const clientPayloadSchemas = {
+  findGame: z.object({ username: displayName.optional().nullable() }).optional().nullable(),
+  /** no payload; one sent anyway (an empty object, null) is ignored */
+  cancelMatchmaking: z.object({}).optional().nullable(),
+  gameMove: z.object({ gameId: gameIdSchema, move: wireMoveSchema }),
+  resign: gameRef,
+  offerDraw: gameRef,
+  acceptDraw: gameRef,
+  declineDraw: gameRef,
+  /** playerId, when sent, must be the socket's own id */
+  checkActiveGame: z.object({ playerId: z.string().max(128).optional().nullable() }).optional().nullable(),
+  rejoinGame: gameRef,
+  /** accessToken is additive and required: the server never trusts a bare id */
+  identifyUser: z.object({ userId: z.string().min(1).max(128), accessToken: z.string().min(1).max(4096) }),
+  startAIGame: z.object({ options: aiGameOptionsSchema }),
+  playerMoveAI: z.object({ gameId: gameIdSchema, move: wireMoveSchema }),
+} as const;

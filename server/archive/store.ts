@@ -1,0 +1,295 @@
+/**
+ * The game archive: finished games and account ratings in the accounts database (migration
+ * 0004_game_archive.sql). Only the server writes here. A game is stored once: writing the same
+ * game id again (both players' nodes reporting one end, a retry after a crash) changes nothing,
+ * and a rated game's ratings are updated in the same transaction as its row, so exactly once.
+ */
+import type { GameEndReason, Winner } from '../../machines/protocol/messages';
+import { GLICKO2_DEFAULTS, rateGame, type Glicko2Rating } from '../../machines/rating';
+import type { Db, Queryable } from '../accounts/db';
+
+export interface ArchivedPlayer {
+  /** the name shown in the game */
+  name: string;
+  /** the account's user id, for a signed-in player */
+  accountId: string | null;
+  /** the server-issued guest id, for a guest (never shown publicly) */
+  guestId: string | null;
+}
+
+export type GameKind = 'pool' | 'ai' | 'imported';
+
+/** What the server knows of a game when it ends. */
+export interface FinishedGame {
+  id: string;
+  kind: GameKind;
+  white: ArchivedPlayer;
+  black: ArchivedPlayer;
+  winner: Winner;
+  reason: GameEndReason;
+  /** each side's starting clock */
+  clockMs: number;
+  startedAt: Date;
+  endedAt: Date;
+  /** the moves in UCI, in order */
+  moves: readonly string[];
+  /** the mover's clock in ms after each move (same length as moves) */
+  clocksMs: readonly number[];
+  pgn: string;
+}
+
+export interface RatingChange {
+  before: number;
+  after: number;
+}
+
+export interface ArchivedGame extends FinishedGame {
+  rated: boolean;
+  ratings: { white: RatingChange; black: RatingChange } | null;
+}
+
+export interface StoreResult {
+  /** false when the game was already archived (nothing changed) */
+  stored: boolean;
+  ratings: ArchivedGame['ratings'];
+}
+
+/** Rated: a pool game between two different accounts that was played (not aborted). */
+export function isRated(game: Pick<FinishedGame, 'kind' | 'white' | 'black' | 'reason'>): boolean {
+  const { white, black } = game;
+  return (
+    game.kind === 'pool' &&
+    game.reason !== 'aborted' &&
+    white.accountId !== null &&
+    black.accountId !== null &&
+    white.accountId !== black.accountId
+  );
+}
+
+function whiteScore(winner: Winner): 0 | 0.5 | 1 {
+  return winner === 'white' ? 1 : winner === 'black' ? 0 : 0.5;
+}
+
+function checkShape(game: FinishedGame): void {
+  if (game.moves.length !== game.clocksMs.length) {
+    throw new TypeError(`game ${game.id}: ${game.moves.length} moves but ${game.clocksMs.length} clock readings`);
+  }
+  if (game.endedAt.getTime() < game.startedAt.getTime()) throw new TypeError(`game ${game.id}: ends before it starts`);
+}
+
+/** Archives a finished game, and rates it when it is rated; idempotent per game id. */
+export async function archiveGame(db: Db, game: FinishedGame): Promise<StoreResult> {
+  checkShape(game);
+  const rated = isRated(game);
+  return db.transaction(async (tx) => {
+    const inserted = await tx.query(
+      `INSERT INTO games (id, kind, white_account, white_guest, white_name, black_account, black_guest, black_name,
+                          winner, reason, rated, clock_ms, started_at, ended_at, moves, clocks_ms, pgn)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+       ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [
+        game.id, game.kind,
+        game.white.accountId, game.white.guestId, game.white.name,
+        game.black.accountId, game.black.guestId, game.black.name,
+        game.winner, game.reason, rated, game.clockMs, game.startedAt, game.endedAt,
+        game.moves.join(' '), [...game.clocksMs], game.pgn,
+      ],
+    );
+    if (inserted.length === 0) return { stored: false, ratings: null };
+    if (!rated) return { stored: true, ratings: null };
+    return { stored: true, ratings: await rateStoredGame(tx, game) };
+  });
+}
+
+interface RatingRow {
+  user_id: string;
+  rating: number;
+  deviation: number;
+  volatility: number;
+}
+
+/** Locks both players' ratings (in id order, so two games cannot deadlock), rates, writes back. */
+async function rateStoredGame(tx: Queryable, game: FinishedGame): Promise<NonNullable<ArchivedGame['ratings']>> {
+  const whiteId = game.white.accountId!;
+  const blackId = game.black.accountId!;
+  const { rating, deviation, volatility } = GLICKO2_DEFAULTS.initial;
+  await tx.query(
+    `INSERT INTO ratings (user_id, rating, deviation, volatility) VALUES ($1, $3, $4, $5), ($2, $3, $4, $5)
+     ON CONFLICT (user_id) DO NOTHING`,
+    [whiteId, blackId, rating, deviation, volatility],
+  );
+  const rows = await tx.query<RatingRow>(
+    `SELECT user_id, rating, deviation, volatility FROM ratings WHERE user_id IN ($1, $2) ORDER BY user_id FOR UPDATE`,
+    [whiteId, blackId],
+  );
+  const current = (id: string): Glicko2Rating => {
+    const row = rows.find((r) => r.user_id === id)!;
+    return { rating: row.rating, deviation: row.deviation, volatility: row.volatility };
+  };
+  const before = { white: current(whiteId), black: current(blackId) };
+  const after = rateGame(before.white, before.black, whiteScore(game.winner));
+  for (const [id, r] of [[whiteId, after.white], [blackId, after.black]] as const) {
+    await tx.query(
+      `UPDATE ratings SET rating = $2, deviation = $3, volatility = $4, games = games + 1, updated_at = now() WHERE user_id = $1`,
+      [id, r.rating, r.deviation, r.volatility],
+    );
+  }
+  await tx.query(
+    `UPDATE games SET white_rating_before = $2, white_rating_after = $3, black_rating_before = $4, black_rating_after = $5
+     WHERE id = $1`,
+    [game.id, before.white.rating, after.white.rating, before.black.rating, after.black.rating],
+  );
+  return {
+    white: { before: before.white.rating, after: after.white.rating },
+    black: { before: before.black.rating, after: after.black.rating },
+  };
+}
+
+interface GameRow {
+  id: string;
+  kind: GameKind;
+  white_account: string | null;
+  white_guest: string | null;
+  white_name: string;
+  black_account: string | null;
+  black_guest: string | null;
+  black_name: string;
+  winner: Winner;
+  reason: GameEndReason;
+  rated: boolean;
+  clock_ms: number;
+  started_at: Date | string;
+  ended_at: Date | string;
+  moves: string;
+  clocks_ms: number[];
+  pgn: string;
+  white_rating_before: number | null;
+  white_rating_after: number | null;
+  black_rating_before: number | null;
+  black_rating_after: number | null;
+}
+
+function ratingsOf(row: GameRow): ArchivedGame['ratings'] {
+  const { white_rating_before: wb, white_rating_after: wa, black_rating_before: bb, black_rating_after: ba } = row;
+  if (wb === null || wa === null || bb === null || ba === null) return null;
+  return { white: { before: wb, after: wa }, black: { before: bb, after: ba } };
+}
+
+function fromRow(row: GameRow): ArchivedGame {
+  return {
+    id: row.id,
+    kind: row.kind,
+    white: { name: row.white_name, accountId: row.white_account, guestId: row.white_guest },
+    black: { name: row.black_name, accountId: row.black_account, guestId: row.black_guest },
+    winner: row.winner,
+    reason: row.reason,
+    rated: row.rated,
+    clockMs: row.clock_ms,
+    startedAt: new Date(row.started_at),
+    endedAt: new Date(row.ended_at),
+    moves: row.moves ? row.moves.split(' ') : [],
+    clocksMs: row.clocks_ms.map(Number),
+    pgn: row.pgn,
+    ratings: ratingsOf(row),
+  };
+}
+
+export async function getGame(db: Queryable, id: string): Promise<ArchivedGame | null> {
+  const rows = await db.query<GameRow>('SELECT * FROM games WHERE id = $1', [id]);
+  return rows[0] ? fromRow(rows[0]) : null;
+}
+
+/** An account's games, newest first; `before` pages back by end time. */
+export async function accountGames(
+  db: Queryable,
+  accountId: string,
+  opts: { limit?: number; before?: Date } = {},
+): Promise<ArchivedGame[]> {
+  const limit = Math.min(Math.max(opts.limit ?? 20, 1), 100);
+  const before = opts.before ?? new Date('9999-12-31T00:00:00Z');
+  const rows = await db.query<GameRow>(
+    `(SELECT * FROM games WHERE white_account = $1 AND ended_at < $2 ORDER BY ended_at DESC LIMIT $3)
+     UNION ALL
+     (SELECT * FROM games WHERE black_account = $1 AND ended_at < $2 ORDER BY ended_at DESC LIMIT $3)
+     ORDER BY ended_at DESC LIMIT $3`,
+    [accountId, before, limit],
+  );
+  return rows.map(fromRow);
+}
+
+export interface AccountRecord {
+  games: number;
+  wins: number;
+  losses: number;
+  draws: number;
+  /** aborted games are counted apart and in none of wins, losses and draws */
+  aborted: number;
+}
+
+export async function accountRecord(db: Queryable, accountId: string): Promise<AccountRecord> {
+  const rows = await db.query<{ games: string | number; wins: string | number; losses: string | number; draws: string | number; aborted: string | number }>(
+    `SELECT count(*) AS games,
+            count(*) FILTER (WHERE reason <> 'aborted' AND winner = side) AS wins,
+            count(*) FILTER (WHERE reason <> 'aborted' AND winner <> side AND winner <> 'draw') AS losses,
+            count(*) FILTER (WHERE reason <> 'aborted' AND winner = 'draw') AS draws,
+            count(*) FILTER (WHERE reason = 'aborted') AS aborted
+     FROM (SELECT winner, reason, 'white' AS side FROM games WHERE white_account = $1
+           UNION ALL
+           SELECT winner, reason, 'black' AS side FROM games WHERE black_account = $1) AS mine`,
+    [accountId],
+  );
+  const r = rows[0]!;
+  return { games: Number(r.games), wins: Number(r.wins), losses: Number(r.losses), draws: Number(r.draws), aborted: Number(r.aborted) };
+}
+
+export interface RatingPoint {
+  at: Date;
+  rating: number;
+}
+
+/** The account's rating after each rated game, oldest first (for the profile's chart). */
+export async function ratingHistory(db: Queryable, accountId: string): Promise<RatingPoint[]> {
+  const rows = await db.query<{ at: Date | string; rating: number }>(
+    `SELECT ended_at AS at, white_rating_after AS rating FROM games WHERE white_account = $1 AND rated
+     UNION ALL
+     SELECT ended_at AS at, black_rating_after AS rating FROM games WHERE black_account = $1 AND rated
+     ORDER BY at`,
+    [accountId],
+  );
+  return rows.map((r) => ({ at: new Date(r.at), rating: r.rating }));
+}
+
+export async function currentRating(db: Queryable, accountId: string): Promise<(Glicko2Rating & { games: number }) | null> {
+  const rows = await db.query<RatingRow & { games: number }>(
+    'SELECT user_id, rating, deviation, volatility, games FROM ratings WHERE user_id = $1',
+    [accountId],
+  );
+  const r = rows[0];
+  return r ? { rating: r.rating, deviation: r.deviation, volatility: r.volatility, games: r.games } : null;
+}
+
+/**
+ * A rating is provisional while its deviation is above this: lichess shows such ratings with a
+ * question mark and leaves them off its leaderboards.
+ */
+export const PROVISIONAL_DEVIATION = 110;
+
+export interface LeaderboardEntry {
+  userId: string;
+  username: string;
+  rating: number;
+  deviation: number;
+  games: number;
+}
+
+/** The top established (non-provisional) ratings of accounts with a username. */
+export async function leaderboard(db: Queryable, limit = 50): Promise<LeaderboardEntry[]> {
+  const rows = await db.query<{ user_id: string; username: string; rating: number; deviation: number; games: number }>(
+    `SELECT r.user_id, p.username, r.rating, r.deviation, r.games
+     FROM ratings r JOIN profiles p ON p.id = r.user_id
+     WHERE r.deviation <= $1 AND p.username IS NOT NULL
+     ORDER BY r.rating DESC LIMIT $2`,
+    [PROVISIONAL_DEVIATION, Math.min(Math.max(limit, 1), 200)],
+  );
+  return rows.map((r) => ({ userId: r.user_id, username: r.username, rating: r.rating, deviation: r.deviation, games: r.games }));
+}

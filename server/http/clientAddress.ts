@@ -1,0 +1,66 @@
+/**
+ * The address of the client behind a request: the peer's address, or, when the peer is one of
+ * the configured reverse proxies, the nearest address in X-Forwarded-For that is not itself a
+ * trusted proxy (read from the right, the way a chain of proxies appends to it). A forwarded
+ * header from anyone else is ignored, so a direct client cannot choose its own address.
+ */
+import { BlockList, isIP } from 'node:net';
+
+export class TrustedProxies {
+  private readonly list = new BlockList();
+  readonly size: number;
+
+  /** `entries`: IPs or CIDR ranges ("10.0.0.0/8", "::1"); throws on a malformed one. */
+  constructor(readonly entries: readonly string[]) {
+    for (const entry of entries) {
+      const problem = proxyEntryProblem(entry);
+      if (problem) throw new Error(problem);
+      const [address, prefix] = entry.split('/');
+      const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+      if (prefix === undefined) this.list.addAddress(address, family);
+      else this.list.addSubnet(address, Number(prefix), family);
+    }
+    this.size = entries.length;
+  }
+
+  has(address: string): boolean {
+    const family = isIP(address);
+    if (family === 0) return false;
+    return this.list.check(address, family === 6 ? 'ipv6' : 'ipv4');
+  }
+}
+
+/** Why `entry` is not an IP address or CIDR range, or null when it is one. */
+export function proxyEntryProblem(entry: string): string | null {
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return `"${entry}" is not an IP address or CIDR range`;
+  if (prefix !== undefined) {
+    const bits = Number(prefix);
+    if (!/^\d{1,3}$/.test(prefix) || bits > (family === 6 ? 128 : 32)) return `"${entry}" has a bad prefix length`;
+  }
+  return null;
+}
+
+/** uWS gives IPv4 peers as IPv4-mapped IPv6 ("::ffff:1.2.3.4") on dual-stack sockets. */
+export function plainAddress(address: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  return mapped ? mapped[1] : address;
+}
+
+export function clientAddress(peer: string, forwardedFor: string | undefined, trusted: TrustedProxies): string {
+  let client = plainAddress(peer);
+  if (!forwardedFor || !trusted.has(client)) return client;
+  const hops = forwardedFor.split(',').map((s) => plainAddress(s.trim()));
+  for (let i = hops.length - 1; i >= 0; i--) {
+    if (isIP(hops[i]) === 0) return client; // garbage in the chain: stop at the last good hop
+    client = hops[i];
+    if (!trusted.has(client)) return client;
+  }
+  return client;
+}
+
+export function isLoopbackAddress(address: string): boolean {
+  const a = plainAddress(address);
+  return /^127(\.\d{1,3}){3}$/.test(a) || a === '::1' || a === '0:0:0:0:0:0:0:1';
+}

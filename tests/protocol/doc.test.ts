@@ -1,0 +1,18 @@
+/**
+ * docs/protocol.md explains every message, every error code and every end reason the schemas
+ * define: one added to the contract without a word in the document fails here.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect, it } from 'vitest';
+import { clientPayloadSchemas, errorCodeSchema, gameEndReasonSchema, serverMessageSchema } from '../../machines/protocol/schemas';
+
+const DOC = readFileSync(resolve(import.meta.dirname, '../../docs/protocol.md'), 'utf8');
+
+it('docs/protocol.md names every message type, error code and end reason of the schemas', () => {
+  const serverTypes = serverMessageSchema.options.map((o) => o.shape.type.value);
+  const names = [...Object.keys(clientPayloadSchemas), ...serverTypes, ...errorCodeSchema.options, ...gameEndReasonSchema.options];
+  const missing = names.filter((name) => !DOC.includes(`\`${name}\``));
+  expect(missing).toEqual([]);
+  expect(serverTypes.length).toBe(20);
+});

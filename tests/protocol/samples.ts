@@ -1,0 +1,68 @@
+/**
+ * One well-formed example of every protocol message, typed with the inferred protocol types.
+ * The record types below list every message type, so a message added to the schemas without
+ * an example here, or a field renamed or retyped in a schema, fails `tsc` (tests/typecheck.test.ts)
+ * in this file; tests/protocol/schemas.test.ts checks the same examples against the schemas at
+ * run time.
+ */
+import type {
+  ClientMessage,
+  ClientMessageType,
+  CurrentState,
+  ServerMessageOf,
+  ServerMessageType,
+  WireMove,
+} from '../../machines/protocol/messages';
+
+const move: WireMove = { from: 'e2', to: 'e4' };
+const currentState: CurrentState = {
+  fen: 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1',
+  turn: 'black',
+  moves: [move],
+  timers: { white: 600, black: 600 },
+  clocks: { white: 600_000, black: 600_000 },
+  seq: 1,
+  drawOfferFrom: null,
+};
+
+export const SERVER_SAMPLES: { [K in ServerMessageType]: ServerMessageOf<K> } = {
+  connectionAck: { type: 'connectionAck', playerId: 'player_1', count: 3, secret: 's3cret' },
+  playerCount: { type: 'playerCount', count: 3 },
+  matchmakingStatus: { type: 'matchmakingStatus', status: 'queued', message: 'Searching for an opponent' },
+  gameStart: {
+    type: 'gameStart', gameId: 'g1', color: 'white', opponentId: 'player_2', opponentName: 'Bob', timerDuration: 600, currentState,
+  },
+  aiGameStart: { type: 'aiGameStart', gameId: 'ai_1', color: 'black', timerDuration: 0, currentState },
+  gameMove: {
+    type: 'gameMove', gameId: 'g1', move, nextTurn: 'black', san: 'e4', fen: currentState.fen, clocks: { white: 600_000, black: 600_000 }, seq: 1,
+  },
+  timerUpdate: { type: 'timerUpdate', gameId: 'g1', timers: { white: 598, black: 600 }, clocks: { white: 598_250, black: 600_000 } },
+  gameEnd: { type: 'gameEnd', gameId: 'g1', winner: 'white', reason: 'checkmate', pgn: '1. e4 *' },
+  drawOffer: { type: 'drawOffer', gameId: 'g1' },
+  drawDeclined: { type: 'drawDeclined', gameId: 'g1' },
+  opponentDisconnected: { type: 'opponentDisconnected', message: 'Your opponent disconnected', gameId: 'g1' },
+  opponentReconnected: { type: 'opponentReconnected', message: 'Your opponent reconnected', gameId: 'g1' },
+  activeGameStatus: { type: 'activeGameStatus', gameId: 'g1', color: 'white', opponentId: 'player_2' },
+  moveRejected: { type: 'moveRejected', message: 'Not your turn', gameId: 'g1', fen: currentState.fen },
+  gameCreated: { type: 'gameCreated', gameId: 'ai_1', playerColor: 'black', opponentName: 'Stockfish AI' },
+  moveMade: { type: 'moveMade', gameId: 'ai_1', move, gameOver: false, san: 'e4', fen: currentState.fen },
+  gameOver: { type: 'gameOver', gameId: 'ai_1', reason: 'resignation', winner: 'black' },
+  error: { type: 'error', message: 'Game not found or not yours.', code: 'unknown_game' },
+  serverShutdown: { type: 'serverShutdown', message: 'The server is restarting' },
+  identified: { type: 'identified', playerId: 'user-uuid', username: 'alice' },
+};
+
+export const CLIENT_SAMPLES: { [K in ClientMessageType]: Extract<ClientMessage, { type: K }> } = {
+  findGame: { type: 'findGame', payload: { username: 'Alice' } },
+  cancelMatchmaking: { type: 'cancelMatchmaking' },
+  gameMove: { type: 'gameMove', payload: { gameId: 'g1', move: { ...move, piece: 'p' } } },
+  resign: { type: 'resign', payload: { gameId: 'g1' } },
+  offerDraw: { type: 'offerDraw', payload: { gameId: 'g1' } },
+  acceptDraw: { type: 'acceptDraw', payload: { gameId: 'g1' } },
+  declineDraw: { type: 'declineDraw', payload: { gameId: 'g1' } },
+  checkActiveGame: { type: 'checkActiveGame', payload: { playerId: 'player_1' } },
+  rejoinGame: { type: 'rejoinGame', payload: { gameId: 'g1' } },
+  identifyUser: { type: 'identifyUser', payload: { userId: 'user-uuid', accessToken: 'eyJ...' } },
+  startAIGame: { type: 'startAIGame', payload: { options: { difficulty: 5, playerColor: 'random' } } },
+  playerMoveAI: { type: 'playerMoveAI', payload: { gameId: 'ai_1', move: { from: 'e7', to: 'e8', promotion: 'q' } } },
+};

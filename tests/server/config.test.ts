@@ -1,0 +1,50 @@
+/**
+ * The one configuration (server/config.ts): every setting of the server, the accounts and the AI
+ * is read and validated in one pass, a bad start names every bad value at once, and the mode
+ * (NODE_ENV) has one source that the accounts follow.
+ */
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config';
+import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS } from '../../machines/game/defaults';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message.split('\n').slice(1);
+  }
+  return [];
+}
+
+describe('one configuration', () => {
+  it('reports a bad value of the server, the accounts and the AI together, one line each', () => {
+    const lines = problemsOf({ PORT: 'abc', SMTP_PORT: 'x', AI_POOL_SIZE: '0', SITE_URL: 'ftp://x', AI_ENABLED: 'perhaps', AI_REPLY_DELAY_MS: '900-100' });
+    expect(lines).toHaveLength(6);
+    for (const name of ['PORT', 'SMTP_PORT', 'AI_POOL_SIZE', 'SITE_URL', 'AI_ENABLED', 'AI_REPLY_DELAY_MS']) {
+      expect(lines.filter((l) => l.includes(name)), name).not.toHaveLength(0);
+    }
+  });
+
+  it('without NODE_ENV the whole server, accounts included, runs as production', () => {
+    const cfg = loadConfig({});
+    expect(cfg.nodeEnv).toBe('production');
+    expect(cfg.accounts.nodeEnv).toBe('production');
+    expect(loadConfig({ NODE_ENV: 'development' }).accounts.nodeEnv).toBe('development');
+  });
+
+  it('takes the game defaults from the game rules and hands every part its settings', () => {
+    const cfg = loadConfig({ DATABASE_URL: 'postgres://db/chess', PUBLIC_URL: 'https://chess.example.org/', AI_MAX_GAMES: '7', DB_QUERY_TIMEOUT_MS: '1500' });
+    expect(cfg.clockMs).toBe(DEFAULT_CLOCK_MS);
+    expect(cfg.firstMoveMs).toBe(DEFAULT_FIRST_MOVE_DEADLINE_MS);
+    expect(cfg.graceMs).toEqual(DEFAULT_GRACE_MS);
+    expect(cfg.accounts).toMatchObject({ databaseUrl: 'postgres://db/chess', publicUrl: 'https://chess.example.org', dbTimeouts: { queryMs: 1500 } });
+    expect(cfg.ai.maxGames).toBe(7);
+  });
+
+  it('refuses TRUST_PROXY=true: forwarded addresses are believed only from listed proxies', () => {
+    expect(problemsOf({ TRUST_PROXY: 'true' }).join('\n')).toMatch(/TRUST_PROXY.*list the addresses/);
+    expect(problemsOf({ TRUST_PROXY: '10.0.0.0/40,nonsense' })).toHaveLength(2);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' }).accounts.trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8']);
+  });
+});

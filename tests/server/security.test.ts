@@ -1,0 +1,69 @@
+/**
+ * Security of the real process (server/main.ts) as a newcomer starts it: no NODE_ENV, no SMTP,
+ * accounts on the embedded database. Requests from another address are made by binding the
+ * server to 0.0.0.0 and calling it on this machine's own non-loopback address.
+ */
+import { mkdtempSync } from 'node:fs';
+import { get } from 'node:http';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeSupabaseClient } from '../accounts/harness';
+import { startProcess, type Proc } from './serverProcess';
+
+/** An IPv4 address of this machine that is not loopback, if it has one. */
+function ownOutsideAddress(): string | undefined {
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return undefined;
+}
+
+const outside = ownOutsideAddress();
+
+/** GET with exactly these headers (fetch would not send a Host of our choosing). */
+function rawGet(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    }).on('error', reject);
+  });
+}
+
+describe('a default start (npm start without settings)', () => {
+  let proc: Proc;
+  beforeAll(async () => {
+    proc = await startProcess({ NODE_ENV: undefined, HOST: '0.0.0.0', ACCOUNTS_ENABLED: undefined, DATA_DIR: mkdtempSync(join(tmpdir(), 'sec-data-')) });
+  }, 120_000);
+  afterAll(async () => {
+    proc?.child.kill('SIGTERM');
+    await proc?.exit;
+  });
+
+  it.skipIf(!outside)('keeps password-reset links from anyone but the server\'s own machine', async () => {
+    const { supabaseUrl, supabaseAnonKey } = (await (await fetch(`${proc.url}/config.json`)).json()) as { supabaseUrl: string; supabaseAnonKey: string };
+    const supabase = nodeSupabaseClient(supabaseUrl, supabaseAnonKey);
+    const email = `victim-${Date.now()}@example.com`;
+    expect((await supabase.auth.signUp({ email, password: 'victim-password-1' })).error).toBeNull();
+    expect((await supabase.auth.resetPasswordForEmail(email)).error).toBeNull();
+
+    // the newcomer on their own machine can read the mail: registration works without SMTP
+    const local = await fetch(`${proc.url}/dev/mail`);
+    expect(local.status).toBe(200);
+    const mails = (await local.json()) as { to: string; subject: string; links: string[] }[];
+    expect(mails.filter((m) => m.to === email).map((m) => m.subject)).toEqual(expect.arrayContaining(['Reset your password']));
+
+    // anyone else is refused, and sees no link
+    const remote = await fetch(`http://${outside}:${proc.port}/dev/mail`);
+    expect(remote.status).toBe(403);
+    expect(await remote.text()).not.toContain('token=');
+    // a forged forwarding header or Host from this machine does not open it either
+    const forgeries: Record<string, string>[] = [{ 'X-Forwarded-For': '127.0.0.1' }, { Host: `${outside}:${proc.port}` }];
+    for (const headers of forgeries) {
+      expect(await rawGet(`${proc.url}/dev/mail`, headers), JSON.stringify(headers)).toBe(403);
+    }
+    const warning = proc.lines.map((l) => JSON.parse(l)).find((j) => /development inbox/i.test(j.msg));
+    expect(warning?.level).toBe(40);
+  });
+});
