@@ -66,6 +66,7 @@ async function main(): Promise<void> {
     maxPayloadBytes: cfg.maxPayloadBytes,
     idleTimeoutSeconds: cfg.idleTimeoutSeconds,
     inspect,
+    durableDir: cfg.durableGames ? cfg.dataDir : undefined,
   });
   log.info({ url: server.url, accounts: !!accounts, ai: !!ai }, 'chess server ready');
 
