@@ -1,9 +1,9 @@
 /** Games through the real server: matchmaking, moves, rejections, draws, resignation, rejoin. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { START_FEN } from '../../machines/chess';
 import { TEXT } from '../../machines/protocol/messages';
 import type { RunningServer } from '../../server/app';
-import { TestClient, pairPlayers, playMoves, startTestServer } from './helpers';
+import { TestClient, pairPlayers, playMoves, startTestServer, type Pair } from './helpers';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -215,24 +215,57 @@ describe('disconnect, reconnect, rejoin', () => {
   });
 });
 
+/**
+ * A game whose white player answers lag pings with `answerPing` (ws's own answer is off) against
+ * a player whose client answers them at once.
+ */
+async function pairWithPongs(url: string, answerPing: (ws: TestClient['ws'], data: Buffer) => void): Promise<Pair> {
+  const white = new TestClient(url, '', { autoPong: false });
+  white.ws.on('ping', (data: Buffer) => answerPing(white.ws, data));
+  await white.opened;
+  await white.next('connectionAck');
+  const black = await TestClient.connect(url);
+  white.send('findGame', { username: 'Pinged' });
+  await white.next('matchmakingStatus');
+  black.send('findGame', { username: 'Quick' });
+  const start = await white.next('gameStart');
+  expect(start.color).toBe('white');
+  return { white, black, gameId: start.gameId as string };
+}
+
 describe('lag compensation', () => {
+  it('times lag from the server\'s own clock: a pong whose payload claims an old ping gets no credit', async () => {
+    // The game's clock and the pings' times are performance.now(), faked here: time passes only
+    // when the test says so (sockets, timers and Date stay real).
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const s = await startTestServer({ pingIntervalMs: 100 });
+    try {
+      // The cheater answers every ping at once, but writes into the pong a send time 1.8 s earlier.
+      const p = await pairWithPongs(s.url, (ws, data) => ws.pong((Number(data.toString('latin1')) - 1800).toFixed(1)));
+      const cheater = p.white;
+      await playMoves(p, ['e2e4', 'e7e5']); // the frames carried pings; the forged pongs went back
+      cheater.send('checkActiveGame', {}); // a round trip: the pongs sent before it have been read
+      await cheater.next('activeGameStatus');
+      vi.advanceTimersByTime(1000); // white thinks 1 s on a running clock
+      const [m] = await playMoves(p, ['g1f3']);
+      const white = (m.clocks as { white: number }).white;
+      // the forged payload would have been credited 900 ms (white left with about 599 900)
+      expect(white).toBeLessThanOrEqual(599_000 + 20);
+      expect(white).toBeGreaterThanOrEqual(599_000 - 20);
+      await Promise.all([cheater.close(), p.black.close()]);
+    } finally {
+      vi.useRealTimers();
+      await s.close();
+    }
+  });
+
   it('credits a laggy player (measured from ping/pong) with part of the time its move spent on the wire', async () => {
     const s = await startTestServer({ pingIntervalMs: 100 });
     try {
       // A client whose pongs come back 800 ms late: one-way lag about 400 ms.
       const { default: WebSocket } = await import('ws');
-      const laggy = new TestClient(s.url);
-      (laggy.ws as unknown as { _autoPong: boolean })._autoPong = false;
-      laggy.ws.on('ping', (data: Buffer) => setTimeout(() => laggy.ws.readyState === WebSocket.OPEN && laggy.ws.pong(data), 800));
-      await laggy.opened;
-      await laggy.next('connectionAck');
-      const other = await TestClient.connect(s.url);
-      laggy.send('findGame', { username: 'Laggy' });
-      await laggy.next('matchmakingStatus');
-      other.send('findGame', { username: 'Quick' });
-      const start = await laggy.next('gameStart');
-      expect(start.color).toBe('white');
-      const p = { white: laggy, black: other, gameId: start.gameId as string };
+      const p = await pairWithPongs(s.url, (ws, data) => setTimeout(() => ws.readyState === WebSocket.OPEN && ws.pong(data), 800));
+      const [laggy, other] = [p.white, p.black];
       await new Promise((r) => setTimeout(r, 1500)); // let the RTT estimate settle
       await playMoves(p, ['e2e4', 'e7e5']);
       await new Promise((r) => setTimeout(r, 1500)); // white thinks 1.5 s on a running clock

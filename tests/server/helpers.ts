@@ -1,5 +1,5 @@
 /** Test helpers: the real server on a free port and real `ws` clients. */
-import WebSocket from 'ws';
+import WebSocket, { type ClientOptions } from 'ws';
 import { startServer, type RunningServer, type StartServerOptions } from '../../server/app';
 import type { ServerMessage, ClientMessageType } from '../../machines/protocol/messages';
 import { checkServerMessage } from '../support/protocol';
@@ -28,8 +28,9 @@ export class TestClient {
   playerId = '';
   secret = '';
 
-  constructor(url: string, query = '') {
-    this.ws = new WebSocket(url.replace(/^http/, 'ws') + '/socket' + query);
+  /** `options`: ws's own (e.g. localAddress, to connect from another loopback address; autoPong) */
+  constructor(url: string, query = '', options: ClientOptions = {}) {
+    this.ws = new WebSocket(url.replace(/^http/, 'ws') + '/socket' + query, options);
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());
       this.ws.once('error', reject);
@@ -55,8 +56,8 @@ export class TestClient {
     });
   }
 
-  static async connect(url: string, query = ''): Promise<TestClient> {
-    const c = new TestClient(url, query);
+  static async connect(url: string, query = '', options: ClientOptions = {}): Promise<TestClient> {
+    const c = new TestClient(url, query, options);
     await c.opened;
     const ack = await c.next('connectionAck');
     c.playerId = ack.playerId as string;

@@ -39,12 +39,18 @@ describe('bad messages', () => {
     await c.close();
   });
 
-  it('closes a socket that sends a frame over 8 KB', async () => {
+  it('closes a socket that sends a frame over 8 KB with 1009 (message too big), and counts it', async () => {
     const c = await TestClient.connect(server.url);
     c.send('findGame', { username: 'x'.repeat(9000) });
     const closed = await c.closed;
-    expect(closed.code).not.toBe(1000);
+    expect(closed.code).toBe(1009);
     expect(server.stats().queueLength).toBe(0);
+    // a frame far past the limit is cut as its header arrives, and counted too
+    const huge = await TestClient.connect(server.url);
+    huge.sendRaw('x'.repeat(1024 * 1024));
+    await huge.closed;
+    const text = await (await fetch(server.url + '/metrics')).text();
+    expect(text).toMatch(/chess_messages_rejected_total\{reason="oversize"\} 2/);
   });
 
   it('closes a socket with 1008 past 100 messages in 20 s', async () => {

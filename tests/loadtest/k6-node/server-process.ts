@@ -29,6 +29,9 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       STATIC_DIR: join(ROOT, 'node_modules/.cache/no-client'),
       DATA_DIR: mkdtempSync(join(tmpdir(), 'k6-node-data-')),
       ACCOUNTS_ENABLED: 'false',
+      // every simulated player connects from this one machine: the per-address limits are off
+      MAX_SOCKETS_PER_ADDRESS: '0',
+      CONNECTS_PER_ADDRESS_PER_SECOND: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
