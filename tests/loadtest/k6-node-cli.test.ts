@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app';
+import { ONE_MACHINE_ADMISSION } from './k6-node/server-process';
 import { idInTest, vusInSegment } from './k6-node/runtime';
 
 const run = promisify(execFile);
@@ -11,7 +12,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, host: '127.0.0.1', staticDir: join(ROOT, 'node_modules/.cache/no-client') });
+  server = await startServer({ port: 0, host: '127.0.0.1', staticDir: join(ROOT, 'node_modules/.cache/no-client'), admission: ONE_MACHINE_ADMISSION });
 }, 120_000);
 afterAll(async () => {
   await server?.close();
@@ -40,7 +41,7 @@ describe('execution segments as k6 splits a test over n generators', () => {
 
 describe('npm run loadtest:node', () => {
   // Latency limits widened: this checks the command, not the machine's speed.
-  const common = () => ['-e', `BASE_URL=${server.url}`, '-e', 'THINK_MIN_MS=10', '-e', 'THINK_MAX_MS=30', '-e', 'MAX_PLIES=6', '-e', 'P95_RELAY_MS=2000', '-e', 'P99_RELAY_MS=4000', '-e', 'P95_PAIRING_MS=5000', '-e', 'P99_PAIRING_MS=8000', '-e', 'P95_CONNECT_MS=5000'];
+  const common = () => ['-e', `BASE_URL=${server.url}`, '-e', 'THINK_MIN_MS=10', '-e', 'THINK_MAX_MS=30', '-e', 'MAX_PLIES=6', '-e', 'P95_RELAY_MS=2000', '-e', 'P99_RELAY_MS=4000', '-e', 'P95_PAIRING_MS=5000', '-e', 'P99_PAIRING_MS=8000', '-e', 'P95_CONNECT_MS=5000', '-e', 'P99_TIMER_LAG_MS=2000'];
 
   it('plays the scenario, prints the summary and exits 0 when every threshold holds', async () => {
     const { code, out } = await cli('steady-play', '--vus', '4', ...common());
@@ -73,6 +74,7 @@ describe('npm run loadtest:node', () => {
       port: 0,
       host: '127.0.0.1',
       staticDir: join(ROOT, 'node_modules/.cache/no-client'),
+      admission: ONE_MACHINE_ADMISSION,
       rateLimit: { messages: 2, windowMs: 60_000 },
     });
     try {

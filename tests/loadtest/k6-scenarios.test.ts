@@ -7,6 +7,7 @@
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app';
+import { ONE_MACHINE_ADMISSION } from './k6-node/server-process';
 import { aiServiceFactory } from '../../server/ai';
 import { runScenario, type ScenarioRun } from './k6-node/run-scenario';
 
@@ -33,6 +34,7 @@ beforeAll(async () => {
     port: 0,
     host: '127.0.0.1',
     staticDir: join(ROOT, 'node_modules/.cache/no-client'),
+    admission: ONE_MACHINE_ADMISSION,
     clockMs: 120_000,
     graceMs: 20_000,
     ai: aiServiceFactory({ poolSize: 1, replyDelayMs: [5, 20] }),
@@ -173,6 +175,7 @@ describe('the thresholds fail a run when the server misbehaves', () => {
       port: 0,
       host: '127.0.0.1',
       staticDir: join(ROOT, 'node_modules/.cache/no-client'),
+      admission: ONE_MACHINE_ADMISSION,
       rateLimit: { messages: 3, windowMs: 60_000 },
     });
     try {
