@@ -389,12 +389,12 @@ export class Realtime {
       else this.sendWs(ws, { type: 'error', code: reason, message });
       return;
     }
-    if (type === 'MOVE' && move) {
+    if (type !== 'MOVE') {
+      this.games.command(game, { type, playerId: session.id });
+    } else if (move) {
       // One object shape for every move command, whatever the client sent.
       const m = { from: move.from, to: move.to, promotion: move.promotion };
       this.games.command(game, { type: 'MOVE', playerId: session.id, move: m, lagMs }, arrivedAt);
-    } else {
-      this.games.command(game, { type, playerId: session.id } as never);
     }
   }
 
