@@ -42,6 +42,7 @@
 #     DEV_INBOX                    true | loopback | false (docs/operations.md, Security)
 #     TRUST_PROXY                  reverse proxy addresses/CIDRs, e.g. 127.0.0.1,10.0.0.0/8
 #     AUTH_EMAIL_MAX_FREQUENCY_SECONDS=60   least time between two e-mails to one user
+#     AUTH_LOCKOUT_FREE_FAILURES=5, AUTH_LOCKOUT_MAX_SECONDS=900   per-account sign-in back-off
 #     JWT_PRIVATE_KEY, ANON_KEY, SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET
 #     ACCOUNTS_MIGRATIONS_DIR      where the SQL migrations are (set below)
 #   AI

@@ -16,6 +16,8 @@ import { Hub } from './realtime/hub';
 import { LagPings } from './realtime/lagPings';
 import { GuestIdentity } from './realtime/identity';
 import { Realtime } from './realtime/realtime';
+import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
+import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
 import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
 import { SERVER_DEFAULTS } from './config';
@@ -40,6 +42,12 @@ export interface StartServerOptions {
   rateLimit?: { messages: number; windowMs: number };
   maxPayloadBytes?: number;
   idleTimeoutSeconds?: number;
+  /** per-address socket cap and connect rate (default DEFAULT_ADMISSION_LIMITS) */
+  admission?: AdmissionLimits;
+  /** identifyUser's budget and cache (default DEFAULT_IDENTIFICATION_LIMITS) */
+  identification?: IdentificationLimits;
+  /** reverse proxies (IPs, CIDR ranges) whose X-Forwarded-For names a socket's client address */
+  trustProxy?: readonly string[];
   pingIntervalMs?: number;
   /** minimum spacing of playerCount broadcasts (default 1000 ms) */
   playerCountIntervalMs?: number;
@@ -128,6 +136,9 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       maxPayloadBytes: opts.maxPayloadBytes ?? SERVER_DEFAULTS.maxPayloadBytes,
       idleTimeoutSeconds: opts.idleTimeoutSeconds ?? SERVER_DEFAULTS.idleTimeoutSeconds,
       rateLimit: opts.rateLimit ?? SERVER_DEFAULTS.rateLimit,
+      admission: opts.admission ?? DEFAULT_ADMISSION_LIMITS,
+      identification: opts.identification ?? DEFAULT_IDENTIFICATION_LIMITS,
+      trustProxy: opts.trustProxy ?? [],
     },
     () => ai,
     opts.accounts,

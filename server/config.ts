@@ -18,7 +18,15 @@ import {
   type AccountsConfigOverrides,
   type DevInbox,
 } from './accounts/config';
-import { DEFAULT_DISCONNECT_GRACE_MS, DEFAULT_MAX_GAMES, DEFAULT_REPLY_DELAY_MS, type AiEnvConfig } from './ai/config';
+import {
+  DEFAULT_DISCONNECT_GRACE_MS,
+  DEFAULT_MAX_GAMES,
+  DEFAULT_MAX_GAMES_PER_ADDRESS,
+  DEFAULT_REPLY_DELAY_MS,
+  type AiEnvConfig,
+} from './ai/config';
+import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
+import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
 import { proxyEntryProblem } from './http/clientAddress';
 
 export { ConfigError };
@@ -133,6 +141,14 @@ const envSchema = z.object({
   MAX_PAYLOAD_BYTES: intIn('MAX_PAYLOAD_BYTES', 256, 1024 * 1024, SERVER_DEFAULTS.maxPayloadBytes),
   IDLE_TIMEOUT_SECONDS: intIn('IDLE_TIMEOUT_SECONDS', 8, 960, SERVER_DEFAULTS.idleTimeoutSeconds),
   SHUTDOWN_TIMEOUT_MS: intIn('SHUTDOWN_TIMEOUT_MS', 0, 60_000, SERVER_DEFAULTS.shutdownTimeoutMs),
+  // per client address (an IPv6 client by its /64); docs/operations.md, "Security"
+  MAX_SOCKETS_PER_ADDRESS: intIn('MAX_SOCKETS_PER_ADDRESS', 0, 1_000_000, DEFAULT_ADMISSION_LIMITS.socketsPerAddress),
+  CONNECTS_PER_ADDRESS_PER_SECOND: intIn('CONNECTS_PER_ADDRESS_PER_SECOND', 0, 1_000_000, DEFAULT_ADMISSION_LIMITS.connectRate?.perSecond ?? 0),
+  CONNECTS_PER_ADDRESS_BURST: intIn('CONNECTS_PER_ADDRESS_BURST', 1, 1_000_000, DEFAULT_ADMISSION_LIMITS.connectRate?.burst ?? 1),
+  IDENTIFY_PER_ADDRESS_PER_SECOND: intIn('IDENTIFY_PER_ADDRESS_PER_SECOND', 1, 1_000_000, DEFAULT_IDENTIFICATION_LIMITS.perAddress.perSecond),
+  IDENTIFY_PER_ADDRESS_BURST: intIn('IDENTIFY_PER_ADDRESS_BURST', 1, 1_000_000, DEFAULT_IDENTIFICATION_LIMITS.perAddress.burst),
+  IDENTIFY_PER_SECOND: intIn('IDENTIFY_PER_SECOND', 1, 1_000_000, DEFAULT_IDENTIFICATION_LIMITS.global.perSecond),
+  IDENTIFY_BURST: intIn('IDENTIFY_BURST', 1, 1_000_000, DEFAULT_IDENTIFICATION_LIMITS.global.burst),
   // INSPECT=ws://host:port streams the actors to a WebSocket inspector; 1/true uses
   // @statelyai/inspect's default address (ws://localhost:8080); unset/0/false is off.
   INSPECT: text.transform((v, ctx) => {
@@ -185,9 +201,12 @@ const envSchema = z.object({
   }),
   /** GoTrue's SMTP_MAX_FREQUENCY: least time between two e-mails to one user */
   AUTH_EMAIL_MAX_FREQUENCY_SECONDS: intIn('AUTH_EMAIL_MAX_FREQUENCY_SECONDS', 0, 86_400, ACCOUNTS_DEFAULTS.rateLimits.emailIntervalSeconds),
+  AUTH_LOCKOUT_FREE_FAILURES: intIn('AUTH_LOCKOUT_FREE_FAILURES', 1, 1000, ACCOUNTS_DEFAULTS.loginBackoff.freeFailures),
+  AUTH_LOCKOUT_MAX_SECONDS: intIn('AUTH_LOCKOUT_MAX_SECONDS', 1, 86_400, ACCOUNTS_DEFAULTS.loginBackoff.maxLockMs / 1000),
   // AI
   AI_POOL_SIZE: optionalIntIn('AI_POOL_SIZE', 1, 1024),
   AI_MAX_GAMES: intIn('AI_MAX_GAMES', 1, 1_000_000, DEFAULT_MAX_GAMES),
+  AI_GAMES_PER_ADDRESS: intIn('AI_GAMES_PER_ADDRESS', 1, 1_000_000, DEFAULT_MAX_GAMES_PER_ADDRESS),
   AI_REPLY_DELAY_MS: text.transform((v, ctx): [number, number] => {
     if (v === undefined) return DEFAULT_REPLY_DELAY_MS;
     const m = /^(\d+)\s*(?:-\s*(\d+))?$/.exec(v);
@@ -219,6 +238,10 @@ export interface ServerConfig {
   rateLimit: { messages: number; windowMs: number };
   maxPayloadBytes: number;
   idleTimeoutSeconds: number;
+  /** per-address socket cap and connect rate */
+  admission: AdmissionLimits;
+  /** identifyUser's budget and cache */
+  identification: IdentificationLimits;
   shutdownTimeoutMs: number;
   /** WebSocket inspector URL, or null when off */
   inspect: string | null;
@@ -257,6 +280,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     rateLimit: { messages: e.RATE_LIMIT_MESSAGES, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000 },
     maxPayloadBytes: e.MAX_PAYLOAD_BYTES,
     idleTimeoutSeconds: e.IDLE_TIMEOUT_SECONDS,
+    admission: {
+      socketsPerAddress: e.MAX_SOCKETS_PER_ADDRESS,
+      connectRate: e.CONNECTS_PER_ADDRESS_PER_SECOND > 0 ? { perSecond: e.CONNECTS_PER_ADDRESS_PER_SECOND, burst: e.CONNECTS_PER_ADDRESS_BURST } : null,
+    },
+    identification: {
+      ...DEFAULT_IDENTIFICATION_LIMITS,
+      perAddress: { perSecond: e.IDENTIFY_PER_ADDRESS_PER_SECOND, burst: e.IDENTIFY_PER_ADDRESS_BURST },
+      global: { perSecond: e.IDENTIFY_PER_SECOND, burst: e.IDENTIFY_BURST },
+    },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     inspect: e.INSPECT,
     serverSecret: e.SERVER_SECRET,
@@ -321,7 +353,11 @@ function accountsSettings(e: Env, siteUrl: string, dataDir: string): AccountsCon
     accessTokenTtlSeconds: ACCOUNTS_DEFAULTS.accessTokenTtlSeconds,
     refreshReuseIntervalSeconds: ACCOUNTS_DEFAULTS.refreshReuseIntervalSeconds,
     rateLimits: { ...ACCOUNTS_DEFAULTS.rateLimits, emailIntervalSeconds: e.AUTH_EMAIL_MAX_FREQUENCY_SECONDS },
-    loginBackoff: { ...ACCOUNTS_DEFAULTS.loginBackoff },
+    loginBackoff: {
+      ...ACCOUNTS_DEFAULTS.loginBackoff,
+      freeFailures: e.AUTH_LOCKOUT_FREE_FAILURES,
+      maxLockMs: e.AUTH_LOCKOUT_MAX_SECONDS * 1000,
+    },
     argon2: { ...ACCOUNTS_DEFAULTS.argon2 },
     nodeEnv: e.NODE_ENV,
   };
@@ -331,6 +367,7 @@ function aiSettings(e: Env): AiEnvConfig {
   return {
     poolSize: e.AI_POOL_SIZE ?? Math.max(1, os.cpus().length),
     maxGames: e.AI_MAX_GAMES,
+    maxGamesPerAddress: e.AI_GAMES_PER_ADDRESS,
     replyDelayMs: e.AI_REPLY_DELAY_MS,
     disconnectGraceMs: e.AI_DISCONNECT_GRACE_MS,
     maxMovetimeMs: e.AI_MAX_MOVETIME_MS,

@@ -65,6 +65,9 @@ async function main(): Promise<void> {
     rateLimit: cfg.rateLimit,
     maxPayloadBytes: cfg.maxPayloadBytes,
     idleTimeoutSeconds: cfg.idleTimeoutSeconds,
+    admission: cfg.admission,
+    identification: cfg.identification,
+    trustProxy: cfg.trustProxy,
     inspect,
   });
   log.info({ url: server.url, accounts: !!accounts, ai: !!ai }, 'chess server ready');

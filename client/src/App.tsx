@@ -17,6 +17,9 @@ const ChatDemo = lazy(() => import('./screens/ChatDemo'));
 const Multiplayer = lazy(() => import('./screens/chess/Multiplayer'));
 const AiGame = lazy(() => import('./screens/chess/AiGame'));
 const Stats = lazy(() => import('./screens/chess/Stats'));
+const Profile = lazy(() => import('./screens/archive/Profile'));
+const Leaderboard = lazy(() => import('./screens/archive/Leaderboard'));
+const GameReplay = lazy(() => import('./screens/archive/GameReplay'));
 
 const guarded = (el: ReactNode) => <RequireIdentity>{el}</RequireIdentity>;
 
@@ -38,6 +41,9 @@ export function App() {
           <Route path="/chess/ai" element={guarded(<AiGame />)} />
           <Route path="/chess/local" element={guarded(<Multiplayer />)} />
           <Route path="/chess/stats" element={guarded(<Stats />)} />
+          <Route path="/@/:username" element={<Profile />} />
+          <Route path="/leaderboard" element={<Leaderboard />} />
+          <Route path="/game/:id" element={<GameReplay />} />
           <Route path="/settings" element={<Navigate to="/chess" replace />} />
           <Route path="/profile-setup" element={guarded(<ProfileSetup />)} />
           <Route path="/notifications" element={guarded(<NotificationPermission />)} />

@@ -179,6 +179,9 @@ function startChessServer(): Promise<Spawned> {
       STATIC_DIR: '/nonexistent',
       AI_ENABLED: '0',
       ACCOUNTS_ENABLED: '0',
+      // every simulated player connects from this one machine: the per-address limits are off
+      MAX_SOCKETS_PER_ADDRESS: '0',
+      CONNECTS_PER_ADDRESS_PER_SECOND: '0',
     },
     (line) => {
       try {

@@ -108,10 +108,13 @@ export const errorCodeSchema = z.enum([
   'accounts_unavailable',
   'identify_failed',
   'identify_busy',
+  'identify_pending',
+  'identify_rate_limited',
   'ai_unavailable',
   'invalid_options',
   'ai_game_in_progress',
   'ai_capacity',
+  'ai_address_limit',
   'no_ai_game',
   'engine_failure',
 ]);

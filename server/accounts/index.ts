@@ -18,9 +18,11 @@ import { loadAnonKey, loadSigningKeys, type SigningKeys } from './keys';
 import { createMailer, renderInboxHtml, type Mailer } from './mail';
 import { migrate } from './migrate';
 import { createPasswordHasher } from './passwords';
+import { AfterReply } from './rate-limit';
 import { RedirectPolicy } from './redirect';
 import { createProfilesHandler, restInternalError } from './rest-profiles';
 import { sessionExists } from './sessions';
+import { createArchive, type Archive } from '../archive/index';
 
 export interface VerifiedIdentity {
   sub: string;
@@ -36,6 +38,8 @@ export interface AccountsModule {
   close(): Promise<void>;
   /** Effective configuration (for logs and tests; holds no secrets beyond the public anon key). */
   readonly info: { mode: AccountsConfig['mode']; publicUrl: string; anonKey: string; db?: Db['kind'] };
+  /** The game archive on the accounts database; absent in hosted mode (docs/archive.md). */
+  readonly archive?: Archive;
 }
 
 export type CreateAccountsOptions = AccountsConfigOverrides & {
@@ -162,7 +166,8 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
       reuseIntervalSeconds: cfg.refreshReuseIntervalSeconds,
       rotationKey,
     };
-    const auth = createAuthHandler({ cfg, db, keys, hasher, mailer, redirects, sessions, logger });
+    const afterReply = new AfterReply((err, what) => logger.error({ err }, `${what} failed after the answer`));
+    const auth = createAuthHandler({ cfg, db, keys, hasher, mailer, redirects, sessions, logger, afterReply });
     const profiles = createProfilesHandler({ db, keys });
     const cors = corsPolicy([...new Set([new URL(cfg.publicUrl).origin, ...redirects.corsOrigins()])]);
     const proxies = new TrustedProxies(cfg.trustProxy);
@@ -180,11 +185,14 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
     const plain = (h: Handler) =>
       serve(h, { ...base, tooLarge: () => json(413, { message: 'Payload Too Large' }), onError: () => json(500, { message: 'Internal server error' }) });
     const inbox = mailer.inbox;
-    const devMail = plain((req) => {
+    const archive = createArchive(db, logger.child({ part: 'archive' }));
+    const archiveServe = plain(archive.handler);
+    const devMail = plain(async (req) => {
       if (!inbox) return json(404, { message: 'The development inbox is off (set DEV_INBOX=true or loopback to turn it on)' });
       if (cfg.devInbox === 'loopback' && !fromThisMachine(req, proxies)) {
         return json(403, { message: 'The development inbox can only be read from the server\'s own machine (DEV_INBOX=loopback)' });
       }
+      await afterReply.settled(); // mail for requests already answered
       const messages = inbox.list().map(({ id, kind, to, subject, text, links, sentAt }) => ({ id, kind, to, subject, text, links, sentAt }));
       if ((req.headers.accept ?? '').includes('text/html')) {
         return { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }, body: renderInboxHtml(messages) };
@@ -225,6 +233,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
     let closed = false;
     return {
       info: { mode: 'embedded', publicUrl: cfg.publicUrl, anonKey, db: db.kind },
+      archive,
       mount(app) {
         for (const m of AUTH_METHODS) {
           app[m]('/auth/v1/*', authServe);
@@ -232,6 +241,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
         }
         app.get('/dev/mail', devMail);
         app.get('/config.json', config);
+        app.any('/api/*', archiveServe);
       },
       async verifyAccessToken(token) {
         if (typeof token !== 'string' || token.length === 0 || token.length > 8192 || closed) return null;
@@ -256,6 +266,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
         if (closed) return;
         closed = true;
         clearInterval(sweeper);
+        await afterReply.settled();
         mailer?.close();
         await db.close();
       },

@@ -38,8 +38,11 @@ import { levelSettings } from './levels';
 import { chooseAiMove } from './move-chooser';
 
 export interface AiService {
-  /** options as the protocol's startAIGame schema has checked them */
-  start(playerId: string, options: AiGameOptions): void;
+  /**
+   * options as the protocol's startAIGame schema has checked them; `address`: the client address
+   * the game is counted against (AI_GAMES_PER_ADDRESS)
+   */
+  start(playerId: string, options: AiGameOptions, address?: string): void;
   /** a playerMoveAI payload as the protocol's schema has checked it */
   move(playerId: string, payload: ParsedPayloads['playerMoveAI']): void;
   resign(playerId: string, gameId: string): void;
@@ -66,6 +69,8 @@ export interface AiServiceOptions {
   poolSize?: number;
   /** concurrent AI games; default AI_MAX_GAMES or 200 */
   maxGames?: number;
+  /** concurrent AI games started from one client address; default AI_GAMES_PER_ADDRESS or 5 */
+  maxGamesPerAddress?: number;
   /** engine executable or .js build; default STOCKFISH_PATH, PATH, then the WASM build */
   enginePath?: string;
   /** human-like pause range in ms; default AI_REPLY_DELAY_MS or [300, 1200] */
@@ -85,6 +90,10 @@ export const AI_ERRORS = {
   full: (max: number) => ({
     code: 'ai_capacity',
     message: `The server is already running its maximum of ${max} AI games. Please try again in a few minutes.`,
+  }),
+  addressFull: (max: number) => ({
+    code: 'ai_address_limit',
+    message: `At most ${max} AI games can be played at once from one address. Finish or resign one first.`,
   }),
   notYourGame: { code: 'not_your_game', message: 'Not your game' },
   engine: (detail: string) => ({ code: 'engine_failure', message: detail }),
@@ -112,6 +121,10 @@ interface GameEntry {
   actor: GameActor;
   log: Logger;
   startedAt: number;
+  /** the client address the game counts against */
+  address: string;
+  /** performance.now() when its player left with no other socket; null while connected */
+  goneSince: number | null;
   disconnectTimer: NodeJS.Timeout | null;
   finished: boolean;
 }
@@ -126,6 +139,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
   const log = opts.logger;
   const random = opts.random ?? Math.random;
   const maxGames = opts.maxGames ?? env.maxGames;
+  const maxGamesPerAddress = opts.maxGamesPerAddress ?? env.maxGamesPerAddress;
   const replyDelay = opts.replyDelayMs ?? env.replyDelayMs;
   const graceMs = opts.disconnectGraceMs ?? env.disconnectGraceMs;
   const maxMovetimeMs = opts.maxMovetimeMs ?? env.maxMovetimeMs;
@@ -139,6 +153,8 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
 
   const games = new Map<string, GameEntry>();
   const byPlayer = new Map<string, string>();
+  /** games per client address */
+  const byAddress = new Map<string, number>();
   let closed = false;
 
   const send = (playerId: string, msg: ServerMessage) => {
@@ -185,6 +201,27 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
     if (entry.disconnectTimer) clearTimeout(entry.disconnectTimer);
     games.delete(entry.gameId);
     if (byPlayer.get(entry.playerId) === entry.gameId) byPlayer.delete(entry.playerId);
+    const n = (byAddress.get(entry.address) ?? 1) - 1;
+    if (n > 0) byAddress.set(entry.address, n);
+    else byAddress.delete(entry.address);
+  }
+
+  /**
+   * A game whose player is gone (no socket left) keeps its seat for the resume window, but not
+   * its reservation: when a new game needs the slot, the one gone longest (of `address`, or of
+   * anyone) is abandoned to make room. Returns whether one was.
+   */
+  function reclaimGoneGame(address?: string): boolean {
+    let oldest: GameEntry | undefined;
+    for (const entry of games.values()) {
+      if (entry.goneSince === null || (address !== undefined && entry.address !== address)) continue;
+      if (!oldest || entry.goneSince < (oldest.goneSince ?? Infinity)) oldest = entry;
+    }
+    if (!oldest) return false;
+    oldest.log.info({ address: oldest.address }, 'AI game abandoned: its player is gone and a new game needs the slot');
+    oldest.actor.send({ type: 'ABANDON' });
+    finish(oldest);
+    return true;
   }
 
   function onEmitted(entry: GameEntry, ev: AiGameEmitted): void {
@@ -246,10 +283,14 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
   const service: AiService = {
     engineLabel: spec.label,
 
-    start(playerId, options) {
+    start(playerId, options, address = 'unknown') {
       if (closed) return refuse(playerId, AI_ERRORS.unavailable);
       if (byPlayer.has(playerId)) return refuse(playerId, AI_ERRORS.alreadyPlaying);
-      if (games.size >= maxGames) {
+      if ((byAddress.get(address) ?? 0) >= maxGamesPerAddress && !reclaimGoneGame(address)) {
+        log.info({ playerId, address, maxGamesPerAddress }, 'AI game refused: the address has its maximum');
+        return refuse(playerId, AI_ERRORS.addressFull(maxGamesPerAddress));
+      }
+      if (games.size >= maxGames && !reclaimGoneGame()) {
         log.warn({ playerId, games: games.size, maxGames }, 'AI game refused: server at capacity');
         return refuse(playerId, AI_ERRORS.full(maxGames));
       }
@@ -267,11 +308,14 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
         actor,
         log: log.child({ gameId, playerId }),
         startedAt: Date.now(),
+        address,
+        goneSince: null,
         disconnectTimer: null,
         finished: false,
       };
       games.set(gameId, entry);
       byPlayer.set(playerId, gameId);
+      byAddress.set(address, (byAddress.get(address) ?? 0) + 1);
       for (const type of ['aiMoved', 'playerMoved', 'rejected', 'engineError', 'ended'] as const) {
         actor.on(type, (ev) => onEmitted(entry, ev as AiGameEmitted));
       }
@@ -319,6 +363,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
       const entry = games.get(byPlayer.get(playerId) ?? '');
       if (!entry) return;
       if (entry.disconnectTimer) clearTimeout(entry.disconnectTimer);
+      entry.goneSince = performance.now();
       entry.log.info({ graceMs }, 'AI game player disconnected; keeping the game');
       entry.disconnectTimer = setTimeout(() => {
         entry.disconnectTimer = null;
@@ -331,6 +376,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
     playerReconnected(playerId) {
       const entry = games.get(byPlayer.get(playerId) ?? '');
       if (!entry) return;
+      entry.goneSince = null;
       if (entry.disconnectTimer) {
         clearTimeout(entry.disconnectTimer);
         entry.disconnectTimer = null;
@@ -362,9 +408,10 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
       }
       games.clear();
       byPlayer.clear();
+      byAddress.clear();
       await pool.close();
     },
   };
-  log.info({ engine: spec.label, poolSize: pool.size, maxGames, replyDelayMs: replyDelay }, 'AI service ready');
+  log.info({ engine: spec.label, poolSize: pool.size, maxGames, maxGamesPerAddress, replyDelayMs: replyDelay }, 'AI service ready');
   return service;
 }

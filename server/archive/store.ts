@@ -293,3 +293,22 @@ export async function leaderboard(db: Queryable, limit = 50): Promise<Leaderboar
   );
   return rows.map((r) => ({ userId: r.user_id, username: r.username, rating: r.rating, deviation: r.deviation, games: r.games }));
 }
+
+/** Usernames of accounts by id (accounts without a username are left out). */
+export async function usernamesOf(db: Queryable, accountIds: readonly string[]): Promise<Map<string, string>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await db.query<{ id: string; username: string }>(
+    'SELECT id, username FROM profiles WHERE id = ANY($1::uuid[]) AND username IS NOT NULL',
+    [[...new Set(accountIds)]],
+  );
+  return new Map(rows.map((r) => [r.id, r.username]));
+}
+
+/** The account id of a username, matched without regard to case; null when there is none. */
+export async function accountByUsername(db: Queryable, username: string): Promise<{ id: string; username: string } | null> {
+  const rows = await db.query<{ id: string; username: string }>(
+    'SELECT id, username FROM profiles WHERE lower(username) = lower($1) LIMIT 1',
+    [username],
+  );
+  return rows[0] ?? null;
+}

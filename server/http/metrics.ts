@@ -169,6 +169,8 @@ export class ServerMetrics {
   readonly gamesStarted: client.Counter;
   readonly gamesEnded: client.Counter<'reason'>;
   readonly connectionsOpened: client.Counter;
+  readonly connectionsRefused: client.Counter<'reason'>;
+  readonly identifications: client.Counter<'outcome'>;
   readonly relayLatency: FastHistogram;
 
   /** `loopLag`: the heartbeat's delay histogram (server/heartbeat.ts), for nodejs_eventloop_lag_*. */
@@ -204,6 +206,18 @@ export class ServerMetrics {
       registers,
     });
     this.connectionsOpened = new client.Counter({ name: 'chess_connections_opened_total', help: 'WebSocket connections opened', registers });
+    this.connectionsRefused = new client.Counter({
+      name: 'chess_connections_refused_total',
+      help: 'WebSocket upgrades refused with 429, by reason (per-address socket cap or connect rate)',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.identifications = new client.Counter({
+      name: 'chess_identifications_total',
+      help: 'identifyUser checks, by outcome (verified, invalid, cached, shared, repeated, rate_limited)',
+      labelNames: ['outcome'],
+      registers,
+    });
     this.relayLatency = register(
       new FastHistogram(
         'chess_move_relay_seconds',

@@ -7,10 +7,13 @@ import type { ServerMessage } from '../../machines/protocol/messages';
 import type { RateState } from './rateLimit';
 import type { LiveGame } from '../game/games';
 import type { LagPings } from './lagPings';
+import type { AccessClaims } from '../wiring';
 
 export interface SocketData {
   connId: number;
   playerId: string;
+  /** the client's address as the per-address limits count it (realtime/admission.ts) */
+  address: string;
   /** set during upgrade: the identity the client asked to resume, already verified */
   resumed: boolean;
   /** set when a bad secret was presented: an error is sent right after connectionAck */
@@ -24,6 +27,12 @@ export interface SocketData {
   lagMs?: number;
   /** performance.now() of the last lag ping (LagPings.NEVER before the first) */
   lastPingAt: number;
+  /** performance.now() of each lag ping not yet answered, oldest first: pongs are timed from these */
+  pingsInFlight: number[];
+  /** the last identifyUser's token (its key) and answer: the same token again is not checked again */
+  identifiedWith: { key: string; claims: AccessClaims | null } | null;
+  /** true while this socket's identifyUser is being checked */
+  identifying: boolean;
   /** the session this socket was last attached to (it speaks for it while `session.ws` is this socket) */
   session: PlayerSession | null;
 }

@@ -16,6 +16,14 @@
  */
 import type { SocketData, WS } from './hub';
 
+/** pings a socket has not answered that are kept to time their pongs (older ones are forgotten) */
+const MAX_PINGS_IN_FLIGHT = 8;
+
+/** What a lag ping carries: its send time, which its pong must echo to be timed. */
+function pingPayload(sentAt: number): string {
+  return sentAt.toFixed(1);
+}
+
 export interface LagPingCounters {
   withFrame: { inc(): void };
   alone: { inc(): void };
@@ -86,12 +94,21 @@ export class LagPings {
     }
   }
 
-  /** A pong: its payload is the time its ping was sent; the socket's lag is smoothed from it. */
+  /**
+   * A pong. The round trip is timed from when this server sent the ping it answers to now: the
+   * payload only says which of the socket's pings in flight it answers (pongs to uWS's own
+   * keep-alive pings and unsolicited ones match none) and carries no time a client could forge.
+   * A client can still answer late, which costs it as much real time as it claims; the game
+   * caps the credit. Earlier pings still in flight are dropped (pongs come in order).
+   */
   pong(data: SocketData, message: ArrayBuffer): void {
-    if (message.byteLength === 0 || message.byteLength > 32) return;
-    const sent = Number(Buffer.from(message).toString('latin1'));
-    if (!Number.isFinite(sent)) return;
-    const rtt = performance.now() - sent;
+    const inFlight = data.pingsInFlight;
+    if (inFlight.length === 0 || message.byteLength === 0 || message.byteLength > 32) return;
+    const text = Buffer.from(message).toString('latin1');
+    const i = inFlight.findIndex((sentAt) => pingPayload(sentAt) === text);
+    if (i < 0) return;
+    const rtt = performance.now() - inFlight[i];
+    inFlight.splice(0, i + 1);
     if (rtt < 0 || rtt > 60_000) return;
     const oneWay = rtt / 2;
     data.lagMs = data.lagMs === undefined ? oneWay : data.lagMs * 0.7 + oneWay * 0.3;
@@ -100,7 +117,8 @@ export class LagPings {
   private ping(ws: WS, data: SocketData, counter: { inc(): void }): void {
     const now = performance.now();
     data.lastPingAt = now;
-    ws.ping(now.toFixed(1));
+    if (data.pingsInFlight.push(now) > MAX_PINGS_IN_FLIGHT) data.pingsInFlight.shift();
+    ws.ping(pingPayload(now));
     counter.inc();
   }
 }

@@ -2,17 +2,20 @@
  * The WebSocket endpoint: identity on upgrade, limits, parsing, routing of every client message
  * to matchmaking, the game actors, the AI service or the accounts module.
  */
-import { REPLACED_CLOSE_CODE, RATE_LIMIT_CLOSE_CODE, SHUTDOWN_CLOSE_CODE } from '../../machines/protocol/closeCodes';
+import { REPLACED_CLOSE_CODE, RATE_LIMIT_CLOSE_CODE, SHUTDOWN_CLOSE_CODE, TOO_LARGE_CLOSE_CODE } from '../../machines/protocol/closeCodes';
 import type { Logger } from 'pino';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t } from 'uWebSockets.js';
 import { TEXT, type ErrorCode, type ParsedMessage, type ParsedPayloads, type ServerMessage } from '../../machines/protocol/messages';
 import type { ServerMetrics } from '../http/metrics';
 import type { GameManager } from '../game/games';
 import type { Matchmaking } from '../game/matchmaking';
-import type { AccountsModule, AiService } from '../wiring';
+import type { AccessClaims, AccountsModule, AiService } from '../wiring';
 import type { Heartbeat } from '../heartbeat';
 import { Hub, LOBBY_TOPIC, type PlayerSession, type SocketData, type WS } from './hub';
 import type { GuestIdentity } from './identity';
+import { Admission, addressKey, type AdmissionLimits } from './admission';
+import { TrustedProxies, clientAddress } from '../http/clientAddress';
+import { Identification, tokenKey, type IdentificationLimits, type IdentifyOutcome } from './identification';
 import { LagPings } from './lagPings';
 import { newRateState, takeToken } from './rateLimit';
 import { readMoveFrame } from './moveFrame';
@@ -22,7 +25,25 @@ export interface RealtimeOptions {
   maxPayloadBytes: number;
   idleTimeoutSeconds: number;
   rateLimit: { messages: number; windowMs: number };
+  admission: AdmissionLimits;
+  identification: IdentificationLimits;
+  /** reverse proxies whose X-Forwarded-For names the client (TRUST_PROXY) */
+  trustProxy: readonly string[];
 }
+
+/**
+ * How far past maxPayloadBytes uWS still reads a message, so that it can be refused with 1009
+ * and counted. A frame larger still is cut by uWS as its header arrives (1006, counted at close).
+ */
+export const OVERSIZE_READ_MARGIN_BYTES = 64 * 1024;
+/** uWS's close message when it cuts a frame over its maxPayloadLength */
+const UWS_TOO_BIG = 'Received too big message';
+/** refusals answered by closing the socket (1008, 1009), not with an error message */
+type ClosingRefusal = 'rate_limit' | 'oversize';
+const isClosingRefusal = (reason: string): reason is ClosingRefusal => reason === 'rate_limit' || reason === 'oversize';
+
+/** how often expired identification answers and refilled address buckets are forgotten */
+const SWEEP_EVERY_MS = 10_000;
 
 const TEXTS = {
   replaced: 'This player connected from another tab or device; this connection is closed.',
@@ -35,12 +56,19 @@ const TEXTS = {
   accountsUnavailable: 'Accounts are not available',
   identifyFailed: 'Could not verify the access token; you stay a guest.',
   identifyBusy: 'Cannot change identity during a game or a search.',
+  identifyPending: 'An identification of this connection is already being checked.',
+  identifyRateLimited: 'Too many identifications right now; you stay as you are. Try again in a few seconds.',
+  tooBig: 'message too big',
   aiWhileInGame: 'Cannot start an AI game while in an active game',
   invalidAiOptions: (issue: string) => `Invalid AI game options: ${issue}`,
 };
 
 export class Realtime {
   private nextConnId = 1;
+  private readonly admission: Admission;
+  private readonly proxies: TrustedProxies;
+  private readonly identification: Identification | null;
+  private lastSweep = 0;
 
   constructor(
     readonly hub: Hub,
@@ -53,21 +81,34 @@ export class Realtime {
     private readonly getAi: () => AiService | undefined,
     private readonly accounts: AccountsModule | undefined,
     private readonly heartbeat: Heartbeat,
-  ) {}
+  ) {
+    this.admission = new Admission(opts.admission);
+    this.proxies = new TrustedProxies(opts.trustProxy);
+    this.identification = accounts
+      ? new Identification((token) => accounts.verifyAccessToken(token), opts.identification, metrics.identifications)
+      : null;
+  }
 
   mount(app: TemplatedApp, path: string): void {
     app.ws<SocketData>(path, {
-      maxPayloadLength: this.opts.maxPayloadBytes,
+      maxPayloadLength: this.opts.maxPayloadBytes + OVERSIZE_READ_MARGIN_BYTES,
       idleTimeout: this.opts.idleTimeoutSeconds,
       sendPingsAutomatically: true,
       maxBackpressure: 256 * 1024,
       upgrade: (res, req, ctx) => this.upgrade(res, req, ctx),
       open: (ws) => this.guard('open', ws, () => this.open(ws)),
       message: (ws, message, isBinary) => this.corkedMessage(ws, message, isBinary),
-      close: (ws, code) => this.guard('close', ws, () => this.close(ws, code)),
+      close: (ws, code, message) => this.guard('close', ws, () => this.close(ws, code, message)),
       pong: (ws, message) => this.guard('pong', ws, () => this.hub.pings.pong(ws.getUserData(), message)),
     });
-    this.heartbeat.onBeat((now) => this.hub.pings.sweep(this.hub.sockets, this.heartbeat.periodMs, now));
+    this.heartbeat.onBeat((now) => {
+      this.hub.pings.sweep(this.hub.sockets, this.heartbeat.periodMs, now);
+      if (now - this.lastSweep >= SWEEP_EVERY_MS) {
+        this.lastSweep = now;
+        this.admission.sweep(now);
+        this.identification?.sweep();
+      }
+    });
   }
 
   /**
@@ -98,6 +139,23 @@ export class Realtime {
   // Socket life cycle
 
   private upgrade(res: HttpResponse, req: HttpRequest, ctx: us_socket_context_t): void {
+    const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
+    const address = addressKey(clientAddress(peer, req.getHeader('x-forwarded-for') || undefined, this.proxies));
+    const refusal = this.admission.admit(address, performance.now());
+    if (refusal) {
+      // answered at once with a status, before any other work (the guest secret's HMAC included)
+      this.metrics.connectionsRefused.inc({ reason: refusal.reason });
+      this.log.info({ address, reason: refusal.reason }, 'connection refused');
+      res.cork(() => {
+        res
+          .writeStatus('429 Too Many Requests')
+          .writeHeader('Retry-After', String(refusal.retryAfterSeconds))
+          .writeHeader('Content-Type', 'text/plain; charset=utf-8')
+          .writeHeader('Connection', 'close')
+          .end(refusal.message, true);
+      });
+      return;
+    }
     const askedId = req.getQuery('playerId') ?? '';
     const secret = req.getQuery('secret') ?? '';
     let playerId: string;
@@ -113,6 +171,7 @@ export class Realtime {
     const data: SocketData = {
       connId: this.nextConnId++,
       playerId,
+      address,
       resumed,
       identityRejected,
       rate: newRateState(performance.now()),
@@ -121,6 +180,9 @@ export class Realtime {
       // present from the start, so every socket's data object keeps one shape (hot paths stay monomorphic)
       lagMs: undefined,
       lastPingAt: LagPings.NEVER,
+      pingsInFlight: [],
+      identifiedWith: null,
+      identifying: false,
       session: null,
     };
     res.upgrade(
@@ -172,8 +234,13 @@ export class Realtime {
     return session;
   }
 
-  private close(ws: WS, code: number): void {
+  private close(ws: WS, code: number, message: ArrayBuffer): void {
     const data = ws.getUserData();
+    this.admission.release(data.address);
+    if (code === 1006 && !data.closing && Buffer.from(message).toString() === UWS_TOO_BIG) {
+      this.metrics.messagesRejected.inc({ reason: 'oversize' });
+      this.log.info({ playerId: data.playerId, reason: 'oversize' }, 'message rejected');
+    }
     data.closing = true;
     this.hub.sockets.delete(ws);
     if (data.replaced) return;
@@ -200,6 +267,12 @@ export class Realtime {
     if (data.closing) return;
     const arrivedAt = performance.now();
     this.metrics.messagesReceived.inc();
+    if (message.byteLength > this.opts.maxPayloadBytes) {
+      this.reject(ws, 'oversize', `${TEXTS.tooBig} (${message.byteLength} bytes, at most ${this.opts.maxPayloadBytes})`, false);
+      data.closing = true;
+      ws.end(TOO_LARGE_CLOSE_CODE, TEXTS.tooBig);
+      return;
+    }
     if (!takeToken(data.rate, arrivedAt, this.opts.rateLimit.messages, this.opts.rateLimit.windowMs)) {
       this.reject(ws, 'rate_limit', 'too many messages', false);
       data.closing = true;
@@ -236,10 +309,11 @@ export class Realtime {
     }
   }
 
-  private reject(ws: WS, reason: ErrorCode | 'rate_limit', message: string, reply = true): void {
+  /** Counts and logs a refused message; answers it with an error unless the socket is being closed for it. */
+  private reject(ws: WS, reason: ErrorCode | ClosingRefusal, message: string, reply = true): void {
     this.metrics.messagesRejected.inc({ reason });
     this.log.info({ playerId: ws.getUserData().playerId, reason, detail: message }, 'message rejected');
-    if (reply && reason !== 'rate_limit') this.sendWs(ws, { type: 'error', code: reason, message });
+    if (reply && !isClosingRefusal(reason)) this.sendWs(ws, { type: 'error', code: reason, message });
   }
 
   private sendWs(ws: WS, msg: ServerMessage): void {
@@ -374,28 +448,56 @@ export class Realtime {
     if (state.drawOfferFrom && state.drawOfferFrom !== color) this.sendWs(ws, { type: 'drawOffer', gameId });
   }
 
+  /**
+   * identifyUser: binds the socket to the account of a valid access token. A token is checked
+   * once per socket (the same token again gets the same answer unchecked) and within the
+   * identification budget (realtime/identification.ts); one check per socket at a time.
+   */
   private async identifyUser(ws: WS, session: PlayerSession, payload: ParsedPayloads['identifyUser']): Promise<void> {
-    if (!this.accounts) {
+    const identification = this.identification;
+    if (!identification) {
       this.reject(ws, 'accounts_unavailable', TEXTS.accountsUnavailable);
       return;
     }
-    let claims: Awaited<ReturnType<AccountsModule['verifyAccessToken']>> = null;
-    try {
-      claims = await this.accounts.verifyAccessToken(payload.accessToken);
-    } catch (err) {
-      this.log.warn({ err }, 'access token verification threw');
-      claims = null;
-    }
     const data = ws.getUserData();
+    if (data.identifying) {
+      this.reject(ws, 'identify_pending', TEXTS.identifyPending);
+      return;
+    }
+    const key = tokenKey(payload.accessToken);
+    let outcome: IdentifyOutcome;
+    if (data.identifiedWith?.key === key) {
+      this.metrics.identifications.inc({ outcome: 'repeated' });
+      const claims = data.identifiedWith.claims;
+      outcome = claims ? { kind: 'ok', claims } : { kind: 'failed' };
+    } else {
+      data.identifying = true;
+      try {
+        outcome = await identification.check(payload.accessToken, key, data.address);
+      } finally {
+        data.identifying = false;
+      }
+      if (outcome.kind !== 'rate_limited') data.identifiedWith = { key, claims: outcome.kind === 'ok' ? outcome.claims : null };
+    }
     if (data.closing) return;
-    if (!claims || claims.sub !== payload.userId) {
+    if (outcome.kind === 'rate_limited') {
+      this.reject(ws, 'identify_rate_limited', TEXTS.identifyRateLimited);
+      return;
+    }
+    if (outcome.kind === 'failed' || outcome.claims.sub !== payload.userId) {
       this.reject(ws, 'identify_failed', TEXTS.identifyFailed);
       return;
     }
+    this.bindAccount(ws, data, outcome.claims);
+  }
+
+  /** Moves a socket whose token checked out from its guest seat to the account's. */
+  private bindAccount(ws: WS, data: SocketData, claims: AccessClaims): void {
     const current = this.hub.session(data.playerId);
     if (!current || current.ws !== ws) return;
+    const identified = { type: 'identified', playerId: claims.sub, ...(claims.username ? { username: claims.username } : {}) } as const;
     if (current.id === claims.sub) {
-      this.sendWs(ws, { type: 'identified', playerId: current.id, ...(claims.username ? { username: claims.username } : {}) });
+      this.sendWs(ws, identified);
       return;
     }
     if (current.game || current.queued || this.getAi()?.hasGame(current.id)) {
@@ -408,7 +510,7 @@ export class Realtime {
     const account = this.bind(ws, claims.sub, 'account');
     if (claims.username && !account.name) account.name = claims.username;
     this.log.info({ guestId: current.id, playerId: account.id }, 'socket identified as an account');
-    this.sendWs(ws, { type: 'identified', playerId: account.id, ...(claims.username ? { username: claims.username } : {}) });
+    this.sendWs(ws, identified);
   }
 
   private startAi(ws: WS, session: PlayerSession, payload: ParsedPayloads['startAIGame']): void {
@@ -422,7 +524,7 @@ export class Realtime {
       return;
     }
     if (session.queued) this.matchmaking.leave(session, false);
-    ai.start(session.id, payload.options);
+    ai.start(session.id, payload.options, ws.getUserData().address);
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,32 @@
+/** A table of archived games, each linking to its page. */
+import { Link } from 'react-router-dom';
+import type { GameSummary, PublicPlayer } from '../../../../machines/protocol/archive';
+import { reasonLabel } from '../../../../machines/client/outcome';
+
+function PlayerName({ p }: { p: PublicPlayer }) {
+  return p.username ? <Link to={`/@/${p.username}`}>{p.name}</Link> : <span>{p.name}</span>;
+}
+
+const RESULT = { white: '1-0', black: '0-1', draw: '½-½' } as const;
+
+export function GameRows({ games }: { games: readonly GameSummary[] }) {
+  if (games.length === 0) return <p className="empty">No games yet.</p>;
+  return (
+    <div className="table-wrap">
+      <table className="history">
+        <thead><tr><th scope="col">Date</th><th scope="col">White</th><th scope="col">Black</th><th scope="col">Result</th><th scope="col">Game</th></tr></thead>
+        <tbody>
+          {games.map((g) => (
+            <tr key={g.id}>
+              <td>{new Date(g.endedAt).toLocaleDateString(undefined, { dateStyle: 'short' })}</td>
+              <td><PlayerName p={g.white} /></td>
+              <td><PlayerName p={g.black} /></td>
+              <td>{g.reason === 'aborted' ? 'Aborted' : `${RESULT[g.winner]} (${reasonLabel(g.reason)})`}</td>
+              <td><Link to={`/game/${g.id}`}>{g.rated ? 'Rated' : 'Casual'} · {Math.ceil(g.plies / 2)} moves</Link></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,371 @@
+/**
+ * `npm run bench:flood`: the identification flood of issue 24 against the real server (a separate
+ * process with accounts on an embedded database), while a bystander game is played on it.
+ *
+ * Phases, each measured on the bystander game (two players from another loopback address,
+ * 127.0.0.2, playing random legal moves with a short think time): quiet; 1,000 sockets from
+ * 127.0.0.1 each sending identifyUser with a bad-signature token; 300 sockets each sending it
+ * with a valid token. The relay time is from a player's send to the opponent's receipt of the
+ * gameMove; its p99 per phase is the figure of the issue (target: under 50 ms in both floods).
+ * The flooding sockets live in a child process so their work does not delay the bystander's
+ * clock readings.
+ *
+ *   tsx loadtest/flood/bench.ts [--bad 1000] [--valid 300] [--runs 3] [--sources 1] [--p99 50]
+ *                               [--server tsx|built]
+ *
+ * --sources N spreads the flood over N loopback addresses (127.0.1.1 …): the per-address limits
+ * then bind less and the global identification budget is what is left. Exit 1 when a flood
+ * phase's median relay p99 is over --p99 or a bystander move was lost.
+ * BENCH_ENTRY=path/main.js drives another build (for before/after runs).
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { ChessGame } from '../../machines/chess';
+import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
+
+const argv = process.argv.slice(2);
+const opt = (name: string, def: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : def;
+};
+const log = (s: string) => process.stderr.write(s + '\n');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const BYSTANDER_ADDRESS = '127.0.0.2';
+const THINK_MS = 20;
+
+// ------------------------------------------------------------------------------------------------
+// the flooding child: opens `count` sockets at once, each sends identifyUser once its ack came
+
+interface FloodOrder {
+  url: string;
+  count: number;
+  sources: string[];
+  userId: string;
+  token: string;
+}
+export interface FloodOutcome {
+  opened: number;
+  refused: number;
+  refusedStatuses: Record<string, number>;
+  identified: number;
+  identifyFailed: number;
+  otherErrors: Record<string, number>;
+  unanswered: number;
+  ms: number;
+}
+
+async function floodChild(order: FloodOrder): Promise<FloodOutcome> {
+  const out: FloodOutcome = { opened: 0, refused: 0, refusedStatuses: {}, identified: 0, identifyFailed: 0, otherErrors: {}, unanswered: 0, ms: 0 };
+  const started = performance.now();
+  const sockets: WebSocket[] = [];
+  await Promise.all(
+    Array.from({ length: order.count }, (_, i) => {
+      return new Promise<void>((resolve) => {
+        const ws = new WebSocket(order.url, { localAddress: order.sources[i % order.sources.length] });
+        sockets.push(ws);
+        let settled = false;
+        const settle = (f: () => void) => {
+          if (settled) return;
+          settled = true;
+          f();
+          resolve();
+        };
+        const timer = setTimeout(() => settle(() => out.unanswered++), 30_000);
+        ws.on('unexpected-response', (_req, res) => {
+          clearTimeout(timer);
+          settle(() => {
+            out.refused++;
+            out.refusedStatuses[res.statusCode ?? 0] = (out.refusedStatuses[res.statusCode ?? 0] ?? 0) + 1;
+          });
+          res.resume();
+        });
+        ws.on('error', () => {
+          clearTimeout(timer);
+          settle(() => (out.refusedStatuses.error = (out.refusedStatuses.error ?? 0) + 1, out.refused++));
+        });
+        ws.on('close', () => {
+          clearTimeout(timer);
+          settle(() => (out.otherErrors.closed = (out.otherErrors.closed ?? 0) + 1));
+        });
+        ws.on('message', (data) => {
+          const m = JSON.parse(data.toString()) as { type: string; code?: string };
+          if (m.type === 'connectionAck') {
+            out.opened++;
+            ws.send(JSON.stringify({ type: 'identifyUser', payload: { userId: order.userId, accessToken: order.token } }));
+          } else if (m.type === 'identified') {
+            clearTimeout(timer);
+            settle(() => out.identified++);
+          } else if (m.type === 'error') {
+            clearTimeout(timer);
+            settle(() => {
+              if (m.code === 'identify_failed') out.identifyFailed++;
+              else out.otherErrors[m.code ?? '?'] = (out.otherErrors[m.code ?? '?'] ?? 0) + 1;
+            });
+          }
+        });
+      });
+    }),
+  );
+  out.ms = performance.now() - started;
+  for (const ws of sockets) ws.terminate();
+  return out;
+}
+
+if (process.env.FLOOD_CHILD === '1') {
+  process.once('message', (order: FloodOrder) => {
+    void floodChild(order).then((outcome) => {
+      process.send!(outcome);
+      setTimeout(() => process.exit(0), 200);
+    });
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
+// the server under test
+
+function startServer(): Promise<{ proc: ChildProcess; port: number }> {
+  const mode = opt('server', 'tsx');
+  const args = [...SERVER_NODE_FLAGS, ...(mode === 'built' ? [process.env.BENCH_ENTRY ?? 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'])];
+  const logFile = join(mkdtempSync(join(tmpdir(), 'flood-log-')), 'stdout.log');
+  const fd = openSync(logFile, 'w');
+  const proc = spawn(process.execPath, args, {
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '0.0.0.0',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info', // as in production: every refused identification is logged
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'flood-data-')),
+      STATIC_DIR: '/nonexistent',
+      AI_ENABLED: '0',
+      ACCOUNTS_ENABLED: '1',
+      AUTH_AUTOCONFIRM: 'true',
+    },
+    stdio: ['ignore', fd, 'inherit'],
+  });
+  closeSync(fd);
+  return (async () => {
+    for (let waited = 0; waited < 90_000; waited += 200) {
+      const port = listeningPort(readFileSync(logFile, 'utf8'));
+      if (port) return { proc, port };
+      if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}: ${readFileSync(logFile, 'utf8')}`);
+      await sleep(200);
+    }
+    proc.kill('SIGKILL');
+    throw new Error('server did not start in 90 s');
+  })();
+}
+
+/** The port of the server's 'server listening' log line, once it is there. */
+function listeningPort(logText: string): number | null {
+  for (const line of logText.split('\n')) {
+    try {
+      const j = JSON.parse(line) as { msg?: string; port?: number };
+      if (j.msg === 'server listening' && j.port) return j.port;
+    } catch {
+      /* not a log line */
+    }
+  }
+  return null;
+}
+
+/** A user signed up through the server's own auth API; its access token, and one with a broken signature. */
+async function tokens(base: string): Promise<{ userId: string; valid: string; badSignature: string }> {
+  const { supabaseAnonKey } = (await (await fetch(`${base}/config.json`)).json()) as { supabaseAnonKey: string };
+  const res = await fetch(`${base}/auth/v1/signup`, {
+    method: 'POST',
+    headers: { apikey: supabaseAnonKey, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: `flood-${Date.now()}@example.com`, password: 'correct horse battery staple' }),
+  });
+  const body = (await res.json()) as { access_token?: string; user?: { id: string } };
+  if (!body.access_token || !body.user) throw new Error(`signup gave no session (${res.status}): ${JSON.stringify(body)}`);
+  const [h, p, s] = body.access_token.split('.');
+  // same length and alphabet, different bytes: the signature check runs in full and fails
+  const flipped = s.slice(0, 10) + (s[10] === 'A' ? 'B' : 'A') + s.slice(11);
+  return { userId: body.user.id, valid: body.access_token, badSignature: `${h}.${p}.${flipped}` };
+}
+
+// ------------------------------------------------------------------------------------------------
+// the bystander game: relay times from a send to the opponent's receipt
+
+class Bystander {
+  relays: number[] = [];
+  lost = 0;
+  private players: { ws: WebSocket; color?: string; gameId?: string }[] = [];
+  private chess = new ChessGame();
+  private sentAt = 0;
+  private stopped = false;
+
+  async start(url: string): Promise<void> {
+    for (let i = 0; i < 2; i++) {
+      const ws = new WebSocket(url, { localAddress: BYSTANDER_ADDRESS });
+      const p: { ws: WebSocket; color?: string; gameId?: string } = { ws };
+      this.players.push(p);
+      await new Promise<void>((resolve, reject) => {
+        ws.once('error', reject);
+        ws.on('message', (data) => {
+          const m = JSON.parse(data.toString()) as { type: string; [k: string]: unknown };
+          if (m.type === 'connectionAck') resolve();
+          this.onMessage(p, m);
+        });
+      });
+    }
+    for (const p of this.players) {
+      p.ws.send(JSON.stringify({ type: 'findGame', payload: { username: 'bystander' } }));
+      await sleep(50);
+    }
+    for (let i = 0; i < 100 && !this.players.every((p) => p.gameId); i++) await sleep(50);
+    if (!this.players.every((p) => p.gameId)) throw new Error('the bystander game did not start');
+  }
+
+  private onMessage(p: { ws: WebSocket; color?: string; gameId?: string }, m: { type: string; [k: string]: unknown }): void {
+    if (m.type === 'gameStart') {
+      p.color = m.color as string;
+      p.gameId = m.gameId as string;
+      if (this.players.every((q) => q.gameId === p.gameId)) {
+        this.chess = new ChessGame();
+        this.moveSoon();
+      }
+    } else if (m.type === 'gameMove') {
+      const move = m.move as { from: string; to: string; promotion?: string };
+      const mover = this.chess.turn();
+      // the opponent's copy of the echo ends the relay
+      if (p.color !== mover) {
+        if (this.sentAt) this.relays.push(performance.now() - this.sentAt);
+        this.sentAt = 0;
+        this.chess.play(move.from + move.to + (move.promotion ?? ''));
+        this.moveSoon();
+      }
+    } else if (m.type === 'gameEnd') {
+      // a new game: both search again
+      for (const q of this.players) q.gameId = undefined;
+      this.sentAt = 0;
+      for (const q of this.players) q.ws.send(JSON.stringify({ type: 'findGame', payload: { username: 'bystander' } }));
+    } else if (m.type === 'moveRejected') {
+      this.lost++;
+    }
+  }
+
+  private moveSoon(): void {
+    setTimeout(() => {
+      if (this.stopped) return;
+      const turn = this.chess.turn();
+      const p = this.players.find((q) => q.color === turn);
+      const moves = this.chess.legalMoves();
+      if (!p?.gameId || moves.length === 0) return;
+      const uci = moves[Math.floor(Math.random() * moves.length)];
+      this.sentAt = performance.now();
+      p.ws.send(JSON.stringify({ type: 'gameMove', payload: { gameId: p.gameId, move: { from: uci.slice(0, 2), to: uci.slice(2, 4), ...(uci.length > 4 ? { promotion: uci[4] } : {}) } } }));
+    }, THINK_MS);
+  }
+
+  /** The relay times since the last call, and a move still in flight for more than 5 s counts as lost. */
+  take(): number[] {
+    if (this.sentAt && performance.now() - this.sentAt > 5000) this.lost++;
+    const out = this.relays;
+    this.relays = [];
+    return out;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const p of this.players) p.ws.terminate();
+  }
+}
+
+const pct = (xs: number[], p: number) => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const median = (xs: number[]) => pct(xs, 50);
+
+function flood(order: FloodOrder): Promise<FloodOutcome> {
+  const child = fork(new URL(import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, FLOOD_CHILD: '1' } });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve(m as FloodOutcome));
+    child.once('exit', (code) => reject(new Error(`flood child exited with ${code}`)));
+    child.send(order);
+  });
+}
+
+interface PhaseResult {
+  phase: string;
+  moves: number;
+  p50: number;
+  p99: number;
+  max: number;
+  outcome?: FloodOutcome;
+}
+
+async function phase(name: string, bystander: Bystander, work: () => Promise<FloodOutcome | undefined>): Promise<PhaseResult> {
+  bystander.take();
+  const outcome = await work();
+  await sleep(500); // the server's tail of the flood (answers in flight) still counts
+  const relays = bystander.take();
+  return { phase: name, moves: relays.length, p50: pct(relays, 50), p99: pct(relays, 99), max: pct(relays, 100), outcome };
+}
+
+async function oneRun(bad: number, valid: number, sources: string[]): Promise<{ results: PhaseResult[]; lost: number }> {
+  const server = await startServer();
+  const base = `http://127.0.0.1:${server.port}`;
+  const url = `ws://127.0.0.1:${server.port}/socket`;
+  const bystander = new Bystander();
+  try {
+    const t = await tokens(base);
+    await bystander.start(url);
+    await sleep(2000); // the bystander's game warms up the move path
+    const results = [
+      await phase('quiet (3 s)', bystander, async () => (await sleep(3000), undefined)),
+      await phase(`${bad} bad-signature identifyUser`, bystander, () => flood({ url, count: bad, sources, userId: t.userId, token: t.badSignature })),
+      await phase(`${valid} valid identifyUser`, bystander, () => flood({ url, count: valid, sources, userId: t.userId, token: t.valid })),
+    ];
+    return { results, lost: bystander.lost };
+  } finally {
+    bystander.stop();
+    server.proc.kill('SIGTERM');
+    await new Promise((r) => server.proc.once('exit', r));
+  }
+}
+
+async function main(): Promise<void> {
+  const bad = Number(opt('bad', '1000'));
+  const valid = Number(opt('valid', '300'));
+  const runs = Math.max(1, Number(opt('runs', '3')));
+  const sourceCount = Math.max(1, Number(opt('sources', '1')));
+  const p99Limit = Number(opt('p99', '50'));
+  const sources = sourceCount === 1 ? ['127.0.0.1'] : Array.from({ length: sourceCount }, (_, i) => `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`);
+  const all: PhaseResult[][] = [];
+  let lost = 0;
+  for (let r = 0; r < runs; r++) {
+    log(`run ${r + 1}/${runs}`);
+    const run = await oneRun(bad, valid, sources);
+    lost += run.lost;
+    for (const res of run.results) {
+      const o = res.outcome;
+      log(
+        `  ${res.phase.padEnd(34)} bystander relay p50 ${res.p50.toFixed(1)} ms, p99 ${res.p99.toFixed(1)} ms, max ${res.max.toFixed(1)} ms over ${res.moves} moves` +
+          (o
+            ? `; flood: ${o.opened} opened, ${o.refused} refused ${JSON.stringify(o.refusedStatuses)}, ${o.identified} identified, ${o.identifyFailed} identify_failed, other ${JSON.stringify(o.otherErrors)}, ${o.unanswered} unanswered, ${o.ms.toFixed(0)} ms`
+            : ''),
+      );
+    }
+    all.push(run.results);
+  }
+  log(`\nmedians over ${runs} run(s), flood from ${sourceCount} address(es):`);
+  let failed = lost > 0;
+  for (let i = 0; i < all[0].length; i++) {
+    const p99 = median(all.map((r) => r[i].p99));
+    const line = `  ${all[0][i].phase.padEnd(34)} relay p50 ${median(all.map((r) => r[i].p50)).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${median(all.map((r) => r[i].max)).toFixed(1)} ms`;
+    log(line);
+    if (i > 0 && !(p99 < p99Limit)) failed = true;
+  }
+  if (lost) log(`  ${lost} bystander move(s) lost`);
+  log(failed ? `FAIL: a flood phase's relay p99 is not under ${p99Limit} ms, or a move was lost` : `ok: every flood phase's relay p99 under ${p99Limit} ms`);
+  process.exit(failed ? 1 : 0);
+}
+
+if (process.env.FLOOD_CHILD !== '1') void main();

@@ -1,0 +1,68 @@
+/**
+ * The archive's read API (`/api/...`, docs/archive.md): what the server answers and the client
+ * reads, as zod schemas with the types inferred from them.
+ */
+import { z } from 'zod';
+import { gameEndReasonSchema, winnerSchema } from './schemas';
+
+export const ratingChangeSchema = z.object({ before: z.number(), after: z.number() });
+
+export const publicPlayerSchema = z.object({
+  /** the name shown in the game */
+  name: z.string(),
+  /** the account's username, for a signed-in player; null for a guest or the AI */
+  username: z.string().nullable(),
+  /** the rating before and after, for a rated game */
+  rating: ratingChangeSchema.nullable(),
+});
+
+export const gameSummarySchema = z.object({
+  id: z.string(),
+  kind: z.enum(['pool', 'ai', 'imported']),
+  white: publicPlayerSchema,
+  black: publicPlayerSchema,
+  winner: winnerSchema,
+  reason: gameEndReasonSchema,
+  rated: z.boolean(),
+  clockMs: z.number(),
+  startedAt: z.string(),
+  endedAt: z.string(),
+  plies: z.number(),
+});
+
+export const publicGameSchema = gameSummarySchema.extend({
+  /** moves in UCI */
+  moves: z.array(z.string()),
+  /** the mover's clock in ms after each move */
+  clocksMs: z.array(z.number()),
+  pgn: z.string(),
+});
+
+export const profileSchema = z.object({
+  username: z.string(),
+  rating: z
+    .object({ rating: z.number(), deviation: z.number(), provisional: z.boolean(), games: z.number() })
+    .nullable(),
+  record: z.object({ games: z.number(), wins: z.number(), losses: z.number(), draws: z.number(), aborted: z.number() }),
+  history: z.array(z.object({ at: z.string(), rating: z.number() })),
+  recent: z.array(gameSummarySchema),
+});
+
+export const leaderboardSchema = z.array(
+  z.object({ username: z.string(), rating: z.number(), deviation: z.number(), games: z.number() }),
+);
+
+export type PublicPlayer = z.infer<typeof publicPlayerSchema>;
+export type GameSummary = z.infer<typeof gameSummarySchema>;
+export type PublicGame = z.infer<typeof publicGameSchema>;
+export type Profile = z.infer<typeof profileSchema>;
+export type Leaderboard = z.infer<typeof leaderboardSchema>;
+
+/** The archive API's paths (the server mounts them, the client fetches them). */
+export const ARCHIVE_API = {
+  game: (id: string) => `/api/games/${encodeURIComponent(id)}`,
+  profile: (username: string) => `/api/players/${encodeURIComponent(username)}`,
+  playerGames: (username: string, before?: string) =>
+    `/api/players/${encodeURIComponent(username)}/games${before ? `?before=${encodeURIComponent(before)}` : ''}`,
+  leaderboard: '/api/leaderboard',
+} as const;

@@ -1,0 +1,115 @@
+/**
+ * The archive's public read API (docs/archive.md): games, profiles and the leaderboard. Public
+ * by design, as on lichess: no e-mail, account id or guest id ever leaves here.
+ */
+import type { GameSummary, Leaderboard, Profile, PublicGame, PublicPlayer } from '../../machines/protocol/archive';
+import { json, type Handler, type Reply } from '../accounts/http';
+import type { Queryable } from '../accounts/db';
+import {
+  PROVISIONAL_DEVIATION,
+  accountByUsername,
+  accountGames,
+  accountRecord,
+  currentRating,
+  getGame,
+  leaderboard,
+  ratingHistory,
+  usernamesOf,
+  type ArchivedGame,
+  type ArchivedPlayer,
+} from './store';
+
+const GAME_ID = /^[A-Za-z0-9_-]{8,64}$/;
+const USERNAME = /^[A-Za-z0-9_]{3,20}$/;
+const CACHE = { 'Cache-Control': 'no-cache' };
+
+const notFound = (what: string): Reply => json(404, { error: 'not_found', message: `${what} not found` });
+
+function publicPlayer(p: ArchivedPlayer, usernames: Map<string, string>, rating: PublicPlayer['rating']): PublicPlayer {
+  return { name: p.name, username: p.accountId ? (usernames.get(p.accountId) ?? null) : null, rating };
+}
+
+function summary(g: ArchivedGame, usernames: Map<string, string>): GameSummary {
+  return {
+    id: g.id,
+    kind: g.kind,
+    white: publicPlayer(g.white, usernames, g.ratings?.white ?? null),
+    black: publicPlayer(g.black, usernames, g.ratings?.black ?? null),
+    winner: g.winner,
+    reason: g.reason,
+    rated: g.rated,
+    clockMs: g.clockMs,
+    startedAt: g.startedAt.toISOString(),
+    endedAt: g.endedAt.toISOString(),
+    plies: g.moves.length,
+  };
+}
+
+const accountsOf = (games: ArchivedGame[]): string[] =>
+  games.flatMap((g) => [g.white.accountId, g.black.accountId]).filter((id): id is string => id !== null);
+
+async function gameReply(db: Queryable, id: string): Promise<Reply> {
+  if (!GAME_ID.test(id)) return notFound('game');
+  const g = await getGame(db, id);
+  if (!g) return notFound('game');
+  const usernames = await usernamesOf(db, accountsOf([g]));
+  const body: PublicGame = { ...summary(g, usernames), moves: [...g.moves], clocksMs: [...g.clocksMs], pgn: g.pgn };
+  return json(200, body, CACHE);
+}
+
+async function profileReply(db: Queryable, name: string): Promise<Reply> {
+  const account = USERNAME.test(name) ? await accountByUsername(db, name) : null;
+  if (!account) return notFound('player');
+  const [rating, record, history, recent] = await Promise.all([
+    currentRating(db, account.id),
+    accountRecord(db, account.id),
+    ratingHistory(db, account.id),
+    accountGames(db, account.id, { limit: 10 }),
+  ]);
+  const usernames = await usernamesOf(db, accountsOf(recent));
+  const body: Profile = {
+    username: account.username,
+    rating: rating && { ...rating, provisional: rating.deviation > PROVISIONAL_DEVIATION },
+    record,
+    history: history.map((p) => ({ at: p.at.toISOString(), rating: p.rating })),
+    recent: recent.map((g) => summary(g, usernames)),
+  };
+  return json(200, body, CACHE);
+}
+
+async function playerGamesReply(db: Queryable, name: string, beforeText: string | null): Promise<Reply> {
+  const before = beforeText ? new Date(beforeText) : undefined;
+  if (before && Number.isNaN(before.getTime())) return json(400, { error: 'bad_request', message: 'before must be an ISO date' });
+  const account = USERNAME.test(name) ? await accountByUsername(db, name) : null;
+  if (!account) return notFound('player');
+  const games = await accountGames(db, account.id, { limit: 20, ...(before ? { before } : {}) });
+  const usernames = await usernamesOf(db, accountsOf(games));
+  const body: GameSummary[] = games.map((g) => summary(g, usernames));
+  return json(200, body, CACHE);
+}
+
+async function leaderboardReply(db: Queryable): Promise<Reply> {
+  const body: Leaderboard = (await leaderboard(db)).map(({ username, rating, deviation, games }) => ({ username, rating, deviation, games }));
+  return json(200, body, CACHE);
+}
+
+/** GET /api/games/:id, /api/players/:username, /api/players/:username/games, /api/leaderboard. */
+export function createArchiveHandler(db: Queryable): Handler {
+  return (req) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return json(405, { error: 'method_not_allowed', message: 'read-only' }, { Allow: 'GET, HEAD' });
+    const parts = req.path.split('/').slice(1).map((p) => {
+      try {
+        return decodeURIComponent(p);
+      } catch {
+        return '\u0000';
+      }
+    });
+    const [api, kind, name, sub] = parts;
+    if (api !== 'api') return notFound('page');
+    if (kind === 'games' && name !== undefined && parts.length === 3) return gameReply(db, name);
+    if (kind === 'players' && name !== undefined && parts.length === 3) return profileReply(db, name);
+    if (kind === 'players' && name !== undefined && sub === 'games' && parts.length === 4) return playerGamesReply(db, name, req.query.get('before'));
+    if (kind === 'leaderboard' && parts.length === 2) return leaderboardReply(db);
+    return notFound('page');
+  };
+}
