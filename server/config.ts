@@ -162,6 +162,7 @@ const envSchema = z.object({
   }),
   SERVER_SECRET: text.refine((v) => v === undefined || v.length >= 32, 'SERVER_SECRET must be at least 32 characters'),
   DATA_DIR: text,
+  DURABLE_GAMES: boolOf('DURABLE_GAMES'),
   STATIC_DIR: text,
   PUBLIC_URL: httpUrlOf('PUBLIC_URL'),
   SITE_URL: httpUrlOf('SITE_URL'),
@@ -247,6 +248,8 @@ export interface ServerConfig {
   inspect: string | null;
   serverSecret?: string;
   dataDir: string;
+  /** live games journaled under dataDir and resumed after a restart (default on) */
+  durableGames: boolean;
   staticDir: string;
   publicUrl?: string;
   siteUrl: string;
@@ -293,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     inspect: e.INSPECT,
     serverSecret: e.SERVER_SECRET,
     dataDir,
+    durableGames: e.DURABLE_GAMES ?? true,
     staticDir: e.STATIC_DIR ?? SERVER_DEFAULTS.staticDir,
     publicUrl: e.PUBLIC_URL,
     siteUrl,

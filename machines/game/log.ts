@@ -51,3 +51,24 @@ export function clockHistory(log: GameLog): ClocksMs[] {
 export function logPgn(log: GameLog): string {
   return gamePgn(replay(log));
 }
+
+/**
+ * The same log in another time base: every time in it (the start and each entry's `at`) moved by
+ * `deltaMs`. A host that resumes a game in a new process (whose monotonic clock starts again at
+ * zero) moves the log so that its last known instant becomes "now": the time the host was away
+ * counts for neither side, and the moved log replays to the same game with its times moved.
+ */
+export function shiftLog(log: GameLog, deltaMs: number): GameLog {
+  checkVersion(log);
+  if (!Number.isFinite(deltaMs)) throw new RangeError(`game log: cannot shift by ${deltaMs} ms`);
+  return {
+    v: log.v,
+    input: { ...log.input, startedAt: log.input.startedAt + deltaMs },
+    entries: log.entries.map((e) => ({ ...e, at: e.at + deltaMs })),
+  };
+}
+
+/** The latest time the log mentions (its start or its last entry). */
+export function lastLogTime(log: GameLog): number {
+  return log.entries.reduce((t, e) => Math.max(t, e.at), log.input.startedAt);
+}

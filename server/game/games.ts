@@ -12,6 +12,7 @@ import type { ServerMetrics } from '../http/metrics';
 import {
   GAME_DEFAULTS,
   clockRunning,
+  gamePgn,
   clocksAt,
   opposite,
   rejoinState,
@@ -20,6 +21,7 @@ import {
   type GameCommand,
   type GameEmitted,
   type GameInput,
+  type GameLog,
   type GameState,
   type Seat,
 } from '../../machines/game';
@@ -28,6 +30,8 @@ import type { Heartbeat } from '../heartbeat';
 import { WakeWheel, type WheelEntry } from './wakeWheel';
 import { EndedGames } from './endedGames';
 import { encodeJson, gameMoveFrame, timerUpdateFrame } from './frames';
+import { NO_RECORDER, type GameRecorder } from './journal';
+import type { DamagedGame } from './journalRecovery';
 
 /**
  * Time in the server's games comes from one timing wheel, turned by the server's heartbeat
@@ -98,6 +102,8 @@ export class GameManager {
     private readonly log: Logger,
     private readonly opts: GameOptions,
     heartbeat: Heartbeat,
+    /** the durable store every command goes to before its effects are sent (server/game/journal.ts) */
+    private readonly recorder: GameRecorder = NO_RECORDER,
   ) {
     this.wheel = new WakeWheel<LiveGame>(heartbeat.periodMs, performance.now());
     heartbeat.onBeat((now) => this.tick(now));
@@ -129,49 +135,10 @@ export class GameManager {
       accountIds: [white, black].filter((s) => s.kind === 'account').map((s) => s.id),
       ...(this.opts.startFen ? { startFen: this.opts.startFen } : {}),
     };
-    let actor: GameActor;
-    try {
-      actor = createGameActor(input, this.opts.inspect);
-    } catch (err) {
-      this.log.error({ err, gameId: id }, 'could not create game actor');
-      return null;
-    }
-    const game: LiveGame = {
-      id,
-      wakeSlot: -1,
-      wakePrev: null,
-      wakeNext: null,
-      reportTurn: -1,
-      reportsThisTurn: 0,
-      white: input.white,
-      black: input.black,
-      sessions: { white, black },
-      actor,
-      startedAt: Date.now(),
-      ended: false,
-    };
-    try {
-      actor.start();
-    } catch (err) {
-      this.log.error({ err, gameId: id }, 'game actor failed to start');
-      return null;
-    }
-    const started = actor.getSnapshot();
-    if (started.status !== 'active') {
-      this.log.error({ gameId: id, status: started.status, err: started.error }, 'game actor did not start');
-      return null;
-    }
-    this.games.set(id, game);
-    this.reschedule(game);
-    white.game = game;
-    black.game = game;
-    actor.on('*', (e) => this.onEmitted(game, e));
-    actor.subscribe({
-      error: (err) => {
-        this.log.error({ err, gameId: id }, 'game actor failed; aborting the game');
-        this.finish(game, { type: 'ended', winner: 'draw', reason: 'aborted', pgn: '', clocks: started.context.clocks });
-      },
-    });
+    const actor = this.startActor(input);
+    if (!actor) return null;
+    this.recorder.started(input);
+    const game = this.adopt(actor, input, { white, black });
     this.metrics.gamesStarted.inc();
     this.log.info({ gameId: id, white: white.id, black: black.id }, 'game started');
     const timerDuration = Math.round(this.opts.clockMs / 1000);
@@ -181,22 +148,120 @@ export class GameManager {
     } catch (err) {
       this.log.error({ err, gameId: id }, 'cannot read the game state');
     }
-    for (const [color, me, them] of [
-      ['white', input.white, input.black],
-      ['black', input.black, input.white],
-    ] as const) {
-      this.hub.sendTo(game.sessions[color], {
-        type: 'gameStart',
-        gameId: id,
-        color,
-        opponentId: them.id,
-        opponentName: them.name,
-        timerDuration,
-        ...(currentState ? { currentState } : {}),
-      });
-    }
+    this.recorder.afterCommit(() => {
+      for (const [color, me, them] of [
+        ['white', input.white, input.black],
+        ['black', input.black, input.white],
+      ] as const) {
+        this.hub.sendTo(game.sessions[color], {
+          type: 'gameStart',
+          gameId: id,
+          color,
+          opponentId: them.id,
+          opponentName: them.name,
+          timerDuration,
+          ...(currentState ? { currentState } : {}),
+        });
+      }
+    });
     // A player may have disconnected between pairing and now.
     for (const s of [white, black]) if (!s.ws) this.command(game, { type: 'PLAYER_DISCONNECTED', playerId: s.id });
+    return game;
+  }
+
+  /**
+   * Resumes a game from its log (already in this process's time base), seating its players, who
+   * come back on their own; a player without a socket now starts a disconnect grace. Returns
+   * null when the log does not give a running game (logged).
+   */
+  resume(log: GameLog, seat: (playerId: string, kind: 'guest' | 'account') => PlayerSession, awayMs: number): LiveGame | null {
+    const input = log.input;
+    const actor = this.startActor(input);
+    if (!actor) return null;
+    // before the game's listeners are attached: replaying tells nobody anything
+    for (const entry of log.entries) actor.send(entry);
+    const snap = actor.getSnapshot();
+    if (snap.status !== 'active') {
+      this.log.error({ gameId: input.gameId, err: snap.error }, 'game log did not replay; the game is aborted');
+      return null;
+    }
+    const kind = (id: string) => (input.accountIds?.includes(id) ? 'account' : 'guest');
+    const game = this.adopt(actor, input, { white: seat(input.white.id, kind(input.white.id)), black: seat(input.black.id, kind(input.black.id)) });
+    const state = snap.context;
+    this.metrics.gamesResumed.inc();
+    this.log.info({ gameId: input.gameId, moves: state.moves.length, awayMs: Math.round(awayMs) }, 'game resumed');
+    if (state.result) {
+      // it ended by a command the journal holds but its end record was not yet written
+      this.finish(game, { type: 'ended', winner: state.result.winner, reason: state.result.reason, pgn: gamePgn(state), clocks: state.clocks });
+      return game;
+    }
+    for (const color of ['white', 'black'] as const) {
+      const s = game.sessions[color];
+      if (!s.ws && !state.away[color]) this.command(game, { type: 'PLAYER_DISCONNECTED', playerId: s.id });
+    }
+    return game;
+  }
+
+  /** A game whose log is damaged ends as aborted: players who come back are told so. */
+  abortDamaged(d: DamagedGame): void {
+    this.metrics.gamesEnded.inc({ reason: 'aborted' });
+    if (!d.white || !d.black) return;
+    const frame = encodeJson({ type: 'gameEnd', gameId: d.gameId, winner: 'draw', reason: 'aborted' } satisfies ServerMessage);
+    this.ended.record(d.gameId, d.white.id, d.black.id, frame, performance.now());
+  }
+
+  /** Runs `fn` once everything the games recorded so far is durable (at once without a journal). */
+  afterCommit(fn: () => void): void {
+    this.recorder.afterCommit(fn);
+  }
+
+  /** A started game actor for `input`, or null (logged) when it cannot be created or started. */
+  private startActor(input: GameInput): GameActor | null {
+    const id = input.gameId;
+    let actor: GameActor;
+    try {
+      actor = createGameActor(input, this.opts.inspect);
+      actor.start();
+    } catch (err) {
+      this.log.error({ err, gameId: id }, 'could not create or start the game actor');
+      return null;
+    }
+    const started = actor.getSnapshot();
+    if (started.status !== 'active') {
+      this.log.error({ gameId: id, status: started.status, err: started.error }, 'game actor did not start');
+      return null;
+    }
+    return actor;
+  }
+
+  /** The live game around a started actor: registered, seated, scheduled and listened to. */
+  private adopt(actor: GameActor, input: GameInput, sessions: { white: PlayerSession; black: PlayerSession }): LiveGame {
+    const id = input.gameId;
+    const game: LiveGame = {
+      id,
+      wakeSlot: -1,
+      wakePrev: null,
+      wakeNext: null,
+      reportTurn: -1,
+      reportsThisTurn: 0,
+      white: input.white,
+      black: input.black,
+      sessions,
+      actor,
+      startedAt: Date.now(),
+      ended: false,
+    };
+    this.games.set(id, game);
+    this.reschedule(game);
+    sessions.white.game = game;
+    sessions.black.game = game;
+    actor.on('*', (e) => this.onEmitted(game, e));
+    actor.subscribe({
+      error: (err) => {
+        this.log.error({ err, gameId: id }, 'game actor failed; aborting the game');
+        this.finish(game, { type: 'ended', winner: 'draw', reason: 'aborted', pgn: '', clocks: actor.getSnapshot().context.clocks });
+      },
+    });
     return game;
   }
 
@@ -205,7 +270,9 @@ export class GameManager {
     if (game.ended) return;
     this.moveArrivedAt = arrivedAt ?? 0;
     try {
-      game.actor.send({ ...cmd, at: performance.now() });
+      const entry = { ...cmd, at: performance.now() };
+      this.recorder.command(game.id, entry);
+      game.actor.send(entry);
     } catch (err) {
       this.log.error({ err, gameId: game.id, cmd: cmd.type }, 'game actor threw');
     } finally {
@@ -246,11 +313,18 @@ export class GameManager {
     return rejoinState(game.actor.getSnapshot().context, performance.now());
   }
 
-  /** One frame, serialised and encoded once, to both players; returns it. */
-  private both(game: LiveGame, frame: Uint8Array): Uint8Array {
-    this.hub.sendBytesTo(game.sessions.white, frame);
-    this.hub.sendBytesTo(game.sessions.black, frame);
-    return frame;
+  /**
+   * One frame, serialised and encoded once, to both players once durable; returns it. A frame
+   * that must wait is copied: the frame writers (frames.ts) reuse one buffer.
+   */
+  private both(game: LiveGame, frame: Uint8Array, relayFrom = 0): Uint8Array {
+    const bytes = this.recorder.waiting ? frame.slice() : frame;
+    this.recorder.afterCommit(() => {
+      this.hub.sendBytesTo(game.sessions.white, bytes);
+      this.hub.sendBytesTo(game.sessions.black, bytes);
+      if (relayFrom) this.metrics.relayLatency.observe((performance.now() - relayFrom) / 1000);
+    });
+    return bytes;
   }
 
   /** The gameEnd frame of a game `playerId` played in that ended in the last minutes, or null. */
@@ -258,23 +332,23 @@ export class GameManager {
     return this.ended.frameFor(gameId, playerId, performance.now());
   }
 
-  /** A frame to one player of the game. */
+  /** A frame to one player of the game, once durable. */
   private sendTo(game: LiveGame, color: Color, msg: ServerMessage): void {
-    this.hub.sendTo(game.sessions[color], msg);
+    this.recorder.afterCommit(() => this.hub.sendTo(game.sessions[color], msg));
   }
 
   private onEmitted(game: LiveGame, e: GameEmitted): void {
     if (game.ended) return;
     switch (e.type) {
       case 'moved': {
-        this.both(game, gameMoveFrame({ type: 'gameMove', gameId: game.id, move: e.move, nextTurn: e.nextTurn, san: e.san, fen: e.fen, clocks: e.clocks, seq: e.seq }));
+        this.both(game, gameMoveFrame({ type: 'gameMove', gameId: game.id, move: e.move, nextTurn: e.nextTurn, san: e.san, fen: e.fen, clocks: e.clocks, seq: e.seq }), this.moveArrivedAt);
         this.metrics.movesRelayed.inc();
-        if (this.moveArrivedAt) this.metrics.relayLatency.observe((performance.now() - this.moveArrivedAt) / 1000);
         return;
       }
       case 'rejected': {
         const fen = game.actor.getSnapshot().context.fen;
-        this.hub.send(e.playerId, { type: 'moveRejected', message: e.reason, gameId: game.id, fen });
+        const rejected: ServerMessage = { type: 'moveRejected', message: e.reason, gameId: game.id, fen };
+        this.recorder.afterCommit(() => this.hub.send(e.playerId, rejected));
         this.metrics.messagesRejected.inc({ reason: 'move_rejected' });
         this.log.info({ gameId: game.id, playerId: e.playerId, reason: e.reason }, 'move rejected');
         return;
@@ -310,6 +384,7 @@ export class GameManager {
   private finish(game: LiveGame, e: Extract<GameEmitted, { type: 'ended' }>): void {
     if (game.ended) return;
     game.ended = true;
+    this.recorder.ended(game.id, performance.now(), { winner: e.winner, reason: e.reason });
     // its own buffer: the frame is kept for players who come back late
     const frame = this.both(game, encodeJson({ type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) } satisfies ServerMessage));
     this.ended.record(game.id, game.white.id, game.black.id, frame, performance.now());

@@ -435,17 +435,20 @@ export class Realtime {
     const color = this.games.colorOf(game, session.id)!;
     const opponent = color === 'white' ? game.black : game.white;
     const state = this.games.currentState(game);
-    this.sendWs(ws, {
-      type: 'gameStart',
-      gameId,
-      color,
-      opponentId: opponent.id,
-      opponentName: opponent.name,
-      timerDuration: Math.round(this.games.clockMs / 1000),
-      currentState: state,
+    // the position may hold a move still being written: the player sees it once it is durable
+    this.games.afterCommit(() => {
+      this.sendWs(ws, {
+        type: 'gameStart',
+        gameId,
+        color,
+        opponentId: opponent.id,
+        opponentName: opponent.name,
+        timerDuration: Math.round(this.games.clockMs / 1000),
+        currentState: state,
+      });
+      // the opponent's pending draw offer is part of currentState; send it as an event as well
+      if (state.drawOfferFrom && state.drawOfferFrom !== color) this.sendWs(ws, { type: 'drawOffer', gameId });
     });
-    // the opponent's pending draw offer is part of currentState; send it as an event as well
-    if (state.drawOfferFrom && state.drawOfferFrom !== color) this.sendWs(ws, { type: 'drawOffer', gameId });
   }
 
   /**
