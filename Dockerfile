@@ -29,6 +29,7 @@
 #     SERVER_SECRET                key for guest identities (>= 32 chars); generated into
 #                                  DATA_DIR/server-secret when unset
 #     DATA_DIR=/app/data           persistent data (the volume below)
+#     DURABLE_GAMES=true           journal live games in DATA_DIR/games; resumed after a restart
 #     STATIC_DIR=/app/dist/client  the built client
 #     PUBLIC_URL, SITE_URL         public address of the site (links in e-mails, redirects)
 #     AI_ENABLED=true, ACCOUNTS_ENABLED=true
@@ -42,6 +43,7 @@
 #     DEV_INBOX                    true | loopback | false (docs/operations.md, Security)
 #     TRUST_PROXY                  reverse proxy addresses/CIDRs, e.g. 127.0.0.1,10.0.0.0/8
 #     AUTH_EMAIL_MAX_FREQUENCY_SECONDS=60   least time between two e-mails to one user
+#     AUTH_LOCKOUT_FREE_FAILURES=5, AUTH_LOCKOUT_MAX_SECONDS=900   per-account sign-in back-off
 #     JWT_PRIVATE_KEY, ANON_KEY, SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET
 #     ACCOUNTS_MIGRATIONS_DIR      where the SQL migrations are (set below)
 #   AI

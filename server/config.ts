@@ -162,6 +162,7 @@ const envSchema = z.object({
   }),
   SERVER_SECRET: text.refine((v) => v === undefined || v.length >= 32, 'SERVER_SECRET must be at least 32 characters'),
   DATA_DIR: text,
+  DURABLE_GAMES: boolOf('DURABLE_GAMES'),
   STATIC_DIR: text,
   PUBLIC_URL: httpUrlOf('PUBLIC_URL'),
   SITE_URL: httpUrlOf('SITE_URL'),
@@ -201,6 +202,8 @@ const envSchema = z.object({
   }),
   /** GoTrue's SMTP_MAX_FREQUENCY: least time between two e-mails to one user */
   AUTH_EMAIL_MAX_FREQUENCY_SECONDS: intIn('AUTH_EMAIL_MAX_FREQUENCY_SECONDS', 0, 86_400, ACCOUNTS_DEFAULTS.rateLimits.emailIntervalSeconds),
+  AUTH_LOCKOUT_FREE_FAILURES: intIn('AUTH_LOCKOUT_FREE_FAILURES', 1, 1000, ACCOUNTS_DEFAULTS.loginBackoff.freeFailures),
+  AUTH_LOCKOUT_MAX_SECONDS: intIn('AUTH_LOCKOUT_MAX_SECONDS', 1, 86_400, ACCOUNTS_DEFAULTS.loginBackoff.maxLockMs / 1000),
   // AI
   AI_POOL_SIZE: optionalIntIn('AI_POOL_SIZE', 1, 1024),
   AI_MAX_GAMES: intIn('AI_MAX_GAMES', 1, 1_000_000, DEFAULT_MAX_GAMES),
@@ -245,6 +248,8 @@ export interface ServerConfig {
   inspect: string | null;
   serverSecret?: string;
   dataDir: string;
+  /** live games journaled under dataDir and resumed after a restart (default on) */
+  durableGames: boolean;
   staticDir: string;
   publicUrl?: string;
   siteUrl: string;
@@ -291,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     inspect: e.INSPECT,
     serverSecret: e.SERVER_SECRET,
     dataDir,
+    durableGames: e.DURABLE_GAMES ?? true,
     staticDir: e.STATIC_DIR ?? SERVER_DEFAULTS.staticDir,
     publicUrl: e.PUBLIC_URL,
     siteUrl,
@@ -351,7 +357,11 @@ function accountsSettings(e: Env, siteUrl: string, dataDir: string): AccountsCon
     accessTokenTtlSeconds: ACCOUNTS_DEFAULTS.accessTokenTtlSeconds,
     refreshReuseIntervalSeconds: ACCOUNTS_DEFAULTS.refreshReuseIntervalSeconds,
     rateLimits: { ...ACCOUNTS_DEFAULTS.rateLimits, emailIntervalSeconds: e.AUTH_EMAIL_MAX_FREQUENCY_SECONDS },
-    loginBackoff: { ...ACCOUNTS_DEFAULTS.loginBackoff },
+    loginBackoff: {
+      ...ACCOUNTS_DEFAULTS.loginBackoff,
+      freeFailures: e.AUTH_LOCKOUT_FREE_FAILURES,
+      maxLockMs: e.AUTH_LOCKOUT_MAX_SECONDS * 1000,
+    },
     argon2: { ...ACCOUNTS_DEFAULTS.argon2 },
     nodeEnv: e.NODE_ENV,
   };

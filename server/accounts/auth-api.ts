@@ -2,6 +2,7 @@
  * The /auth/v1 endpoints: the subset of Supabase Auth (GoTrue) that @supabase/supabase-js uses.
  * Statuses, error codes and shapes follow what supabase-js expects (docs/accounts.md).
  */
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AuthError, authErrorReply, errors } from './auth-errors';
 import type { AccountsConfig } from './config';
@@ -11,12 +12,12 @@ import type { SigningKeys } from './keys';
 import type { Mailer } from './mail';
 import { consumeToken, createLinkToken, createSmsCode, codeHash, sha256Hex, type TokenType } from './one-time-tokens';
 import { passwordProblem, PASSWORD_MIN, type PasswordHasher } from './passwords';
-import { RateLimiter, SendInterval } from './rate-limit';
+import { AfterReply, LoginBackoff, RateLimiter, SendInterval } from './rate-limit';
 import type { RedirectPolicy } from './redirect';
 import { endSessions, issueSession, refreshSession, sessionExists, type SessionDeps } from './sessions';
 import {
   confirmAddress,
-  decoyUserJson,
+  pendingUserJson,
   findUserByEmail,
   findUserById,
   findUserByPhone,
@@ -35,6 +36,8 @@ export interface AuthDeps {
   redirects: RedirectPolicy;
   sessions: SessionDeps;
   logger: Logger;
+  /** where the work behind uniform answers runs (looking addresses up, sending mail) */
+  afterReply: AfterReply;
 }
 
 const EMAIL_RE = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
@@ -54,11 +57,16 @@ function normalizePhone(v: unknown): string | undefined {
   return phone;
 }
 
-function metadataOf(v: unknown): Record<string, unknown> {
+function metadataOf(v: unknown, maxBytes: number): Record<string, unknown> {
   if (v === undefined || v === null) return {};
   if (typeof v !== 'object' || Array.isArray(v)) throw errors.validation('data must be a JSON object');
-  if (JSON.stringify(v).length > 16_384) throw errors.validation('data is too large');
+  checkMetadataSize(v, maxBytes);
   return v as Record<string, unknown>;
+}
+
+/** user_metadata travels in every access token: an account may not grow it without bound. */
+function checkMetadataSize(v: unknown, maxBytes: number): void {
+  if (Buffer.byteLength(JSON.stringify(v)) > maxBytes) throw errors.validation(`User metadata is limited to ${maxBytes} bytes of JSON`);
 }
 
 function checkNewPassword(password: unknown): string {
@@ -70,7 +78,7 @@ function checkNewPassword(password: unknown): string {
 }
 
 export function createAuthHandler(deps: AuthDeps): Handler {
-  const { cfg, db, keys, hasher, mailer, redirects } = deps;
+  const { cfg, db, keys, hasher, mailer, redirects, afterReply } = deps;
   const rl = cfg.rateLimits;
   const tokenLimiter = new RateLimiter(rl.token, rl.windowMs);
   const sensitive = new Map<string, RateLimiter>();
@@ -80,6 +88,7 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     if (!limiter.take(ip)) throw errors.overRequestRate();
   };
   const sendInterval = new SendInterval(rl.emailIntervalSeconds * 1000);
+  const backoff = new LoginBackoff(cfg.loginBackoff);
 
   const verifyLink = (token: string, type: string, redirectTo: string): string => {
     const q = new URLSearchParams({ token, type, redirect_to: redirectTo });
@@ -111,11 +120,6 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     await db.query('UPDATE users SET confirmation_sent_at = now() WHERE id = $1', [user.id]);
   }
 
-  const mailFailure = (what: string) => (err: unknown) => {
-    deps.logger.error({ err }, `sending ${what} failed`);
-    throw new AuthError(500, 'unexpected_failure', `Error sending ${what}`);
-  };
-
   async function currentUser(req: Req): Promise<{ user: UserRow; sessionId: string }> {
     const token = bearerToken(req.headers);
     if (!token) throw errors.noAuthorization();
@@ -137,53 +141,65 @@ export function createAuthHandler(deps: AuthDeps): Handler {
 
   // ---- endpoints -------------------------------------------------------------------------------
 
+  /**
+   * Sign-up. With confirmation required, every sign-up gets the same answer at the same speed
+   * (one password hash, then a pending user with a fresh id): whether the address was free,
+   * taken or waiting for confirmation is only acted on after the answer (registerPending).
+   */
   async function signup(req: Req, body: Record<string, unknown>): Promise<Reply> {
     limit('signup', req.ip);
     const email = normalizeEmail(body.email);
     const phone = email ? undefined : normalizePhone(body.phone);
     if (!email && !phone) throw errors.validation('To signup, please provide your email');
     const password = checkNewPassword(body.password);
-    const data = metadataOf(body.data);
+    const data = metadataOf(body.data, cfg.userMetadataMaxBytes);
     const redirectTo = redirects.resolve(req.query.get('redirect_to'));
     if (phone && !cfg.autoconfirm && !mailer.canSendSms) throw errors.phoneProviderDisabled();
+    const passwordHash = await hasher.hash(password);
+    const address = { email: email ?? null, phone: phone ?? null };
+    if (cfg.autoconfirm) {
+      // Sign-up signs in at once here, so an address that is taken has to be said so.
+      let user: UserRow;
+      try {
+        user = await insertUser(db, { ...address, passwordHash, userMetadata: data, confirmed: true });
+      } catch (err) {
+        if ((err as { code?: string }).code === '23505') throw errors.userExists();
+        throw err;
+      }
+      return json(200, await issueSession(deps.sessions, user.id, 'password'));
+    }
+    const id = randomUUID();
+    afterReply.run('sign-up', () => registerPending(id, address, passwordHash, data, redirectTo));
+    return json(200, pendingUserJson(id, address.email, address.phone, data));
+  }
 
+  async function registerPending(
+    id: string,
+    address: { email: string | null; phone: string | null },
+    passwordHash: string,
+    data: Record<string, unknown>,
+    redirectTo: string,
+  ): Promise<void> {
+    const { email, phone } = address;
     const existing = email ? await findUserByEmail(db, email) : await findUserByPhone(db, phone!);
     if (existing) {
-      const confirmed = email ? existing.email_confirmed_at : existing.phone_confirmed_at;
-      if (confirmed || cfg.autoconfirm) {
-        if (cfg.autoconfirm) throw errors.userExists();
-        // Same spend as a real sign-up, then a decoy so the address cannot be probed.
-        await hasher.hash(password);
-        return json(200, decoyUserJson(email ?? null, phone ?? null, data));
-      }
+      if (email ? existing.email_confirmed_at : existing.phone_confirmed_at) return;
       // Registered but unconfirmed: send the confirmation again (the password is left alone).
-      await hasher.hash(password);
       const key = email ? `email:${email}` : `phone:${phone}`;
-      const wait = sendInterval.waitSeconds(key, existing.confirmation_sent_at);
-      if (wait > 0) throw email ? errors.overEmailRate(wait) : errors.overSmsRate(wait);
-      if (email) await sendConfirmation(existing, redirectTo).catch(mailFailure('confirmation email'));
-      else await sendSmsCode(existing).catch(mailFailure('OTP sms'));
-      return userReply((await findUserById(db, existing.id))!);
+      if (sendInterval.waitSeconds(key, existing.confirmation_sent_at) > 0) return;
+      if (email) await sendConfirmation(existing, redirectTo);
+      else await sendSmsCode(existing);
+      return;
     }
-
-    const passwordHash = await hasher.hash(password);
     let user: UserRow;
     try {
-      user = await insertUser(db, {
-        email: email ?? null,
-        phone: phone ?? null,
-        passwordHash,
-        userMetadata: data,
-        confirmed: cfg.autoconfirm,
-      });
+      user = await insertUser(db, { id, ...address, passwordHash, userMetadata: data, confirmed: false });
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw errors.userExists();
+      if ((err as { code?: string }).code === '23505') return; // the same address twice at once
       throw err;
     }
-    if (cfg.autoconfirm) return json(200, await issueSession(deps.sessions, user.id, 'password'));
-    if (email) await sendConfirmation(user, redirectTo).catch(mailFailure('confirmation email'));
-    else await sendSmsCode(user).catch(mailFailure('OTP sms'));
-    return userReply((await findUserById(db, user.id))!);
+    if (email) await sendConfirmation(user, redirectTo);
+    else await sendSmsCode(user);
   }
 
   async function token(req: Req, body: Record<string, unknown>): Promise<Reply> {
@@ -198,9 +214,16 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     const email = normalizeEmail(body.email);
     const phone = email ? undefined : normalizePhone(body.phone);
     if (typeof body.password !== 'string' || (!email && !phone)) throw errors.invalidCredentials();
+    const account = email ? `email:${email}` : `phone:${phone}`;
+    const locked = backoff.waitSeconds(account);
+    if (locked > 0) throw errors.accountLocked(locked);
     const user = email ? await findUserByEmail(db, email) : await findUserByPhone(db, phone!);
     const ok = await hasher.verify(user?.encrypted_password, body.password);
-    if (!user || !ok) throw errors.invalidCredentials();
+    if (!user || !ok) {
+      backoff.failed(account);
+      throw errors.invalidCredentials();
+    }
+    backoff.succeeded(account);
     if (email && !user.email_confirmed_at) throw errors.emailNotConfirmed();
     if (phone && !user.phone_confirmed_at) throw errors.phoneNotConfirmed();
     return json(200, await issueSession(deps.sessions, user.id, 'password'));
@@ -226,12 +249,13 @@ export function createAuthHandler(deps: AuthDeps): Handler {
       await endSessions(db, user.id, sessionId, 'others');
     }
     if (body.data !== undefined) {
-      const patch = metadataOf(body.data);
+      const patch = metadataOf(body.data, cfg.userMetadataMaxBytes);
       const merged: Record<string, unknown> = { ...updated.raw_user_meta_data };
       for (const [k, v] of Object.entries(patch)) {
         if (v === null) delete merged[k];
         else merged[k] = v;
       }
+      checkMetadataSize(merged, cfg.userMetadataMaxBytes);
       [updated] = await db.query<UserRow>(
         'UPDATE users SET raw_user_meta_data = $2::jsonb, updated_at = now() WHERE id = $1 RETURNING *',
         [user.id, JSON.stringify(merged)],
@@ -250,29 +274,37 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     return { status: 204 };
   }
 
+  /**
+   * /recover, /resend and /otp answer the same, at the same speed, for an address with or without
+   * an account: the answer depends only on the request and on this server's own send interval
+   * for the address; looking the address up and sending happen after the answer.
+   */
+  function sendOnce(key: string, isEmail: boolean): void {
+    const wait = sendInterval.waitSeconds(key);
+    if (wait > 0) throw isEmail ? errors.overEmailRate(wait) : errors.overSmsRate(wait);
+    sendInterval.mark(key);
+  }
+
   async function recover(req: Req, body: Record<string, unknown>): Promise<Reply> {
     limit('recover', req.ip);
     const email = normalizeEmail(body.email);
     if (!email) throw errors.validation('Password recovery requires an email');
     const redirectTo = redirects.resolve(req.query.get('redirect_to'));
-    const user = await findUserByEmail(db, email);
-    const wait = sendInterval.waitSeconds(`recover:${email}`, user?.recovery_sent_at);
-    if (wait > 0) throw errors.overEmailRate(wait);
-    sendInterval.mark(`recover:${email}`);
-    if (user) {
+    sendOnce(`recover:${email}`, true);
+    afterReply.run('recovery email', async () => {
+      const user = await findUserByEmail(db, email);
+      if (!user) return;
       const token = await createLinkToken(db, user.id, 'recovery', email);
       const link = verifyLink(token, 'recovery', redirectTo);
-      await mailer
-        .sendEmail({
-          to: email,
-          subject: 'Reset your password',
-          text: `Follow this link to reset the password for your account:\n\n${link}\n\nIf you did not ask for this, ignore this email.`,
-          html: `<h2>Reset your password</h2><p><a href="${link}">Reset password</a></p>`,
-          links: [link],
-        })
-        .catch(mailFailure('recovery email'));
+      await mailer.sendEmail({
+        to: email,
+        subject: 'Reset your password',
+        text: `Follow this link to reset the password for your account:\n\n${link}\n\nIf you did not ask for this, ignore this email.`,
+        html: `<h2>Reset your password</h2><p><a href="${link}">Reset password</a></p>`,
+        links: [link],
+      });
       await db.query('UPDATE users SET recovery_sent_at = now() WHERE id = $1', [user.id]);
-    }
+    });
     return json(200, {});
   }
 
@@ -283,22 +315,22 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     if (type === 'signup') {
       const email = normalizeEmail(body.email);
       if (!email) throw errors.validation('Resend requires an email');
-      const user = await findUserByEmail(db, email);
-      const wait = sendInterval.waitSeconds(`email:${email}`, user?.confirmation_sent_at);
-      if (wait > 0) throw errors.overEmailRate(wait);
-      sendInterval.mark(`email:${email}`);
-      if (user && !user.email_confirmed_at) await sendConfirmation(user, redirectTo).catch(mailFailure('confirmation email'));
+      sendOnce(`email:${email}`, true);
+      afterReply.run('confirmation email', async () => {
+        const user = await findUserByEmail(db, email);
+        if (user && !user.email_confirmed_at) await sendConfirmation(user, redirectTo);
+      });
       return json(200, {});
     }
     if (type === 'sms') {
       const phone = normalizePhone(body.phone);
       if (!phone) throw errors.validation('Resend requires a phone number');
       if (!mailer.canSendSms) throw errors.phoneProviderDisabled();
-      const user = await findUserByPhone(db, phone);
-      const wait = sendInterval.waitSeconds(`phone:${phone}`, user?.confirmation_sent_at);
-      if (wait > 0) throw errors.overSmsRate(wait);
-      sendInterval.mark(`phone:${phone}`);
-      if (user && !user.phone_confirmed_at) await sendSmsCode(user).catch(mailFailure('OTP sms'));
+      sendOnce(`phone:${phone}`, false);
+      afterReply.run('OTP sms', async () => {
+        const user = await findUserByPhone(db, phone);
+        if (user && !user.phone_confirmed_at) await sendSmsCode(user);
+      });
       return json(200, {});
     }
     throw errors.validation('Missing one of these types: signup, sms');
@@ -309,22 +341,17 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     const email = normalizeEmail(body.email);
     const phone = email ? undefined : normalizePhone(body.phone);
     if (!email && !phone) throw errors.validation('An email address or phone number is required');
-    const user = email ? await findUserByEmail(db, email) : await findUserByPhone(db, phone!);
-    if (!user) throw new AuthError(422, 'otp_disabled', 'Signups not allowed for otp');
-    const key = email ? `magiclink:${email}` : `phone:${phone}`;
-    const wait = sendInterval.waitSeconds(key);
-    if (wait > 0) throw email ? errors.overEmailRate(wait) : errors.overSmsRate(wait);
-    sendInterval.mark(key);
-    if (email) {
+    if (phone && !mailer.canSendSms) throw errors.phoneProviderDisabled();
+    const redirectTo = redirects.resolve(req.query.get('redirect_to'));
+    sendOnce(email ? `magiclink:${email}` : `phone:${phone}`, Boolean(email));
+    afterReply.run(email ? 'magic link email' : 'OTP sms', async () => {
+      const user = email ? await findUserByEmail(db, email) : await findUserByPhone(db, phone!);
+      if (!user) return;
+      if (!email) return sendSmsCode(user);
       const token = await createLinkToken(db, user.id, 'magiclink', email);
-      const link = verifyLink(token, 'magiclink', redirects.resolve(req.query.get('redirect_to')));
-      await mailer
-        .sendEmail({ to: email, subject: 'Your sign-in link', text: `Follow this link to sign in:\n\n${link}`, links: [link] })
-        .catch(mailFailure('magic link email'));
-    } else {
-      if (!mailer.canSendSms) throw errors.phoneProviderDisabled();
-      await sendSmsCode(user).catch(mailFailure('OTP sms'));
-    }
+      const link = verifyLink(token, 'magiclink', redirectTo);
+      await mailer.sendEmail({ to: email, subject: 'Your sign-in link', text: `Follow this link to sign in:\n\n${link}`, links: [link] });
+    });
     return json(200, {});
   }
 

@@ -47,6 +47,10 @@ export const errors = {
     new AuthError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used'),
   otpExpired: () => new AuthError(403, 'otp_expired', 'Token has expired or is invalid'),
   overRequestRate: () => new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached'),
+  accountLocked: (seconds: number) =>
+    new AuthError(429, 'over_request_rate_limit', `Too many failed sign-ins for this account. Try again in ${seconds} seconds.`, {
+      retry_after_seconds: seconds,
+    }),
   overEmailRate: (seconds: number) =>
     new AuthError(
       429,

@@ -18,6 +18,7 @@ import { loadAnonKey, loadSigningKeys, type SigningKeys } from './keys';
 import { createMailer, renderInboxHtml, type Mailer } from './mail';
 import { migrate } from './migrate';
 import { createPasswordHasher } from './passwords';
+import { AfterReply } from './rate-limit';
 import { RedirectPolicy } from './redirect';
 import { createProfilesHandler, restInternalError } from './rest-profiles';
 import { sessionExists } from './sessions';
@@ -165,7 +166,8 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
       reuseIntervalSeconds: cfg.refreshReuseIntervalSeconds,
       rotationKey,
     };
-    const auth = createAuthHandler({ cfg, db, keys, hasher, mailer, redirects, sessions, logger });
+    const afterReply = new AfterReply((err, what) => logger.error({ err }, `${what} failed after the answer`));
+    const auth = createAuthHandler({ cfg, db, keys, hasher, mailer, redirects, sessions, logger, afterReply });
     const profiles = createProfilesHandler({ db, keys });
     const cors = corsPolicy([...new Set([new URL(cfg.publicUrl).origin, ...redirects.corsOrigins()])]);
     const proxies = new TrustedProxies(cfg.trustProxy);
@@ -185,11 +187,12 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
     const inbox = mailer.inbox;
     const archive = createArchive(db, logger.child({ part: 'archive' }));
     const archiveServe = plain(archive.handler);
-    const devMail = plain((req) => {
+    const devMail = plain(async (req) => {
       if (!inbox) return json(404, { message: 'The development inbox is off (set DEV_INBOX=true or loopback to turn it on)' });
       if (cfg.devInbox === 'loopback' && !fromThisMachine(req, proxies)) {
         return json(403, { message: 'The development inbox can only be read from the server\'s own machine (DEV_INBOX=loopback)' });
       }
+      await afterReply.settled(); // mail for requests already answered
       const messages = inbox.list().map(({ id, kind, to, subject, text, links, sentAt }) => ({ id, kind, to, subject, text, links, sentAt }));
       if ((req.headers.accept ?? '').includes('text/html')) {
         return { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }, body: renderInboxHtml(messages) };
@@ -263,6 +266,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
         if (closed) return;
         closed = true;
         clearInterval(sweeper);
+        await afterReply.settled();
         mailer?.close();
         await db.close();
       },

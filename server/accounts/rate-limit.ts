@@ -61,3 +61,67 @@ export class SendInterval {
     }
   }
 }
+
+/**
+ * Per-account sign-in back-off: after `freeFailures` wrong passwords in a row for one account
+ * (from any number of addresses), the account is locked for `baseLockMs`, doubling with every
+ * further failure up to `maxLockMs`; a right password (outside a lock) clears it. Keyed by the
+ * address typed, whether or not it has an account, so the answers tell nothing about that.
+ */
+export class LoginBackoff {
+  private failures = new Map<string, { count: number; lockedUntil: number }>();
+
+  constructor(
+    private readonly policy: { freeFailures: number; baseLockMs: number; maxLockMs: number },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Seconds until `key` may try again (0 = now). */
+  waitSeconds(key: string): number {
+    const f = this.failures.get(key);
+    const left = f ? f.lockedUntil - this.now() : 0;
+    return left > 0 ? Math.ceil(left / 1000) : 0;
+  }
+
+  failed(key: string): void {
+    const t = this.now();
+    const f = this.failures.get(key) ?? { count: 0, lockedUntil: 0 };
+    f.count++;
+    const over = f.count - this.policy.freeFailures;
+    if (over >= 0) f.lockedUntil = t + Math.min(this.policy.maxLockMs, this.policy.baseLockMs * 2 ** Math.min(over, 30));
+    this.failures.set(key, f);
+    if (this.failures.size > 100_000) this.sweep(t);
+  }
+
+  succeeded(key: string): void {
+    this.failures.delete(key);
+  }
+
+  /** Forgets accounts whose lock ended long ago (memory stays bounded under a spray). */
+  private sweep(t: number): void {
+    for (const [k, f] of this.failures) if (t - f.lockedUntil > this.policy.maxLockMs) this.failures.delete(k);
+  }
+}
+
+/**
+ * Work an endpoint does after it has answered (looking an address up, sending mail), so that the
+ * answer and its timing are the same whether or not the address has an account. `settled()`
+ * waits for what has been started so far (the development inbox lists mail only after it).
+ */
+export class AfterReply {
+  private pending = new Set<Promise<void>>();
+
+  constructor(private readonly onError: (err: unknown, what: string) => void) {}
+
+  run(what: string, job: () => Promise<void>): void {
+    const p: Promise<void> = Promise.resolve()
+      .then(job)
+      .catch((err: unknown) => this.onError(err, what))
+      .finally(() => this.pending.delete(p));
+    this.pending.add(p);
+  }
+
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+}

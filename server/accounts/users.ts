@@ -51,6 +51,8 @@ export async function identitiesOf(db: Queryable, userId: string): Promise<Ident
 export async function insertUser(
   db: Queryable,
   u: {
+    /** a fresh random id when left out */
+    id?: string;
     email: string | null;
     phone: string | null;
     passwordHash: string;
@@ -58,7 +60,7 @@ export async function insertUser(
     confirmed: boolean;
   },
 ): Promise<UserRow> {
-  const id = randomUUID();
+  const id = u.id ?? randomUUID();
   const provider = u.email ? 'email' : 'phone';
   const appMeta = { provider, providers: [provider] };
   const [row] = await db.query<UserRow>(
@@ -144,12 +146,15 @@ export function userJson(u: UserRow, identities: IdentityRow[]): Record<string, 
   return out;
 }
 
-/** The answer to a sign-up for an address that already has a confirmed account (no probing). */
-export function decoyUserJson(email: string | null, phone: string | null, userMetadata: Record<string, unknown>) {
+/**
+ * The answer to every sign-up that waits for confirmation, whether the address was free, taken
+ * or already waiting: the same fields, a fresh id, no identities, so it cannot be probed.
+ */
+export function pendingUserJson(id: string, email: string | null, phone: string | null, userMetadata: Record<string, unknown>) {
   const now = new Date().toISOString();
   const provider = email ? 'email' : 'phone';
   return {
-    id: randomUUID(),
+    id,
     aud: 'authenticated',
     role: 'authenticated',
     email: email ?? '',

@@ -413,12 +413,12 @@ export class Realtime {
       else this.sendWs(ws, { type: 'error', code: reason, message });
       return;
     }
-    if (type === 'MOVE' && move) {
+    if (type !== 'MOVE') {
+      this.games.command(game, { type, playerId: session.id });
+    } else if (move) {
       // One object shape for every move command, whatever the client sent.
       const m = { from: move.from, to: move.to, promotion: move.promotion };
       this.games.command(game, { type: 'MOVE', playerId: session.id, move: m, lagMs }, arrivedAt);
-    } else {
-      this.games.command(game, { type, playerId: session.id } as never);
     }
   }
 
@@ -459,17 +459,20 @@ export class Realtime {
     const color = this.games.colorOf(game, session.id)!;
     const opponent = color === 'white' ? game.black : game.white;
     const state = this.games.currentState(game);
-    this.sendWs(ws, {
-      type: 'gameStart',
-      gameId,
-      color,
-      opponentId: opponent.id,
-      opponentName: opponent.name,
-      timerDuration: Math.round(this.games.clockMs / 1000),
-      currentState: state,
+    // the position may hold a move still being written: the player sees it once it is durable
+    this.games.afterCommit(() => {
+      this.sendWs(ws, {
+        type: 'gameStart',
+        gameId,
+        color,
+        opponentId: opponent.id,
+        opponentName: opponent.name,
+        timerDuration: Math.round(this.games.clockMs / 1000),
+        currentState: state,
+      });
+      // the opponent's pending draw offer is part of currentState; send it as an event as well
+      if (state.drawOfferFrom && state.drawOfferFrom !== color) this.sendWs(ws, { type: 'drawOffer', gameId });
     });
-    // the opponent's pending draw offer is part of currentState; send it as an event as well
-    if (state.drawOfferFrom && state.drawOfferFrom !== color) this.sendWs(ws, { type: 'drawOffer', gameId });
   }
 
   /**

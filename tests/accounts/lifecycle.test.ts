@@ -7,10 +7,9 @@ import { generateKeyPair, exportPKCS8, SignJWT } from 'jose';
 import pino from 'pino';
 import { loadUws } from '../../server/uws';
 import { createAccounts, loadAccountsConfig, ConfigError } from '../../server/accounts';
-import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SMTPServer } from 'smtp-server';
+import { startTestSmtp, type TestSmtp } from './smtp';
 import { BACKENDS, followLink, startAccountsServer, uniqueEmail, type TestServer } from './harness';
 
 const cleanup: TestServer[] = [];
@@ -66,29 +65,14 @@ describe.each(BACKENDS)('restart on %s', (backend) => {
 describe('production-like server', () => {
   let p: TestServer;
   let pem: string;
-  let smtp: SMTPServer;
-  const smtpMessages: { to: string[]; raw: string }[] = [];
+  let smtp: TestSmtp | undefined;
   afterAll(async () => {
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    await smtp?.close();
   });
   beforeAll(async () => {
     // a real SMTP server in-process: the mail must arrive over SMTP, not in the dev inbox
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, cb) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          smtpMessages.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-          cb();
-        });
-      },
-    });
-    const smtpPort = await new Promise<number>((resolve) => {
-      smtp.listen(0, '127.0.0.1', () => resolve((smtp.server.address() as AddressInfo).port));
-    });
+    smtp = await startTestSmtp();
+    const smtpPort = smtp.port;
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
     pem = await exportPKCS8(privateKey);
     p = await startAccountsServer({
@@ -121,8 +105,8 @@ describe('production-like server', () => {
     expect(signups[3].error?.status).toBe(429);
     expect(signups[3].error?.code).toBe('over_request_rate_limit');
 
-    // another client address is not affected
-    const other = await as('10.0.0.2').auth.signInWithPassword({ email: 'nobody@example.com', password: 'whatever1' });
+    // another client address is not affected (another account: this one is now locked for a while)
+    const other = await as('10.0.0.2').auth.signInWithPassword({ email: 'somebody@example.com', password: 'whatever1' });
     expect(other.error?.code).toBe('invalid_credentials');
   });
 
@@ -150,8 +134,8 @@ describe('production-like server', () => {
     const { error } = await as('10.0.0.8').auth.resetPasswordForEmail(email, { redirectTo: 'http://localhost:5173/reset-password' });
     expect(error).toBeNull();
     const deadline = Date.now() + 10_000;
-    while (!smtpMessages.some((m) => m.to.includes(email)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const msg = smtpMessages.find((m) => m.to.includes(email))!;
+    while (!smtp!.messages.some((m) => m.to.includes(email)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const msg = smtp!.messages.find((m) => m.to.includes(email))!;
     expect(msg.raw).toMatch(/^From: Chess <no-reply@chess\.test>/m);
     // undo quoted-printable soft breaks and escapes, then find the link
     const text = msg.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
