@@ -118,12 +118,13 @@ describe.each(specs)('engine pool (%s)', (_name, spec) => {
     expect((await pool.search({ moves: [], skill: 20, depth: 3, movetimeMs: 100 })).bestmove).toMatch(/^[a-h][1-8]/);
   });
 
-  it('starts engines only when searches need them and stops them when idle', async () => {
+  it('starts engines only when searches need them and stops them when idle', { timeout: 40_000 }, async () => {
     const pool = await makePool(spec, 3, { idleStopMs: 300 });
     expect(pool.pids()).toHaveLength(1); // the one that proves the engine starts
     // two long searches at once need two engines; the third engine is never started
-    const searches = Promise.all([0, 1].map(() => pool.search({ moves: [], skill: 20, depth: 40, movetimeMs: 1500 })));
-    await until(() => pool.stats().busy === 2);
+    // (long enough that the second engine is up before the first search ends, on a loaded machine too)
+    const searches = Promise.all([0, 1].map(() => pool.search({ moves: [], skill: 20, depth: 60, movetimeMs: 5000 })));
+    await until(() => pool.stats().busy === 2, 15_000);
     const pids = pool.pids();
     await searches;
     expect(pids).toHaveLength(2);
