@@ -63,6 +63,8 @@ export interface StartServerOptions {
    * (server/game/journal.ts); without it they live in memory only.
    */
   durableDir?: string;
+  /** the journal is compacted past this size (default COMPACT_AT_BYTES; tests make it small) */
+  journalCompactBytes?: number;
 }
 
 export interface RunningServer {
@@ -103,7 +105,13 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const pings = new LagPings(opts.pingIntervalMs ?? 15_000, { withFrame: metrics.lagPingsWithFrame, alone: metrics.lagPingsAlone });
   const hub = new Hub(app, opts.playerCountIntervalMs ?? 1000, pings);
   const durable: OpenedJournal | undefined = opts.durableDir
-    ? openGameJournal(opts.durableDir, { commitSeconds: metrics.journalCommitSeconds, bytesWritten: metrics.journalBytes }, log.child({ part: 'journal' }), () => games.current?.size ?? 0)
+    ? openGameJournal(
+        opts.durableDir,
+        { commitSeconds: metrics.journalCommitSeconds, bytesWritten: metrics.journalBytes },
+        log.child({ part: 'journal' }),
+        () => games.current?.liveLogs() ?? [],
+        opts.journalCompactBytes,
+      )
     : undefined;
   const gameManager = new GameManager(
     hub,

@@ -13,6 +13,7 @@ import {
   GAME_DEFAULTS,
   clockRunning,
   gamePgn,
+  newGameLog,
   clocksAt,
   opposite,
   rejoinState,
@@ -81,6 +82,8 @@ export interface LiveGame {
    */
   sessions: { white: PlayerSession; black: PlayerSession };
   actor: GameActor;
+  /** the game's log so far (what the journal holds of it; compaction rewrites it from here) */
+  log: GameLog;
   startedAt: number;
   ended: boolean;
 }
@@ -113,6 +116,11 @@ export class GameManager {
     return this.games.size;
   }
 
+  /** Every live game's log (the journal's compaction writes them out). */
+  *liveLogs(): Iterable<GameLog> {
+    for (const g of this.games.values()) yield g.log;
+  }
+
   get clockMs(): number {
     return this.opts.clockMs;
   }
@@ -138,7 +146,7 @@ export class GameManager {
     const actor = this.startActor(input);
     if (!actor) return null;
     this.recorder.started(input);
-    const game = this.adopt(actor, input, { white, black });
+    const game = this.adopt(actor, newGameLog(input), { white, black });
     this.metrics.gamesStarted.inc();
     this.log.info({ gameId: id, white: white.id, black: black.id }, 'game started');
     const timerDuration = Math.round(this.opts.clockMs / 1000);
@@ -186,7 +194,7 @@ export class GameManager {
       return null;
     }
     const kind = (id: string) => (input.accountIds?.includes(id) ? 'account' : 'guest');
-    const game = this.adopt(actor, input, { white: seat(input.white.id, kind(input.white.id)), black: seat(input.black.id, kind(input.black.id)) });
+    const game = this.adopt(actor, { ...log, entries: [...log.entries] }, { white: seat(input.white.id, kind(input.white.id)), black: seat(input.black.id, kind(input.black.id)) });
     const state = snap.context;
     this.metrics.gamesResumed.inc();
     this.log.info({ gameId: input.gameId, moves: state.moves.length, awayMs: Math.round(awayMs) }, 'game resumed');
@@ -235,7 +243,8 @@ export class GameManager {
   }
 
   /** The live game around a started actor: registered, seated, scheduled and listened to. */
-  private adopt(actor: GameActor, input: GameInput, sessions: { white: PlayerSession; black: PlayerSession }): LiveGame {
+  private adopt(actor: GameActor, log: GameLog, sessions: { white: PlayerSession; black: PlayerSession }): LiveGame {
+    const input = log.input;
     const id = input.gameId;
     const game: LiveGame = {
       id,
@@ -248,6 +257,7 @@ export class GameManager {
       black: input.black,
       sessions,
       actor,
+      log,
       startedAt: Date.now(),
       ended: false,
     };
@@ -271,6 +281,7 @@ export class GameManager {
     this.moveArrivedAt = arrivedAt ?? 0;
     try {
       const entry = { ...cmd, at: performance.now() };
+      game.log.entries.push(entry);
       this.recorder.command(game.id, entry);
       game.actor.send(entry);
     } catch (err) {
@@ -384,7 +395,7 @@ export class GameManager {
   private finish(game: LiveGame, e: Extract<GameEmitted, { type: 'ended' }>): void {
     if (game.ended) return;
     game.ended = true;
-    this.recorder.ended(game.id, performance.now(), { winner: e.winner, reason: e.reason });
+    this.recorder.ended(game.log, performance.now(), { winner: e.winner, reason: e.reason });
     // its own buffer: the frame is kept for players who come back late
     const frame = this.both(game, encodeJson({ type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) } satisfies ServerMessage));
     this.ended.record(game.id, game.white.id, game.black.id, frame, performance.now());

@@ -9,7 +9,7 @@
  * (one JSON line per game, for the archive), damaged ones are reported, and a fresh journal holds
  * only the live games. docs/operations.md (Durability) says why a journal file and how it behaves.
  */
-import { closeSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, write, writeSync, appendFileSync, existsSync } from 'node:fs';
+import { fstatSync, closeSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, write, writeSync, appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { shiftLog, type GameInput, type GameLog, type GameResult, type TimedCommand } from '../../machines/game';
@@ -21,7 +21,8 @@ import { readJournal, type DamagedGame } from './journalRecovery';
 export interface GameRecorder {
   started(input: GameInput): void;
   command(gameId: string, entry: TimedCommand): void;
-  ended(gameId: string, at: number, result: GameResult): void;
+  /** the game's whole log, for the finished games' file */
+  ended(log: GameLog, at: number, result: GameResult): void;
   afterCommit(fn: () => void): void;
   /** true while something recorded is not yet on disk (afterCommit would wait) */
   readonly waiting: boolean;
@@ -43,6 +44,8 @@ export interface JournalMetrics {
 
 /** How often a node with live games writes a sign of life (the most time away it may give back too much). */
 export const ALIVE_EVERY_MS = 1000;
+/** The journal is compacted (rewritten with the live games only) once it has grown past this. */
+export const COMPACT_AT_BYTES = 64 * 1024 * 1024;
 const RETRY_AFTER_MS = 1000;
 
 export class GameJournal implements GameRecorder {
@@ -56,15 +59,25 @@ export class GameJournal implements GameRecorder {
   private closed = false;
   private idle: (() => void) | null = null;
   private readonly aliveTimer: NodeJS.Timeout;
+  /** games finished since the last compaction: their logs go to the finished file then */
+  private finished: { log: GameLog; result: GameResult }[] = [];
+  private fd: number;
+  /** the journal's size (bytes), and the size past which it is compacted */
+  private size: number;
+  private compactAt: number;
 
   constructor(
-    private readonly fd: number,
+    private readonly dir: string,
     private readonly metrics: JournalMetrics,
     private readonly log: Logger,
-    liveGames: () => number,
+    private readonly liveLogs: () => Iterable<GameLog>,
+    compactAtBytes: number,
   ) {
+    this.fd = openSync(journalFile(dir), 'a');
+    this.size = fstatSync(this.fd).size;
+    this.compactAt = compactAtBytes;
     this.aliveTimer = setInterval(() => {
-      if (liveGames() > 0) this.add({ k: 'alive', at: performance.now() });
+      if (!isEmpty(this.liveLogs())) this.add({ k: 'alive', at: performance.now() });
     }, ALIVE_EVERY_MS);
     this.aliveTimer.unref();
   }
@@ -77,8 +90,9 @@ export class GameJournal implements GameRecorder {
     this.add({ k: 'cmd', g: gameId, e: entry });
   }
 
-  ended(gameId: string, at: number, result: GameResult): void {
-    this.add({ k: 'end', g: gameId, at, result });
+  ended(log: GameLog, at: number, result: GameResult): void {
+    this.finished.push({ log, result });
+    this.add({ k: 'end', g: log.input.gameId, at, result });
   }
 
   get waiting(): boolean {
@@ -104,6 +118,7 @@ export class GameJournal implements GameRecorder {
   private readonly flush = (): void => {
     this.scheduled = false;
     if (this.gathering.length === 0 || this.writingDone) return;
+    if (this.size >= this.compactAt && this.compact()) return;
     const bytes = Buffer.from(this.gathering.join(''));
     this.gathering = [];
     this.writingDone = this.gatheringDone;
@@ -133,17 +148,49 @@ export class GameJournal implements GameRecorder {
     this.healthy = true;
     this.metrics.commitSeconds.observe((performance.now() - began) / 1000);
     this.metrics.bytesWritten.add(bytes);
+    this.size += bytes;
     const done = this.writingDone ?? [];
     this.writingDone = null;
-    for (const fn of done) {
-      try {
-        fn();
-      } catch (err) {
-        this.log.error({ err }, 'sending after a journal commit failed');
-      }
-    }
+    for (const fn of done) this.runSafely(fn);
     if (this.gathering.length > 0) this.flush();
     else if (this.idle) this.idle();
+  }
+
+  /**
+   * Rewrites the journal with the live games' logs only (they hold everything gathered so far),
+   * after moving the finished games to the finished file; then tells the gathered batch's
+   * players. Synchronous, between two batches. False (logged) when it could not be done: the
+   * batch is then written as usual, and the next attempt waits for the journal to double.
+   */
+  private compact(): boolean {
+    const began = performance.now();
+    try {
+      keepFinished(this.dir, this.finished);
+      this.finished = [];
+      const size = writeCompacted(this.dir, [...this.liveLogs()], performance.now());
+      closeSync(this.fd);
+      this.fd = openSync(journalFile(this.dir), 'a');
+      this.log.info({ before: this.size, after: size, ms: Math.round(performance.now() - began) }, 'game journal compacted');
+      this.size = size;
+      this.compactAt = Math.max(this.compactAt, 2 * size);
+    } catch (err) {
+      this.log.error({ err }, 'game journal compaction failed; appending as before');
+      this.compactAt *= 2;
+      return false;
+    }
+    const done = this.gatheringDone;
+    this.gathering = [];
+    this.gatheringDone = [];
+    for (const fn of done) this.runSafely(fn);
+    return true;
+  }
+
+  private runSafely(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.log.error({ err }, 'sending after a journal commit failed');
+    }
   }
 
   /** Writes what is gathered and a last sign of life, synchronously, and closes the file. */
@@ -177,10 +224,16 @@ export interface OpenedJournal {
  * Opens the journal in `dataDir`/games: reads it back, compacts it (see the top of this file),
  * and returns the writer with the games to resume. Logs one line per damaged game or record.
  */
-export function openGameJournal(dataDir: string, metrics: JournalMetrics, log: Logger, liveGames: () => number): OpenedJournal {
+export function openGameJournal(
+  dataDir: string,
+  metrics: JournalMetrics,
+  log: Logger,
+  liveLogs: () => Iterable<GameLog>,
+  compactAtBytes = COMPACT_AT_BYTES,
+): OpenedJournal {
   const dir = join(dataDir, 'games');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'journal');
+  const file = journalFile(dir);
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
   const found = readJournal(text);
   for (const d of found.damaged) log.error({ gameId: d.gameId, reason: d.reason }, 'game log damaged; the game is aborted');
@@ -195,9 +248,17 @@ export function openGameJournal(dataDir: string, metrics: JournalMetrics, log: L
   const awayMs = Number.isFinite(found.lastAliveAt) ? now - found.lastAliveAt : 0;
   const live = found.live.map((l) => shiftLog(l, awayMs));
   keepFinished(dir, found.finished);
-  writeCompacted(dir, file, live, now);
-  const fd = openSync(file, 'a');
-  return { journal: new GameJournal(fd, metrics, log, liveGames), live, damaged: found.damaged, awayMs };
+  writeCompacted(dir, live, now);
+  return { journal: new GameJournal(dir, metrics, log, liveLogs, compactAtBytes), live, damaged: found.damaged, awayMs };
+}
+
+function journalFile(dir: string): string {
+  return join(dir, 'journal');
+}
+
+function isEmpty(items: Iterable<unknown>): boolean {
+  for (const _ of items) return false;
+  return true;
 }
 
 /** Appends finished games' logs with their results to the finished file, synced. */
@@ -213,8 +274,9 @@ function keepFinished(dir: string, finished: { log: GameLog; result: GameResult 
   }
 }
 
-/** A fresh journal with the live games only, replacing the old one atomically. */
-function writeCompacted(dir: string, file: string, live: GameLog[], now: number): void {
+/** A fresh journal with the live games only, replacing the old one atomically; returns its size. */
+function writeCompacted(dir: string, live: GameLog[], now: number): number {
+  const file = journalFile(dir);
   const records: JournalRecord[] = [{ k: 'alive', at: now }];
   for (const l of live) {
     records.push({ k: 'start', input: l.input });
@@ -222,8 +284,9 @@ function writeCompacted(dir: string, file: string, live: GameLog[], now: number)
   }
   const tmp = file + '.tmp';
   const fd = openSync(tmp, 'w');
+  const text = records.map(encodeRecord).join('');
   try {
-    writeSync(fd, records.map(encodeRecord).join(''));
+    writeSync(fd, text);
     fdatasyncSync(fd);
   } finally {
     closeSync(fd);
@@ -235,4 +298,5 @@ function writeCompacted(dir: string, file: string, live: GameLog[], now: number)
   } finally {
     closeSync(dirFd);
   }
+  return Buffer.byteLength(text);
 }

@@ -92,7 +92,7 @@ describe('game replay', () => {
         expect(JSON.stringify(replayed)).toBe(JSON.stringify(g.state()));
       };
       const script = rnd() < 0.1 ? FOOLS_MATE : rnd() < 0.12 ? SHUFFLE : [];
-      for (let i = 0; i < 140 && g.result() === null; i++) {
+      for (let i = 0; i < 100 && g.result() === null; i++) {
         const state = g.state();
         const mover = state.turn === 'white' ? WHITE.id : BLACK.id;
         const r = rnd();
@@ -119,13 +119,14 @@ describe('game replay', () => {
           g.advance(rnd() < 0.1 ? Math.floor(rnd() * 20_000) : Math.floor(rnd() * 2_500));
         }
         catchUp();
-        checkInvariants(g.state(), g.now());
+        if (i % 8 === 0) checkInvariants(g.state(), g.now());
         // a state read back from JSON steps exactly as the live one (nothing hides outside the JSON)
         if (rnd() < 0.05) replayed = JSON.parse(JSON.stringify(replayed));
       }
       // whatever is left is settled by the clocks (or the first-move deadline)
       g.advance(200_000);
       catchUp();
+      checkInvariants(g.state(), g.now());
 
       expect(g.result()).not.toBeNull();
       const ended = g.ofType('ended');
