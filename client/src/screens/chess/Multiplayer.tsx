@@ -28,6 +28,7 @@ import { pgnOf } from '../../../../machines/client/moveHistory';
 import { playStatus } from '../../../../machines/client/playStatus';
 import { OUTCOME_TITLES, opponentRecord, reasonLabel } from '../../../../machines/client/outcome';
 import type { Color, PromotionPiece } from '../../../../machines/protocol/messages';
+import { UNTIMED_PLIES } from '../../../../machines/game/defaults';
 
 const now = () => performance.now();
 const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
@@ -123,7 +124,8 @@ export default function Multiplayer() {
   const topColor = other(orientation);
   const clock = { clocks: ctx.clocks, syncedAt: ctx.clockSyncedAt, running: live ? ctx.clockRunning : null };
   const lowTime = useCallback(() => playSound('lowtime'), []);
-  const canAbort = playing && ctx.moves.length < 2;
+  // before both sides have moved the server scores a resignation as aborted, so it is offered as Abort
+  const canAbort = playing && ctx.moves.length < UNTIMED_PLIES;
   const endShown = over && ctx.end !== null && closedEnd !== ctx.end;
 
   // a new game starts un-flipped
