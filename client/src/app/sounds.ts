@@ -17,8 +17,12 @@ export function playSound(name: SoundName): void {
     audio.preload = 'auto';
     cache.set(name, audio);
   }
-  audio.currentTime = 0;
-  audio.play().catch(() => { /* autoplay refused until the player interacts: nothing to do */ });
+  const sound = audio;
+  // after the next frame: starting audio must not delay drawing the move that caused it
+  requestAnimationFrame(() => setTimeout(() => {
+    sound.currentTime = 0;
+    sound.play().catch(() => { /* autoplay refused until the player interacts: nothing to do */ });
+  }, 0));
 }
 
 /** The sound for a move given in SAN: check (and mate) over capture over a plain move. */

@@ -30,9 +30,14 @@ export function useMoveKeys(plyCount: number, viewPly: number | null, onView: (p
 export function MoveList({ sans, viewPly, onView }: { sans: readonly string[]; viewPly: number | null; onView: (ply: number | null) => void }) {
   const list = useRef<HTMLOListElement>(null);
   const shown = viewPly ?? sans.length - 1;
+  // after the frame: reading the layout here would force it while the move is being drawn
   useEffect(() => {
-    const active = list.current?.querySelector<HTMLElement>('[aria-current="true"]');
-    if (active && list.current) list.current.scrollTop = Math.max(0, active.offsetTop - list.current.clientHeight / 2);
+    const frame = requestAnimationFrame(() => {
+      const rows = list.current;
+      const active = rows?.querySelector<HTMLElement>('[aria-current="true"]');
+      if (rows && active) rows.scrollTop = Math.max(0, active.offsetTop - rows.clientHeight / 2);
+    });
+    return () => cancelAnimationFrame(frame);
   }, [shown, sans.length]);
   const step = (key: NavKey) => onView(navigatePly(viewPly, key, sans.length));
   const cell = (m: { ply: number; san: string } | null) =>

@@ -228,7 +228,13 @@ export default function Multiplayer() {
             {playing && canAbort && (
               <button type="button" className="btn" onClick={() => game.send({ type: 'RESIGN' })} disabled={!live}>Abort</button>
             )}
-            {playing && !canAbort && (
+            {playing && !canAbort && ctx.draw === 'received' && (
+              <>
+                <button type="button" className="btn btn-primary" onClick={() => game.send({ type: 'ACCEPT_DRAW' })} disabled={!live}>Accept Draw</button>
+                <button type="button" className="btn btn-secondary" onClick={() => game.send({ type: 'DECLINE_DRAW' })} disabled={!live}>Decline</button>
+              </>
+            )}
+            {playing && !canAbort && ctx.draw !== 'received' && (
               <>
                 <button type="button" className="btn" onClick={() => game.send({ type: 'OFFER_DRAW' })} disabled={!live || ctx.draw !== 'none'}>Offer Draw</button>
                 <ResignButton key={ctx.gameId} onResign={() => game.send({ type: 'RESIGN' })} disabled={!live} />
@@ -241,35 +247,31 @@ export default function Multiplayer() {
         info={
           <>
             <StatusBanner text={status.text} tone={status.tone} />
-            <p className={ctx.notice ? 'notice notice-slot' : 'notice-slot'} role="status" aria-live="polite" data-testid="game-notice">{ctx.notice ?? ''}</p>
-            {link === 'parked' && playing && (
-              <div className="notice" role="alert" data-testid="seat-taken">
-                This game continues in another tab.{' '}
-                <button type="button" className="btn btn-small" onClick={() => getConnection().send({ type: 'RECONNECT' })}>Play here</button>
-              </div>
-            )}
-            {link === 'down' && playing && <p className="notice" role="alert">Connection lost. Reconnecting... moves are paused.</p>}
-            {playing && ctx.opponentAway && (
-              <p className="notice" data-testid="opponent-away">
-                <Countdown until={ctx.opponentAway.since + ctx.opponentAway.graceMs} now={now}
-                  render={(s) => `Your opponent disconnected. They have ${s} s to come back before you win.`} />
-              </p>
-            )}
-            {playing && ctx.firstMoveDeadline !== null && (
-              <p className="info" data-testid="first-move">
-                <Countdown until={ctx.firstMoveDeadline} now={now}
-                  render={(s) => (myTurn ? `Make your first move: ${s} s left, or the game is aborted.` : `Waiting for the opponent's first move: ${s} s.`)} />
-              </p>
-            )}
-            {ctx.draw === 'received' && playing && (
-              <div className="draw-offer" role="alert">
-                <p>Your opponent offered a draw.</p>
-                <div className="row">
-                  <button type="button" className="btn btn-primary" onClick={() => game.send({ type: 'ACCEPT_DRAW' })} disabled={!live}>Accept</button>
-                  <button type="button" className="btn btn-secondary" onClick={() => game.send({ type: 'DECLINE_DRAW' })} disabled={!live}>Decline</button>
-                </div>
-              </div>
-            )}
+            {/* one notice at a time, in a slot of fixed height: nothing below it moves when one comes or goes */}
+            <div className="play-notice" role="status" aria-live="polite">
+              {link === 'parked' && playing ? (
+                <p className="notice" data-testid="seat-taken">
+                  This game continues in another tab.{' '}
+                  <button type="button" className="btn btn-small" onClick={() => getConnection().send({ type: 'RECONNECT' })}>Play here</button>
+                </p>
+              ) : link === 'down' && playing ? (
+                <p className="notice">Connection lost. Reconnecting... moves are paused.</p>
+              ) : playing && ctx.opponentAway ? (
+                <p className="notice" data-testid="opponent-away">
+                  <Countdown until={ctx.opponentAway.since + ctx.opponentAway.graceMs} now={now}
+                    render={(s) => `Your opponent disconnected. They have ${s} s to come back before you win.`} />
+                </p>
+              ) : ctx.notice ? (
+                <p className="notice" data-testid="game-notice">{ctx.notice}</p>
+              ) : ctx.draw === 'received' && playing ? (
+                <p className="notice">Your opponent offered a draw.</p>
+              ) : playing && ctx.firstMoveDeadline !== null ? (
+                <p className="info" data-testid="first-move">
+                  <Countdown until={ctx.firstMoveDeadline} now={now}
+                    render={(s) => (myTurn ? `Make your first move: ${s} s left, or the game is aborted.` : `Waiting for the opponent's first move: ${s} s.`)} />
+                </p>
+              ) : null}
+            </div>
           </>
         }
         moves={
