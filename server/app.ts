@@ -134,7 +134,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   heartbeat.start();
   games.current = gameManager;
   if (durable) resumeGames(gameManager, hub, durable);
-  matchmaking = new Matchmaking(hub, gameManager, log.child({ part: 'matchmaking' }), opts.random, opts.inspect);
+  const archive = opts.accounts?.archive;
+  matchmaking = new Matchmaking(hub, gameManager, log.child({ part: 'matchmaking' }), opts.random, opts.inspect, archive && ((id) => archive.ratingOf(id)));
   const identity = new GuestIdentity(opts.serverSecret ?? randomBytes(32).toString('base64url'));
 
   if (opts.ai) {
