@@ -19,6 +19,7 @@ import { Realtime } from './realtime/realtime';
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
 import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
+import { archiveFinishedGames } from './archive/index';
 import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
 import { SERVER_DEFAULTS } from './config';
 import { openGameJournal, type OpenedJournal } from './game/journal';
@@ -125,6 +126,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       lag: opts.lag ?? { perMoveCapMs: 1000, initialBankMs: 3000, bankCapMs: 7000 },
       startFen: opts.startFen,
       inspect: opts.inspect,
+      ...(opts.accounts?.archive ? { onEnded: archiveFinishedGames(opts.accounts.archive, log.child({ part: 'archive' })) } : {}),
     },
     heartbeat,
     durable?.journal,

@@ -5,7 +5,6 @@
  * the site on http://localhost:3000. Rule defaults come from machines/game/defaults.ts, the
  * accounts' from server/accounts/config.ts, the AI's from server/ai/config.ts.
  */
-import os from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS } from '../machines/game/defaults';
 import {
@@ -23,6 +22,7 @@ import {
   DEFAULT_MAX_GAMES,
   DEFAULT_MAX_GAMES_PER_ADDRESS,
   DEFAULT_REPLY_DELAY_MS,
+  defaultPoolSize,
   type AiEnvConfig,
 } from './ai/config';
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
@@ -369,7 +369,7 @@ function accountsSettings(e: Env, siteUrl: string, dataDir: string): AccountsCon
 
 function aiSettings(e: Env): AiEnvConfig {
   return {
-    poolSize: e.AI_POOL_SIZE ?? Math.max(1, os.cpus().length),
+    poolSize: e.AI_POOL_SIZE ?? defaultPoolSize(),
     maxGames: e.AI_MAX_GAMES,
     maxGamesPerAddress: e.AI_GAMES_PER_ADDRESS,
     replyDelayMs: e.AI_REPLY_DELAY_MS,

@@ -67,6 +67,8 @@ export class Realtime {
   private nextConnId = 1;
   private readonly admission: Admission;
   private readonly proxies: TrustedProxies;
+  /** addresses refused since the last sweep, and how many refusals of each are not yet logged */
+  private readonly refusedUnlogged = new Map<string, number>();
   private readonly identification: Identification | null;
   private lastSweep = 0;
 
@@ -107,6 +109,7 @@ export class Realtime {
         this.lastSweep = now;
         this.admission.sweep(now);
         this.identification?.sweep();
+        this.logRefusalsSinceSweep();
       }
     });
   }
@@ -145,7 +148,7 @@ export class Realtime {
     if (refusal) {
       // answered at once with a status, before any other work (the guest secret's HMAC included)
       this.metrics.connectionsRefused.inc({ reason: refusal.reason });
-      this.log.info({ address, reason: refusal.reason }, 'connection refused');
+      this.logRefusal(address, refusal.reason);
       res.cork(() => {
         res
           .writeStatus('429 Too Many Requests')
@@ -192,6 +195,27 @@ export class Realtime {
       req.getHeader('sec-websocket-extensions'),
       ctx,
     );
+  }
+
+  /**
+   * A refused upgrade is logged once per address per sweep, the rest counted into one line at
+   * the sweep: a flood of refusals must not become a flood of log writes.
+   */
+  private logRefusal(address: string, reason: string): void {
+    const unlogged = this.refusedUnlogged.get(address);
+    if (unlogged !== undefined) {
+      this.refusedUnlogged.set(address, unlogged + 1);
+      return;
+    }
+    this.refusedUnlogged.set(address, 0);
+    this.log.info({ address, reason }, 'connection refused');
+  }
+
+  private logRefusalsSinceSweep(): void {
+    for (const [address, refused] of this.refusedUnlogged) {
+      if (refused > 0) this.log.info({ address, refused, seconds: SWEEP_EVERY_MS / 1000 }, 'more connections refused from this address');
+    }
+    this.refusedUnlogged.clear();
   }
 
   private open(ws: WS): void {
