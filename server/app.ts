@@ -147,12 +147,25 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   realtime.mount(app, SOCKET_PATH);
 
   let shuttingDown = false;
+  // 200 while the server plays games, even with the accounts database down ("degraded": guest
+  // play and the AI go on); 503 once shutdown has begun.
   app.get('/healthz', (res) => {
-    res
-      .writeStatus(shuttingDown ? '503 Service Unavailable' : '200 OK')
-      .writeHeader('Content-Type', 'application/json')
-      .writeHeader('Cache-Control', 'no-store')
-      .end(JSON.stringify({ ok: !shuttingDown, connections: hub.sockets.size, games: gameManager.size }));
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    const accounts = opts.accounts?.health ? opts.accounts.health() : Promise.resolve(opts.accounts ? 'ok' : 'off');
+    void accounts.then((state) => {
+      if (aborted) return;
+      const status = shuttingDown ? 'stopping' : state === 'unavailable' ? 'degraded' : 'ok';
+      res.cork(() => {
+        res
+          .writeStatus(shuttingDown ? '503 Service Unavailable' : '200 OK')
+          .writeHeader('Content-Type', 'application/json')
+          .writeHeader('Cache-Control', 'no-store')
+          .end(JSON.stringify({ ok: !shuttingDown, status, accounts: state, connections: hub.sockets.size, games: gameManager.size }));
+      });
+    });
   });
   app.get('/metrics', (res) => {
     let aborted = false;
