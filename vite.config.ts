@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { filesOfTier } from './tests/tiers.ts';
 
 // One config for the browser build (client/) and for vitest (tests/).
 export default defineConfig({
@@ -19,13 +20,22 @@ export default defineConfig({
       '/rest': 'http://localhost:3000',
       '/config.json': 'http://localhost:3000',
       '/dev': 'http://localhost:3000',
+      '/api': 'http://localhost:3000',
     },
   },
+  // The test tiers (tests/tiers.ts). Projects in one groupOrder share the workers; a higher
+  // groupOrder starts when the lower ones are done. Two workers: on two cores most files wait on
+  // sockets, timers or child processes, so two at a time overlap that waiting (vitest's default
+  // would be one, availableParallelism - 1).
   test: {
     root: '.',
-    include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', include: filesOfTier('unit'), maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'integration', include: filesOfTier('integration'), maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'exclusive', include: filesOfTier('exclusive'), maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

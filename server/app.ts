@@ -19,8 +19,10 @@ import { Realtime } from './realtime/realtime';
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
 import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
+import { archiveFinishedGames } from './archive/index';
 import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
 import { SERVER_DEFAULTS } from './config';
+import { openGameJournal, type OpenedJournal } from './game/journal';
 
 export interface StartServerOptions {
   /** 0 = a free port (the real one is returned) */
@@ -57,6 +59,13 @@ export interface StartServerOptions {
   startFen?: string;
   /** XState inspector (INSPECT=1) */
   inspect?: unknown;
+  /**
+   * Live games are journaled under `dataDir`/games and resumed from there at start
+   * (server/game/journal.ts); without it they live in memory only.
+   */
+  durableDir?: string;
+  /** the journal is compacted past this size (default COMPACT_AT_BYTES; tests make it small) */
+  journalCompactBytes?: number;
 }
 
 export interface RunningServer {
@@ -96,6 +105,15 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   );
   const pings = new LagPings(opts.pingIntervalMs ?? 15_000, { withFrame: metrics.lagPingsWithFrame, alone: metrics.lagPingsAlone });
   const hub = new Hub(app, opts.playerCountIntervalMs ?? 1000, pings);
+  const durable: OpenedJournal | undefined = opts.durableDir
+    ? openGameJournal(
+        opts.durableDir,
+        { commitSeconds: metrics.journalCommitSeconds, bytesWritten: metrics.journalBytes },
+        log.child({ part: 'journal' }),
+        () => games.current?.liveLogs() ?? [],
+        opts.journalCompactBytes,
+      )
+    : undefined;
   const gameManager = new GameManager(
     hub,
     metrics,
@@ -108,11 +126,14 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       lag: opts.lag ?? { perMoveCapMs: 1000, initialBankMs: 3000, bankCapMs: 7000 },
       startFen: opts.startFen,
       inspect: opts.inspect,
+      ...(opts.accounts?.archive ? { onEnded: archiveFinishedGames(opts.accounts.archive, log.child({ part: 'archive' })) } : {}),
     },
     heartbeat,
+    durable?.journal,
   );
   heartbeat.start();
   games.current = gameManager;
+  if (durable) resumeGames(gameManager, hub, durable);
   matchmaking = new Matchmaking(hub, gameManager, log.child({ part: 'matchmaking' }), opts.random, opts.inspect);
   const identity = new GuestIdentity(opts.serverSecret ?? randomBytes(32).toString('base64url'));
 
@@ -157,13 +178,16 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     const accounts = opts.accounts?.health ? opts.accounts.health() : Promise.resolve(opts.accounts ? 'ok' : 'off');
     void accounts.then((state) => {
       if (aborted) return;
-      const status = shuttingDown ? 'stopping' : state === 'unavailable' ? 'degraded' : 'ok';
+      // storage: the game journal's last write reached the disk (null: games are not durable)
+      const storage = durable ? durable.journal.healthy : null;
+      const ok = !shuttingDown && storage !== false;
+      const status = shuttingDown ? 'stopping' : !ok ? 'failing' : state === 'unavailable' ? 'degraded' : 'ok';
       res.cork(() => {
         res
-          .writeStatus(shuttingDown ? '503 Service Unavailable' : '200 OK')
+          .writeStatus(ok ? '200 OK' : '503 Service Unavailable')
           .writeHeader('Content-Type', 'application/json')
           .writeHeader('Cache-Control', 'no-store')
-          .end(JSON.stringify({ ok: !shuttingDown, status, accounts: state, connections: hub.sockets.size, games: gameManager.size }));
+          .end(JSON.stringify({ ok, status, accounts: state, storage, connections: hub.sockets.size, games: gameManager.size }));
       });
     });
   });
@@ -220,6 +244,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         hub.stop();
         gameManager.stopAll();
         heartbeat.stop();
+        await durable?.journal.close();
         matchmaking!.stop();
         await Promise.allSettled([ai?.close(), opts.accounts?.close()]);
         log.info('server closed');
@@ -227,4 +252,10 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       return closed;
     },
   };
+}
+
+/** Every live game of the journal back in play; damaged ones end as aborted (each logged once). */
+function resumeGames(gameManager: GameManager, hub: Hub, durable: OpenedJournal): void {
+  for (const log of durable.live) gameManager.resume(log, (id, kind) => hub.seat(id, kind), durable.awayMs);
+  for (const d of durable.damaged) gameManager.abortDamaged(d);
 }

@@ -14,7 +14,7 @@ import { aiServiceFactory, type AiService as FullAiService } from './ai/index';
 // The server depends only on the parts of the two modules it calls; the types are picked from
 // the modules' own declarations so the seam cannot drift from them.
 export type AccessClaims = VerifiedIdentity;
-export type AccountsModule = Pick<FullAccountsModule, 'mount' | 'verifyAccessToken' | 'close'> & Partial<Pick<FullAccountsModule, 'health'>>;
+export type AccountsModule = Pick<FullAccountsModule, 'mount' | 'verifyAccessToken' | 'close'> & Partial<Pick<FullAccountsModule, 'archive' | 'health'>>;
 export type AiService = Pick<
   FullAiService,
   'start' | 'move' | 'resign' | 'ownsGame' | 'hasGame' | 'playerDisconnected' | 'playerReconnected' | 'stats' | 'close'

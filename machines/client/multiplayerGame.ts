@@ -15,7 +15,8 @@ import type {
   ClientMessage, ClocksMs, Color, GameEndMsg, GameMoveMsg, GameStartMsg, PromotionPiece, TimerUpdateMsg,
 } from '../protocol/messages';
 import { START_FEN } from '../chess/index';
-import { DEFAULT_CLOCK_MS } from '../game/defaults';
+import { DEFAULT_CLOCK_MS, UNTIMED_PLIES } from '../game/defaults';
+import { runningClocks } from '../game/clock';
 import { applyMove, placement, positionOf } from './engine';
 import { opponentDisplayName, outcomeFor, pickOutcomeMessage, type GameResult, type Outcome } from './outcome';
 
@@ -74,9 +75,9 @@ export type MultiplayerEmitted =
   | { type: 'finished'; result: GameResult }
   | { type: 'notify'; title: string; body: string; onlyWhenHidden?: boolean };
 
-/** Clocks run from the second ply (docs/product.md), for the side to move. */
+/** Clocks run from the second ply, for the side to move (the game core's rule). */
 function runningSide(moves: string[], turn: Color): Color | null {
-  return moves.length >= 2 ? turn : null;
+  return moves.length >= UNTIMED_PLIES ? turn : null;
 }
 
 function fenTurn(fen: string): Color {
@@ -306,8 +307,7 @@ export const multiplayerGameMachine = setup({
   },
 });
 
+/** The clocks last received, the running one counted down since: the game core's clock formula. */
 function currentClocksAt(ctx: Pick<MultiplayerContext, 'clocks' | 'clockRunning' | 'clockSyncedAt'>, now: number): ClocksMs {
-  if (!ctx.clockRunning) return ctx.clocks;
-  const elapsed = Math.max(0, now - ctx.clockSyncedAt);
-  return { ...ctx.clocks, [ctx.clockRunning]: Math.max(0, ctx.clocks[ctx.clockRunning] - elapsed) };
+  return runningClocks(ctx.clocks, ctx.clockRunning, ctx.clockSyncedAt, now);
 }

@@ -8,6 +8,8 @@ import type { Db } from '../accounts/db';
 import type { Handler } from '../accounts/http';
 import { createArchiveHandler } from './http';
 import { archiveGame, type FinishedGame, type StoreResult } from './store';
+import { finishedGameFromLog } from './fromLog';
+import type { EndedGame } from '../game/games';
 
 export interface Archive {
   /** Stores a finished game (and rates it when rated); idempotent per game id. */
@@ -29,3 +31,35 @@ export function createArchive(db: Db, logger: Logger): Archive {
 }
 
 export type { FinishedGame, StoreResult } from './store';
+
+/** How often, and how far apart, a failed archive write is tried again. */
+const RETRIES = 3;
+const RETRY_MS = 2_000;
+
+/**
+ * The GameManager's `onEnded`: each finished game goes to the archive, tried again a few times
+ * if the database fails (the game's log also stays in the journal's finished file).
+ */
+export function archiveFinishedGames(archive: Archive, logger: Logger): (ended: EndedGame) => void {
+  return (ended) => {
+    const record = finishedGameFromLog(ended.log, ended.state, ended.result, {
+      monotonicNow: ended.at,
+      wallNow: Date.now() - (performance.now() - ended.at),
+    });
+    const attempt = (left: number): void => {
+      archive.store(record).then(
+        (r) => {
+          if (r.ratings) logger.info({ gameId: record.id, ratings: r.ratings }, 'rated game archived');
+        },
+        (err: unknown) => {
+          if (left > 0) {
+            setTimeout(() => attempt(left - 1), RETRY_MS).unref();
+            return;
+          }
+          logger.error({ err, gameId: record.id }, 'could not archive the finished game');
+        },
+      );
+    };
+    attempt(RETRIES);
+  };
+}

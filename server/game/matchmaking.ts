@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { GameManager } from './games';
-import type { MatchmakingEmitted } from './contract';
+import type { MatchmakingEmitted } from '../../machines/matchmaking';
 import { createMatchmakingActor, type MatchmakingActor } from './machines';
 
 export const QUEUED_TEXT = 'Searching for an opponent...';

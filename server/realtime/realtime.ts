@@ -67,6 +67,8 @@ export class Realtime {
   private nextConnId = 1;
   private readonly admission: Admission;
   private readonly proxies: TrustedProxies;
+  /** addresses refused since the last sweep, and how many refusals of each are not yet logged */
+  private readonly refusedUnlogged = new Map<string, number>();
   private readonly identification: Identification | null;
   private lastSweep = 0;
 
@@ -107,6 +109,7 @@ export class Realtime {
         this.lastSweep = now;
         this.admission.sweep(now);
         this.identification?.sweep();
+        this.logRefusalsSinceSweep();
       }
     });
   }
@@ -145,7 +148,7 @@ export class Realtime {
     if (refusal) {
       // answered at once with a status, before any other work (the guest secret's HMAC included)
       this.metrics.connectionsRefused.inc({ reason: refusal.reason });
-      this.log.info({ address, reason: refusal.reason }, 'connection refused');
+      this.logRefusal(address, refusal.reason);
       res.cork(() => {
         res
           .writeStatus('429 Too Many Requests')
@@ -192,6 +195,27 @@ export class Realtime {
       req.getHeader('sec-websocket-extensions'),
       ctx,
     );
+  }
+
+  /**
+   * A refused upgrade is logged once per address per sweep, the rest counted into one line at
+   * the sweep: a flood of refusals must not become a flood of log writes.
+   */
+  private logRefusal(address: string, reason: string): void {
+    const unlogged = this.refusedUnlogged.get(address);
+    if (unlogged !== undefined) {
+      this.refusedUnlogged.set(address, unlogged + 1);
+      return;
+    }
+    this.refusedUnlogged.set(address, 0);
+    this.log.info({ address, reason }, 'connection refused');
+  }
+
+  private logRefusalsSinceSweep(): void {
+    for (const [address, refused] of this.refusedUnlogged) {
+      if (refused > 0) this.log.info({ address, refused, seconds: SWEEP_EVERY_MS / 1000 }, 'more connections refused from this address');
+    }
+    this.refusedUnlogged.clear();
   }
 
   private open(ws: WS): void {
@@ -389,12 +413,12 @@ export class Realtime {
       else this.sendWs(ws, { type: 'error', code: reason, message });
       return;
     }
-    if (type === 'MOVE' && move) {
+    if (type !== 'MOVE') {
+      this.games.command(game, { type, playerId: session.id });
+    } else if (move) {
       // One object shape for every move command, whatever the client sent.
       const m = { from: move.from, to: move.to, promotion: move.promotion };
       this.games.command(game, { type: 'MOVE', playerId: session.id, move: m, lagMs }, arrivedAt);
-    } else {
-      this.games.command(game, { type, playerId: session.id } as never);
     }
   }
 
@@ -435,17 +459,20 @@ export class Realtime {
     const color = this.games.colorOf(game, session.id)!;
     const opponent = color === 'white' ? game.black : game.white;
     const state = this.games.currentState(game);
-    this.sendWs(ws, {
-      type: 'gameStart',
-      gameId,
-      color,
-      opponentId: opponent.id,
-      opponentName: opponent.name,
-      timerDuration: Math.round(this.games.clockMs / 1000),
-      currentState: state,
+    // the position may hold a move still being written: the player sees it once it is durable
+    this.games.afterCommit(() => {
+      this.sendWs(ws, {
+        type: 'gameStart',
+        gameId,
+        color,
+        opponentId: opponent.id,
+        opponentName: opponent.name,
+        timerDuration: Math.round(this.games.clockMs / 1000),
+        currentState: state,
+      });
+      // the opponent's pending draw offer is part of currentState; send it as an event as well
+      if (state.drawOfferFrom && state.drawOfferFrom !== color) this.sendWs(ws, { type: 'drawOffer', gameId });
     });
-    // the opponent's pending draw offer is part of currentState; send it as an event as well
-    if (state.drawOfferFrom && state.drawOfferFrom !== color) this.sendWs(ws, { type: 'drawOffer', gameId });
   }
 
   /**

@@ -1,10 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { aiGameMachine, presetFor } from '../../machines/client/aiGame';
 import type { ClientMessage } from '../../machines/protocol/messages';
 
 /** The AI's move reaches the shared rules machine through a promise and a 0 ms reply pause. */
-const aiMovePlayed = () => new Promise((resolve) => setTimeout(resolve, 5));
+const aiMovePlayed = () => vi.advanceTimersByTimeAsync(0);
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 function start() {
   const sent: ClientMessage[] = [];

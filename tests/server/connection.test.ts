@@ -1,7 +1,7 @@
 /** Identity, reconnection, two sockets of one player, player count, HTTP endpoints. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
-import { TestClient, sleep, startTestServer } from './helpers';
+import { TestClient, sleep, startTestServer, useTestClock } from './helpers';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -94,20 +94,26 @@ describe('playerCount', () => {
   });
 
   it('coalesces a burst of changes into few broadcasts', async () => {
+    const clock = useTestClock();
     const slow = await startTestServer({ playerCountIntervalMs: 500 });
     try {
       const watcher = await TestClient.connect(slow.url);
-      await sleep(600);
-      watcher.drain();
+      await clock.advance(600);
+      await watcher.next('playerCount', (m) => m.count === 1);
       const seenBefore = watcher.received.length;
-      const started = performance.now();
-      const clients = await Promise.all(Array.from({ length: 20 }, () => TestClient.connect(slow.url)));
-      await sleep(1200);
+      // 20 players arrive over 2 s of the server's time, one every 100 ms
+      const clients: TestClient[] = [];
+      for (let i = 0; i < 20; i++) {
+        clients.push(await TestClient.connect(slow.url));
+        await clock.advance(100);
+      }
+      await clock.advance(500);
+      await watcher.next('playerCount', (m) => m.count === 21);
       const counts = watcher.received.slice(seenBefore).filter((m) => m.type === 'playerCount');
-      // 20 changes, at most one broadcast per 500 ms (plus one at once): 3 or 4 on a machine that
-      // keeps up, a few more if connecting the 20 took seconds
-      expect(counts.length).toBeLessThanOrEqual(Math.floor((performance.now() - started) / 500) + 1);
-      expect(counts.length).toBeLessThan(20);
+      // 20 changes in 2.5 s, at most one broadcast per 500 ms: 5, each a newer count
+      expect(counts.length).toBeLessThanOrEqual(5);
+      expect(counts.length).toBeGreaterThanOrEqual(2);
+      expect(counts.map((m) => m.count)).toEqual([...counts.map((m) => m.count as number)].sort((a, b) => a - b));
       expect(counts.at(-1)?.count).toBe(21);
       await Promise.all(clients.map((c) => c.close()));
       await watcher.close();

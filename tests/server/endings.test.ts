@@ -1,10 +1,10 @@
 /**
  * Every end reason through the real server. Positions come from the server's test-only
- * `startFen` option; clocks and grace are shortened so the timed endings take seconds.
+ * `startFen` option; the timed endings run on the test's clock (useTestClock).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningServer, StartServerOptions } from '../../server/app';
-import { pairPlayers, playMoves, startTestServer, type Pair } from './helpers';
+import { pairPlayers, playMoves, startTestServer, timedGame, type Pair } from './helpers';
 
 const servers: RunningServer[] = [];
 afterAll(async () => {
@@ -15,6 +15,12 @@ async function gameOn(opts: StartServerOptions): Promise<Pair> {
   const s = await startTestServer(opts);
   servers.push(s);
   return pairPlayers(s.url);
+}
+
+async function timedGameOn(opts: StartServerOptions) {
+  const game = await timedGame(opts);
+  servers.push(game.server);
+  return game;
 }
 
 async function ends(p: Pair) {
@@ -47,32 +53,43 @@ describe('end reasons from positions', () => {
 
 describe('timed endings', () => {
   it('timeout: the side whose clock runs out loses, with timerUpdate every second', async () => {
-    const p = await gameOn({ clockMs: 2000 });
+    const { p, clock } = await timedGameOn({ clockMs: 2000 });
     await playMoves(p, ['e2e4', 'e7e5']);
-    const tick = await p.white.next('timerUpdate', undefined, 3000);
+    await clock.advance(1_000, 50);
+    const tick = await p.white.next('timerUpdate');
     expect(tick.gameId).toBe(p.gameId);
-    expect((tick.timers as { white: number }).white).toBeLessThanOrEqual(2);
+    expect(tick.timers).toEqual({ white: 1, black: 2 });
+    expect(p.white.received.some((m) => m.type === 'gameEnd')).toBe(false);
+    // the clock runs out at 2 s; the flag falls after the flag grace (at most 2 s)
+    await clock.advance(3_000, 50);
     expect(await ends(p)).toMatchObject({ winner: 'black', reason: 'timeout' });
   });
 
   it('timeout is a draw when the other side cannot mate', async () => {
-    const p = await gameOn({ clockMs: 1500, startFen: 'k7/8/8/8/8/8/8/KR6 w - - 0 1' });
+    const { p, clock } = await timedGameOn({ clockMs: 1500, startFen: 'k7/8/8/8/8/8/8/KR6 w - - 0 1' });
     await playMoves(p, ['b1b2', 'a8a7']);
+    await clock.advance(3_500, 50);
     expect(await ends(p)).toMatchObject({ winner: 'draw', reason: 'timeout' });
   });
 
   it('disconnection: the grace period expires and the present player wins', async () => {
-    const p = await gameOn({ graceMs: 1000 });
+    const { p, clock } = await timedGameOn({ graceMs: 1000 });
     await playMoves(p, ['e2e4', 'e7e5']);
     await p.white.close();
     const left = await p.black.next('opponentDisconnected');
     expect(left.message).toMatch(/1 seconds/);
-    const end = await p.black.next('gameEnd', undefined, 5000);
+    await clock.advance(900, 50);
+    expect(p.black.received.some((m) => m.type === 'gameEnd')).toBe(false);
+    await clock.advance(200, 50);
+    const end = await p.black.next('gameEnd');
     expect(end).toMatchObject({ gameId: p.gameId, winner: 'black', reason: 'disconnection' });
   });
 
   it('aborts a game whose first move does not come in time', async () => {
-    const p = await gameOn({ firstMoveMs: 500 });
+    const { p, clock } = await timedGameOn({ firstMoveMs: 500 });
+    await clock.advance(400, 50);
+    expect(p.white.received.some((m) => m.type === 'gameEnd')).toBe(false);
+    await clock.advance(200, 50);
     expect(await ends(p)).toMatchObject({ winner: 'draw', reason: 'aborted' });
   });
 });
@@ -85,21 +102,21 @@ describe('start position option', () => {
 
 describe('a finished game', () => {
   it('has its actor stopped and is forgotten by the server', async () => {
-    // the game machine's final state: XState stops an actor whose machine is done
+    // what the game actor last processed: a command, or XState's own stop event once the server stopped it
     const last = new Map<string, string | undefined>();
-    const inspect = (ev: { type: string; snapshot?: { status?: string; context?: { gameId?: string } } }) => {
+    const inspect = (ev: { type: string; event?: { type?: string }; snapshot?: { context?: { gameId?: string } } }) => {
       const gameId = ev.snapshot?.context?.gameId;
-      if (ev.type === '@xstate.snapshot' && gameId) last.set(gameId, ev.snapshot?.status);
+      if (ev.type === '@xstate.snapshot' && gameId) last.set(gameId, ev.event?.type);
     };
     const s = await startTestServer({ inspect });
     servers.push(s);
     const p = await pairPlayers(s.url);
     await playMoves(p, ['e2e4', 'e7e5']); // before both first moves a resignation aborts instead
     expect(s.stats().liveGames).toBe(1);
-    expect(last.get(p.gameId)).toBe('active');
+    expect(last.get(p.gameId)).toBe('MOVE');
     p.black.send('resign', { gameId: p.gameId });
     expect(await ends(p)).toMatchObject({ winner: 'white', reason: 'resignation' });
-    expect(last.get(p.gameId)).toBe('done');
+    expect(last.get(p.gameId)).toBe('xstate.stop');
     expect(s.stats().liveGames).toBe(0);
     // nothing answers for it any more
     p.white.send('gameMove', { gameId: p.gameId, move: { from: 'd2', to: 'd4' } });

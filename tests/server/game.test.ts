@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { START_FEN } from '../../machines/chess';
 import { TEXT } from '../../machines/protocol/messages';
 import type { RunningServer } from '../../server/app';
-import { TestClient, pairPlayers, playMoves, startTestServer, type Pair } from './helpers';
+import { TestClient, pairPlayers, playMoves, startTestServer, timedGame, useTestClock, type Pair } from './helpers';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -35,10 +35,10 @@ describe('matchmaking', () => {
     a.send('findGame', { username: 'Leaver' });
     await a.next('matchmakingStatus', (m) => m.status === 'queued');
     await a.close();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(server.stats().queueLength).toBe(0);
     // the next searcher is not paired with the player who left
     const b = await TestClient.connect(server.url);
+    await b.roundTrip();
+    expect(server.stats().queueLength).toBe(0);
     b.send('findGame', {});
     expect((await b.next('matchmakingStatus')).status).toBe('queued');
     expect(await b.gets('gameStart', 200)).toBe(false);
@@ -260,15 +260,17 @@ describe('lag compensation', () => {
   });
 
   it('credits a laggy player (measured from ping/pong) with part of the time its move spent on the wire', async () => {
+    const clock = useTestClock();
     const s = await startTestServer({ pingIntervalMs: 100 });
     try {
       // A client whose pongs come back 800 ms late: one-way lag about 400 ms.
       const { default: WebSocket } = await import('ws');
       const p = await pairWithPongs(s.url, (ws, data) => setTimeout(() => ws.readyState === WebSocket.OPEN && ws.pong(data), 800));
       const [laggy, other] = [p.white, p.black];
-      await new Promise((r) => setTimeout(r, 1500)); // let the RTT estimate settle
+      clock.settleWith(other);
+      await clock.advance(1_500, 50); // let the RTT estimate settle
       await playMoves(p, ['e2e4', 'e7e5']);
-      await new Promise((r) => setTimeout(r, 1500)); // white thinks 1.5 s on a running clock
+      await clock.advance(1_500, 50); // white thinks 1.5 s on a running clock
       const [m] = await playMoves(p, ['g1f3']);
       const white = (m.clocks as { white: number }).white;
       // without credit about 598 500 ms would be left; the measured lag gives some of it back
@@ -282,47 +284,55 @@ describe('lag compensation', () => {
 });
 
 describe('timerUpdate', () => {
-  it('comes about once per second while a clock runs, and stops when the game ends', async () => {
-    const p = await pairPlayers(server.url);
-    await new Promise((r) => setTimeout(r, 1200));
-    expect(p.white.received.some((m) => m.type === 'timerUpdate')).toBe(false); // no clock before both sides moved
-    await playMoves(p, ['e2e4', 'e7e5']);
-    p.white.drain();
-    const t0 = Date.now();
-    await new Promise((r) => setTimeout(r, 3200));
-    const ticks = p.white.received.filter((m) => m.type === 'timerUpdate' && (m.clocks as { white: number }).white < 600_000);
-    expect(ticks.length).toBeGreaterThanOrEqual(2);
-    expect(ticks.length).toBeLessThanOrEqual(4);
-    const whites = ticks.map((m) => (m.clocks as { white: number }).white);
-    expect([...whites].sort((a, b) => b - a)).toEqual(whites); // white's clock runs down
-    expect(600_000 - whites.at(-1)!).toBeGreaterThan(Date.now() - t0 - 1500);
-    // black's clock does not run while white is to move
-    expect(ticks.map((m) => (m.clocks as { black: number }).black)).toEqual(ticks.map(() => 600_000));
-    p.white.send('resign', { gameId: p.gameId });
-    await p.black.next('gameEnd');
-    const before = p.black.received.length;
-    await new Promise((r) => setTimeout(r, 1300));
-    expect(p.black.received.slice(before).some((m) => m.type === 'timerUpdate')).toBe(false);
-    await Promise.all([p.white.close(), p.black.close()]);
+  it('comes once per second while a clock runs, and stops when the game ends', async () => {
+    const { server: s, p, clock } = await timedGame();
+    try {
+      await clock.advance(1_200, 50);
+      expect(p.white.received.some((m) => m.type === 'timerUpdate')).toBe(false); // no clock before both sides moved
+      await playMoves(p, ['e2e4', 'e7e5']);
+      p.white.drain();
+      const t0 = performance.now();
+      await clock.advance(3_200, 50);
+      const ticks = p.white.received.filter((m) => m.type === 'timerUpdate' && (m.clocks as { white: number }).white < 600_000);
+      expect(ticks.length).toBe(3);
+      const whites = ticks.map((m) => (m.clocks as { white: number }).white);
+      expect([...whites].sort((a, b) => b - a)).toEqual(whites); // white's clock runs down
+      expect(600_000 - whites.at(-1)!).toBeGreaterThan(performance.now() - t0 - 1000);
+      // black's clock does not run while white is to move
+      expect(ticks.map((m) => (m.clocks as { black: number }).black)).toEqual(ticks.map(() => 600_000));
+      p.white.send('resign', { gameId: p.gameId });
+      await p.black.next('gameEnd');
+      const before = p.black.received.length;
+      await clock.advance(1_300, 50);
+      expect(p.black.received.slice(before).some((m) => m.type === 'timerUpdate')).toBe(false);
+      await Promise.all([p.white.close(), p.black.close()]);
+    } finally {
+      await s.close();
+    }
   });
 
   it('counts the second from the last move: a gameMove carries the clocks, so no timerUpdate follows it within a second', async () => {
-    const p = await pairPlayers(server.url);
-    await playMoves(p, ['e2e4', 'e7e5']);
-    // moves every 600 ms: each turn ends before its first whole second
-    const ucis = ['g1f3', 'b8c6', 'f1c4', 'g8f6'];
-    for (const [i, uci] of ucis.entries()) {
-      await new Promise((r) => setTimeout(r, 600));
-      const move = { from: uci.slice(0, 2), to: uci.slice(2, 4) };
-      (i % 2 === 0 ? p.white : p.black).send('gameMove', { gameId: p.gameId, move });
-      await p.white.next('gameMove', (m) => (m.move as { to: string }).to === move.to);
+    const { server: s, p, clock } = await timedGame();
+    try {
+      await playMoves(p, ['e2e4', 'e7e5']);
+      // moves every 600 ms: each turn ends before its first whole second
+      const ucis = ['g1f3', 'b8c6', 'f1c4', 'g8f6'];
+      for (const [i, uci] of ucis.entries()) {
+        await clock.advance(600, 50);
+        const move = { from: uci.slice(0, 2), to: uci.slice(2, 4) };
+        (i % 2 === 0 ? p.white : p.black).send('gameMove', { gameId: p.gameId, move });
+        await p.white.next('gameMove', (m) => (m.move as { to: string }).to === move.to);
+      }
+      const moved = p.white.received.filter((m) => m.type === 'gameMove');
+      expect(moved.at(-1)?.clocks).toBeDefined();
+      expect(p.white.received.filter((m) => m.type === 'timerUpdate')).toEqual([]);
+      // then a second without a move: the report comes
+      await clock.advance(1_000, 50);
+      const tick = await p.white.next('timerUpdate');
+      expect((tick.clocks as { white: number }).white).toBeLessThan(600_000);
+      await Promise.all([p.white.close(), p.black.close()]);
+    } finally {
+      await s.close();
     }
-    const moved = p.white.received.filter((m) => m.type === 'gameMove');
-    expect(moved.at(-1)?.clocks).toBeDefined();
-    expect(p.white.received.filter((m) => m.type === 'timerUpdate')).toEqual([]);
-    // then a second without a move: the report comes
-    const tick = await p.white.next('timerUpdate');
-    expect((tick.clocks as { white: number }).white).toBeLessThan(600_000);
-    await Promise.all([p.white.close(), p.black.close()]);
   });
 });

@@ -1,10 +1,54 @@
 /** Test helpers: the real server on a free port and real `ws` clients. */
+import { afterEach, vi } from 'vitest';
 import WebSocket, { type ClientOptions } from 'ws';
 import { startServer, type RunningServer, type StartServerOptions } from '../../server/app';
 import type { ServerMessage, ClientMessageType } from '../../machines/protocol/messages';
 import { checkServerMessage } from '../support/protocol';
 
 export type Msg = ServerMessage & Record<string, unknown>;
+
+// The helpers' own time-outs run on real timers, captured before a test can fake them.
+const realSetTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
+
+export interface TestClock {
+  /**
+   * Moves the server's time on by `ms` in steps of `stepMs`, firing its timers (heartbeat, game
+   * deadlines, broadcasts) on the way. With a probe (settleWith), each step ends with a round trip
+   * on the probe's socket, by when what the server wrote in that step has reached every client:
+   * a client that notes performance.now() on a frame then sees the step's time.
+   */
+  advance(ms: number, stepMs?: number): Promise<void>;
+  settleWith(probe: TestClient): void;
+}
+
+/**
+ * Gives the server the test's clock. The server runs in the test's process, so faking this
+ * process's timers and performance.now drives everything it times: the heartbeat and the games'
+ * timing wheel, clock reports, lag pings, playerCount spacing, rate-limit windows. Sockets stay
+ * real. Call it before starting the server, so every timer the server makes is on this clock;
+ * the real clock comes back after the test.
+ */
+/** Server options for a test that settles with a probe often: its round trips must not meet the rate limit. */
+export const ROOM_FOR_PROBES = { rateLimit: { messages: 10_000, windowMs: 20_000 } } as const;
+
+export function useTestClock(): TestClock {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+  let probe: TestClient | null = null;
+  return {
+    settleWith: (c) => void (probe = c),
+    async advance(ms, stepMs = ms) {
+      for (let left = ms; left > 0; left -= stepMs) {
+        await vi.advanceTimersByTimeAsync(Math.min(stepMs, left));
+        if (probe) await probe.roundTrip();
+      }
+    },
+  };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 export async function startTestServer(opts: StartServerOptions = {}): Promise<RunningServer> {
   return startServer({
@@ -71,8 +115,8 @@ export class TestClient {
     const i = this.queue.findIndex(match);
     if (i >= 0) return Promise.resolve(this.queue.splice(i, 1)[0]);
     return new Promise((resolve, reject) => {
-      const waiter = { pred: match, resolve: (m: Msg) => (clearTimeout(t), resolve(m)) };
-      const t = setTimeout(() => {
+      const waiter = { pred: match, resolve: (m: Msg) => (realClearTimeout(t), resolve(m)) };
+      const t = realSetTimeout(() => {
         this.waiters.splice(this.waiters.indexOf(waiter), 1);
         reject(new Error(`timed out waiting for ${type}; got: ${this.received.map((m) => m.type).join(', ')}`));
       }, timeoutMs);
@@ -97,6 +141,12 @@ export class TestClient {
 
   send(type: ClientMessageType | string, payload?: unknown): void {
     this.ws.send(JSON.stringify(payload === undefined ? { type } : { type, payload }));
+  }
+
+  /** A request and its answer: everything the server wrote to any socket before it has arrived. */
+  async roundTrip(): Promise<void> {
+    this.send('checkActiveGame', {});
+    await this.next('activeGameStatus');
   }
 
   sendRaw(data: string | Buffer, binary = false): void {
@@ -142,6 +192,15 @@ export async function playMoves(p: Pair, ucis: string[]): Promise<Msg[]> {
     mover = mover === p.white ? p.black : p.white;
   }
   return out;
+}
+
+/** Two players in a game on a server that runs on the test's clock; a third socket settles each step. */
+export async function timedGame(opts: StartServerOptions = {}): Promise<{ server: RunningServer; p: Pair; clock: TestClock }> {
+  const clock = useTestClock();
+  const server = await startTestServer({ ...opts, ...ROOM_FOR_PROBES });
+  const p = await pairPlayers(server.url);
+  clock.settleWith(await TestClient.connect(server.url));
+  return { server, p, clock };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,7 +1,7 @@
 /** Bad input and abuse: each gets a clear answer or a close, and the server and other games go on. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
-import { TestClient, pairPlayers, playMoves, sleep, startTestServer, type Pair } from './helpers';
+import { ROOM_FOR_PROBES, TestClient, pairPlayers, playMoves, startTestServer, useTestClock, type Pair } from './helpers';
 
 let server: RunningServer;
 let game: Pair;
@@ -99,8 +99,15 @@ describe('idle sockets', () => {
       const seconds = (performance.now() - closedAfter) / 1000;
       expect(seconds).toBeGreaterThan(4);
       expect(seconds).toBeLessThan(30);
-      // outlive the silent one's timeout by a whole idleTimeout more
-      await new Promise((r) => setTimeout(r, 9_000));
+      // The timeout is uWS's own, on its own clock. Outlive the silent one's timeout by a whole
+      // idle period more: two more of uWS's pings, answered, come at least that far apart.
+      const pingsAtClose = livePings;
+      await new Promise<void>((resolve) => {
+        const onPing = () => {
+          if (livePings >= pingsAtClose + 2) live.ws.off('ping', onPing), resolve();
+        };
+        live.ws.on('ping', onPing);
+      });
       // the client that answered the same pings is still connected and served
       expect(livePings).toBeGreaterThan(0);
       expect(live.closeCode).toBeNull();
@@ -116,15 +123,17 @@ describe('idle sockets', () => {
 describe('lag pings', () => {
   it('reach every socket once per interval, spread over the interval rather than in one burst', async () => {
     // All at once, pinging 10,000 sockets held the event loop for about 200 ms every interval.
+    const clock = useTestClock();
     const s = await startTestServer({ pingIntervalMs: 1000 });
     try {
       const clients = await Promise.all(Array.from({ length: 40 }, () => TestClient.connect(s.url)));
+      clock.settleWith(await TestClient.connect(s.url));
       const t0 = performance.now();
       const pingsAt = clients.map(() => [] as number[]);
       clients.forEach((c, i) => c.ws.on('ping', () => pingsAt[i].push(performance.now() - t0)));
-      await new Promise((r) => setTimeout(r, 3_100));
+      await clock.advance(3_100, 50);
       for (const times of pingsAt) {
-        // about one a second: 3 in 3.1 s, give or take one at the edges of the window
+        // once a second: 3 in 3.1 s, give or take one at the edges of the window
         expect(times.length).toBeGreaterThanOrEqual(2);
         expect(times.length).toBeLessThanOrEqual(4);
       }
@@ -139,10 +148,12 @@ describe('lag pings', () => {
 
   it('ride in the same write as a game frame for players in a game, still about once per interval', async () => {
     // A ping of its own is a system call and a wake-up of the client, as much as a frame.
-    const s = await startTestServer({ pingIntervalMs: 1000 });
+    const clock = useTestClock();
+    const s = await startTestServer({ pingIntervalMs: 1000, ...ROOM_FOR_PROBES });
     try {
       const p = await pairPlayers(s.url);
       const lobby = await TestClient.connect(s.url);
+      clock.settleWith(await TestClient.connect(s.url));
       await playMoves(p, ['e2e4', 'e7e5']); // the clocks run: a timerUpdate each second of a turn
       const tally = (c: TestClient) => {
         const t = { pings: 0, withFrame: 0 };
@@ -162,7 +173,7 @@ describe('lag pings', () => {
       const [white, black, idle] = [tally(p.white), tally(p.black), tally(lobby)];
       const moves = [[p.white, 'g1', 'f3'], [p.black, 'b8', 'c6'], [p.white, 'f1', 'c4'], [p.black, 'g8', 'f6']] as const;
       for (const [mover, from, to] of moves) {
-        await sleep(1500); // a clock report comes a second into each turn
+        await clock.advance(1_500, 50); // a clock report comes a second into each turn
         mover.send('gameMove', { gameId: p.gameId, move: { from, to } });
         await Promise.all([p.white.next('gameMove'), p.black.next('gameMove')]);
       }

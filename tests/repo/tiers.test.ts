@@ -1,0 +1,50 @@
+/**
+ * The unit tier (`npm run test:unit`) keeps its promise: none of its files, nor the test helpers
+ * they import, starts a server, a browser, an engine or a database. A unit test that starts
+ * one belongs in the integration tier (tests/tiers.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { filesOfTier, tierOf } from '../tiers';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Module names whose import means a server, a browser, an engine or a database. */
+const HEAVY_MODULE =
+  /(^|\/)server\/app$|^uWebSockets\.js$|^playwright|^@electric-sql\/pglite|^pg$|(^|\/)server\/accounts|(^|\/)server\/ai\/(engine|service|index)|^stockfish|(^|\/)tests\/(server|ai)\/helpers$|(^|\/)tests\/e2e\//;
+/** Starting a process by hand. */
+const STARTS_PROCESS = /\b(spawn|fork|exec)\s*\(/;
+
+function importsOf(text: string): string[] {
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*(['"])([^'"]+)\1/g)].map((m) => m[2]);
+}
+
+/** What makes a test file (with the test helpers it imports) heavy, if anything. */
+function heavyParts(file: string, seen = new Set<string>()): string[] {
+  if (seen.has(file)) return [];
+  seen.add(file);
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const found: string[] = STARTS_PROCESS.test(text) ? [`${file} starts a process`] : [];
+  for (const spec of importsOf(text)) {
+    const target = spec.startsWith('.') ? relative(ROOT, resolve(ROOT, dirname(file), spec)).split('\\').join('/') : spec;
+    if (HEAVY_MODULE.test(target)) found.push(`${file} imports ${spec}`);
+    else if (target.startsWith('tests/')) found.push(...heavyParts(/\.tsx?$/.test(target) ? target : `${target}.ts`, seen));
+  }
+  return found;
+}
+
+describe('test tiers', () => {
+  it('no unit-tier file starts a server, a browser, an engine, a database or a process', () => {
+    const unit = filesOfTier('unit');
+    expect(unit.length).toBeGreaterThan(20);
+    expect(unit.flatMap((f) => heavyParts(f))).toEqual([]);
+  });
+
+  it('the check sees the heavy tests for what they are', () => {
+    expect(heavyParts('tests/server/game.test.ts')).toContain('tests/server/game.test.ts imports ./helpers');
+    expect(heavyParts('tests/e2e/site.test.ts').length).toBeGreaterThan(0);
+    expect(tierOf('tests/e2e/site.test.ts')).toBe('exclusive');
+    expect(tierOf('tests/chess/differential-3.test.ts')).toBe('integration');
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Which tier each test file belongs to. vite.config.ts builds the vitest projects from this,
+ * and tests/repo/tiers.test.ts checks that the unit tier stays what it promises.
+ *
+ * - unit: rules, machines, protocol and pure server modules; no server process, no browser, no
+ *   engine, no database. `npm run test:unit`, well under 30 s on two cores.
+ * - integration: the real server on a port with real clients, the accounts API on PGlite or
+ *   PostgreSQL, Stockfish, child processes, the 2,000-game differential run against chess.js.
+ * - exclusive: tests that put the machine under load, measure CPU cost or drive Chromium; they
+ *   run after the others, one file at a time, so neither their timings nor anyone else's are
+ *   disturbed.
+ *
+ * `npm test` runs all three.
+ */
+import { readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+
+export type Tier = 'unit' | 'integration' | 'exclusive';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+/** Folders whose tests are all unit tests, unless listed in NOT_UNIT. */
+const UNIT_FOLDERS = ['tests/chess/', 'tests/client/', 'tests/machines/', 'tests/protocol/', 'tests/repo/'];
+/** Unit tests in folders that hold integration tests too. */
+const UNIT_FILES = new Set([
+  'tests/ai/machine.test.ts',
+  'tests/server/config.test.ts',
+  'tests/server/endedGames.test.ts',
+  'tests/server/frames.test.ts',
+  'tests/server/hub.test.ts',
+  'tests/server/journal.test.ts',
+  'tests/server/moveFrame.test.ts',
+  'tests/server/schemas.test.ts',
+  'tests/server/wakeWheel.test.ts',
+  'tests/server/warmUp.test.ts',
+]);
+/** In a unit folder, but long CPU-bound runs or a child process. */
+const NOT_UNIT = [/^tests\/chess\/differential-\d+\.test\.ts$/, /^tests\/chess\/perft\.test\.ts$/];
+const EXCLUSIVE = [
+  /^tests\/e2e\//,
+  /^tests\/loadtest\/k6-ci-scale\.test\.ts$/,
+  /^tests\/loadtest\/k6-init-budget\.test\.ts$/,
+  /^tests\/server\/load-driver\.test\.ts$/,
+];
+
+export function tierOf(file: string): Tier {
+  if (EXCLUSIVE.some((re) => re.test(file))) return 'exclusive';
+  if (NOT_UNIT.some((re) => re.test(file))) return 'integration';
+  if (UNIT_FILES.has(file) || UNIT_FOLDERS.some((dir) => file.startsWith(dir))) return 'unit';
+  return 'integration';
+}
+
+/** Every test file under tests/, as a path from the repository root. */
+export function testFiles(): string[] {
+  return readdirSync(join(ROOT, 'tests'), { recursive: true, encoding: 'utf8' })
+    .map((f) => relative(ROOT, join(ROOT, 'tests', f)).split('\\').join('/'))
+    .filter((f) => /\.test\.tsx?$/.test(f) && !f.includes('node_modules'))
+    .sort();
+}
+
+export function filesOfTier(tier: Tier): string[] {
+  return testFiles().filter((f) => tierOf(f) === tier);
+}
