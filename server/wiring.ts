@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { ServerMessage } from '../machines/protocol/messages';
 import type { ServerConfig } from './config';
+import type { AiGameRecorder } from './game/journal';
 import { createAccounts, type AccountsModule as FullAccountsModule, type VerifiedIdentity } from './accounts/index';
 import { DatabaseUnavailableError } from './accounts/db';
 import { unavailableAccounts } from './accounts/unavailable';
@@ -17,13 +18,15 @@ export type AccessClaims = VerifiedIdentity;
 export type AccountsModule = Pick<FullAccountsModule, 'mount' | 'verifyAccessToken' | 'close'> & Partial<Pick<FullAccountsModule, 'archive' | 'health'>>;
 export type AiService = Pick<
   FullAiService,
-  'start' | 'move' | 'resign' | 'ownsGame' | 'hasGame' | 'playerDisconnected' | 'playerReconnected' | 'stats' | 'close'
+  'start' | 'move' | 'resign' | 'ownsGame' | 'hasGame' | 'playerDisconnected' | 'playerReconnected' | 'stats' | 'close' | 'resumeGame' | 'liveGames'
 >;
 
 /** Builds the AI service once the server can deliver its messages. */
 export type AiServiceFactory = (opts: {
   send: (playerId: string, msg: ServerMessage) => void;
   logger: Logger;
+  /** the game journal, when games are durable */
+  recorder?: AiGameRecorder;
 }) => Promise<AiService>;
 
 /**
