@@ -19,6 +19,7 @@ import { Realtime } from './realtime/realtime';
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
 import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
+import { archiveFinishedGames } from './archive/index';
 import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
 import { SERVER_DEFAULTS } from './config';
 import { openGameJournal, type OpenedJournal } from './game/journal';
@@ -109,7 +110,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         opts.durableDir,
         { commitSeconds: metrics.journalCommitSeconds, bytesWritten: metrics.journalBytes },
         log.child({ part: 'journal' }),
-        () => games.current?.liveLogs() ?? [],
+        { games: () => games.current?.liveLogs() ?? [], aiGames: () => ai?.liveGames() ?? [] },
         opts.journalCompactBytes,
       )
     : undefined;
@@ -125,6 +126,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       lag: opts.lag ?? { perMoveCapMs: 1000, initialBankMs: 3000, bankCapMs: 7000 },
       startFen: opts.startFen,
       inspect: opts.inspect,
+      ...(opts.accounts?.archive ? { onEnded: archiveFinishedGames(opts.accounts.archive, log.child({ part: 'archive' })) } : {}),
     },
     heartbeat,
     durable?.journal,
@@ -132,17 +134,19 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   heartbeat.start();
   games.current = gameManager;
   if (durable) resumeGames(gameManager, hub, durable);
-  matchmaking = new Matchmaking(hub, gameManager, log.child({ part: 'matchmaking' }), opts.random, opts.inspect);
+  const archive = opts.accounts?.archive;
+  matchmaking = new Matchmaking(hub, gameManager, log.child({ part: 'matchmaking' }), opts.random, opts.inspect, archive && ((id) => archive.ratingOf(id)));
   const identity = new GuestIdentity(opts.serverSecret ?? randomBytes(32).toString('base64url'));
 
   if (opts.ai) {
     ai = await opts.ai({
-      send: (playerId: string, msg: ServerMessage) => {
-        hub.send(playerId, msg);
-      },
+      // after the journal's commit of what the message is about (at once without a journal)
+      send: (playerId: string, msg: ServerMessage) => gameManager.afterCommit(() => hub.send(playerId, msg)),
       logger: log.child({ part: 'ai' }),
+      recorder: durable?.journal,
     });
   }
+  if (durable) resumeAiGames(ai, durable, log);
 
   const realtime = new Realtime(
     hub,
@@ -243,4 +247,14 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
 function resumeGames(gameManager: GameManager, hub: Hub, durable: OpenedJournal): void {
   for (const log of durable.live) gameManager.resume(log, (id, kind) => hub.seat(id, kind), durable.awayMs);
   for (const d of durable.damaged) gameManager.abortDamaged(d);
+}
+
+/** Every live game against the AI back in play; without the AI they cannot be, and say so. */
+function resumeAiGames(ai: AiService | undefined, durable: OpenedJournal, log: Logger): void {
+  if (durable.liveAi.length === 0) return;
+  if (!ai) {
+    log.warn({ games: durable.liveAi.length }, 'the AI is off: its live games from the journal are not resumed');
+    return;
+  }
+  for (const game of durable.liveAi) ai.resumeGame(game);
 }

@@ -23,6 +23,7 @@ import {
   type GameEmitted,
   type GameInput,
   type GameLog,
+  type GameResult,
   type GameState,
   type Seat,
 } from '../../machines/game';
@@ -62,6 +63,16 @@ export interface GameOptions {
   lag: { perMoveCapMs: number; initialBankMs: number; bankCapMs: number };
   startFen?: string;
   inspect?: unknown;
+  /** told of every finished game, with its log and final state (the archive stores it) */
+  onEnded?: (ended: EndedGame) => void;
+}
+
+/** A game that has just finished; `at` is the end in the log's time base (performance.now()). */
+export interface EndedGame {
+  log: GameLog;
+  state: GameState;
+  result: GameResult;
+  at: number;
 }
 
 export interface LiveGame {
@@ -395,7 +406,9 @@ export class GameManager {
   private finish(game: LiveGame, e: Extract<GameEmitted, { type: 'ended' }>): void {
     if (game.ended) return;
     game.ended = true;
-    this.recorder.ended(game.log, performance.now(), { winner: e.winner, reason: e.reason });
+    const endedAt = performance.now();
+    this.recorder.ended(game.log, endedAt, { winner: e.winner, reason: e.reason });
+    this.tellEnded(game, { winner: e.winner, reason: e.reason }, endedAt);
     // its own buffer: the frame is kept for players who come back late
     const frame = this.both(game, encodeJson({ type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) } satisfies ServerMessage));
     this.ended.record(game.id, game.white.id, game.black.id, frame, performance.now());
@@ -414,6 +427,15 @@ export class GameManager {
     );
     // A finished game's state changes no more; its actor is stopped and dropped with the game.
     game.actor.stop();
+  }
+
+  private tellEnded(game: LiveGame, result: GameResult, at: number): void {
+    if (!this.opts.onEnded) return;
+    try {
+      this.opts.onEnded({ log: game.log, state: game.actor.getSnapshot().context, result, at });
+    } catch (err) {
+      this.log.error({ err, gameId: game.id }, 'could not hand the finished game on');
+    }
   }
 
   /** The games whose due time has come: deadlines to the machine, clock reports to the players. */

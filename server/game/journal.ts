@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { shiftLog, type GameInput, type GameLog, type GameResult, type TimedCommand } from '../../machines/game';
 import type { FastCounter, FastHistogram } from '../http/metrics';
-import { encodeRecord, type JournalRecord } from './journalRecords';
+import { encodeRecord, type AiGameLog, type JournalRecord } from './journalRecords';
 import { readJournal, type DamagedGame } from './journalRecovery';
 
 /** What the games tell their durable store; `afterCommit` runs a function once all told so far is on disk. */
@@ -26,6 +26,19 @@ export interface GameRecorder {
   afterCommit(fn: () => void): void;
   /** true while something recorded is not yet on disk (afterCommit would wait) */
   readonly waiting: boolean;
+}
+
+/** What the AI games tell their durable store (their messages wait for GameRecorder.afterCommit). */
+export interface AiGameRecorder {
+  aiStarted(game: Omit<AiGameLog, 'moves'>): void;
+  aiMoved(gameId: string, uci: string): void;
+  aiEnded(gameId: string): void;
+}
+
+/** What the journal's compaction rewrites: every live game's log. */
+export interface LiveLogs {
+  games(): Iterable<GameLog>;
+  aiGames(): Iterable<AiGameLog>;
 }
 
 /** The recorder of a server without durable games: everything is "committed" at once. */
@@ -48,7 +61,7 @@ export const ALIVE_EVERY_MS = 1000;
 export const COMPACT_AT_BYTES = 64 * 1024 * 1024;
 const RETRY_AFTER_MS = 1000;
 
-export class GameJournal implements GameRecorder {
+export class GameJournal implements GameRecorder, AiGameRecorder {
   /** false while the last write or sync failed (it is retried); /healthz reports it */
   healthy = true;
   private gathering: string[] = [];
@@ -70,14 +83,14 @@ export class GameJournal implements GameRecorder {
     private readonly dir: string,
     private readonly metrics: JournalMetrics,
     private readonly log: Logger,
-    private readonly liveLogs: () => Iterable<GameLog>,
+    private readonly liveLogs: LiveLogs,
     compactAtBytes: number,
   ) {
     this.fd = openSync(journalFile(dir), 'a');
     this.size = fstatSync(this.fd).size;
     this.compactAt = compactAtBytes;
     this.aliveTimer = setInterval(() => {
-      if (!isEmpty(this.liveLogs())) this.add({ k: 'alive', at: performance.now() });
+      if (!isEmpty(this.liveLogs.games())) this.add({ k: 'alive', at: performance.now() });
     }, ALIVE_EVERY_MS);
     this.aliveTimer.unref();
   }
@@ -97,6 +110,18 @@ export class GameJournal implements GameRecorder {
 
   get waiting(): boolean {
     return this.gathering.length > 0 || this.writingDone !== null;
+  }
+
+  aiStarted(game: Omit<AiGameLog, 'moves'>): void {
+    this.add({ k: 'ai', g: game.gameId, playerId: game.playerId, playerColor: game.playerColor, difficulty: game.difficulty });
+  }
+
+  aiMoved(gameId: string, uci: string): void {
+    this.add({ k: 'aimove', g: gameId, uci });
+  }
+
+  aiEnded(gameId: string): void {
+    this.add({ k: 'aiend', g: gameId });
   }
 
   afterCommit(fn: () => void): void {
@@ -167,7 +192,7 @@ export class GameJournal implements GameRecorder {
     try {
       keepFinished(this.dir, this.finished);
       this.finished = [];
-      const size = writeCompacted(this.dir, [...this.liveLogs()], performance.now());
+      const size = writeCompacted(this.dir, [...this.liveLogs.games()], [...this.liveLogs.aiGames()], performance.now());
       closeSync(this.fd);
       this.fd = openSync(journalFile(this.dir), 'a');
       this.log.info({ before: this.size, after: size, ms: Math.round(performance.now() - began) }, 'game journal compacted');
@@ -215,6 +240,7 @@ export interface OpenedJournal {
   journal: GameJournal;
   /** live games to resume, already in this process's time base */
   live: GameLog[];
+  liveAi: AiGameLog[];
   damaged: DamagedGame[];
   /** how much time the node was away (given back to every clock), ms */
   awayMs: number;
@@ -228,7 +254,7 @@ export function openGameJournal(
   dataDir: string,
   metrics: JournalMetrics,
   log: Logger,
-  liveLogs: () => Iterable<GameLog>,
+  liveLogs: LiveLogs,
   compactAtBytes = COMPACT_AT_BYTES,
 ): OpenedJournal {
   const dir = join(dataDir, 'games');
@@ -248,8 +274,8 @@ export function openGameJournal(
   const awayMs = Number.isFinite(found.lastAliveAt) ? now - found.lastAliveAt : 0;
   const live = found.live.map((l) => shiftLog(l, awayMs));
   keepFinished(dir, found.finished);
-  writeCompacted(dir, live, now);
-  return { journal: new GameJournal(dir, metrics, log, liveLogs, compactAtBytes), live, damaged: found.damaged, awayMs };
+  writeCompacted(dir, live, found.liveAi, now);
+  return { journal: new GameJournal(dir, metrics, log, liveLogs, compactAtBytes), live, liveAi: found.liveAi, damaged: found.damaged, awayMs };
 }
 
 function journalFile(dir: string): string {
@@ -275,12 +301,16 @@ function keepFinished(dir: string, finished: { log: GameLog; result: GameResult 
 }
 
 /** A fresh journal with the live games only, replacing the old one atomically; returns its size. */
-function writeCompacted(dir: string, live: GameLog[], now: number): number {
+function writeCompacted(dir: string, live: GameLog[], liveAi: AiGameLog[], now: number): number {
   const file = journalFile(dir);
   const records: JournalRecord[] = [{ k: 'alive', at: now }];
   for (const l of live) {
     records.push({ k: 'start', input: l.input });
     for (const e of l.entries) records.push({ k: 'cmd', g: l.input.gameId, e });
+  }
+  for (const a of liveAi) {
+    records.push({ k: 'ai', g: a.gameId, playerId: a.playerId, playerColor: a.playerColor, difficulty: a.difficulty });
+    for (const uci of a.moves) records.push({ k: 'aimove', g: a.gameId, uci });
   }
   const tmp = file + '.tmp';
   const fd = openSync(tmp, 'w');
