@@ -19,6 +19,7 @@ import { Identification, tokenKey, type IdentificationLimits, type IdentifyOutco
 import { LagPings } from './lagPings';
 import { newRateState, takeToken } from './rateLimit';
 import { readMoveFrame } from './moveFrame';
+import { Rematches } from './rematch';
 import { parseClientMessage, type ParseResult } from '../../machines/protocol/parse';
 
 export interface RealtimeOptions {
@@ -68,6 +69,7 @@ const TEXTS = {
 
 export class Realtime {
   private nextConnId = 1;
+  private readonly rematches: Rematches;
   private readonly admission: Admission;
   private readonly proxies: TrustedProxies;
   /** addresses refused since the last sweep, and how many refusals of each are not yet logged */
@@ -87,6 +89,7 @@ export class Realtime {
     private readonly accounts: AccountsModule | undefined,
     private readonly heartbeat: Heartbeat,
   ) {
+    this.rematches = new Rematches(hub, games, matchmaking);
     this.admission = new Admission(opts.admission);
     this.proxies = new TrustedProxies(opts.trustProxy);
     this.identification = accounts
@@ -368,6 +371,12 @@ export class Realtime {
         return this.gameCommand(ws, session, msg.payload.gameId, 'ACCEPT_DRAW', arrivedAt);
       case 'declineDraw':
         return this.gameCommand(ws, session, msg.payload.gameId, 'DECLINE_DRAW', arrivedAt);
+      case 'offerRematch': {
+        const refused = this.rematches.offer(session, msg.payload.gameId);
+        return refused ? this.reject(ws, refused.code, refused.message) : undefined;
+      }
+      case 'declineRematch':
+        return this.rematches.decline(session, msg.payload.gameId);
       case 'checkActiveGame':
         return this.checkActiveGame(ws, session, msg.payload);
       case 'rejoinGame':
