@@ -7,11 +7,11 @@ import { mkdirSync } from 'node:fs';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { Logger } from 'pino';
 import type { TemplatedApp } from 'uWebSockets.js';
-import { TrustedProxies, isLoopbackAddress } from '../http/clientAddress';
+import { TrustedProxies, fromThisMachine } from '../http/clientAddress';
 import { createAuthHandler } from './auth-api';
 import { API_VERSION, API_VERSION_HEADER, authErrorReply, errors } from './auth-errors';
 import { loadAccountsConfig } from '../config';
-import { isLoopbackHost, withOverrides, type AccountsConfig, type AccountsConfigOverrides } from './config';
+import { withOverrides, type AccountsConfig, type AccountsConfigOverrides } from './config';
 import { DatabaseUnavailableError, databaseAnswers, isDbUnavailable, openDb, type Db } from './db';
 import { json, serve, type Handler, type Reply, type Req } from './http';
 import { loadAnonKey, loadSigningKeys, type SigningKeys } from './keys';
@@ -112,18 +112,6 @@ async function createHostedAccounts(cfg: AccountsConfig, logger: Logger): Promis
     },
     async close() {},
   };
-}
-
-/**
- * A request made on the server's own machine, not through a proxy: the client address is
- * loopback, no forwarding header came from anyone but a trusted proxy, and the Host is a
- * loopback name. Used to keep the development inbox from anyone else.
- */
-function fromThisMachine(req: Req, proxies: TrustedProxies): boolean {
-  const forwarded = req.headers['x-forwarded-for'] ?? req.headers.forwarded ?? req.headers['x-real-ip'];
-  if (forwarded !== undefined && !proxies.has(req.peer)) return false;
-  const hostName = (req.headers.host ?? '').replace(/:\d{1,5}$/, '');
-  return isLoopbackAddress(req.ip) && isLoopbackHost(hostName);
 }
 
 /** The development inbox shows every sign-in and reset link: say so loudly whenever it is on. */
@@ -248,7 +236,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
     const archiveServe = plain(archive.handler);
     const devMail = plain(async (req) => {
       if (!inbox) return json(404, { message: 'The development inbox is off (set DEV_INBOX=true or loopback to turn it on)' });
-      if (cfg.devInbox === 'loopback' && !fromThisMachine(req, proxies)) {
+      if (cfg.devInbox === 'loopback' && !fromThisMachine(req.peer, req.headers, proxies)) {
         return json(403, { message: 'The development inbox can only be read from the server\'s own machine (DEV_INBOX=loopback)' });
       }
       await afterReply.settled(); // mail for requests already answered
