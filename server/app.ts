@@ -19,8 +19,10 @@ import { Realtime } from './realtime/realtime';
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
 import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
+import { archiveFinishedGames } from './archive/index';
 import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
 import { SERVER_DEFAULTS } from './config';
+import { openGameJournal, type OpenedJournal } from './game/journal';
 
 export interface StartServerOptions {
   /** 0 = a free port (the real one is returned) */
@@ -57,6 +59,13 @@ export interface StartServerOptions {
   startFen?: string;
   /** XState inspector (INSPECT=1) */
   inspect?: unknown;
+  /**
+   * Live games are journaled under `dataDir`/games and resumed from there at start
+   * (server/game/journal.ts); without it they live in memory only.
+   */
+  durableDir?: string;
+  /** the journal is compacted past this size (default COMPACT_AT_BYTES; tests make it small) */
+  journalCompactBytes?: number;
 }
 
 export interface RunningServer {
@@ -96,6 +105,15 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   );
   const pings = new LagPings(opts.pingIntervalMs ?? 15_000, { withFrame: metrics.lagPingsWithFrame, alone: metrics.lagPingsAlone });
   const hub = new Hub(app, opts.playerCountIntervalMs ?? 1000, pings);
+  const durable: OpenedJournal | undefined = opts.durableDir
+    ? openGameJournal(
+        opts.durableDir,
+        { commitSeconds: metrics.journalCommitSeconds, bytesWritten: metrics.journalBytes },
+        log.child({ part: 'journal' }),
+        { games: () => games.current?.liveLogs() ?? [], aiGames: () => ai?.liveGames() ?? [] },
+        opts.journalCompactBytes,
+      )
+    : undefined;
   const gameManager = new GameManager(
     hub,
     metrics,
@@ -108,22 +126,27 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       lag: opts.lag ?? { perMoveCapMs: 1000, initialBankMs: 3000, bankCapMs: 7000 },
       startFen: opts.startFen,
       inspect: opts.inspect,
+      ...(opts.accounts?.archive ? { onEnded: archiveFinishedGames(opts.accounts.archive, log.child({ part: 'archive' })) } : {}),
     },
     heartbeat,
+    durable?.journal,
   );
   heartbeat.start();
   games.current = gameManager;
-  matchmaking = new Matchmaking(hub, gameManager, log.child({ part: 'matchmaking' }), opts.random, opts.inspect);
+  if (durable) resumeGames(gameManager, hub, durable);
+  const archive = opts.accounts?.archive;
+  matchmaking = new Matchmaking(hub, gameManager, log.child({ part: 'matchmaking' }), opts.random, opts.inspect, archive && ((id) => archive.ratingOf(id)));
   const identity = new GuestIdentity(opts.serverSecret ?? randomBytes(32).toString('base64url'));
 
   if (opts.ai) {
     ai = await opts.ai({
-      send: (playerId: string, msg: ServerMessage) => {
-        hub.send(playerId, msg);
-      },
+      // after the journal's commit of what the message is about (at once without a journal)
+      send: (playerId: string, msg: ServerMessage) => gameManager.afterCommit(() => hub.send(playerId, msg)),
       logger: log.child({ part: 'ai' }),
+      recorder: durable?.journal,
     });
   }
+  if (durable) resumeAiGames(ai, durable, log);
 
   const realtime = new Realtime(
     hub,
@@ -148,11 +171,14 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
 
   let shuttingDown = false;
   app.get('/healthz', (res) => {
+    // storage: the game journal's last write reached the disk (null: games are not durable)
+    const storage = durable ? durable.journal.healthy : null;
+    const ok = !shuttingDown && storage !== false;
     res
-      .writeStatus(shuttingDown ? '503 Service Unavailable' : '200 OK')
+      .writeStatus(ok ? '200 OK' : '503 Service Unavailable')
       .writeHeader('Content-Type', 'application/json')
       .writeHeader('Cache-Control', 'no-store')
-      .end(JSON.stringify({ ok: !shuttingDown, connections: hub.sockets.size, games: gameManager.size }));
+      .end(JSON.stringify({ ok, storage, connections: hub.sockets.size, games: gameManager.size }));
   });
   app.get('/metrics', (res) => {
     let aborted = false;
@@ -207,6 +233,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         hub.stop();
         gameManager.stopAll();
         heartbeat.stop();
+        await durable?.journal.close();
         matchmaking!.stop();
         await Promise.allSettled([ai?.close(), opts.accounts?.close()]);
         log.info('server closed');
@@ -214,4 +241,20 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       return closed;
     },
   };
+}
+
+/** Every live game of the journal back in play; damaged ones end as aborted (each logged once). */
+function resumeGames(gameManager: GameManager, hub: Hub, durable: OpenedJournal): void {
+  for (const log of durable.live) gameManager.resume(log, (id, kind) => hub.seat(id, kind), durable.awayMs);
+  for (const d of durable.damaged) gameManager.abortDamaged(d);
+}
+
+/** Every live game against the AI back in play; without the AI they cannot be, and say so. */
+function resumeAiGames(ai: AiService | undefined, durable: OpenedJournal, log: Logger): void {
+  if (durable.liveAi.length === 0) return;
+  if (!ai) {
+    log.warn({ games: durable.liveAi.length }, 'the AI is off: its live games from the journal are not resumed');
+    return;
+  }
+  for (const game of durable.liveAi) ai.resumeGame(game);
 }

@@ -5,7 +5,6 @@
  * the site on http://localhost:3000. Rule defaults come from machines/game/defaults.ts, the
  * accounts' from server/accounts/config.ts, the AI's from server/ai/config.ts.
  */
-import os from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS } from '../machines/game/defaults';
 import {
@@ -23,6 +22,7 @@ import {
   DEFAULT_MAX_GAMES,
   DEFAULT_MAX_GAMES_PER_ADDRESS,
   DEFAULT_REPLY_DELAY_MS,
+  defaultPoolSize,
   type AiEnvConfig,
 } from './ai/config';
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
@@ -162,6 +162,7 @@ const envSchema = z.object({
   }),
   SERVER_SECRET: text.refine((v) => v === undefined || v.length >= 32, 'SERVER_SECRET must be at least 32 characters'),
   DATA_DIR: text,
+  DURABLE_GAMES: boolOf('DURABLE_GAMES'),
   STATIC_DIR: text,
   PUBLIC_URL: httpUrlOf('PUBLIC_URL'),
   SITE_URL: httpUrlOf('SITE_URL'),
@@ -247,6 +248,8 @@ export interface ServerConfig {
   inspect: string | null;
   serverSecret?: string;
   dataDir: string;
+  /** live games journaled under dataDir and resumed after a restart (default on) */
+  durableGames: boolean;
   staticDir: string;
   publicUrl?: string;
   siteUrl: string;
@@ -293,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     inspect: e.INSPECT,
     serverSecret: e.SERVER_SECRET,
     dataDir,
+    durableGames: e.DURABLE_GAMES ?? true,
     staticDir: e.STATIC_DIR ?? SERVER_DEFAULTS.staticDir,
     publicUrl: e.PUBLIC_URL,
     siteUrl,
@@ -365,7 +369,7 @@ function accountsSettings(e: Env, siteUrl: string, dataDir: string): AccountsCon
 
 function aiSettings(e: Env): AiEnvConfig {
   return {
-    poolSize: e.AI_POOL_SIZE ?? Math.max(1, os.cpus().length),
+    poolSize: e.AI_POOL_SIZE ?? defaultPoolSize(),
     maxGames: e.AI_MAX_GAMES,
     maxGamesPerAddress: e.AI_GAMES_PER_ADDRESS,
     replyDelayMs: e.AI_REPLY_DELAY_MS,

@@ -69,6 +69,7 @@ async function main(): Promise<void> {
     identification: cfg.identification,
     trustProxy: cfg.trustProxy,
     inspect,
+    durableDir: cfg.durableGames ? cfg.dataDir : undefined,
   });
   log.info({ url: server.url, accounts: !!accounts, ai: !!ai }, 'chess server ready');
 

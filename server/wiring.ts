@@ -6,22 +6,25 @@
 import type { Logger } from 'pino';
 import type { ServerMessage } from '../machines/protocol/messages';
 import type { ServerConfig } from './config';
+import type { AiGameRecorder } from './game/journal';
 import { createAccounts, type AccountsModule as FullAccountsModule, type VerifiedIdentity } from './accounts/index';
 import { aiServiceFactory, type AiService as FullAiService } from './ai/index';
 
 // The server depends only on the parts of the two modules it calls; the types are picked from
 // the modules' own declarations so the seam cannot drift from them.
 export type AccessClaims = VerifiedIdentity;
-export type AccountsModule = Pick<FullAccountsModule, 'mount' | 'verifyAccessToken' | 'close'>;
+export type AccountsModule = Pick<FullAccountsModule, 'mount' | 'verifyAccessToken' | 'close'> & Partial<Pick<FullAccountsModule, 'archive'>>;
 export type AiService = Pick<
   FullAiService,
-  'start' | 'move' | 'resign' | 'ownsGame' | 'hasGame' | 'playerDisconnected' | 'playerReconnected' | 'stats' | 'close'
+  'start' | 'move' | 'resign' | 'ownsGame' | 'hasGame' | 'playerDisconnected' | 'playerReconnected' | 'stats' | 'close' | 'resumeGame' | 'liveGames'
 >;
 
 /** Builds the AI service once the server can deliver its messages. */
 export type AiServiceFactory = (opts: {
   send: (playerId: string, msg: ServerMessage) => void;
   logger: Logger;
+  /** the game journal, when games are durable */
+  recorder?: AiGameRecorder;
 }) => Promise<AiService>;
 
 /** The accounts module (server/accounts) with the settings read at start, unless disabled. */

@@ -117,6 +117,7 @@ export const errorCodeSchema = z.enum([
   'ai_address_limit',
   'no_ai_game',
   'engine_failure',
+  'rematch_unavailable',
 ]);
 
 // ---------------------------------------------------------------------------
@@ -185,6 +186,10 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('drawOffer'), gameId: z.string() }),
   z.strictObject({ type: z.literal('drawDeclined'), gameId: z.string() }),
+  /** additive: the opponent of the ended game `gameId` offers a rematch (colours swapped, same clock) */
+  z.strictObject({ type: z.literal('rematchOffer'), gameId: z.string() }),
+  /** additive: the opponent declined the rematch of `gameId` */
+  z.strictObject({ type: z.literal('rematchDeclined'), gameId: z.string() }),
   z.strictObject({ type: z.literal('opponentDisconnected'), message: z.string(), gameId: z.string().optional() }),
   z.strictObject({ type: z.literal('opponentReconnected'), message: z.string(), gameId: z.string().optional() }),
   z.strictObject({
@@ -254,6 +259,10 @@ export const clientPayloadSchemas = {
   offerDraw: gameRef,
   acceptDraw: gameRef,
   declineDraw: gameRef,
+  /** additive: offer a rematch of the ended game, or accept the opponent's offer (both offered: it starts) */
+  offerRematch: gameRef,
+  /** additive: decline the opponent's rematch offer */
+  declineRematch: gameRef,
   /** playerId, when sent, must be the socket's own id */
   checkActiveGame: z.object({ playerId: z.string().max(128).optional().nullable() }).optional().nullable(),
   rejoinGame: gameRef,

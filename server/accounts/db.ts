@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { ACCOUNTS_DEFAULTS } from './config';
+import { createDataDirApart, pgliteStartParams } from './pglite-memory';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -105,7 +106,8 @@ async function openPglite(dataDir: string, schema: string): Promise<Db> {
   const unlock = lockDataDir(dataDir);
   let db: PGlite;
   try {
-    db = await PGlite.create(dir);
+    await createDataDirApart(dir);
+    db = await PGlite.create(dir, { startParams: pgliteStartParams() });
   } catch (err) {
     unlock();
     throw err;

@@ -128,7 +128,9 @@ describe('k6 scenario bundles', () => {
     const imports = importsOf(code);
     expect(imports.length).toBeGreaterThan(0);
     for (const spec of imports) expect(spec).toMatch(/^k6(\/[a-z-]+)*$/);
-    expect(imports).toContain('k6/websockets');
+    // The protocol is imported for its types only: no schema library is bundled.
+    expect(code).not.toMatch(/\bzod\b|ZodError/);
+    expect(imports).toContain('k6/experimental/websockets');
     expect(imports).toContain('k6/timers');
     expect(imports).toContain('k6/metrics');
     // k6 needs the options export, and each scenario's exec function (default: "default").

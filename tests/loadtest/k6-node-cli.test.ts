@@ -4,13 +4,15 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app';
+import { ONE_MACHINE_ADMISSION } from './k6-node/server-process';
+import { idInTest, vusInSegment } from './k6-node/runtime';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, host: '127.0.0.1', staticDir: join(ROOT, 'node_modules/.cache/no-client') });
+  server = await startServer({ port: 0, host: '127.0.0.1', staticDir: join(ROOT, 'node_modules/.cache/no-client'), admission: ONE_MACHINE_ADMISSION });
 }, 120_000);
 afterAll(async () => {
   await server?.close();
@@ -26,16 +28,44 @@ async function cli(...args: string[]): Promise<{ code: number; out: string }> {
   }
 }
 
+describe('execution segments as k6 splits a test over n generators', () => {
+  it('generator i runs every n-th VU of the test, starting at i + 1, under that exec.vu.idInTest', () => {
+    const ids = (index: number, count: number, total: number) =>
+      Array.from({ length: vusInSegment(total, { index, count }) }, (_, k) => idInTest(k + 1, { index, count }));
+    expect(ids(0, 2, 7)).toEqual([1, 3, 5, 7]);
+    expect(ids(1, 2, 7)).toEqual([2, 4, 6]);
+    expect([...ids(0, 3, 20), ...ids(1, 3, 20), ...ids(2, 3, 20)].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(vusInSegment(1, { index: 1, count: 2 })).toBe(0);
+  });
+});
+
 describe('npm run loadtest:node', () => {
   // Latency limits widened: this checks the command, not the machine's speed.
-  const common = () => ['-e', `BASE_URL=${server.url}`, '-e', 'THINK_MIN_MS=10', '-e', 'THINK_MAX_MS=30', '-e', 'MAX_PLIES=6', '-e', 'P95_RELAY_MS=2000', '-e', 'P99_RELAY_MS=4000', '-e', 'P95_PAIRING_MS=5000', '-e', 'P99_PAIRING_MS=8000', '-e', 'P95_CONNECT_MS=5000'];
+  const common = () => ['-e', `BASE_URL=${server.url}`, '-e', 'THINK_MIN_MS=10', '-e', 'THINK_MAX_MS=30', '-e', 'MAX_PLIES=6', '-e', 'P95_RELAY_MS=2000', '-e', 'P99_RELAY_MS=4000', '-e', 'P95_PAIRING_MS=5000', '-e', 'P99_PAIRING_MS=8000', '-e', 'P95_CONNECT_MS=5000', '-e', 'P99_TIMER_LAG_MS=2000'];
 
   it('plays the scenario, prints the summary and exits 0 when every threshold holds', async () => {
     const { code, out } = await cli('steady-play', '--vus', '4', ...common());
     expect(out).toMatch(/games_finished\s+4\b/);
     expect(out).toContain('✓ moves_rejected count==0 (0)');
     expect(out).not.toContain('✗');
+    // The generator's own thresholds come after the server's, under their own heading.
+    const generatorPart = out.slice(out.indexOf('thresholds on this load generator'));
+    expect(generatorPart).toMatch(/✓ vu_timer_lag p\(99\)</);
+    expect(out.indexOf('thresholds on the server')).toBeLessThan(out.indexOf('thresholds on this load generator'));
     expect(code).toBe(0);
+  }, 90_000);
+
+  it('two generators splitting one test (--segment 0/2 and 1/2) pair players across each other and both pass', async () => {
+    // 3 players on each: at least one game has its players on different generators.
+    const [first, second] = await Promise.all([
+      cli('steady-play', '--vus', '6', '--segment', '0/2', ...common()),
+      cli('steady-play', '--vus', '6', '--segment', '1/2', ...common()),
+    ]);
+    for (const { code, out } of [first, second]) {
+      expect(out).toMatch(/games_finished\s+3\b/);
+      expect(out).not.toContain('✗');
+      expect(code).toBe(0);
+    }
   }, 90_000);
 
   it('exits 99, like k6, when a threshold fails', async () => {
@@ -44,6 +74,7 @@ describe('npm run loadtest:node', () => {
       port: 0,
       host: '127.0.0.1',
       staticDir: join(ROOT, 'node_modules/.cache/no-client'),
+      admission: ONE_MACHINE_ADMISSION,
       rateLimit: { messages: 2, windowMs: 60_000 },
     });
     try {

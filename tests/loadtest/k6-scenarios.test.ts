@@ -7,6 +7,7 @@
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app';
+import { ONE_MACHINE_ADMISSION } from './k6-node/server-process';
 import { aiServiceFactory } from '../../server/ai';
 import { runScenario, type ScenarioRun } from './k6-node/run-scenario';
 
@@ -23,6 +24,7 @@ const RELAXED_LATENCY = {
   P99_PAIRING_MS: '5000',
   P95_CONNECT_MS: '3000',
   P95_REJOIN_MS: '3000',
+  P99_TIMER_LAG_MS: '1000',
 };
 let server: RunningServer;
 let env: Record<string, string>;
@@ -32,6 +34,7 @@ beforeAll(async () => {
     port: 0,
     host: '127.0.0.1',
     staticDir: join(ROOT, 'node_modules/.cache/no-client'),
+    admission: ONE_MACHINE_ADMISSION,
     clockMs: 120_000,
     graceMs: 20_000,
     ai: aiServiceFactory({ poolSize: 1, replyDelayMs: [5, 20] }),
@@ -45,6 +48,8 @@ afterAll(async () => {
 
 function expectAllThresholdsPass(run: ScenarioRun): void {
   expect(run.failed, JSON.stringify(run.failed)).toEqual([]);
+  // k6 passes a threshold whose metric got no sample; here each one must have judged something.
+  expect(run.thresholds.filter((t) => t.value === null).map((t) => `${t.metric} ${t.expression}`)).toEqual([]);
 }
 
 describe('k6 scenarios against the real server', () => {
@@ -146,6 +151,23 @@ describe('launch rehearsal: all four kinds of traffic on one server at once', ()
   }, 90_000);
 });
 
+describe('k6 versions', () => {
+  it('plays when readyState is a wrapped value that is never === 1 (k6 before v0.54)', async () => {
+    const run = await runScenario('steady-play', { ...env, VUS: '4', MAX_PLIES: '8', PAIRING_TIMEOUT_MS: '3000' }, 4, {
+      quirks: { wrappedReadyState: true },
+    });
+    expectAllThresholdsPass(run);
+    expect(run.count('games_finished')).toBe(4);
+    expect(run.count('ws_send_refused')).toBe(0);
+  }, 60_000);
+
+  it('a send the socket refuses is counted and fails the run, instead of passing for a pairing timeout', async () => {
+    const run = await runScenario('steady-play', { ...env, VUS: '2', PAIRING_TIMEOUT_MS: '1000' }, 2, { quirks: { sendThrows: true } });
+    expect(run.count('ws_send_refused', { type: 'findGame' })).toBe(2);
+    expect(run.failed.map((t) => t.metric)).toContain('ws_send_refused');
+  }, 60_000);
+});
+
 describe('the thresholds fail a run when the server misbehaves', () => {
   it('a server that cuts players off mid-game fails games_unfinished and ws_errors', async () => {
     // Three messages per minute: the players are cut off after a couple of moves.
@@ -153,6 +175,7 @@ describe('the thresholds fail a run when the server misbehaves', () => {
       port: 0,
       host: '127.0.0.1',
       staticDir: join(ROOT, 'node_modules/.cache/no-client'),
+      admission: ONE_MACHINE_ADMISSION,
       rateLimit: { messages: 3, windowMs: 60_000 },
     });
     try {

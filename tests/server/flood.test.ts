@@ -6,6 +6,7 @@
  */
 import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWTPayload } from 'jose';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
 import WebSocket from 'ws';
 import type { RunningServer } from '../../server/app';
 import type { AccountsModule } from '../../server/wiring';
@@ -148,6 +149,17 @@ describe('sockets per address', () => {
     expect(moves[1].nextTurn).toBe('white');
     for (const r of opened) r.ws!.close();
     await Promise.all([game.white.close(), game.black.close()]);
+  });
+
+  it('logs one line for a burst of refusals from one address, not one per refusal', async () => {
+    const lines: { msg: string; address?: string; reason?: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const s = await start({ admission: { socketsPerAddress: 1, connectRate: null }, logger });
+    const kept = await upgradeStatus(s.url);
+    const refused = await Promise.all(Array.from({ length: 30 }, () => upgradeStatus(s.url)));
+    expect(refused.every((r) => r.status === 429)).toBe(true);
+    expect(lines.filter((l) => l.msg === 'connection refused')).toEqual([expect.objectContaining({ address: '127.0.0.1', reason: 'address_socket_cap' })]);
+    kept.ws!.close();
   });
 
   it('counts a socket by the address a trusted proxy forwards, and ignores the header from anyone else', async () => {

@@ -5,13 +5,12 @@
  * ply cap.
  */
 import { check } from 'k6';
-import { clearTimeout, setTimeout } from 'k6/timers';
-import type { TimeoutID } from 'k6/timers';
 import type { Color, ServerMessage, WireMove } from '../../../machines/protocol/messages.ts';
 import { ChessGame, positionKey, randomLegalMove, wireToUci } from './chess.ts';
 import type { PaceSettings } from './config.ts';
 import { randomBetween } from './config.ts';
 import { Connection, logProblem } from './connection.ts';
+import { Timers } from './timers.ts';
 import {
   aiReplyTime,
   gamesFinished,
@@ -50,37 +49,17 @@ class AiPlayer {
   private pending: { uci: string; sentAt: number } | null = null;
   /** When our last move was acknowledged (or sent, if the server does not echo it). */
   private lastMoveAt = 0;
-  private timers = new Map<string, TimeoutID>();
+  private readonly timers = new Timers();
 
   constructor(private readonly plan: AiPlan) {}
 
   start(): void {
+    this.timers.probeLag();
     this.conn = new Connection({ onMessage: (m) => this.onMessage(m), onClose: (e) => this.onClose(e) });
   }
 
-  private later(name: string, ms: number, fn: () => void): void {
-    const old = this.timers.get(name);
-    if (old !== undefined) clearTimeout(old);
-    this.timers.set(
-      name,
-      setTimeout(() => {
-        this.timers.delete(name);
-        fn();
-      }, ms),
-    );
-  }
-
-  private cancel(name: string): void {
-    const t = this.timers.get(name);
-    if (t !== undefined) {
-      clearTimeout(t);
-      this.timers.delete(name);
-    }
-  }
-
   private finish(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    this.timers.cancelAll();
     this.phase = 'done';
     this.conn.close();
   }
@@ -95,7 +74,7 @@ class AiPlayer {
           type: 'startAIGame',
           payload: { options: { difficulty: this.plan.difficulty, playerColor: this.plan.playerColor } },
         });
-        this.later('start', this.plan.pairingTimeoutMs, () => {
+        this.timers.later('start', this.plan.pairingTimeoutMs, () => {
           gamesUnfinished.add(1, { why: 'no gameCreated' });
           logProblem(`no gameCreated within ${this.plan.pairingTimeoutMs} ms of startAIGame`);
           this.finish();
@@ -133,7 +112,7 @@ class AiPlayer {
   private onStart(gameId: string, color: Color): void {
     if (this.phase === 'playing' && gameId === this.gameId) return; // gameCreated and aiGameStart both came
     if (this.phase !== 'starting') return this.violation(`AI game start ${gameId} in phase ${this.phase}`);
-    this.cancel('start');
+    this.timers.cancel('start');
     timeToPairing.add(Date.now() - this.requestedAt, { mode: 'ai' });
     gamesStarted.add(1, { mode: 'ai' });
     check(color, { 'AI game has a colour': (c) => c === 'white' || c === 'black' });
@@ -141,7 +120,7 @@ class AiPlayer {
     this.color = color;
     this.phase = 'playing';
     this.lastMoveAt = Date.now();
-    this.later('game', this.plan.gameTimeoutMs, () => {
+    this.timers.later('game', this.plan.gameTimeoutMs, () => {
       gamesUnfinished.add(1, { why: 'timeout', mode: 'ai' });
       logProblem(`AI game ${this.gameId} had no end after ${this.plan.gameTimeoutMs} ms`);
       this.finish();
@@ -172,7 +151,7 @@ class AiPlayer {
     }
     if (gameOver) {
       // A gameOver message may follow with the reason; wait briefly for it.
-      this.later('game', 2_000, () => {
+      this.timers.later('game', 2_000, () => {
         gamesFinished.add(1, { reason: 'moveMade.gameOver', mode: 'ai' });
         this.finish();
       });
@@ -192,7 +171,7 @@ class AiPlayer {
   private scheduleMove(): void {
     if (this.phase !== 'playing' || this.resignSent || this.game.turn() !== this.color) return;
     if (this.timers.has('move')) return;
-    this.later('move', randomBetween(this.plan.thinkMinMs, this.plan.thinkMaxMs), () => this.move());
+    this.timers.later('move', randomBetween(this.plan.thinkMinMs, this.plan.thinkMaxMs), () => this.move());
   }
 
   private move(): void {

@@ -2,11 +2,13 @@
  * One player's socket to the game server: opens `/socket` (optionally proving a previous guest
  * identity), parses server messages, sends typed client messages, and counts socket errors.
  */
-import { WebSocket } from 'k6/websockets';
-import type { MessageEvent } from 'k6/websockets';
+// k6/experimental/websockets: the one name for this API from k6 v0.40.0 to v2.2.0 at least
+// (k6/websockets, the same module, exists only from v1.6.0; docs/operations.md, "Versions").
+import { WebSocket } from 'k6/experimental/websockets';
+import type { MessageEvent } from 'k6/experimental/websockets';
 import type { ClientMessage, ServerMessage } from '../../../machines/protocol/messages.ts';
 import { WS_URL } from './config.ts';
-import { connectTime, protocolViolations, wsErrors } from './metrics.ts';
+import { connectTime, protocolViolations, wsErrors, wsSendRefused } from './metrics.ts';
 
 export interface Identity {
   playerId: string;
@@ -26,6 +28,12 @@ export function socketUrl(identity?: Identity): string {
   const sep = WS_URL.includes('?') ? '&' : '?';
   return `${WS_URL}${sep}playerId=${encodeURIComponent(identity.playerId)}&secret=${encodeURIComponent(identity.secret)}`;
 }
+
+/**
+ * The OPEN readyState. readyState is compared after Number(): before v0.54 k6 hands it to the
+ * script as a wrapped Go value, which equals 1 but is never === 1.
+ */
+const OPEN = 1;
 
 let loggedErrors = 0;
 /** Logs the first few problems of a VU in full; counting continues in the metrics. */
@@ -60,14 +68,28 @@ export class Connection {
   }
 
   get isOpen(): boolean {
-    // 1 = OPEN (the literal, not WebSocket.OPEN: not every k6 version defines the constants).
-    return !this.closed && !this.closing && this.ws.readyState === 1;
+    return !this.closed && !this.closing && Number(this.ws.readyState) === OPEN;
   }
 
+  /**
+   * Sends a message; false if it was not sent. After our own close() that is silent; any other
+   * refusal (the socket not open, or k6's send() throwing) counts in ws_send_refused.
+   */
   send(msg: ClientMessage): boolean {
-    if (!this.isOpen) return false;
-    this.ws.send(JSON.stringify(msg));
-    return true;
+    if (this.closing) return false;
+    if (!this.isOpen) return this.refused(msg, `the socket is not open (readyState ${String(this.ws.readyState)})`);
+    try {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    } catch (err) {
+      return this.refused(msg, String(err));
+    }
+  }
+
+  private refused(msg: ClientMessage, why: string): false {
+    wsSendRefused.add(1, { type: msg.type });
+    logProblem(`could not send ${msg.type}: ${why}`);
+    return false;
   }
 
   close(): void {

@@ -17,6 +17,8 @@ export const moveRelayLatency = new Trend('move_relay_latency', true);
 export const aiReplyTime = new Trend('ai_reply_time', true);
 /** ms from opening the new socket after a drop to having the game back (gameStart with state). */
 export const rejoinTime = new Trend('rejoin_time', true);
+/** ms a player's timer fired after it was due: the load generator's delay (lib/timers.ts). */
+export const vuTimerLag = new Trend('vu_timer_lag', true);
 
 /** Legal moves the server refused (moveRejected). Must stay 0. */
 export const movesRejected = new Counter('moves_rejected');
@@ -30,6 +32,11 @@ export const gamesFinished = new Counter('games_finished');
 export const gamesUnfinished = new Counter('games_unfinished');
 /** Socket errors and sockets closed by the server while we still needed them. */
 export const wsErrors = new Counter('ws_errors');
+/**
+ * Messages the player meant to send but the socket refused (not open, or send() threw), tagged
+ * with the message type. Must stay 0: a refused findGame otherwise looks like a pairing timeout.
+ */
+export const wsSendRefused = new Counter('ws_send_refused');
 /** `error` messages from the server. */
 export const serverErrors = new Counter('server_errors');
 /** Messages that contradict the protocol or our copy of the position (desync, bad JSON). */
@@ -47,6 +54,7 @@ const COUNTERS = [
   gamesFinished,
   gamesUnfinished,
   wsErrors,
+  wsSendRefused,
   serverErrors,
   protocolViolations,
   pairingTimeouts,

@@ -8,13 +8,12 @@
  * socket is closed and no timer is pending, which finish() guarantees.
  */
 import { check } from 'k6';
-import { clearTimeout, setTimeout } from 'k6/timers';
-import type { TimeoutID } from 'k6/timers';
 import type { Color, GameStartMsg, ServerMessage } from '../../../machines/protocol/messages.ts';
 import { ChessGame, gameFromState, positionKey, randomLegalMove, wireToUci } from './chess.ts';
 import type { PaceSettings } from './config.ts';
 import { randomBetween } from './config.ts';
 import { Connection, logProblem } from './connection.ts';
+import { Timers } from './timers.ts';
 import type { Identity } from './connection.ts';
 import {
   gamesFinished,
@@ -75,11 +74,12 @@ class OnlinePlayer {
   private resignSent = false;
   /** Our last move, sent and applied locally, until the server's broadcast of it arrives. */
   private pending: { uci: string; sentAt: number } | null = null;
-  private timers = new Map<string, TimeoutID>();
+  private readonly timers = new Timers();
 
   constructor(private readonly plan: OnlinePlan) {}
 
   start(): void {
+    this.timers.probeLag();
     this.conn = this.open();
   }
 
@@ -98,30 +98,8 @@ class OnlinePlayer {
     return conn;
   }
 
-  // -- timers --------------------------------------------------------------------------------
-
-  private later(name: string, ms: number, fn: () => void): void {
-    this.cancel(name);
-    this.timers.set(
-      name,
-      setTimeout(() => {
-        this.timers.delete(name);
-        fn();
-      }, ms),
-    );
-  }
-
-  private cancel(name: string): void {
-    const t = this.timers.get(name);
-    if (t !== undefined) {
-      clearTimeout(t);
-      this.timers.delete(name);
-    }
-  }
-
   private finish(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    this.timers.cancelAll();
     this.phase = 'done';
     this.conn.close();
   }
@@ -169,7 +147,7 @@ class OnlinePlayer {
       this.phase = 'queued';
       this.queuedAt = Date.now();
       this.conn.send({ type: 'findGame', payload: { username: this.plan.username } });
-      this.later('pairing', this.plan.pairingTimeoutMs, () => {
+      this.timers.later('pairing', this.plan.pairingTimeoutMs, () => {
         pairingTimeouts.add(1);
         this.conn.send({ type: 'cancelMatchmaking' });
         this.finish();
@@ -190,7 +168,7 @@ class OnlinePlayer {
 
   private onGameStart(msg: GameStartMsg): void {
     if (this.phase === 'queued') {
-      this.cancel('pairing');
+      this.timers.cancel('pairing');
       timeToPairing.add(Date.now() - this.queuedAt);
       gamesStarted.add(1);
       check(msg, {
@@ -202,7 +180,7 @@ class OnlinePlayer {
       this.game = new ChessGame();
       if (msg.currentState) this.restore(msg);
       this.phase = 'playing';
-      this.later('game', this.plan.gameTimeoutMs, () => {
+      this.timers.later('game', this.plan.gameTimeoutMs, () => {
         gamesUnfinished.add(1, { why: 'timeout' });
         logProblem(`game ${this.gameId} had no gameEnd after ${this.plan.gameTimeoutMs} ms`);
         this.finish();
@@ -211,14 +189,14 @@ class OnlinePlayer {
         // White resigns at once. Black resigns too if its opponent has not (in a mixed run it
         // can be paired with a player who plays on); the timer dies with the gameEnd.
         if (this.color === 'white') this.resign();
-        else this.later('lobby-resign', LOBBY_BLACK_RESIGN_MS, () => this.resign());
+        else this.timers.later('lobby-resign', LOBBY_BLACK_RESIGN_MS, () => this.resign());
         return;
       }
       return this.scheduleMove();
     }
     if ((this.phase === 'rejoining' || this.phase === 'playing') && msg.gameId === this.gameId) {
       if (this.phase === 'rejoining') {
-        this.cancel('rejoin');
+        this.timers.cancel('rejoin');
         rejoinTime.add(Date.now() - this.rejoinStartedAt);
         check(msg, { 'rejoin gameStart carries the position': (m) => m.currentState !== undefined });
         this.phase = 'playing';
@@ -289,7 +267,7 @@ class OnlinePlayer {
     if (this.phase !== 'playing' || this.resignSent || this.game.turn() !== this.color) return;
     if (this.dropDue()) return this.dropAndReturn(this.plan.drop!.offlineMs);
     if (this.timers.has('move')) return;
-    this.later('move', randomBetween(this.plan.thinkMinMs, this.plan.thinkMaxMs), () => this.move());
+    this.timers.later('move', randomBetween(this.plan.thinkMinMs, this.plan.thinkMaxMs), () => this.move());
   }
 
   private dropDue(): boolean {
@@ -306,7 +284,7 @@ class OnlinePlayer {
     const choice = randomLegalMove(this.game);
     if (!choice || this.game.status().over) {
       // The game is over on the board; the server must end it on its own.
-      this.later('end-expected', END_EXPECTED_WITHIN_MS, () => {
+      this.timers.later('end-expected', END_EXPECTED_WITHIN_MS, () => {
         this.violation(`server did not end the game after ${this.game.status().reason ?? 'game over'}`);
         this.resign();
       });
@@ -327,13 +305,13 @@ class OnlinePlayer {
     this.dropped = true;
     this.phase = 'offline';
     reconnects.add(1);
-    this.cancel('move');
+    this.timers.cancel('move');
     this.conn.close();
-    this.later('return', offlineMs, () => {
+    this.timers.later('return', offlineMs, () => {
       this.phase = 'rejoining';
       this.rejoinStartedAt = Date.now();
       this.conn = this.open(this.identity);
-      this.later('rejoin', this.plan.rejoinTimeoutMs ?? 10_000, () => {
+      this.timers.later('rejoin', this.plan.rejoinTimeoutMs ?? 10_000, () => {
         rejoinFailures.add(1);
         gamesUnfinished.add(1, { why: 'rejoin' });
         logProblem(`no gameStart for ${this.gameId} within ${this.plan.rejoinTimeoutMs ?? 10_000} ms of reconnecting`);

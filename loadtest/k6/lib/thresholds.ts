@@ -18,6 +18,8 @@ export function correctnessThresholds(): Thresholds {
     games_unfinished: ['count==0'],
     protocol_violations: ['count==0'],
     ws_errors: [`count<=${envInt('MAX_WS_ERRORS', 0, 0, 1_000_000)}`],
+    // A message the player could not send is a fault of the script or of k6, never load.
+    ws_send_refused: ['count==0'],
     server_errors: [`count<=${envInt('MAX_SERVER_ERRORS', 0, 0, 1_000_000)}`],
     games_finished: ['count>0'],
     checks: ['rate>0.99'],
@@ -38,12 +40,18 @@ export function pairingThresholds(): Thresholds {
 }
 
 /**
- * Arrival-rate scenarios: k6 counts the arrivals it could not start because every VU was busy
- * (`dropped_iterations`). Any means the storm was smaller than asked: raise MAX_VUS or use more
- * load generators.
+ * The generator's own health (lib/generator-metrics.ts), reported apart from the server's:
+ * - vu_timer_lag: players' timers firing late means the generator is short of CPU, and every
+ *   latency it measures is inflated by up to that much.
+ * - dropped_iterations (k6's own, arrival-rate scenarios only): arrivals k6 could not start
+ *   because every VU was busy; the storm was smaller than asked (raise MAX_VUS or add
+ *   generators).
  */
-export function arrivalThresholds(): Thresholds {
-  return { dropped_iterations: ['count==0'] };
+export function generatorThresholds(opts: { arrivals: boolean }): Thresholds {
+  return {
+    vu_timer_lag: [`p(99)<${envInt('P99_TIMER_LAG_MS', 100, 1, 600_000)}`],
+    ...(opts.arrivals ? { dropped_iterations: ['count==0'] } : {}),
+  };
 }
 
 export function relayThresholds(): Thresholds {

@@ -16,8 +16,8 @@ import { playerName } from '../lib/names.ts';
 import { playOnlineGame } from '../lib/online-player.ts';
 import {
   aiThresholds,
-  arrivalThresholds,
   correctnessThresholds,
+  generatorThresholds,
   pairingThresholds,
   rejoinThresholds,
   relayThresholds,
@@ -79,8 +79,10 @@ export const options: Options = {
   thresholds: {
     ...correctnessThresholds(),
     ...pairingThresholds(),
-    ...relayThresholds(),
-    ...(LOBBY_RATE > 0 ? arrivalThresholds() : {}),
+    // Only players of steady games get their moves relayed (lobby players make none, the AI's
+    // opponents get no echo): without them the relay thresholds would have nothing to judge.
+    ...(PLAY_VUS > 0 || RECONNECT_VUS > 0 ? relayThresholds() : {}),
+    ...generatorThresholds({ arrivals: LOBBY_RATE > 0 }),
     ...(RECONNECT_VUS > 0 && RECONNECT_SHARE > 0 ? rejoinThresholds() : {}),
     ...(AI_VUS > 0 ? aiThresholds() : {}),
   },

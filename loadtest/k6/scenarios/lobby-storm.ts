@@ -11,7 +11,7 @@ import type { Options } from 'k6/options';
 import { envDuration, envInt, paceSettings } from '../lib/config.ts';
 import { playerName } from '../lib/names.ts';
 import { playOnlineGame } from '../lib/online-player.ts';
-import { arrivalThresholds, correctnessThresholds, pairingThresholds } from '../lib/thresholds.ts';
+import { correctnessThresholds, generatorThresholds, pairingThresholds } from '../lib/thresholds.ts';
 
 const RATE = envInt('RATE', 50, 1, 100_000);
 const pace = paceSettings({ thinkMinMs: 0, thinkMaxMs: 0, maxPlies: 1 });
@@ -32,7 +32,7 @@ export const options: Options = {
       gracefulStop: '30s',
     },
   },
-  thresholds: { ...correctnessThresholds(), ...pairingThresholds(), ...arrivalThresholds() },
+  thresholds: { ...correctnessThresholds(), ...pairingThresholds(), ...generatorThresholds({ arrivals: true }) },
 };
 
 export default function lobbyStorm(): void {

@@ -11,13 +11,17 @@
  * dropping player in a game at that moment drops on its next turn, a burst of reconnections
  * within one think time, as after a network blip or a load-balancer failover.
  *
+ * In a run split over several generators each runs setup() at its own start, so STORM_AT
+ * bursts are as far apart as the generators' starts; STORM_EPOCH_MS (a Unix time in ms, the
+ * same on every generator) puts them all at one moment, given synchronised clocks.
+ *
  * Keep OFFLINE_MAX_MS well under the server's guest grace (GRACE_GUEST_SECONDS, 40 s by default).
  */
 import type { Options } from 'k6/options';
 import { durationToMs, envDuration, envFloat, envInt, envString, msToDuration, paceSettings, randomBetween } from '../lib/config.ts';
 import { playerName } from '../lib/names.ts';
 import { playOnlineGame } from '../lib/online-player.ts';
-import { correctnessThresholds, pairingThresholds, rejoinThresholds, relayThresholds } from '../lib/thresholds.ts';
+import { correctnessThresholds, generatorThresholds, pairingThresholds, rejoinThresholds, relayThresholds } from '../lib/thresholds.ts';
 
 const VUS = envInt('VUS', 200, 2, 1_000_000);
 const SHARE = envFloat('RECONNECT_SHARE', 0.5, 0, 1);
@@ -26,6 +30,7 @@ const OFFLINE_MAX_MS = envInt('OFFLINE_MAX_MS', 5_000, OFFLINE_MIN_MS, 600_000);
 const pace = paceSettings({ thinkMinMs: 500, thinkMaxMs: 2_000, maxPlies: 40 });
 const gameTimeoutMs = pace.gameTimeoutMs + OFFLINE_MAX_MS;
 const STORM_AT = envString('STORM_AT', '') === '' ? null : durationToMs(envDuration('STORM_AT', '0s'));
+const STORM_EPOCH_MS = envString('STORM_EPOCH_MS', '') === '' ? null : envInt('STORM_EPOCH_MS', 0, 1, Number.MAX_SAFE_INTEGER);
 
 export const options: Options = {
   scenarios: {
@@ -41,7 +46,13 @@ export const options: Options = {
       gracefulStop: msToDuration(gameTimeoutMs),
     },
   },
-  thresholds: { ...correctnessThresholds(), ...pairingThresholds(), ...relayThresholds(), ...rejoinThresholds() },
+  thresholds: {
+    ...correctnessThresholds(),
+    ...pairingThresholds(),
+    ...relayThresholds(),
+    ...rejoinThresholds(),
+    ...generatorThresholds({ arrivals: false }),
+  },
 };
 
 interface SetupData {
@@ -50,6 +61,7 @@ interface SetupData {
 }
 
 export function setup(): SetupData {
+  if (STORM_EPOCH_MS !== null) return { stormAt: STORM_EPOCH_MS };
   return { stormAt: STORM_AT === null ? null : Date.now() + STORM_AT };
 }
 

@@ -12,7 +12,7 @@ import type { Options } from 'k6/options';
 import { envDuration, envInt, msToDuration, paceSettings } from '../lib/config.ts';
 import { playerName } from '../lib/names.ts';
 import { playOnlineGame } from '../lib/online-player.ts';
-import { correctnessThresholds, pairingThresholds, relayThresholds } from '../lib/thresholds.ts';
+import { correctnessThresholds, generatorThresholds, pairingThresholds, relayThresholds } from '../lib/thresholds.ts';
 
 const VUS = envInt('VUS', 200, 2, 1_000_000);
 const pace = paceSettings({ thinkMinMs: 1_000, thinkMaxMs: 3_000, maxPlies: 60 });
@@ -32,7 +32,7 @@ export const options: Options = {
       gracefulStop: msToDuration(pace.gameTimeoutMs),
     },
   },
-  thresholds: { ...correctnessThresholds(), ...pairingThresholds(), ...relayThresholds() },
+  thresholds: { ...correctnessThresholds(), ...pairingThresholds(), ...relayThresholds(), ...generatorThresholds({ arrivals: false }) },
 };
 
 export default function steadyPlay(): void {

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { lightChessCore } from '../../../scripts/build-k6';
 import { evaluate, type ThresholdResult } from './thresholds';
-import { resetRuntime, runtime, whenIdle, type MetricSamples } from './runtime';
+import { record, resetRuntime, runtime, vusInSegment, whenIdle, type K6Quirks, type MetricSamples, type Segment } from './runtime';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const HERE = import.meta.dirname;
@@ -24,6 +24,8 @@ const SHIMS: Record<string, string> = {
   'k6/metrics': join(HERE, 'shim-metrics.ts'),
   'k6/timers': join(HERE, 'shim-timers.ts'),
   'k6/websockets': join(HERE, 'shim-websockets.ts'),
+  'k6/experimental/websockets': join(HERE, 'shim-websockets.ts'),
+  'k6/execution': join(HERE, 'shim-execution.ts'),
 };
 
 const k6Stand_in: Plugin = {
@@ -79,24 +81,36 @@ export async function loadScenario(scenario: string, env: Record<string, string>
   return (await import(pathToFileURL(outfile).href)) as ScenarioModule;
 }
 
+/** Whether the k6 scenario that runs `exec` uses an arrival-rate executor. */
+function arrivalRate(mod: ScenarioModule, exec: string): boolean {
+  return Object.values(mod.options.scenarios ?? {}).some((sc) => (sc.exec ?? 'default') === exec && sc.executor.endsWith('arrival-rate'));
+}
+
 export async function runScenario(
   scenario: string,
   env: Record<string, string>,
-  /** VUs of the default function, or VUs per exported function (started group after group) */
+  /**
+   * VUs of the default function, or VUs per exported function (started group after group), in
+   * the whole test: with a segment, this generator runs its share of each.
+   */
   vus: number | Record<string, number>,
-  opts: { staggerMs?: number; groupGapMs?: number; timeoutMs?: number } = {},
+  opts: { staggerMs?: number; groupGapMs?: number; timeoutMs?: number; quirks?: K6Quirks; segment?: Segment } = {},
 ): Promise<ScenarioRun> {
-  resetRuntime();
+  const segment = opts.segment ?? { index: 0, count: 1 };
+  resetRuntime(opts.quirks, segment);
   const mod = await loadScenario(scenario, env);
   const g = globalThis as unknown as Record<string, unknown>;
 
-  // k6 runs setup() once and hands its result to every iteration.
+  // k6 runs setup() once (per generator) and hands its result to every iteration.
   const data = typeof mod.setup === 'function' ? (mod.setup as () => unknown)() : undefined;
   const groups = typeof vus === 'number' ? { default: vus } : vus;
   let vu = 0;
-  for (const [exec, n] of Object.entries(groups)) {
+  for (const [exec, total] of Object.entries(groups)) {
     const fn = mod[exec];
     if (typeof fn !== 'function') throw new Error(`${scenario} exports no function ${exec}`);
+    // Every arrival is started here: k6's dropped_iterations of an arrival-rate scenario is 0.
+    if (arrivalRate(mod, exec)) record('dropped_iterations', 'counter', 0);
+    const n = vusInSegment(total, segment);
     for (let i = 0; i < n; i++) {
       g.__VU = ++vu;
       g.__ITER = 0;

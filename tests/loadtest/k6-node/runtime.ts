@@ -11,8 +11,28 @@ export interface MetricSamples {
   tags: Record<string, string>[];
 }
 
+/** Behaviours of some k6 versions the stand-in can take on, to test the scripts against them. */
+export interface K6Quirks {
+  /** readyState as a wrapped value that equals the number but is not === to it (k6 before v0.54) */
+  wrappedReadyState?: boolean;
+  /** send() throws, as k6's does on a socket it does not consider open */
+  sendThrows?: boolean;
+}
+
+/**
+ * The share of a test this stand-in runs, as k6's `--execution-segment i/n:(i+1)/n` with the
+ * sequence 0,1/n,…,1 does: of the test's VUs numbered 1, 2, 3…, generator i runs every n-th,
+ * starting at i + 1, and that number is the VU's exec.vu.idInTest.
+ */
+export interface Segment {
+  index: number;
+  count: number;
+}
+
 export interface K6NodeRuntime {
   metrics: Map<string, MetricSamples>;
+  quirks: K6Quirks;
+  segment: Segment;
   liveSockets: number;
   pendingTimers: number;
   logs: string[];
@@ -25,16 +45,28 @@ export function runtime(): K6NodeRuntime {
   const g = globalThis as unknown as Record<string, K6NodeRuntime | undefined>;
   let rt = g[KEY];
   if (!rt) {
-    rt = { metrics: new Map(), liveSockets: 0, pendingTimers: 0, logs: [], idleWaiters: [] };
+    rt = { metrics: new Map(), quirks: {}, segment: { index: 0, count: 1 }, liveSockets: 0, pendingTimers: 0, logs: [], idleWaiters: [] };
     g[KEY] = rt;
   }
   return rt;
 }
 
-export function resetRuntime(): void {
+export function resetRuntime(quirks: K6Quirks = {}, segment: Segment = { index: 0, count: 1 }): void {
   const rt = runtime();
   rt.metrics.clear();
   rt.logs.length = 0;
+  rt.quirks = quirks;
+  rt.segment = segment;
+}
+
+/** How many of a test's `total` VUs a generator runs in this segment (k6 stripes them). */
+export function vusInSegment(total: number, segment: Segment): number {
+  return total > segment.index ? Math.floor((total - segment.index - 1) / segment.count) + 1 : 0;
+}
+
+/** exec.vu.idInTest of this generator's VU number `local` (1, 2, …). */
+export function idInTest(local: number, segment: Segment): number {
+  return segment.index + 1 + (local - 1) * segment.count;
 }
 
 export function record(name: string, kind: MetricKind, value: number, tags?: Record<string, string>): void {

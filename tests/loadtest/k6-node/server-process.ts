@@ -7,6 +7,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { AdmissionLimits } from '../../../server/realtime/admission';
+
+/**
+ * Every simulated player connects from this one machine: a server under load test from it
+ * takes any number of sockets from one address (the defaults suit a household behind one NAT).
+ */
+export const ONE_MACHINE_ADMISSION: AdmissionLimits = { socketsPerAddress: 0, connectRate: null };
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -29,9 +36,10 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       STATIC_DIR: join(ROOT, 'node_modules/.cache/no-client'),
       DATA_DIR: mkdtempSync(join(tmpdir(), 'k6-node-data-')),
       ACCOUNTS_ENABLED: 'false',
-      // every simulated player connects from this one machine: the per-address limits are off
-      MAX_SOCKETS_PER_ADDRESS: '0',
+      // ONE_MACHINE_ADMISSION, and AI games to match
+      MAX_SOCKETS_PER_ADDRESS: String(ONE_MACHINE_ADMISSION.socketsPerAddress),
       CONNECTS_PER_ADDRESS_PER_SECOND: '0',
+      AI_GAMES_PER_ADDRESS: '1000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -39,7 +39,9 @@ export class WebSocket {
   }
 
   get readyState(): number {
-    return this.ws.readyState;
+    const state = this.ws.readyState;
+    // Object(1) == 1 but Object(1) !== 1, like the wrapped Go value of older k6 versions.
+    return runtime().quirks.wrappedReadyState ? (Object(state) as number) : state;
   }
 
   addEventListener(event: string, listener: Listener): void {
@@ -49,6 +51,7 @@ export class WebSocket {
   }
 
   send(data: string): void {
+    if (runtime().quirks.sendThrows) throw new Error('InvalidStateError');
     this.ws.send(data);
   }
 
