@@ -312,3 +312,22 @@ export async function accountByUsername(db: Queryable, username: string): Promis
   );
   return rows[0] ?? null;
 }
+
+/**
+ * Gives an account the archived games it played as a guest (the guest's side of each game gets
+ * the account), leaving them unrated. The caller has proved the guest identity; games against
+ * the account itself are left alone. Returns how many games were claimed.
+ */
+export async function claimGuestGames(db: Db, guestId: string, accountId: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const white = await tx.query(
+      `UPDATE games SET white_account = $2 WHERE white_guest = $1 AND white_account IS NULL AND black_account IS DISTINCT FROM $2 RETURNING id`,
+      [guestId, accountId],
+    );
+    const black = await tx.query(
+      `UPDATE games SET black_account = $2 WHERE black_guest = $1 AND black_account IS NULL AND white_account IS DISTINCT FROM $2 RETURNING id`,
+      [guestId, accountId],
+    );
+    return white.length + black.length;
+  });
+}
