@@ -170,15 +170,28 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   realtime.mount(app, SOCKET_PATH);
 
   let shuttingDown = false;
+  // 200 while the server plays games, even with the accounts database down ("degraded": guest
+  // play and the AI go on); 503 once shutdown has begun.
   app.get('/healthz', (res) => {
-    // storage: the game journal's last write reached the disk (null: games are not durable)
-    const storage = durable ? durable.journal.healthy : null;
-    const ok = !shuttingDown && storage !== false;
-    res
-      .writeStatus(ok ? '200 OK' : '503 Service Unavailable')
-      .writeHeader('Content-Type', 'application/json')
-      .writeHeader('Cache-Control', 'no-store')
-      .end(JSON.stringify({ ok, storage, connections: hub.sockets.size, games: gameManager.size }));
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    const accounts = opts.accounts?.health ? opts.accounts.health() : Promise.resolve(opts.accounts ? 'ok' : 'off');
+    void accounts.then((state) => {
+      if (aborted) return;
+      // storage: the game journal's last write reached the disk (null: games are not durable)
+      const storage = durable ? durable.journal.healthy : null;
+      const ok = !shuttingDown && storage !== false;
+      const status = shuttingDown ? 'stopping' : !ok ? 'failing' : state === 'unavailable' ? 'degraded' : 'ok';
+      res.cork(() => {
+        res
+          .writeStatus(ok ? '200 OK' : '503 Service Unavailable')
+          .writeHeader('Content-Type', 'application/json')
+          .writeHeader('Cache-Control', 'no-store')
+          .end(JSON.stringify({ ok, status, accounts: state, storage, connections: hub.sockets.size, games: gameManager.size }));
+      });
+    });
   });
   app.get('/metrics', (res) => {
     let aborted = false;

@@ -142,6 +142,7 @@ const envSchema = z.object({
   IDLE_TIMEOUT_SECONDS: intIn('IDLE_TIMEOUT_SECONDS', 8, 960, SERVER_DEFAULTS.idleTimeoutSeconds),
   SHUTDOWN_TIMEOUT_MS: intIn('SHUTDOWN_TIMEOUT_MS', 0, 60_000, SERVER_DEFAULTS.shutdownTimeoutMs),
   // per client address (an IPv6 client by its /64); docs/operations.md, "Security"
+  MAX_SOCKETS: intIn('MAX_SOCKETS', 0, 10_000_000, DEFAULT_ADMISSION_LIMITS.maxSockets),
   MAX_SOCKETS_PER_ADDRESS: intIn('MAX_SOCKETS_PER_ADDRESS', 0, 1_000_000, DEFAULT_ADMISSION_LIMITS.socketsPerAddress),
   CONNECTS_PER_ADDRESS_PER_SECOND: intIn('CONNECTS_PER_ADDRESS_PER_SECOND', 0, 1_000_000, DEFAULT_ADMISSION_LIMITS.connectRate?.perSecond ?? 0),
   CONNECTS_PER_ADDRESS_BURST: intIn('CONNECTS_PER_ADDRESS_BURST', 1, 1_000_000, DEFAULT_ADMISSION_LIMITS.connectRate?.burst ?? 1),
@@ -284,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxPayloadBytes: e.MAX_PAYLOAD_BYTES,
     idleTimeoutSeconds: e.IDLE_TIMEOUT_SECONDS,
     admission: {
+      maxSockets: e.MAX_SOCKETS,
       socketsPerAddress: e.MAX_SOCKETS_PER_ADDRESS,
       connectRate: e.CONNECTS_PER_ADDRESS_PER_SECOND > 0 ? { perSecond: e.CONNECTS_PER_ADDRESS_PER_SECOND, burst: e.CONNECTS_PER_ADDRESS_BURST } : null,
     },

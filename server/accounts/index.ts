@@ -12,7 +12,7 @@ import { createAuthHandler } from './auth-api';
 import { API_VERSION, API_VERSION_HEADER, authErrorReply, errors } from './auth-errors';
 import { loadAccountsConfig } from '../config';
 import { isLoopbackHost, withOverrides, type AccountsConfig, type AccountsConfigOverrides } from './config';
-import { openDb, type Db } from './db';
+import { DatabaseUnavailableError, databaseAnswers, isDbUnavailable, openDb, type Db } from './db';
 import { json, serve, type Handler, type Reply, type Req } from './http';
 import { loadAnonKey, loadSigningKeys, type SigningKeys } from './keys';
 import { createMailer, renderInboxHtml, type Mailer } from './mail';
@@ -20,7 +20,7 @@ import { migrate } from './migrate';
 import { createPasswordHasher } from './passwords';
 import { AfterReply } from './rate-limit';
 import { RedirectPolicy } from './redirect';
-import { createProfilesHandler, restInternalError } from './rest-profiles';
+import { createProfilesHandler, restInternalError, restUnavailable } from './rest-profiles';
 import { sessionExists } from './sessions';
 import { createArchive, type Archive } from '../archive/index';
 
@@ -40,7 +40,15 @@ export interface AccountsModule {
   readonly info: { mode: AccountsConfig['mode']; publicUrl: string; anonKey: string; db?: Db['kind'] };
   /** The game archive on the accounts database; absent in hosted mode (docs/archive.md). */
   readonly archive?: Archive;
+  /** Whether the accounts can serve: 'unavailable' while their database does not answer. */
+  health(): Promise<AccountsHealth>;
 }
+
+export type AccountsHealth = 'ok' | 'unavailable';
+
+/** What a request that needs the accounts database is told while it does not answer. */
+export const ACCOUNTS_UNAVAILABLE_TEXT =
+  'Accounts are unavailable right now: their database does not answer. Guest play and games against the computer still work.';
 
 export type CreateAccountsOptions = AccountsConfigOverrides & {
   logger: Logger;
@@ -85,6 +93,7 @@ async function createHostedAccounts(cfg: AccountsConfig, logger: Logger): Promis
   };
   return {
     info: { mode: 'hosted', publicUrl: cfg.publicUrl, anonKey: cfg.supabaseAnonKey! },
+    health: async () => 'ok',
     mount(app) {
       app.get('/config.json', serve(() => configReply(supabaseUrl, cfg.supabaseAnonKey!), serveOpts));
     },
@@ -142,14 +151,60 @@ function identityFrom(payload: JWTPayload, username?: string): VerifiedIdentity 
   return out;
 }
 
+/** The signing keys and the anon key, kept in the data directory; an unusable directory makes the accounts unavailable. */
+async function loadKeys(cfg: AccountsConfig): Promise<{ keys: SigningKeys; anonKey: string }> {
+  try {
+    mkdirSync(cfg.dataDir, { recursive: true });
+    const keys = await loadSigningKeys({ dataDir: cfg.dataDir, jwtPrivateKey: cfg.jwtPrivateKey });
+    return { keys, anonKey: await loadAnonKey(keys, { dataDir: cfg.dataDir, anonKey: cfg.anonKey }) };
+  } catch (err) {
+    const errno = (err as NodeJS.ErrnoException).code;
+    if (typeof errno !== 'string' || !/^E[A-Z]+$/.test(errno)) throw err; // a bad key setting stays fatal
+    throw new DatabaseUnavailableError(`cannot use the data directory ${cfg.dataDir}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** Opens the database, or throws DatabaseUnavailableError saying why it cannot be. */
+async function openDatabase(cfg: AccountsConfig): Promise<Db> {
+  try {
+    return await openDb({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl, schema: cfg.dbSchema, timeouts: cfg.dbTimeouts });
+  } catch (err) {
+    const where = cfg.databaseUrl ? 'the PostgreSQL database (DATABASE_URL)' : `the embedded database in ${cfg.dataDir}`;
+    throw new DatabaseUnavailableError(`cannot open ${where}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/**
+ * The database's health for /healthz: whether it answers `SELECT 1` within `withinMs`, asked at
+ * most every 2 s however often /healthz is called (one probe at a time).
+ */
+function healthProbe(db: Db, withinMs: number): () => Promise<AccountsHealth> {
+  let last: { at: number; value: AccountsHealth } | undefined;
+  let running: Promise<AccountsHealth> | undefined;
+  return () => {
+    if (last && performance.now() - last.at < 2_000) return Promise.resolve(last.value);
+    running ??= databaseAnswers(db, withinMs).then((answers) => {
+      last = { at: performance.now(), value: answers ? 'ok' : 'unavailable' };
+      running = undefined;
+      return last.value;
+    });
+    return running;
+  };
+}
+
+/** Answer of a request that failed because the database is out of reach (503), or `otherwise`. */
+function unavailableOr(otherwise: () => Reply, unavailable: () => Reply) {
+  return (err: unknown): Reply => (isDbUnavailable(err) ? unavailable() : otherwise());
+}
+
 async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Promise<AccountsModule> {
-  mkdirSync(cfg.dataDir, { recursive: true });
-  const keys: SigningKeys = await loadSigningKeys({ dataDir: cfg.dataDir, jwtPrivateKey: cfg.jwtPrivateKey });
-  const anonKey = await loadAnonKey(keys, { dataDir: cfg.dataDir, anonKey: cfg.anonKey });
-  const db = await openDb({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl, schema: cfg.dbSchema, timeouts: cfg.dbTimeouts });
+  const { keys, anonKey } = await loadKeys(cfg);
+  const db = await openDatabase(cfg);
   let mailer: Mailer | undefined;
   try {
-    const applied = await migrate(db);
+    const applied = await migrate(db).catch((err: unknown) => {
+      throw isDbUnavailable(err) ? new DatabaseUnavailableError(`the accounts database does not answer: ${(err as Error).message}`, { cause: err }) : err;
+    });
     if (applied.length) logger.info({ applied }, 'accounts migrations applied');
     const hasher = await createPasswordHasher(cfg.argon2);
     mailer = createMailer(cfg);
@@ -175,15 +230,19 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
     const authServe = serve(auth, {
       ...base,
       tooLarge: () => authErrorReply(errors.tooLarge()),
-      onError: () => authErrorReply(errors.unexpected()),
+      onError: unavailableOr(() => authErrorReply(errors.unexpected()), () => authErrorReply(errors.unavailable(ACCOUNTS_UNAVAILABLE_TEXT))),
     });
     const restServe = serve(profiles, {
       ...base,
       tooLarge: () => json(413, { code: 'PGRST413', details: null, hint: null, message: 'Payload Too Large' }),
-      onError: () => restInternalError(),
+      onError: unavailableOr(restInternalError, restUnavailable),
     });
     const plain = (h: Handler) =>
-      serve(h, { ...base, tooLarge: () => json(413, { message: 'Payload Too Large' }), onError: () => json(500, { message: 'Internal server error' }) });
+      serve(h, {
+        ...base,
+        tooLarge: () => json(413, { message: 'Payload Too Large' }),
+        onError: unavailableOr(() => json(500, { message: 'Internal server error' }), () => json(503, { message: ACCOUNTS_UNAVAILABLE_TEXT })),
+      });
     const inbox = mailer.inbox;
     const archive = createArchive(db, logger.child({ part: 'archive' }));
     const archiveServe = plain(archive.handler);
@@ -234,6 +293,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
     return {
       info: { mode: 'embedded', publicUrl: cfg.publicUrl, anonKey, db: db.kind },
       archive,
+      health: healthProbe(db, Math.min(1_000, cfg.dbTimeouts.queryMs)),
       mount(app) {
         for (const m of AUTH_METHODS) {
           app[m]('/auth/v1/*', authServe);

@@ -152,12 +152,13 @@ export class Realtime {
     const address = addressKey(clientAddress(peer, req.getHeader('x-forwarded-for') || undefined, this.proxies));
     const refusal = this.admission.admit(address, performance.now());
     if (refusal) {
-      // answered at once with a status, before any other work (the guest secret's HMAC included)
+      // answered at once with a status (429, or 503 when the server is full), before any other
+      // work (the guest secret's HMAC included)
       this.metrics.connectionsRefused.inc({ reason: refusal.reason });
       this.logRefusal(address, refusal.reason);
       res.cork(() => {
         res
-          .writeStatus('429 Too Many Requests')
+          .writeStatus(refusal.status)
           .writeHeader('Retry-After', String(refusal.retryAfterSeconds))
           .writeHeader('Content-Type', 'text/plain; charset=utf-8')
           .writeHeader('Connection', 'close')
