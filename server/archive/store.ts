@@ -247,16 +247,22 @@ export interface RatingPoint {
   rating: number;
 }
 
-/** The account's rating after each rated game, oldest first (for the profile's chart). */
+/**
+ * The account's rating history for the profile's chart, oldest first: the rating it started its
+ * first rated game with, then the rating after each rated game.
+ */
 export async function ratingHistory(db: Queryable, accountId: string): Promise<RatingPoint[]> {
-  const rows = await db.query<{ at: Date | string; rating: number }>(
-    `SELECT ended_at AS at, white_rating_after AS rating FROM games WHERE white_account = $1 AND rated
+  const rows = await db.query<{ at: Date | string; before: number; rating: number }>(
+    `SELECT ended_at AS at, white_rating_before AS before, white_rating_after AS rating FROM games WHERE white_account = $1 AND rated
      UNION ALL
-     SELECT ended_at AS at, black_rating_after AS rating FROM games WHERE black_account = $1 AND rated
+     SELECT ended_at AS at, black_rating_before AS before, black_rating_after AS rating FROM games WHERE black_account = $1 AND rated
      ORDER BY at`,
     [accountId],
   );
-  return rows.map((r) => ({ at: new Date(r.at), rating: r.rating }));
+  if (rows.length === 0) return [];
+  const first = rows[0]!;
+  const start = { at: new Date(new Date(first.at).getTime() - 1), rating: first.before };
+  return [start, ...rows.map((r) => ({ at: new Date(r.at), rating: r.rating }))];
 }
 
 export async function currentRating(db: Queryable, accountId: string): Promise<(Glicko2Rating & { games: number }) | null> {
