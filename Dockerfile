@@ -29,9 +29,11 @@
 #     SERVER_SECRET                key for guest identities (>= 32 chars); generated into
 #                                  DATA_DIR/server-secret when unset
 #     DATA_DIR=/app/data           persistent data (the volume below)
+#     DURABLE_GAMES=true           journal live games in DATA_DIR/games; resumed after a restart
 #     STATIC_DIR=/app/dist/client  the built client
 #     PUBLIC_URL, SITE_URL         public address of the site (links in e-mails, redirects)
 #     AI_ENABLED=true, ACCOUNTS_ENABLED=true
+#     METRICS_TOKEN                /metrics needs it as a bearer token (unset: this machine only)
 #     INSPECT=false                XState inspector (development only)
 #   Accounts
 #     DATABASE_URL                 postgres://… ; unset = embedded PGlite database in DATA_DIR

@@ -68,7 +68,9 @@ async function main(): Promise<void> {
     admission: cfg.admission,
     identification: cfg.identification,
     trustProxy: cfg.trustProxy,
+    metricsAccess: { token: cfg.metricsToken, loopbackOnly: cfg.nodeEnv === 'production' },
     inspect,
+    durableDir: cfg.durableGames ? cfg.dataDir : undefined,
   });
   log.info({ url: server.url, accounts: !!accounts, ai: !!ai }, 'chess server ready');
 

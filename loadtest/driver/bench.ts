@@ -19,6 +19,8 @@
  *          --queue-rate players per second arriving in the queue (default 1000)
  *          --priority N  niceness of all the run's processes (e.g. -10 on a busy shared machine)
  *          --server built|tsx (default built; --ci uses tsx)  --no-echo
+ *          --durable on|off  the server's game journal (DURABLE_GAMES; default on, as `npm start`);
+ *                      each run also reports the journal's group-commit p50/p99 and bytes per move
  *          --p99 ms    the relay p99 every run must stay under (default: 20 ms at 1,000
  *                      players, the issue's target, and none at other counts; 100 with --ci)
  * Exit 1 when a run fails: a connection or legal move refused, an error, a game without its
@@ -53,6 +55,7 @@ const runs = Math.max(1, Number(opt('runs', '1')));
 const workersWanted = Number(opt('workers', '0'));
 const serverMode = opt('server', ci ? 'tsx' : 'built') as 'built' | 'tsx';
 const withEcho = !ci && !flag('no-echo');
+const durable = opt('durable', 'on') !== 'off';
 /** the issue's targets: relay p99 under 20 ms at 1,000 players, CPU per move within 3x the echo's */
 const RELAY_P99_TARGET_MS = 20;
 const RELAY_P99_TARGET_PLAYERS = 1000;
@@ -181,6 +184,7 @@ function startChessServer(): Promise<Spawned> {
       ACCOUNTS_ENABLED: '0',
       // every simulated player connects from this one machine: the per-address limits are off
       MAX_SOCKETS_PER_ADDRESS: '0',
+      DURABLE_GAMES: durable ? 'true' : 'false',
       CONNECTS_PER_ADDRESS_PER_SECOND: '0',
     },
     (line) => {
@@ -270,6 +274,9 @@ interface ChessResult {
   relayP50ms: number;
   relayP99ms: number;
   serverRelayP99ms: number;
+  journalCommitP50ms: number;
+  journalCommitP99ms: number;
+  journalBytesPerMove: number;
   serverLoopP99ms: number;
   serverLoopMaxMs: number;
   driverLoopP99ms: number;
@@ -318,6 +325,7 @@ async function runChess(n: number): Promise<ChessResult> {
     await sleep(warmupS * 1000);
     const cpu0 = cpuTimes(pid);
     const moves0 = await metric(server.port, 'chess_moves_relayed_total');
+    const journalBytes0 = await metric(server.port, 'chess_game_journal_bytes_total');
     await sleep(durationS * 1000);
     const cpu1 = cpuTimes(pid);
     // the event-loop delay over the play window (prom-client resets it at every scrape)
@@ -327,7 +335,8 @@ async function runChess(n: number): Promise<ChessResult> {
     const serverLoopP99 = loopMetric('nodejs_eventloop_lag_p99_seconds');
     const serverLoopMax = loopMetric('nodejs_eventloop_lag_max_seconds');
     const moves1 = await metric(server.port, 'chess_moves_relayed_total');
-    const serverRelayP99 = await serverHistogramP99(server.port);
+    const journalBytes1 = await metric(server.port, 'chess_game_journal_bytes_total');
+    const serverRelayP99 = histogramQuantileMs(loopText, 'chess_move_relay_seconds', 0.99);
     const reports = await Promise.all(workers.map((w) => w.call({ cmd: 'finish', waitMs: 30_000 }, 'report')));
     // join sends and receipts across workers
     const sent = new Map<string, number>();
@@ -354,6 +363,10 @@ async function runChess(n: number): Promise<ChessResult> {
       relayP50ms: pct(lat, 50),
       relayP99ms: pct(lat, 99),
       serverRelayP99ms: serverRelayP99,
+      // the game journal (0 bytes with --durable off): one group commit is a write plus fdatasync
+      journalCommitP50ms: histogramQuantileMs(loopText, 'chess_game_journal_commit_seconds', 0.5),
+      journalCommitP99ms: histogramQuantileMs(loopText, 'chess_game_journal_commit_seconds', 0.99),
+      journalBytesPerMove: (journalBytes1 - journalBytes0) / (moves1 - moves0),
       serverLoopP99ms: serverLoopP99,
       serverLoopMaxMs: serverLoopMax,
       driverLoopP99ms: Math.max(...reports.map((r) => r.loopDelayP99ms as number)),
@@ -379,11 +392,11 @@ async function runChess(n: number): Promise<ChessResult> {
   }
 }
 
-async function serverHistogramP99(port: number): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  const buckets = [...text.matchAll(/^chess_move_relay_seconds_bucket\{le="([^"]+)"\} (\d+)/gm)].map((m) => [m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2])] as const);
+/** The upper bound (ms) of the bucket holding quantile `q` of a histogram in a /metrics text. */
+function histogramQuantileMs(text: string, name: string, q: number): number {
+  const buckets = [...text.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\d+)`, 'gm'))].map((m) => [m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2])] as const);
   const total = buckets.at(-1)?.[1] ?? 0;
-  const hit = buckets.find(([, c]) => c >= total * 0.99);
+  const hit = total > 0 ? buckets.find(([, c]) => c >= total * q) : undefined;
   return hit ? hit[0] * 1000 : NaN;
 }
 
@@ -455,6 +468,7 @@ async function measureOnce(n: number): Promise<{ row: string; sample: Sample; ok
     relayPeer = await runEcho(n, true);
   }
   log(JSON.stringify({ chess: c, echo, relay: relayPeer }));
+  if (durable) log(`  game journal: group commit p50 ${fmt(c.journalCommitP50ms, 2)} ms, p99 ${fmt(c.journalCommitP99ms, 2)} ms (bucket bounds), ${fmt(c.journalBytesPerMove, 0)} bytes per move`);
   const ratio = echo ? c.cpuUsPerMove / echo.cpuUsPerMsg : NaN;
   const relay = relayPeer && echo ? relayPeer.cpuUsPerMsg / echo.cpuUsPerMsg : NaN;
   const row = `| ${n} | ${fmt(c.connectPerSec, 0)} | ${c.pairedGames} | ${fmt(c.pairP50ms)} / ${fmt(c.pairP99ms)} | ${c.moves} | ${fmt(c.relayP50ms, 2)} / ${fmt(c.relayP99ms, 2)} | ${fmt(c.cpuUsPerMove, 0)} | ${echo ? fmt(echo.cpuUsPerMsg, 0) : 'n/a'} | ${echo ? fmt(ratio, 2) + 'x' : 'n/a'} | ${relayPeer ? `${fmt(relayPeer.cpuUsPerMsg, 0)} (${fmt(relay, 2)}x)` : 'n/a'} | ${fmt(c.rssPerPlayerKB)} | ${fmt(c.rssPerGameKB)} | ${c.moveRejected + c.errors} / ${c.lostGames} |`;
@@ -540,7 +554,7 @@ async function main(): Promise<void> {
   const server = `node ${CHESS_SERVER_ARGS.join(' ')}`;
   process.stdout.write(
     [
-      `Pace ${paceMs} ms mean think time per move, ${warmupS} s of warm-up then ${durationS} s measured, server: ${server}, on ${cpuModel()}${priority !== null ? `, niceness ${priority}` : ''}${pin ? ', pinned (server under test on CPU 0, driver on the others)' : ', shared (every process on every CPU)'}, load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`,
+      `Pace ${paceMs} ms mean think time per move, ${warmupS} s of warm-up then ${durationS} s measured, server: ${server} (game journal ${durable ? 'on' : 'off'}), on ${cpuModel()}${priority !== null ? `, niceness ${priority}` : ''}${pin ? ', pinned (server under test on CPU 0, driver on the others)' : ', shared (every process on every CPU)'}, load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`,
       '',
       '| players | connects/s | games | pairing p50/p99 ms | moves relayed | relay p50/p99 ms | server CPU µs/move | echo CPU µs/msg | ratio | bare relay µs/msg (x echo) | RSS KB/player | RSS KB/game | rejected+errors / lost games |',
       '|---|---|---|---|---|---|---|---|---|---|---|---|---|',

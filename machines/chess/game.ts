@@ -81,7 +81,7 @@ const TYPES: readonly PieceType[] = ['p', 'n', 'b', 'r', 'q', 'k'];
 
 export class ChessGame {
   private pos: Position;
-  private readonly startFen: string;
+  private startFen: string;
   /**
    * The moves played, as move codes: with the start FEN, the whole game. Their descriptions
    * (PlayedMove: SAN, FEN after, ...) are not kept; history() and pgn() rebuild them when asked.
@@ -104,6 +104,24 @@ export class ChessGame {
     this.startFen = this.pos.toFen();
     this.hashLo.push(this.pos.hashLo);
     this.hashHi.push(this.pos.hashHi);
+  }
+
+  /**
+   * Starts again from `fen` with an empty history, reusing this object's buffers (throws
+   * FenError for a bad FEN, and then changes nothing). For a caller that keeps only the FEN
+   * between moves and plays one move at a time on a scratch game.
+   */
+  load(fen: string): this {
+    this.pos.loadFen(fen);
+    this.startFen = this.pos.toFen();
+    this.codes.length = 0;
+    this.hashLo.length = 0;
+    this.hashHi.length = 0;
+    this.hashLo.push(this.pos.hashLo);
+    this.hashHi.push(this.pos.hashHi);
+    this.moveCount = -1;
+    this.checkKnown = -1;
+    return this;
   }
 
   private legal(): number {
@@ -304,13 +322,15 @@ export class ChessGame {
   /**
    * How the game has ended, or null while it goes on: status()'s winner and reason, without
    * making the whole status (the server asks after every move, and almost every answer is null).
+   * `repetitions` is how often the current position has occurred, when the caller counts them
+   * itself (a game kept as a FEN and a list of earlier positions); default repetitionCount().
    */
-  outcome(): GameOutcome | null {
+  outcome(repetitions?: number): GameOutcome | null {
     const pos = this.pos;
     if (this.noMovesNow()) {
       return this.inCheckNow() ? { winner: COLOR_NAMES[pos.turn ^ 1], reason: 'checkmate' } : { winner: 'draw', reason: 'stalemate' };
     }
-    const reason = endReason(false, false, insufficientMaterial(pos), this.repetitionCount(), pos.halfmove >= 100);
+    const reason = endReason(false, false, insufficientMaterial(pos), repetitions ?? this.repetitionCount(), pos.halfmove >= 100);
     return reason ? { winner: 'draw', reason } : null;
   }
 

@@ -118,6 +118,8 @@ const U_HASH_LO = 4;
 const U_HASH_HI = 5;
 const U_SIZE = 8;
 
+let LOAD_SCRATCH: Position | undefined;
+
 export class Position {
   /** Piece code per square (0 empty). */
   board = new Int8Array(64);
@@ -162,6 +164,22 @@ export class Position {
     p.stack = this.stack.slice();
     p.sp = this.sp;
     return p;
+  }
+
+  /** Empty board, white to move, no rights, counters reset, empty undo stack. */
+  private clear(): void {
+    this.board.fill(0);
+    this.bbLo.fill(0);
+    this.bbHi.fill(0);
+    this.kingSq.fill(0);
+    this.turn = WHITE;
+    this.castling = 0;
+    this.ep = -1;
+    this.halfmove = 0;
+    this.fullmove = 1;
+    this.hashLo = 0;
+    this.hashHi = 0;
+    this.sp = 0;
   }
 
   occLo(): number {
@@ -513,8 +531,10 @@ export class Position {
       fullmove = parseInt(fields[5], 10);
     }
 
-    // Build into a scratch position so a later error leaves this one untouched.
-    const p = new Position();
+    // Build into a scratch position so a later error leaves this one untouched (one scratch for
+    // all loads: a server loads a position for every move it relays).
+    const p = (LOAD_SCRATCH ??= new Position());
+    p.clear();
     for (let sq = 0; sq < 64; sq++) if (board[sq]) p.put(board[sq], sq);
     p.kingSq[WHITE] = kingSq[WHITE];
     p.kingSq[BLACK] = kingSq[BLACK];

@@ -1,13 +1,12 @@
-/** Clock display: server-given milliseconds ticking locally between updates. */
+/**
+ * Clock display: server-given milliseconds ticking locally between updates, through the game
+ * core's own clock formula and format (the browser does not run the game's step: the server's
+ * state is the truth, and the view only counts down what it was last told).
+ */
 import type { Color, ClocksMs } from '../protocol/messages';
+import { runningClocks } from '../game/clock';
 
-/** mm:ss, never negative. */
-export function formatClock(ms: number): string {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const m = Math.floor(total / 60);
-  const s = total % 60;
-  return `${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
-}
+export { formatClock } from '../game/display';
 
 export interface ClockState {
   clocks: ClocksMs;
@@ -18,9 +17,7 @@ export interface ClockState {
 }
 
 export function currentClocks(state: ClockState, now: number): ClocksMs {
-  if (!state.running) return state.clocks;
-  const elapsed = Math.max(0, now - state.syncedAt);
-  return { ...state.clocks, [state.running]: Math.max(0, state.clocks[state.running] - elapsed) };
+  return runningClocks(state.clocks, state.running, state.syncedAt, now);
 }
 
 /** As lichess: tick every 100 ms under 10 s left, else every 500 ms. */

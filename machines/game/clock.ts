@@ -1,66 +1,67 @@
 /**
- * Clock arithmetic of the game machine, as pure functions of the context and a time.
- * All times are monotonic milliseconds from the injected now().
+ * Clock arithmetic of the game core, as pure functions of a state and a time. All times are
+ * milliseconds in the host's time base (the `now` a step is given).
  */
-import { CLOCK_TICK_MS, UNTIMED_PLIES } from './defaults';
-import type { ClocksMs, Color, GameContext, LagSettings } from './types';
+import { UNTIMED_PLIES } from './defaults';
+import type { ClocksMs, Color, GameState, LagSettings } from './types';
+
+/**
+ * Both clocks at `nowMs` when `running`'s clock has been running down since `since` (the
+ * running one counted down, never below 0). The one clock formula, for the game's own clocks
+ * and for a client's display of the clocks it was last sent.
+ */
+export function runningClocks(clocks: ClocksMs, running: Color | null, since: number, nowMs: number): ClocksMs {
+  if (running === null) return clocks;
+  const left = Math.max(0, clocks[running] - Math.max(0, nowMs - since));
+  return running === 'white' ? { white: left, black: clocks.black } : { white: clocks.white, black: left };
+}
 
 /** Whether the side to move has a running clock: from ply 2 on (lichess), while undecided. */
-export function clockRunning(ctx: GameContext): boolean {
-  return ctx.result === null && ctx.moves.length >= UNTIMED_PLIES;
+export function clockRunning(state: GameState): boolean {
+  return state.result === null && state.moves.length >= UNTIMED_PLIES;
 }
 
 /** Time the side to move has spent on this turn so far. */
-export function elapsedThisTurn(ctx: GameContext, nowMs: number): number {
-  return Math.max(0, nowMs - ctx.turnStartedAt);
+export function elapsedThisTurn(state: GameState, nowMs: number): number {
+  return Math.max(0, nowMs - state.turnStartedAt);
 }
 
 /** Both clocks as they stand at `nowMs` (the running one counted down, never below 0). */
-export function clocksAt(ctx: GameContext, nowMs: number): ClocksMs {
-  if (!clockRunning(ctx)) return { ...ctx.clocks };
-  const running = Math.max(0, ctx.clocks[ctx.turn] - elapsedThisTurn(ctx, nowMs));
-  return { ...ctx.clocks, [ctx.turn]: running };
+export function clocksAt(state: GameState, nowMs: number): ClocksMs {
+  return runningClocks(state.clocks, clockRunning(state) ? state.turn : null, state.turnStartedAt, nowMs);
 }
 
 /**
  * How long a side's clock may stay at zero before its flag falls: a move already in flight
  * can only be saved by lag credit, so the grace is what that credit could be — at most the
- * per-move cap and the side's bank — and never more than maxFlagGraceMs (docs/product.md, 2 s).
+ * per-move cap and the side's bank — and never more than maxFlagGraceMs (2 s).
  */
-export function flagGraceMs(ctx: GameContext, color: Color): number {
-  return Math.max(0, Math.min(ctx.settings.maxFlagGraceMs, ctx.settings.lag.perMoveCapMs, ctx.lagBank[color]));
+export function flagGraceMs(state: GameState, color: Color): number {
+  return Math.max(0, Math.min(state.settings.maxFlagGraceMs, state.settings.lag.perMoveCapMs, state.lagBank[color]));
 }
 
 /** Remaining time (can be negative) of the side to move at nowMs, grace not included. */
-export function moverRemaining(ctx: GameContext, nowMs: number): number {
-  return ctx.clocks[ctx.turn] - elapsedThisTurn(ctx, nowMs);
+function moverRemaining(state: GameState, nowMs: number): number {
+  return state.clocks[state.turn] - elapsedThisTurn(state, nowMs);
 }
 
 /** True when the side to move has run out of time including its flag grace. */
-export function moverFlagged(ctx: GameContext, nowMs: number): boolean {
-  return clockRunning(ctx) && moverRemaining(ctx, nowMs) + flagGraceMs(ctx, ctx.turn) <= 0;
+export function moverFlagged(state: GameState, nowMs: number): boolean {
+  return clockRunning(state) && moverRemaining(state, nowMs) + flagGraceMs(state, state.turn) <= 0;
 }
 
 /**
- * Delay until the running clock needs attention: the next whole second of this turn (a
- * `clock` event, when the machine emits them) or its next deadline (`wakeAt`), whichever is first.
+ * The time at which a deadline of the game falls due: before the clocks run, the first-move
+ * deadline; then the flag of the side to move (its clock plus flag grace) or the end of a
+ * counting disconnect grace, whichever is first. Infinity once the game is decided. A host
+ * sends `WAKE` at or after this time; nothing else in a game happens without a command.
  */
-export function nextClockWakeMs(ctx: GameContext, nowMs: number): number {
-  const untilTick = ctx.settings.clockEvents ? (ctx.tickIndex + 1) * CLOCK_TICK_MS - elapsedThisTurn(ctx, nowMs) : Number.POSITIVE_INFINITY;
-  return Math.max(0, Math.min(untilTick, wakeAt(ctx) - nowMs));
-}
-/**
- * The monotonic time at which a deadline of the game falls due: before the clocks run, the
- * first-move deadline; then the flag of the side to move (its clock plus flag grace) or the end
- * of a counting disconnect grace, whichever is first. Infinity once the game is decided. The
- * runner of a 'driven' game machine sends `WAKE` at or after this time.
- */
-export function wakeAt(ctx: GameContext): number {
-  if (ctx.result !== null) return Number.POSITIVE_INFINITY;
-  if (ctx.moves.length < UNTIMED_PLIES) return ctx.turnStartedAt + ctx.settings.firstMoveDeadlineMs;
-  const flagAt = ctx.turnStartedAt + ctx.clocks[ctx.turn] + flagGraceMs(ctx, ctx.turn);
-  const g = ctx.graceCount;
-  const graceEndsAt = g ? g.since + ctx.settings.graceMs[g.color] - ctx.graceUsed[g.color] : Number.POSITIVE_INFINITY;
+export function wakeAt(state: GameState): number {
+  if (state.result !== null) return Number.POSITIVE_INFINITY;
+  if (state.moves.length < UNTIMED_PLIES) return state.turnStartedAt + state.settings.firstMoveDeadlineMs;
+  const flagAt = state.turnStartedAt + state.clocks[state.turn] + flagGraceMs(state, state.turn);
+  const g = state.graceCount;
+  const graceEndsAt = g ? g.since + state.settings.graceMs[g.color] - state.graceUsed[g.color] : Number.POSITIVE_INFINITY;
   return Math.min(flagAt, graceEndsAt);
 }
 

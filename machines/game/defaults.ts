@@ -1,5 +1,5 @@
 /**
- * Every number the game machine uses, with where it comes from. The product fixes some
+ * Every number the game core uses, with where it comes from. The product fixes some
  * (docs/product.md); the others are lichess's for a 10+0 game.
  */
 
@@ -44,7 +44,7 @@ export const MAX_PLIES = 600;
 /** Draw offers are limited to one per 20 plies per player (lichess). */
 export const DRAW_OFFER_INTERVAL_PLIES = 20;
 
-/** timerUpdate comes once per second while a clock runs (docs/protocol.md). */
+/** The host reports the running clock once per second (timerUpdate, docs/protocol.md). */
 export const CLOCK_TICK_MS = 1_000;
 
 /** Lichess's clock starts at ply 2: the first two plies (one per side) are untimed. */

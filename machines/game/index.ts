@@ -1,28 +1,33 @@
 /**
- * The multiplayer game machine and its helpers (machines/game/README.md).
- * The client may import the pure helpers from './display' alone.
+ * The multiplayer game core: a pure step, the XState actor that runs it, the log that replays
+ * it, and the helpers hosts and clients read a game with. The client may import the display
+ * helpers from './display' and the clock formula from './clock' alone.
  */
-export { gameMachine, drivenGameMachine, defaultNow, type GameTiming } from './gameMachine';
-export { serverGameMachine } from './directMoves';
-export { snapshotForRejoin, uciToWireMove } from './rejoin';
-export { clocksAt, clockRunning, flagGraceMs, creditLag, wakeAt } from './clock';
+export { createGame, step, gamePgn } from './step';
+export { gameLogic, type GameActor } from './actor';
+export { newGameLog, replay, clockHistory, logPgn, shiftLog, lastLogTime } from './log';
+export { rejoinState, uciToWireMove } from './rejoin';
+export { clocksAt, clockRunning, flagGraceMs, creditLag, runningClocks, wakeAt } from './clock';
 export { formatClock, timerSeconds, toTimers, REASON_LABELS, reasonLabel, outcomeFor, opposite } from './display';
 export type { Outcome } from './display';
 export { REJECTION } from './reasons';
 export * as GAME_DEFAULTS from './defaults';
+export { GAME_LOG_VERSION } from './types';
 export type {
   ClocksMs,
   Color,
-  GameContext,
+  GameCommand,
   GameEmitted,
   GameEndReason,
-  GameEvent,
   GameInput,
-  GameOutput,
+  GameLog,
   GameResult,
   GameSettings,
+  GameState,
   LagSettings,
   Seat,
+  StepResult,
+  TimedCommand,
   WireMove,
   Winner,
 } from './types';

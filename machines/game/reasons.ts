@@ -1,12 +1,12 @@
 /**
- * Why the game machine refuses a command. The client shows "Invalid move: {reason}" for a
+ * Why the game core refuses a command. The client shows "Invalid move: {reason}" for a
  * refused move (docs/protocol.md), so the texts are short sentences.
  */
 export const REJECTION = {
   notAPlayer: 'Not a player in this game',
   notYourTurn: 'Not your turn',
   illegalMove: 'Illegal move',
-  /** The machine is final once the game is over; the server answers this itself. */
+  /** Any command for a game that is over. */
   gameOver: 'Game is over',
   drawTooEarly: 'A draw can be offered once both sides have moved',
   drawAlreadyOffered: 'Your draw offer is still pending',

@@ -1,4 +1,4 @@
-/** Turns the machine input into settings, filling defaults and refusing nonsense with a clear error. */
+/** Turns the game input into settings, filling defaults and refusing nonsense with a clear error. */
 import {
   DEFAULT_CLOCK_MS,
   DEFAULT_FIRST_MOVE_DEADLINE_MS,
@@ -14,7 +14,7 @@ import type { GameInput, GameSettings } from './types';
 function duration(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new TypeError(`gameMachine input: ${name} must be a finite number of milliseconds >= 0, got ${String(value)}`);
+    throw new TypeError(`game input: ${name} must be a finite number of milliseconds >= 0, got ${String(value)}`);
   }
   return value;
 }
@@ -22,27 +22,31 @@ function duration(name: string, value: number | undefined, fallback: number): nu
 function positiveCount(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new TypeError(`gameMachine input: ${name} must be an integer >= 1, got ${String(value)}`);
+    throw new TypeError(`game input: ${name} must be an integer >= 1, got ${String(value)}`);
   }
   return value;
 }
 
 function seatId(name: string, seat: unknown): string {
   const id = (seat as { id?: unknown } | null)?.id;
-  if (typeof id !== 'string' || id === '') throw new TypeError(`gameMachine input: ${name}.id must be a non-empty string`);
+  if (typeof id !== 'string' || id === '') throw new TypeError(`game input: ${name}.id must be a non-empty string`);
   return id;
 }
 
 export function resolveSettings(input: GameInput): GameSettings {
   if (!input || typeof input.gameId !== 'string' || input.gameId === '') {
-    throw new TypeError('gameMachine input: gameId must be a non-empty string');
+    throw new TypeError('game input: gameId must be a non-empty string');
   }
   const whiteId = seatId('white', input.white);
   const blackId = seatId('black', input.black);
-  if (whiteId === blackId) throw new TypeError('gameMachine input: white and black must be different players');
+  if (whiteId === blackId) throw new TypeError('game input: white and black must be different players');
+
+  if (typeof input.startedAt !== 'number' || !Number.isFinite(input.startedAt)) {
+    throw new TypeError(`game input: startedAt must be a finite number of milliseconds, got ${String(input.startedAt)}`);
+  }
 
   const clockMs = duration('clockMs', input.clockMs, DEFAULT_CLOCK_MS);
-  if (clockMs === 0) throw new TypeError('gameMachine input: clockMs must be > 0');
+  if (clockMs === 0) throw new TypeError('game input: clockMs must be > 0');
 
   const accounts = new Set(input.accountIds ?? []);
   const graceFor = (id: string): number => {
@@ -70,6 +74,5 @@ export function resolveSettings(input: GameInput): GameSettings {
     maxFlagGraceMs: MAX_FLAG_GRACE_MS,
     maxPlies: positiveCount('maxPlies', input.maxPlies, MAX_PLIES),
     drawOfferIntervalPlies: DRAW_OFFER_INTERVAL_PLIES,
-    clockEvents: input.clockEvents !== false,
   };
 }

@@ -1,6 +1,6 @@
 /**
- * Types of the game machine: its input, context, events in and events out.
- * machines/game/README.md; additive fields are marked.
+ * Types of the game core: its input, its state, the commands it takes, the events it emits and
+ * the log that records a game. All of them are plain JSON.
  */
 import type { ClocksMs, Color, GameEndReason, WireMove, Winner } from '../protocol/messages';
 
@@ -18,39 +18,34 @@ export interface LagSettings {
   initialBankMs: number;
   /** The bank never grows above this. */
   bankCapMs: number;
-  /** additive: added back to the mover's bank after each timed move (lichess "quota gain"). */
+  /** Added back to the mover's bank after each timed move (lichess "quota gain"). */
   refillPerMoveMs?: number;
 }
 
+/** What a game is created from (see settings.ts for the defaults and the checks). */
 export interface GameInput {
   gameId: string;
   white: Seat;
   black: Seat;
-  /** Per side; default 600 000 (docs/product.md). */
+  /** When the game starts, in the host's time base (milliseconds; the server uses its monotonic clock). */
+  startedAt: number;
+  /** Per side; default 600 000. */
   clockMs?: number;
-  /** Per side's first move; default 30 000 (docs/product.md). */
+  /** Per side's first move; default 30 000. */
   firstMoveDeadlineMs?: number;
   /**
    * Disconnect grace. A number applies to both players; otherwise a player whose id is in
    * `accountIds` gets `account`, everyone else `guest`. Default lichess 10+0: 80 s / 40 s.
    */
   graceMs?: { guest: number; account: number } | number;
-  /** Lag compensation quota; missing fields take the defaults (docs/product.md). */
+  /** Lag compensation quota; missing fields take the defaults. */
   lag?: Partial<LagSettings>;
-  /** additive: ids of players signed in with an account (for the grace period). */
+  /** Ids of players signed in with an account (for the grace period). */
   accountIds?: string[];
-  /** additive: start position (tests, puzzles); default the standard start position. */
+  /** Start position (tests, puzzles); default the standard start position. */
   startFen?: string;
-  /** additive: maximum game length in plies before a draw; default 600 (docs/product.md). */
+  /** Maximum game length in plies before a draw; default 600. */
   maxPlies?: number;
-  /**
-   * additive: emit `clock` once per second while a clock runs (default true). A server with
-   * thousands of games may turn it off and tick all games from one interval with `clocksAt`;
-   * the machine then wakes only for the flag and the disconnect grace.
-   */
-  clockEvents?: boolean;
-  /** Monotonic milliseconds (the server passes performance.now). Default performance.now. */
-  now?: () => number;
 }
 
 export interface GameSettings {
@@ -61,7 +56,6 @@ export interface GameSettings {
   maxFlagGraceMs: number;
   maxPlies: number;
   drawOfferIntervalPlies: number;
-  clockEvents: boolean;
 }
 
 export interface GameResult {
@@ -69,44 +63,52 @@ export interface GameResult {
   reason: GameEndReason;
 }
 
-/** Everything the machine knows; JSON-serialisable (no functions, no class instances). */
-export interface GameContext {
+/**
+ * Everything a game is, between two commands. Plain JSON: no functions, no class instances, no
+ * shared mutable parts (a step returns a new state and never changes the one it was given).
+ */
+export interface GameState {
   gameId: string;
   white: Seat;
   black: Seat;
   settings: GameSettings;
   startFen: string;
-  /** The moves played, as UCI ('e2e4', 'e7e8q'); a ChessGame is rebuilt from startFen + moves. */
+  /** The moves played, as UCI ('e2e4', 'e7e8q'). */
   moves: string[];
-  /** Position after the last move. */
+  /** The position now (the position is carried as FEN: a move parses it, never the move list). */
   fen: string;
   turn: Color;
   /**
+   * For repetitions: the position part of the FEN (placement, side, castling, en passant) of
+   * every position since the last capture or pawn move, the current one last.
+   */
+  positions: string[];
+  /**
    * Remaining time per side: for the side to move, as of `turnStartedAt` (it is running down
    * since then once the clocks have started); for the other side, final until its next turn.
+   * Once the game is over, both are final.
    */
   clocks: ClocksMs;
-  /** now() when the current turn began (game start, then each move). */
+  /** When the current turn began (game start, then each move). */
   turnStartedAt: number;
-  /** Whole seconds of the current turn already reported by a `clock` event. */
-  tickIndex: number;
   /** Lag compensation bank per side. */
   lagBank: ClocksMs;
   /** The side whose draw offer is pending, if any. */
   drawOffer: Color | null;
   /** Ply count at each side's last draw offer (for the once-per-20-plies limit). */
   lastDrawOfferPly: { white: number | null; black: number | null };
-  /** Players the server reported as disconnected. */
+  /** Players the host reported as disconnected. */
   away: { white: boolean; black: boolean };
   /** Grace already used by each side in its current absence. */
   graceUsed: ClocksMs;
   /** Grace currently running down: for whom and since when. */
   graceCount: { color: Color; since: number } | null;
-  /** Set when the game is decided; the machine then goes to its final state. */
+  /** Set once the game is decided; the state then changes no more. */
   result: GameResult | null;
 }
 
-export type GameEvent =
+/** What a host tells a game. */
+export type GameCommand =
   | { type: 'MOVE'; playerId: string; move: WireMove; lagMs?: number }
   | { type: 'RESIGN'; playerId: string }
   | { type: 'OFFER_DRAW'; playerId: string }
@@ -114,9 +116,13 @@ export type GameEvent =
   | { type: 'DECLINE_DRAW'; playerId: string }
   | { type: 'PLAYER_DISCONNECTED'; playerId: string }
   | { type: 'PLAYER_RECONNECTED'; playerId: string }
-  /** additive: check the deadlines now (the runner of a 'driven' machine sends it at `wakeAt`). */
+  /** Check the deadlines (the host sends it at or after `wakeAt(state)`). */
   | { type: 'WAKE' };
 
+/** A command with the time it arrived: what the game actor takes, and one entry of a game's log. */
+export type TimedCommand = GameCommand & { at: number };
+
+/** What a game tells its host. */
 export type GameEmitted =
   | {
       type: 'moved';
@@ -125,31 +131,24 @@ export type GameEmitted =
       fen: string;
       nextTurn: Color;
       clocks: ClocksMs;
-      /** The ply number of this move (1 for the first move): moves are the events a client must not miss. */
+      /** The ply number of this move (1 for the first move). */
       seq: number;
-      /** additive */
       uci: string;
-      /** additive: the side that moved */
+      /** The side that moved. */
       by: Color;
     }
   | {
       type: 'rejected';
       playerId: string;
       reason: string;
-      /** additive: the command that was refused */
-      command: GameEvent['type'];
-    }
-  | {
-      type: 'clock';
-      clocks: ClocksMs;
-      /** additive: whose clock is running */
-      turn: Color;
+      /** The command that was refused. */
+      command: GameCommand['type'];
     }
   | { type: 'drawOffered'; by: Color }
   | {
       type: 'drawDeclined';
       by: Color;
-      /** additive: true when the offer lapsed because its receiver moved instead of answering */
+      /** true when the offer lapsed because its receiver moved instead of answering */
       implicit?: boolean;
     }
   | { type: 'opponentDisconnected'; color: Color; graceMs: number }
@@ -159,8 +158,25 @@ export type GameEmitted =
       winner: Winner;
       reason: GameEndReason;
       pgn: string;
-      /** additive: final clocks */
+      /** Final clocks. */
       clocks: ClocksMs;
     };
 
-export type GameOutput = GameResult;
+/** What one command does: the next state and what to tell the host. */
+export interface StepResult {
+  state: GameState;
+  events: readonly GameEmitted[];
+}
+
+/** Version of the log format (see GameLog). */
+export const GAME_LOG_VERSION = 1;
+
+/**
+ * A game's whole truth: its input and every command it was given, with the time it arrived, in
+ * order. `replay(log)` rebuilds the state from it, exactly. Version 1.
+ */
+export interface GameLog {
+  v: typeof GAME_LOG_VERSION;
+  input: GameInput;
+  entries: TimedCommand[];
+}

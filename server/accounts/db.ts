@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { ACCOUNTS_DEFAULTS } from './config';
+import { createDataDirApart, pgliteStartParams } from './pglite-memory';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -105,7 +106,8 @@ async function openPglite(dataDir: string, schema: string): Promise<Db> {
   const unlock = lockDataDir(dataDir);
   let db: PGlite;
   try {
-    db = await PGlite.create(dir);
+    await createDataDirApart(dir);
+    db = await PGlite.create(dir, { startParams: pgliteStartParams() });
   } catch (err) {
     unlock();
     throw err;
@@ -199,4 +201,34 @@ async function openPgPool(url: string, schema: string, timeouts: DbTimeouts): Pr
       await pool.end();
     },
   };
+}
+
+/** The database could not be opened at start (unreachable, locked by another process, unreadable). */
+export class DatabaseUnavailableError extends Error {
+  override name = 'DatabaseUnavailableError';
+}
+
+/**
+ * An error that says the database is out of reach rather than that a statement was wrong:
+ * a time limit, a refused or lost connection, a server shutting down or refusing connections.
+ */
+export function isDbUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err instanceof DatabaseUnavailableError) return true;
+  if (/timeout|Connection terminated|connect(ion)? (refused|closed|ended)/i.test(err.message)) return true;
+  const code = (err as PgError).code ?? '';
+  // SQLSTATE 08xxx connection exceptions, 57014 statement timeout, 57P0x shutdown/cannot connect, 53300 too many connections
+  if (/^(08...|57014|57P0.|53300)$/.test(code)) return true;
+  return /^E[A-Z]+$/.test(code); // a Node socket error: ECONNREFUSED, ECONNRESET, ETIMEDOUT, ...
+}
+
+/** Whether the database answers within `withinMs` (for /healthz). */
+export async function databaseAnswers(db: Queryable, withinMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), withinMs)));
+  try {
+    return await Promise.race([db.query('SELECT 1').then(() => true, () => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

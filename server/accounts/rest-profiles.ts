@@ -341,3 +341,8 @@ export function createProfilesHandler(deps: { db: Db; keys: SigningKeys }): Hand
 export function restInternalError(): Reply {
   return json(500, { code: 'PGRST000', details: null, hint: null, message: 'Internal server error' });
 }
+
+/** PostgREST's answer while it cannot reach its database. */
+export function restUnavailable(): Reply {
+  return json(503, { code: 'PGRST000', details: null, hint: null, message: 'Could not connect with the database' });
+}

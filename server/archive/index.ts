@@ -7,11 +7,18 @@ import type { Logger } from 'pino';
 import type { Db } from '../accounts/db';
 import type { Handler } from '../accounts/http';
 import { createArchiveHandler } from './http';
-import { archiveGame, type FinishedGame, type StoreResult } from './store';
+import { archiveGame, claimGuestGames, currentRating, type FinishedGame, type StoreResult } from './store';
+import { finishedGameFromLog } from './fromLog';
+import { GLICKO2_DEFAULTS } from '../../machines/rating';
+import type { EndedGame } from '../game/games';
 
 export interface Archive {
   /** Stores a finished game (and rates it when rated); idempotent per game id. */
   store(game: FinishedGame): Promise<StoreResult>;
+  /** An account's pool rating, the initial rating before its first rated game (matchmaking pairs by it). */
+  ratingOf(accountId: string): Promise<number>;
+  /** Gives the account the games a proven guest identity played (kept, never rated); how many. */
+  claimGuestGames(guestId: string, accountId: string): Promise<number>;
   /** GET /api/... (games, players, leaderboard) */
   readonly handler: Handler;
 }
@@ -24,8 +31,48 @@ export function createArchive(db: Db, logger: Logger): Archive {
       logger.debug({ gameId: game.id, stored: result.stored, rated: result.ratings !== null, ms: Math.round(performance.now() - started) }, 'game archived');
       return result;
     },
+    async ratingOf(accountId) {
+      return (await currentRating(db, accountId))?.rating ?? GLICKO2_DEFAULTS.initial.rating;
+    },
+    async claimGuestGames(guestId, accountId) {
+      const count = await claimGuestGames(db, guestId, accountId);
+      logger.info({ guestId, accountId, count }, 'guest games claimed');
+      return count;
+    },
     handler: createArchiveHandler(db),
   };
 }
 
 export type { FinishedGame, StoreResult } from './store';
+
+/** How often, and how far apart, a failed archive write is tried again. */
+const RETRIES = 3;
+const RETRY_MS = 2_000;
+
+/**
+ * The GameManager's `onEnded`: each finished game goes to the archive, tried again a few times
+ * if the database fails (the game's log also stays in the journal's finished file).
+ */
+export function archiveFinishedGames(archive: Archive, logger: Logger): (ended: EndedGame) => void {
+  return (ended) => {
+    const record = finishedGameFromLog(ended.log, ended.state, ended.result, {
+      monotonicNow: ended.at,
+      wallNow: Date.now() - (performance.now() - ended.at),
+    });
+    const attempt = (left: number): void => {
+      archive.store(record).then(
+        (r) => {
+          if (r.ratings) logger.info({ gameId: record.id, ratings: r.ratings }, 'rated game archived');
+        },
+        (err: unknown) => {
+          if (left > 0) {
+            setTimeout(() => attempt(left - 1), RETRY_MS).unref();
+            return;
+          }
+          logger.error({ err, gameId: record.id }, 'could not archive the finished game');
+        },
+      );
+    };
+    attempt(RETRIES);
+  };
+}

@@ -12,7 +12,7 @@
  * string, a clock that is not a finite number) sends the frame through JSON.stringify instead.
  */
 import type { ClocksMs, GameMoveMsg, TimerUpdateMsg } from '../../machines/protocol/messages';
-import { timerSeconds } from './machines';
+import { timerSeconds } from '../../machines/game';
 import { asciiBytes } from '../ascii';
 
 const SCRATCH = new Uint8Array(4096);

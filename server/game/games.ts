@@ -1,35 +1,56 @@
 /**
- * One XState actor per live multiplayer game. Commands from sockets go in as machine events;
- * the machine's emitted events come out as socket messages to the two players. A finished
- * game's actor is stopped and forgotten.
+ * One game actor per live multiplayer game (machines/game: XState's fromTransition running the
+ * core's pure step). Commands from sockets go in stamped with the time they are handled; the
+ * step's events come out as socket messages to the two players. A finished game's actor is
+ * stopped and forgotten.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ClocksMs, Color, CurrentState, ServerMessage } from '../../machines/protocol/messages';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
-import type { GameCommand, GameEmitted, GameInput, Seat } from './contract';
-import { clockRunning, clocksAt, createGameActor, liveContext, opposite, rejoinState, wakeAt, type GameActor, type GameContext } from './machines';
+import {
+  GAME_DEFAULTS,
+  clockRunning,
+  gamePgn,
+  newGameLog,
+  clocksAt,
+  opposite,
+  rejoinState,
+  wakeAt,
+  type GameActor,
+  type GameCommand,
+  type GameEmitted,
+  type GameInput,
+  type GameLog,
+  type GameResult,
+  type GameState,
+  type Seat,
+} from '../../machines/game';
+import { createGameActor } from './machines';
 import type { Heartbeat } from '../heartbeat';
 import { WakeWheel, type WheelEntry } from './wakeWheel';
 import { EndedGames } from './endedGames';
 import { encodeJson, gameMoveFrame, timerUpdateFrame } from './frames';
+import { NO_RECORDER, type GameRecorder } from './journal';
+import type { DamagedGame } from './journalRecovery';
 
 /**
  * Time in the server's games comes from one timing wheel, turned by the server's heartbeat
- * (server/heartbeat.ts), not from a timer per game actor.
+ * (server/heartbeat.ts), not from a timer per game actor. Every command and wake-up is stamped
+ * with performance.now() (monotonic), the time base of the games' states.
  * Each live game waits in the wheel for its next due time, whichever is first of:
- * - a deadline of the machine (`wakeAt`: first-move deadline, flag, end of a counting disconnect
- *   grace); the game actor ('driven' timing) is then sent WAKE and decides;
- * - the next whole second of the running clock's turn without a move: a `timerUpdate` (with
- *   `clockEvents: false` the machine emits none). Every `gameMove` carries both clocks, so a
- *   timerUpdate repeats nothing the players were told less than a second ago.
+ * - a deadline of the game (`wakeAt`: first-move deadline, flag, end of a counting disconnect
+ *   grace); the game actor is then sent WAKE and decides;
+ * - the next whole second of the running clock's turn without a move: a `timerUpdate`. Every
+ *   `gameMove` carries both clocks, so a timerUpdate repeats nothing the players were told less
+ *   than a second ago.
  * After every command the game is put back in the slot of its new due time. Slots are
  * as wide as a heartbeat (GAME_BEAT_MS), so a deadline is acted on at most that late (the flag
  * grace is 2 s).
  */
 export const GAME_BEAT_MS = 50;
-const CLOCK_REPORT_MS = 1000;
+const CLOCK_REPORT_MS = GAME_DEFAULTS.CLOCK_TICK_MS;
 /** How long, and how many, ended games' results are kept for players who come back late. */
 const ENDED_KEEP_MS = 5 * 60_000;
 const ENDED_MAX = 5_000;
@@ -42,6 +63,16 @@ export interface GameOptions {
   lag: { perMoveCapMs: number; initialBankMs: number; bankCapMs: number };
   startFen?: string;
   inspect?: unknown;
+  /** told of every finished game, with its log and final state (the archive stores it) */
+  onEnded?: (ended: EndedGame) => void;
+}
+
+/** A game that has just finished; `at` is the end in the log's time base (performance.now()). */
+export interface EndedGame {
+  log: GameLog;
+  state: GameState;
+  result: GameResult;
+  at: number;
 }
 
 export interface LiveGame {
@@ -62,6 +93,8 @@ export interface LiveGame {
    */
   sessions: { white: PlayerSession; black: PlayerSession };
   actor: GameActor;
+  /** the game's log so far (what the journal holds of it; compaction rewrites it from here) */
+  log: GameLog;
   startedAt: number;
   ended: boolean;
 }
@@ -83,6 +116,8 @@ export class GameManager {
     private readonly log: Logger,
     private readonly opts: GameOptions,
     heartbeat: Heartbeat,
+    /** the durable store every command goes to before its effects are sent (server/game/journal.ts) */
+    private readonly recorder: GameRecorder = NO_RECORDER,
   ) {
     this.wheel = new WakeWheel<LiveGame>(heartbeat.periodMs, performance.now());
     heartbeat.onBeat((now) => this.tick(now));
@@ -90,6 +125,11 @@ export class GameManager {
 
   get size(): number {
     return this.games.size;
+  }
+
+  /** Every live game's log (the journal's compaction writes them out). */
+  *liveLogs(): Iterable<GameLog> {
+    for (const g of this.games.values()) yield g.log;
   }
 
   get clockMs(): number {
@@ -110,54 +150,14 @@ export class GameManager {
       firstMoveDeadlineMs: this.opts.firstMoveMs,
       graceMs: this.opts.graceMs,
       lag: this.opts.lag,
-      now: () => performance.now(),
+      startedAt: performance.now(),
       accountIds: [white, black].filter((s) => s.kind === 'account').map((s) => s.id),
-      clockEvents: false,
       ...(this.opts.startFen ? { startFen: this.opts.startFen } : {}),
     };
-    let actor: GameActor;
-    try {
-      actor = createGameActor(input, this.opts.inspect);
-    } catch (err) {
-      this.log.error({ err, gameId: id }, 'could not create game actor');
-      return null;
-    }
-    const game: LiveGame = {
-      id,
-      wakeSlot: -1,
-      wakePrev: null,
-      wakeNext: null,
-      reportTurn: -1,
-      reportsThisTurn: 0,
-      white: input.white,
-      black: input.black,
-      sessions: { white, black },
-      actor,
-      startedAt: Date.now(),
-      ended: false,
-    };
-    try {
-      actor.start();
-    } catch (err) {
-      this.log.error({ err, gameId: id }, 'game actor failed to start');
-      return null;
-    }
-    const status = (actor.getSnapshot() as { status?: string; error?: unknown }).status;
-    if (status !== 'active') {
-      this.log.error({ gameId: id, status, err: (actor.getSnapshot() as { error?: unknown }).error }, 'game actor did not start');
-      return null;
-    }
-    this.games.set(id, game);
-    this.reschedule(game);
-    white.game = game;
-    black.game = game;
-    actor.on('*', (e) => this.onEmitted(game, e as GameEmitted));
-    actor.subscribe({
-      error: (err) => {
-        this.log.error({ err, gameId: id }, 'game actor failed; aborting the game');
-        this.finish(game, { type: 'ended', winner: 'draw', reason: 'aborted', pgn: '' });
-      },
-    });
+    const actor = this.startActor(input);
+    if (!actor) return null;
+    this.recorder.started(input);
+    const game = this.adopt(actor, newGameLog(input), { white, black });
     this.metrics.gamesStarted.inc();
     this.log.info({ gameId: id, white: white.id, black: black.id }, 'game started');
     const timerDuration = Math.round(this.opts.clockMs / 1000);
@@ -167,31 +167,134 @@ export class GameManager {
     } catch (err) {
       this.log.error({ err, gameId: id }, 'cannot read the game state');
     }
-    for (const [color, me, them] of [
-      ['white', input.white, input.black],
-      ['black', input.black, input.white],
-    ] as const) {
-      this.hub.sendTo(game.sessions[color], {
-        type: 'gameStart',
-        gameId: id,
-        color,
-        opponentId: them.id,
-        opponentName: them.name,
-        timerDuration,
-        ...(currentState ? { currentState } : {}),
-      });
-    }
+    this.recorder.afterCommit(() => {
+      for (const [color, me, them] of [
+        ['white', input.white, input.black],
+        ['black', input.black, input.white],
+      ] as const) {
+        this.hub.sendTo(game.sessions[color], {
+          type: 'gameStart',
+          gameId: id,
+          color,
+          opponentId: them.id,
+          opponentName: them.name,
+          timerDuration,
+          ...(currentState ? { currentState } : {}),
+        });
+      }
+    });
     // A player may have disconnected between pairing and now.
     for (const s of [white, black]) if (!s.ws) this.command(game, { type: 'PLAYER_DISCONNECTED', playerId: s.id });
     return game;
   }
 
-  /** Sends a command to a game actor; never throws. */
+  /**
+   * Resumes a game from its log (already in this process's time base), seating its players, who
+   * come back on their own; a player without a socket now starts a disconnect grace. Returns
+   * null when the log does not give a running game (logged).
+   */
+  resume(log: GameLog, seat: (playerId: string, kind: 'guest' | 'account') => PlayerSession, awayMs: number): LiveGame | null {
+    const input = log.input;
+    const actor = this.startActor(input);
+    if (!actor) return null;
+    // before the game's listeners are attached: replaying tells nobody anything
+    for (const entry of log.entries) actor.send(entry);
+    const snap = actor.getSnapshot();
+    if (snap.status !== 'active') {
+      this.log.error({ gameId: input.gameId, err: snap.error }, 'game log did not replay; the game is aborted');
+      return null;
+    }
+    const kind = (id: string) => (input.accountIds?.includes(id) ? 'account' : 'guest');
+    const game = this.adopt(actor, { ...log, entries: [...log.entries] }, { white: seat(input.white.id, kind(input.white.id)), black: seat(input.black.id, kind(input.black.id)) });
+    const state = snap.context;
+    this.metrics.gamesResumed.inc();
+    this.log.info({ gameId: input.gameId, moves: state.moves.length, awayMs: Math.round(awayMs) }, 'game resumed');
+    if (state.result) {
+      // it ended by a command the journal holds but its end record was not yet written
+      this.finish(game, { type: 'ended', winner: state.result.winner, reason: state.result.reason, pgn: gamePgn(state), clocks: state.clocks });
+      return game;
+    }
+    for (const color of ['white', 'black'] as const) {
+      const s = game.sessions[color];
+      if (!s.ws && !state.away[color]) this.command(game, { type: 'PLAYER_DISCONNECTED', playerId: s.id });
+    }
+    return game;
+  }
+
+  /** A game whose log is damaged ends as aborted: players who come back are told so. */
+  abortDamaged(d: DamagedGame): void {
+    this.metrics.gamesEnded.inc({ reason: 'aborted' });
+    if (!d.white || !d.black) return;
+    const frame = encodeJson({ type: 'gameEnd', gameId: d.gameId, winner: 'draw', reason: 'aborted' } satisfies ServerMessage);
+    this.ended.record(d.gameId, d.white.id, d.black.id, frame, performance.now());
+  }
+
+  /** Runs `fn` once everything the games recorded so far is durable (at once without a journal). */
+  afterCommit(fn: () => void): void {
+    this.recorder.afterCommit(fn);
+  }
+
+  /** A started game actor for `input`, or null (logged) when it cannot be created or started. */
+  private startActor(input: GameInput): GameActor | null {
+    const id = input.gameId;
+    let actor: GameActor;
+    try {
+      actor = createGameActor(input, this.opts.inspect);
+      actor.start();
+    } catch (err) {
+      this.log.error({ err, gameId: id }, 'could not create or start the game actor');
+      return null;
+    }
+    const started = actor.getSnapshot();
+    if (started.status !== 'active') {
+      this.log.error({ gameId: id, status: started.status, err: started.error }, 'game actor did not start');
+      return null;
+    }
+    return actor;
+  }
+
+  /** The live game around a started actor: registered, seated, scheduled and listened to. */
+  private adopt(actor: GameActor, log: GameLog, sessions: { white: PlayerSession; black: PlayerSession }): LiveGame {
+    const input = log.input;
+    const id = input.gameId;
+    const game: LiveGame = {
+      id,
+      wakeSlot: -1,
+      wakePrev: null,
+      wakeNext: null,
+      reportTurn: -1,
+      reportsThisTurn: 0,
+      white: input.white,
+      black: input.black,
+      sessions,
+      actor,
+      log,
+      startedAt: Date.now(),
+      ended: false,
+    };
+    this.games.set(id, game);
+    this.reschedule(game);
+    sessions.white.game = game;
+    sessions.black.game = game;
+    actor.on('*', (e) => this.onEmitted(game, e));
+    actor.subscribe({
+      error: (err) => {
+        this.log.error({ err, gameId: id }, 'game actor failed; aborting the game');
+        this.finish(game, { type: 'ended', winner: 'draw', reason: 'aborted', pgn: '', clocks: actor.getSnapshot().context.clocks });
+      },
+    });
+    return game;
+  }
+
+  /** Sends a command to a game actor, stamped with the time now; never throws. */
   command(game: LiveGame, cmd: GameCommand, arrivedAt?: number): void {
     if (game.ended) return;
     this.moveArrivedAt = arrivedAt ?? 0;
     try {
-      game.actor.send(cmd);
+      const entry = { ...cmd, at: performance.now() };
+      game.log.entries.push(entry);
+      this.recorder.command(game.id, entry);
+      game.actor.send(entry);
     } catch (err) {
       this.log.error({ err, gameId: game.id, cmd: cmd.type }, 'game actor threw');
     } finally {
@@ -202,34 +305,53 @@ export class GameManager {
 
   /** Puts the game in the wheel slot of its next due time (see the top of this file). */
   private reschedule(game: LiveGame): void {
-    const ctx = game.ended ? null : liveContext(game.actor);
-    if (!ctx) {
+    const state = this.liveState(game);
+    if (!state) {
       this.wheel.cancel(game);
       return;
     }
-    this.wheel.schedule(game, Math.min(wakeAt(ctx), this.nextReportAt(game, ctx)));
+    this.wheel.schedule(game, Math.min(wakeAt(state), this.nextReportAt(game, state)));
+  }
+
+  /** The state of a game still being played, or null once it ended or its actor failed. */
+  private liveState(game: LiveGame): GameState | null {
+    if (game.ended) return null;
+    const snap = game.actor.getSnapshot();
+    return snap.status === 'active' && snap.context.result === null ? snap.context : null;
   }
 
   /** When the running clock's next whole second without a move is up (Infinity if none runs). */
-  private nextReportAt(game: LiveGame, ctx: GameContext): number {
-    if (!clockRunning(ctx)) return Number.POSITIVE_INFINITY;
-    if (game.reportTurn !== ctx.turnStartedAt) {
-      game.reportTurn = ctx.turnStartedAt;
+  private nextReportAt(game: LiveGame, state: GameState): number {
+    if (!clockRunning(state)) return Number.POSITIVE_INFINITY;
+    if (game.reportTurn !== state.turnStartedAt) {
+      game.reportTurn = state.turnStartedAt;
       game.reportsThisTurn = 0;
     }
-    return ctx.turnStartedAt + (game.reportsThisTurn + 1) * CLOCK_REPORT_MS;
+    return state.turnStartedAt + (game.reportsThisTurn + 1) * CLOCK_REPORT_MS;
   }
 
-  /** The rejoin snapshot (the protocol's gameStart.currentState); throws if the actor has no context. */
+  /** The rejoin snapshot (gameStart.currentState) as of now. */
   currentState(game: LiveGame): CurrentState {
-    return rejoinState(game.actor);
+    return rejoinState(game.actor.getSnapshot().context, performance.now());
   }
 
-  /** One frame, serialised and encoded once, to both players; returns it. */
-  private both(game: LiveGame, frame: Uint8Array): Uint8Array {
-    this.hub.sendBytesTo(game.sessions.white, frame);
-    this.hub.sendBytesTo(game.sessions.black, frame);
-    return frame;
+  /**
+   * One frame, serialised and encoded once, to both players once durable; returns it. A frame
+   * that must wait is copied: the frame writers (frames.ts) reuse one buffer.
+   */
+  private both(game: LiveGame, frame: Uint8Array, relayFrom = 0): Uint8Array {
+    const bytes = this.recorder.waiting ? frame.slice() : frame;
+    this.recorder.afterCommit(() => {
+      this.hub.sendBytesTo(game.sessions.white, bytes);
+      this.hub.sendBytesTo(game.sessions.black, bytes);
+      if (relayFrom) this.metrics.relayLatency.observe((performance.now() - relayFrom) / 1000);
+    });
+    return bytes;
+  }
+
+  /** The players of a game `playerId` played in that ended in the last minutes (for a rematch), or null. */
+  endedPlayers(gameId: string, playerId: string): { white: string; black: string } | null {
+    return this.ended.playersOf(gameId, playerId, performance.now());
   }
 
   /** The gameEnd frame of a game `playerId` played in that ended in the last minutes, or null. */
@@ -237,35 +359,27 @@ export class GameManager {
     return this.ended.frameFor(gameId, playerId, performance.now());
   }
 
-  /** A frame to one player of the game. */
+  /** A frame to one player of the game, once durable. */
   private sendTo(game: LiveGame, color: Color, msg: ServerMessage): void {
-    this.hub.sendTo(game.sessions[color], msg);
+    this.recorder.afterCommit(() => this.hub.sendTo(game.sessions[color], msg));
   }
 
   private onEmitted(game: LiveGame, e: GameEmitted): void {
     if (game.ended) return;
     switch (e.type) {
       case 'moved': {
-        this.both(game, gameMoveFrame({ type: 'gameMove', gameId: game.id, move: e.move, nextTurn: e.nextTurn, san: e.san, fen: e.fen, clocks: e.clocks, seq: e.seq }));
+        this.both(game, gameMoveFrame({ type: 'gameMove', gameId: game.id, move: e.move, nextTurn: e.nextTurn, san: e.san, fen: e.fen, clocks: e.clocks, seq: e.seq }), this.moveArrivedAt);
         this.metrics.movesRelayed.inc();
-        if (this.moveArrivedAt) this.metrics.relayLatency.observe((performance.now() - this.moveArrivedAt) / 1000);
         return;
       }
       case 'rejected': {
-        let fen: string | undefined;
-        try {
-          fen = this.currentState(game).fen;
-        } catch {
-          fen = undefined;
-        }
-        this.hub.send(e.playerId, { type: 'moveRejected', message: e.reason, gameId: game.id, ...(fen ? { fen } : {}) });
+        const fen = game.actor.getSnapshot().context.fen;
+        const rejected: ServerMessage = { type: 'moveRejected', message: e.reason, gameId: game.id, fen };
+        this.recorder.afterCommit(() => this.hub.send(e.playerId, rejected));
         this.metrics.messagesRejected.inc({ reason: 'move_rejected' });
         this.log.info({ gameId: game.id, playerId: e.playerId, reason: e.reason }, 'move rejected');
         return;
       }
-      case 'clock':
-        this.reportClocks(game, e.clocks);
-        return;
       case 'drawOffered':
         this.sendTo(game, opposite(e.by), { type: 'drawOffer', gameId: game.id });
         return;
@@ -297,6 +411,9 @@ export class GameManager {
   private finish(game: LiveGame, e: Extract<GameEmitted, { type: 'ended' }>): void {
     if (game.ended) return;
     game.ended = true;
+    const endedAt = performance.now();
+    this.recorder.ended(game.log, endedAt, { winner: e.winner, reason: e.reason });
+    this.tellEnded(game, { winner: e.winner, reason: e.reason }, endedAt);
     // its own buffer: the frame is kept for players who come back late
     const frame = this.both(game, encodeJson({ type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) } satisfies ServerMessage));
     this.ended.record(game.id, game.white.id, game.black.id, frame, performance.now());
@@ -313,8 +430,17 @@ export class GameManager {
       { gameId: game.id, white: game.white.id, black: game.black.id, winner: e.winner, reason: e.reason, durationMs: Date.now() - game.startedAt },
       'game ended',
     );
-    // The actor has stopped itself: 'ended' is emitted on entering the machine's final state, and
-    // an actor that failed is stopped by XState too. Dropping the game drops the actor.
+    // A finished game's state changes no more; its actor is stopped and dropped with the game.
+    game.actor.stop();
+  }
+
+  private tellEnded(game: LiveGame, result: GameResult, at: number): void {
+    if (!this.opts.onEnded) return;
+    try {
+      this.opts.onEnded({ log: game.log, state: game.actor.getSnapshot().context, result, at });
+    } catch (err) {
+      this.log.error({ err, gameId: game.id }, 'could not hand the finished game on');
+    }
   }
 
   /** The games whose due time has come: deadlines to the machine, clock reports to the players. */
@@ -332,21 +458,21 @@ export class GameManager {
   }
 
   private wake(game: LiveGame): void {
-    let ctx = liveContext(game.actor);
-    if (!ctx) return;
+    let state = this.liveState(game);
+    if (!state) return;
     const now = performance.now();
-    if (now >= wakeAt(ctx)) {
+    if (now >= wakeAt(state)) {
       this.command(game, { type: 'WAKE' });
-      ctx = game.ended ? null : liveContext(game.actor);
-      if (!ctx) return;
+      state = this.liveState(game);
+      if (!state) return;
     }
-    if (now < this.nextReportAt(game, ctx)) return;
+    if (now < this.nextReportAt(game, state)) return;
     // whole seconds of this turn reported so far (a late tick does not send a burst)
-    game.reportsThisTurn = Math.floor((now - ctx.turnStartedAt) / CLOCK_REPORT_MS);
-    this.reportClocks(game, clocksAt(ctx, now));
+    game.reportsThisTurn = Math.floor((now - state.turnStartedAt) / CLOCK_REPORT_MS);
+    this.reportClocks(game, clocksAt(state, now));
   }
 
-  /** timerUpdate: whole seconds, and the milliseconds (additive). */
+  /** timerUpdate: the whole seconds players see, and the milliseconds. */
   private reportClocks(game: LiveGame, clocks: ClocksMs): void {
     this.both(game, timerUpdateFrame(game.id, clocks));
   }

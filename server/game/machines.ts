@@ -1,47 +1,25 @@
 /**
- * The binding between the server and the pure machines in machines/game and
- * machines/matchmaking: creating actors and reading what the server needs from snapshots.
- * Any difference between the machines' interface and what the server expects is absorbed here.
+ * The binding between the server and the pure cores in machines/game and machines/matchmaking:
+ * creating their actors. The types are the cores' own.
  */
-import { createActor } from 'xstate';
-import { serverGameMachine, snapshotForRejoin, type GameContext } from '../../machines/game';
+import { createActor, type InspectionEvent, type Observer } from 'xstate';
+import { gameLogic, type GameActor, type GameInput } from '../../machines/game';
+import { poolLogic, type PoolActor } from '../../machines/matchmaking';
 
-/** Pure clock helpers of the game machine the server reads snapshots with. */
-export { clockRunning, clocksAt, opposite, timerSeconds, toTimers, wakeAt, type GameContext } from '../../machines/game';
-import { matchmakingMachine } from '../../machines/matchmaking';
-import type { CurrentState } from '../../machines/protocol/messages';
-import type { GameCommand, GameInput, MatchmakingCommand } from './contract';
+/** What an actor's `inspect` option takes (tests and diagnostics). */
+type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
-export interface EmitterActor<C> {
-  start(): unknown;
-  stop(): unknown;
-  send(cmd: C): void;
-  on(type: '*', handler: (e: { type: string }) => void): { unsubscribe(): void };
-  subscribe(o: { error?: (err: unknown) => void; complete?: () => void }): { unsubscribe(): void };
+/** The server's inspector option as XState takes it: a function or an observer, else none. */
+function inspectOption(inspect: unknown): { inspect?: Inspect } {
+  return typeof inspect === 'function' || (typeof inspect === 'object' && inspect !== null) ? { inspect: inspect as Inspect } : {};
 }
 
-export interface GameActor extends EmitterActor<GameCommand> {
-  getSnapshot(): unknown;
-}
-export type MatchmakingActor = EmitterActor<MatchmakingCommand>;
-
-/** A game actor the server drives with WAKE events from its timing wheel (GameTiming 'driven'), moves taken directly (machines/game/directMoves.ts). */
+/** A game actor running the core's step; the server stamps each command with its arrival time. */
 export function createGameActor(input: GameInput, inspect?: unknown): GameActor {
-  const actor = createActor(serverGameMachine, { input: input as never, ...(inspect ? { inspect: inspect as never } : {}) });
-  return actor as unknown as GameActor;
+  return createActor(gameLogic, { input, ...inspectOption(inspect) });
 }
 
-export function rejoinState(actor: GameActor): CurrentState {
-  return snapshotForRejoin(actor.getSnapshot() as never) as CurrentState;
-}
-
-/** The context of a game still being played, or null once the actor is done or broken. */
-export function liveContext(actor: GameActor): GameContext | null {
-  const snap = actor.getSnapshot() as { status?: string; context?: GameContext };
-  return snap.status === 'active' && snap.context ? snap.context : null;
-}
-
-export function createMatchmakingActor(random: () => number, inspect?: unknown): MatchmakingActor {
-  const actor = createActor(matchmakingMachine, { input: { random } as never, ...(inspect ? { inspect: inspect as never } : {}) });
-  return actor as unknown as MatchmakingActor;
+/** The matchmaking pool's actor running the pool's step; the server stamps each command with its time and roll. */
+export function createPoolActor(inspect?: unknown): PoolActor {
+  return createActor(poolLogic, inspectOption(inspect));
 }

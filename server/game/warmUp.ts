@@ -9,7 +9,7 @@
  * first. It takes a few tens of milliseconds, before the server listens.
  */
 import { ChessGame } from '../../machines/chess';
-import type { GameCommand, GameEmitted } from './contract';
+import type { GameCommand } from '../../machines/game';
 import { createGameActor } from './machines';
 import { readMoveFrame } from '../realtime/moveFrame';
 
@@ -57,8 +57,8 @@ export function warmUpChessCore(rounds = 40): number {
 }
 
 /**
- * The same for the game actor: short scripted games through the machine the server runs, with a
- * simulated clock, covering the paths live games reach only now and then (game start and end,
+ * The same for the game actor: short scripted games through the actor the server runs, each
+ * command stamped with a simulated time, covering the paths live games reach only now and then (game start and end,
  * each kind of rejection, draw offers, presence changes, WAKE on a flag and on the grace,
  * promotions while the clocks run).
  */
@@ -75,20 +75,18 @@ export function warmUpGameMachine(rounds = 30): { games: number; endings: string
         black: { id: 'b', name: 'B' },
         clockMs: 60_000,
         graceMs: 10_000,
-        clockEvents: false,
-        now: () => now,
+        startedAt: now,
         ...(startFen ? { startFen } : {}),
       });
-      actor.on('*', (e) => {
-        const emitted = e as GameEmitted;
-        if (emitted.type === 'ended') endings.add(emitted.reason);
-        if (emitted.type === 'moved' && emitted.move.promotion) promotions.add(emitted.san);
+      actor.on('ended', (e) => endings.add(e.reason));
+      actor.on('moved', (e) => {
+        if (e.move.promotion) promotions.add(e.san);
       });
       actor.start();
       for (const step of steps) {
         if (typeof step === 'number') now += step;
-        else if (step.type === 'MOVE') actor.send({ ...step, lagMs: r % 2 ? 25.5 : undefined } as GameCommand);
-        else actor.send(step);
+        else if (step.type === 'MOVE') actor.send({ ...step, lagMs: r % 2 ? 25.5 : undefined, at: now });
+        else actor.send({ ...step, at: now });
       }
       actor.stop();
       games++;

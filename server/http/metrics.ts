@@ -84,6 +84,10 @@ export class FastCounter {
     this.value++;
   }
 
+  add(n: number): void {
+    this.value += n;
+  }
+
   get() {
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: [{ labels: {}, value: this.value }] };
   }
@@ -172,6 +176,10 @@ export class ServerMetrics {
   readonly connectionsRefused: client.Counter<'reason'>;
   readonly identifications: client.Counter<'outcome'>;
   readonly relayLatency: FastHistogram;
+  /** the game journal's group commits (server/game/journal.ts) */
+  readonly journalCommitSeconds: FastHistogram;
+  readonly journalBytes: FastCounter;
+  readonly gamesResumed: client.Counter;
 
   /** `loopLag`: the heartbeat's delay histogram (server/heartbeat.ts), for nodejs_eventloop_lag_*. */
   constructor(stats: LiveStats, loopLag?: RecordableHistogram) {
@@ -208,7 +216,7 @@ export class ServerMetrics {
     this.connectionsOpened = new client.Counter({ name: 'chess_connections_opened_total', help: 'WebSocket connections opened', registers });
     this.connectionsRefused = new client.Counter({
       name: 'chess_connections_refused_total',
-      help: 'WebSocket upgrades refused with 429, by reason (per-address socket cap or connect rate)',
+      help: 'WebSocket upgrades refused, by reason (429: per-address socket cap or connect rate; 503: server-wide socket cap)',
       labelNames: ['reason'],
       registers,
     });
@@ -225,6 +233,15 @@ export class ServerMetrics {
         [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
       ),
     );
+    this.journalCommitSeconds = register(
+      new FastHistogram(
+        'chess_game_journal_commit_seconds',
+        'Durable write of one group commit of the game journal: one write plus fdatasync',
+        [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      ),
+    );
+    this.journalBytes = register(new FastCounter('chess_game_journal_bytes_total', 'Bytes appended to the game journal'));
+    this.gamesResumed = new client.Counter({ name: 'chess_games_resumed_total', help: 'Live games resumed from the journal at start', registers });
   }
 
   text(): Promise<string> {

@@ -76,12 +76,8 @@ export class Hub {
 
   /** Attach a socket to a player, creating the session. Returns the socket it replaced, if any. */
   attach(ws: WS, playerId: string, kind: 'guest' | 'account'): { session: PlayerSession; replaced: WS | null } {
-    let session = this.players.get(playerId);
+    const session = this.seat(playerId, kind);
     let replaced: WS | null = null;
-    if (!session) {
-      session = { id: playerId, kind, ws: null, game: null, queued: false };
-      this.players.set(playerId, session);
-    }
     if (session.ws && session.ws !== ws) replaced = session.ws;
     if (!session.ws) this.online++;
     session.ws = ws;
@@ -90,6 +86,16 @@ export class Hub {
     data.session = session;
     this.countChanged();
     return { session, replaced };
+  }
+
+  /** The player's session, created without a socket if there is none (a resumed game seats its players). */
+  seat(playerId: string, kind: 'guest' | 'account'): PlayerSession {
+    let session = this.players.get(playerId);
+    if (!session) {
+      session = { id: playerId, kind, ws: null, game: null, queued: false };
+      this.players.set(playerId, session);
+    }
+    return session;
   }
 
   /** The socket no longer speaks for its player (closed or rebound). */

@@ -36,7 +36,7 @@ describe('display helpers', () => {
 });
 
 describe('game input checks', () => {
-  const base = { gameId: 'g', white: { id: 'a', name: 'A' }, black: { id: 'b', name: 'B' } };
+  const base = { gameId: 'g', white: { id: 'a', name: 'A' }, black: { id: 'b', name: 'B' }, startedAt: 0 };
 
   it('fills the documented defaults', () => {
     expect(resolveSettings(base)).toEqual({
@@ -47,7 +47,6 @@ describe('game input checks', () => {
       maxFlagGraceMs: 2_000,
       maxPlies: 600,
       drawOfferIntervalPlies: 20,
-      clockEvents: true,
     });
   });
 
@@ -58,5 +57,6 @@ describe('game input checks', () => {
     expect(() => resolveSettings({ ...base, gameId: '' })).toThrow(/gameId/);
     expect(() => resolveSettings({ ...base, lag: { perMoveCapMs: Number.NaN } })).toThrow(/lag.perMoveCapMs/);
     expect(() => resolveSettings({ ...base, maxPlies: 0 })).toThrow(/maxPlies/);
+    expect(() => resolveSettings({ ...base, startedAt: Number.POSITIVE_INFINITY })).toThrow(/startedAt/);
   });
 });

@@ -1,28 +1,47 @@
-/** Test harness for the game machine: fake timers drive both `after` delays and now(). */
-import { vi } from 'vitest';
+/**
+ * Test harness for the game core: a game actor (XState's fromTransition running the step) fed
+ * timed commands from an injected clock. `advance` moves the clock as a host does, sending WAKE
+ * at every due time it passes (the server does the same from its timing wheel); `wait` moves it
+ * without waking the game. Every command sent is kept in the game's log.
+ */
 import { createActor } from 'xstate';
-import { gameMachine, type drivenGameMachine, type GameEmitted, type GameInput } from '../../machines/game';
+import { gameLogic, newGameLog, wakeAt, type GameCommand, type GameEmitted, type GameInput, type GameLog } from '../../machines/game';
 
 export const WHITE = { id: 'player_w', name: 'Wendy' };
 export const BLACK = { id: 'player_b', name: 'Bruno' };
 
-/** Starts a game on the self-timed machine, or on the driven one when it is passed. */
-export function startGame(overrides: Partial<GameInput> = {}, machine: typeof gameMachine | typeof drivenGameMachine = gameMachine) {
-  const input: GameInput = {
-    gameId: 'g1',
-    white: WHITE,
-    black: BLACK,
-    clockMs: 60_000,
-    now: () => Date.now(),
-    ...overrides,
-  };
-  const actor = createActor(machine as typeof gameMachine, { input });
+/** The input of a test game: 60 s clocks, started at time 0. */
+export function testInput(overrides: Partial<GameInput> = {}): GameInput {
+  return { gameId: 'g1', white: WHITE, black: BLACK, clockMs: 60_000, startedAt: 0, ...overrides };
+}
+
+export function startGame(overrides: Partial<GameInput> = {}) {
+  const input = testInput(overrides);
+  let now = input.startedAt;
+  const log: GameLog = newGameLog(input);
+  const actor = createActor(gameLogic, { input });
   const events: GameEmitted[] = [];
   actor.on('*', (e) => events.push(e));
   actor.start();
 
+  const state = () => actor.getSnapshot().context;
+
+  /** Sends a command stamped with the clock's time, and logs it. */
+  const send = (command: GameCommand) => {
+    const entry = { ...command, at: now };
+    log.entries.push(entry);
+    actor.send(entry);
+  };
+
+  /** Sends whatever a buggy host might forward (parsed JSON, unchecked), stamped and logged. */
+  const sendRaw = (command: Record<string, unknown>) => {
+    const entry = JSON.parse(JSON.stringify({ ...command, at: now }));
+    log.entries.push(entry);
+    actor.send(entry);
+  };
+
   const move = (playerId: string, uci: string, lagMs?: number) =>
-    actor.send({
+    send({
       type: 'MOVE',
       playerId,
       move: {
@@ -33,12 +52,28 @@ export function startGame(overrides: Partial<GameInput> = {}, machine: typeof ga
       ...(lagMs !== undefined ? { lagMs } : {}),
     });
 
+  /** Moves the clock by `ms` without telling the game. */
+  const wait = (ms: number) => {
+    now += ms;
+  };
+
+  /** Moves the clock by `ms`, sending WAKE at each due time on the way, as a host does. */
+  const advance = (ms: number) => {
+    const until = now + ms;
+    for (let due = wakeAt(state()); due <= until; due = wakeAt(state())) {
+      const before = state();
+      now = Math.max(now, due);
+      send({ type: 'WAKE' });
+      if (state() === before) throw new Error(`WAKE at its due time ${due} changed nothing`);
+    }
+    now = until;
+  };
+
   /** Plays alternating moves starting with whoever is to move, `thinkMs` before each. */
   const play = (ucis: string[], thinkMs = 0) => {
     for (const uci of ucis) {
-      if (thinkMs) vi.advanceTimersByTime(thinkMs);
-      const ctx = actor.getSnapshot().context;
-      move(ctx.turn === 'white' ? WHITE.id : BLACK.id, uci);
+      if (thinkMs) advance(thinkMs);
+      move(state().turn === 'white' ? WHITE.id : BLACK.id, uci);
     }
   };
 
@@ -49,11 +84,17 @@ export function startGame(overrides: Partial<GameInput> = {}, machine: typeof ga
   return {
     actor,
     events,
+    log,
+    send,
+    sendRaw,
     move,
     play,
+    wait,
+    advance,
     ofType,
-    ctx: () => actor.getSnapshot().context,
-    snap: () => actor.getSnapshot(),
+    now: () => now,
+    state,
+    result: () => state().result,
     ended: () => ofType('ended')[0],
   };
 }

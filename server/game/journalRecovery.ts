@@ -1,0 +1,137 @@
+/**
+ * Reading a node's game journal back after a restart, and compacting it: which games were live
+ * (their logs), which finished, which records are damaged (and whose), and the node's last sign
+ * of life. docs/operations.md (Durability) describes the rules.
+ */
+import type { GameLog, GameResult, Seat } from '../../machines/game';
+import { newGameLog, replay } from '../../machines/game';
+import { decodeLine, type AiGameLog } from './journalRecords';
+
+export interface DamagedGame {
+  gameId: string;
+  reason: string;
+  /** the players, when the game's start record is readable (to tell them it was aborted) */
+  white?: Seat;
+  black?: Seat;
+}
+
+export interface RecoveredJournal {
+  /** games without an end record, in the journal's time base */
+  live: GameLog[];
+  /** games against the AI without an end record */
+  liveAi: AiGameLog[];
+  finished: { log: GameLog; result: GameResult }[];
+  /** games with a damaged record or a log that does not replay: reported and aborted */
+  damaged: DamagedGame[];
+  /** damaged records naming no game */
+  unreadable: { line: number; reason: string }[];
+  /** the game whose last record was cut off by a crash (never acknowledged, so dropped), if any */
+  tornTail: { gameId: string | null } | null;
+  /** the latest time the journal mentions: the node was alive until at least then */
+  lastAliveAt: number;
+}
+
+interface Gathered {
+  log: GameLog | null;
+  result: GameResult | null;
+  damage: string | null;
+}
+
+/** The journal's text, read back. Never throws on bad content: damage is reported in the result. */
+export function readJournal(text: string): RecoveredJournal {
+  const lines = text.split('\n');
+  // A last piece without its newline is a write the crash cut short; it was never acknowledged.
+  const tail = lines.pop() ?? '';
+  const tornTail = tail.length > 0 ? { gameId: recordGameId(tail) } : null;
+  const games = new Map<string, Gathered>();
+  const aiGames = new Map<string, AiGameLog | null>(); // null: ended
+  const unreadable: RecoveredJournal['unreadable'] = [];
+  let lastAliveAt = Number.NEGATIVE_INFINITY;
+  const gameOf = (id: string): Gathered => {
+    let g = games.get(id);
+    if (!g) games.set(id, (g = { log: null, result: null, damage: null }));
+    return g;
+  };
+  lines.forEach((line, i) => {
+    if (line.length === 0) return;
+    const d = decodeLine(line);
+    if (!d.ok) {
+      if (d.gameId) gameOf(d.gameId).damage ??= `line ${i + 1}: ${d.reason}`;
+      else unreadable.push({ line: i + 1, reason: d.reason });
+      return;
+    }
+    const r = d.record;
+    switch (r.k) {
+      case 'alive':
+        lastAliveAt = Math.max(lastAliveAt, r.at);
+        return;
+      case 'start': {
+        const g = gameOf(r.input.gameId);
+        if (g.log) g.damage ??= `line ${i + 1}: second start record`;
+        else g.log = newGameLog(r.input);
+        lastAliveAt = Math.max(lastAliveAt, r.input.startedAt);
+        return;
+      }
+      case 'cmd': {
+        const g = gameOf(r.g);
+        if (!g.log) g.damage ??= `line ${i + 1}: command before the game's start record`;
+        else if (g.result) g.damage ??= `line ${i + 1}: command after the game's end`;
+        else g.log.entries.push(r.e);
+        lastAliveAt = Math.max(lastAliveAt, r.e.at);
+        return;
+      }
+      case 'end': {
+        const g = gameOf(r.g);
+        g.result = r.result;
+        lastAliveAt = Math.max(lastAliveAt, r.at);
+        return;
+      }
+      case 'ai':
+        aiGames.set(r.g, { gameId: r.g, playerId: r.playerId, playerColor: r.playerColor, difficulty: r.difficulty, moves: [] });
+        return;
+      case 'aimove': {
+        const ai = aiGames.get(r.g);
+        if (ai) ai.moves.push(r.uci);
+        else if (ai === undefined) gameOf(r.g).damage ??= `line ${i + 1}: move before the AI game's start record`;
+        return;
+      }
+      case 'aiend':
+        aiGames.set(r.g, null);
+        return;
+    }
+  });
+  const out: RecoveredJournal = { live: [], liveAi: [], finished: [], damaged: [], unreadable, tornTail, lastAliveAt };
+  for (const [gameId, ai] of aiGames) {
+    if (games.get(gameId)?.damage) continue; // reported below
+    if (ai) out.liveAi.push(ai);
+  }
+  for (const [gameId, g] of games) {
+    const damage = g.damage ?? (g.log ? replayProblem(g.log) : 'no start record');
+    if (damage) {
+      out.damaged.push({ gameId, reason: damage, ...(g.log ? { white: g.log.input.white, black: g.log.input.black } : {}) });
+    } else if (g.log && g.result) {
+      out.finished.push({ log: g.log, result: g.result });
+    } else if (g.log) {
+      out.live.push(g.log);
+    }
+  }
+  return out;
+}
+
+/** The game a line speaks of, whole or damaged, if it names one. */
+function recordGameId(line: string): string | null {
+  const d = decodeLine(line);
+  if (!d.ok) return d.gameId;
+  const r = d.record;
+  return r.k === 'start' ? r.input.gameId : r.k === 'alive' ? null : r.g;
+}
+
+/** Why a log cannot be replayed, or null when it can. */
+function replayProblem(log: GameLog): string | null {
+  try {
+    replay(log);
+    return null;
+  } catch (err) {
+    return `does not replay: ${(err as Error).message}`;
+  }
+}

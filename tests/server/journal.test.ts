@@ -1,0 +1,104 @@
+/**
+ * The game journal read back (server/game/journalRecovery.ts) and a log moved to a new time base
+ * (machines/game shiftLog): what a restarted server resumes, reports and drops.
+ */
+import { describe, expect, it } from 'vitest';
+import { clocksAt, newGameLog, replay, shiftLog, type GameInput, type GameLog } from '../../machines/game';
+import { encodeRecord, type JournalRecord } from '../../server/game/journalRecords';
+import { readJournal } from '../../server/game/journalRecovery';
+
+const input = (gameId: string, startedAt = 1000): GameInput => ({
+  gameId,
+  white: { id: 'player_whitewhite', name: 'W' },
+  black: { id: 'player_blackblack', name: 'B' },
+  startedAt,
+});
+
+const move = (playerId: string, uci: string, at: number) => ({ type: 'MOVE' as const, playerId, move: { from: uci.slice(0, 2), to: uci.slice(2, 4) }, at });
+
+/** A game whose clocks run: four plies, a second apart. */
+function fourPlies(gameId: string): GameLog {
+  const log = newGameLog(input(gameId));
+  ['e2e4', 'e7e5', 'g1f3', 'b8c6'].forEach((uci, i) => log.entries.push(move(i % 2 ? 'player_blackblack' : 'player_whitewhite', uci, 2000 + i * 1000)));
+  return log;
+}
+
+function journalOf(...logs: GameLog[]): string {
+  const records: JournalRecord[] = [];
+  for (const l of logs) {
+    records.push({ k: 'start', input: l.input });
+    for (const e of l.entries) records.push({ k: 'cmd', g: l.input.gameId, e });
+  }
+  return records.map(encodeRecord).join('');
+}
+
+describe('game journal', () => {
+  it('gives back every live game with its entries, and finished games with their results', () => {
+    const a = fourPlies('game_aaaaaaaa');
+    const b = fourPlies('game_bbbbbbbb');
+    const text = journalOf(a, b) + encodeRecord({ k: 'end', g: 'game_bbbbbbbb', at: 9000, result: { winner: 'white', reason: 'resignation' } }) + encodeRecord({ k: 'alive', at: 9500 });
+    const found = readJournal(text);
+    expect(found.live).toEqual([a]);
+    expect(found.finished).toEqual([{ log: b, result: { winner: 'white', reason: 'resignation' } }]);
+    expect(found.damaged).toEqual([]);
+    expect(found.tornTail).toBeNull();
+    expect(found.lastAliveAt).toBe(9500);
+  });
+
+  it('reports a damaged record against its game, which alone is left out', () => {
+    const a = fourPlies('game_aaaaaaaa');
+    const b = fourPlies('game_bbbbbbbb');
+    const lines = journalOf(a, b).split('\n');
+    const i = lines.findIndex((l) => l.includes('game_bbbbbbbb') && l.includes('"from":"g1"'));
+    lines[i] = lines[i].replace('g1', 'h1'); // one flipped character: the checksum no longer matches
+    const found = readJournal(lines.join('\n'));
+    expect(found.live.map((l) => l.input.gameId)).toEqual(['game_aaaaaaaa']);
+    expect(found.damaged).toEqual([expect.objectContaining({ gameId: 'game_bbbbbbbb', reason: expect.stringContaining('checksum'), white: b.input.white, black: b.input.black })]);
+  });
+
+  it('drops a last record cut short by a crash (never acknowledged) and keeps the game', () => {
+    const a = fourPlies('game_aaaaaaaa');
+    const whole = journalOf(a);
+    const extra = encodeRecord({ k: 'cmd', g: 'game_aaaaaaaa', e: move('player_whitewhite', 'f1c4', 6000) });
+    const found = readJournal(whole + extra.slice(0, 50));
+    expect(found.live).toEqual([a]);
+    expect(found.damaged).toEqual([]);
+    expect(found.tornTail).toEqual({ gameId: 'game_aaaaaaaa' });
+  });
+
+  it('reports a log that does not replay, and records naming no game', () => {
+    const bad = newGameLog(input('game_cccccccc'));
+    bad.entries.push(move('player_whitewhite', 'e2e4', Number.NaN));
+    const found = readJournal(journalOf(bad).replace('null', '"x"') + 'garbage\n');
+    expect(found.unreadable).toEqual([{ line: 3, reason: 'not a journal record' }]);
+    expect(found.live).toEqual([]);
+    expect(found.damaged.map((d) => d.gameId)).toEqual(['game_cccccccc']);
+  });
+
+  it('gives back live games against the AI with their moves, and not the ended ones', () => {
+    const seat = { playerId: 'player_aiplayer1', playerColor: 'black' as const, difficulty: 3 };
+    const records: JournalRecord[] = [
+      { k: 'ai', g: 'ai_one', ...seat },
+      { k: 'aimove', g: 'ai_one', uci: 'e2e4' },
+      { k: 'ai', g: 'ai_two', ...seat },
+      { k: 'aimove', g: 'ai_one', uci: 'c7c5' },
+      { k: 'aiend', g: 'ai_two' },
+    ];
+    const found = readJournal(records.map(encodeRecord).join(''));
+    expect(found.liveAi).toEqual([{ gameId: 'ai_one', ...seat, moves: ['e2e4', 'c7c5'] }]);
+    expect(found.damaged).toEqual([]);
+  });
+
+  it('moves a log to another time base: the same game, and no clock charged for the gap', () => {
+    const log = fourPlies('game_aaaaaaaa');
+    const before = replay(log);
+    const moved = shiftLog(log, -1_234_567.5);
+    const after = replay(moved);
+    expect(after.moves).toEqual(before.moves);
+    expect(after.fen).toBe(before.fen);
+    // five seconds into white's turn, in either time base, white has spent the same time
+    expect(clocksAt(after, after.turnStartedAt + 5000)).toEqual(clocksAt(before, before.turnStartedAt + 5000));
+    expect(JSON.parse(JSON.stringify(moved))).toEqual(moved);
+    expect(() => shiftLog(log, Number.NaN)).toThrow(/cannot shift/);
+  });
+});
