@@ -118,6 +118,8 @@ export const errorCodeSchema = z.enum([
   'no_ai_game',
   'engine_failure',
   'rematch_unavailable',
+  'not_signed_in',
+  'archive_unavailable',
 ]);
 
 // ---------------------------------------------------------------------------
@@ -236,6 +238,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('serverShutdown'), message: z.string() }),
   /** additive: answer to identifyUser */
   z.strictObject({ type: z.literal('identified'), playerId: z.string(), username: z.string().optional() }),
+  /** additive: answer to claimGuestGames: how many archived guest games the account now holds */
+  z.strictObject({ type: z.literal('guestGamesClaimed'), guestId: z.string(), count: z.number().int() }),
 ]);
 
 // ---------------------------------------------------------------------------
@@ -270,4 +274,6 @@ export const clientPayloadSchemas = {
   identifyUser: z.object({ userId: z.string().min(1).max(128), accessToken: z.string().min(1).max(4096) }),
   startAIGame: z.object({ options: aiGameOptionsSchema }),
   playerMoveAI: z.object({ gameId: gameIdSchema, move: wireMoveSchema }),
+  /** additive: on a signed-in socket, take the games this device played as a guest (proved by its secret) */
+  claimGuestGames: z.object({ guestId: z.string().min(1).max(64), secret: z.string().min(1).max(128) }),
 } as const;

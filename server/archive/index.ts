@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../accounts/db';
 import type { Handler } from '../accounts/http';
 import { createArchiveHandler } from './http';
-import { archiveGame, currentRating, type FinishedGame, type StoreResult } from './store';
+import { archiveGame, claimGuestGames, currentRating, type FinishedGame, type StoreResult } from './store';
 import { finishedGameFromLog } from './fromLog';
 import { GLICKO2_DEFAULTS } from '../../machines/rating';
 import type { EndedGame } from '../game/games';
@@ -17,6 +17,8 @@ export interface Archive {
   store(game: FinishedGame): Promise<StoreResult>;
   /** An account's pool rating, the initial rating before its first rated game (matchmaking pairs by it). */
   ratingOf(accountId: string): Promise<number>;
+  /** Gives the account the games a proven guest identity played (kept, never rated); how many. */
+  claimGuestGames(guestId: string, accountId: string): Promise<number>;
   /** GET /api/... (games, players, leaderboard) */
   readonly handler: Handler;
 }
@@ -31,6 +33,11 @@ export function createArchive(db: Db, logger: Logger): Archive {
     },
     async ratingOf(accountId) {
       return (await currentRating(db, accountId))?.rating ?? GLICKO2_DEFAULTS.initial.rating;
+    },
+    async claimGuestGames(guestId, accountId) {
+      const count = await claimGuestGames(db, guestId, accountId);
+      logger.info({ guestId, accountId, count }, 'guest games claimed');
+      return count;
     },
     handler: createArchiveHandler(db),
   };

@@ -47,6 +47,9 @@ const isClosingRefusal = (reason: string): reason is ClosingRefusal => reason ==
 const SWEEP_EVERY_MS = 10_000;
 
 const TEXTS = {
+  archiveUnavailable: 'The game archive is not available right now.',
+  notSignedIn: 'Sign in to keep the games you played as a guest.',
+  guestNotProved: 'That guest identity could not be verified, so its games stay where they are.',
   replaced: 'This player connected from another tab or device; this connection is closed.',
   identityRejected: 'The saved player identity could not be verified; you are playing under a new player id.',
   binary: 'Binary messages are not accepted; send JSON text.',
@@ -149,12 +152,13 @@ export class Realtime {
     const address = addressKey(clientAddress(peer, req.getHeader('x-forwarded-for') || undefined, this.proxies));
     const refusal = this.admission.admit(address, performance.now());
     if (refusal) {
-      // answered at once with a status, before any other work (the guest secret's HMAC included)
+      // answered at once with a status (429, or 503 when the server is full), before any other
+      // work (the guest secret's HMAC included)
       this.metrics.connectionsRefused.inc({ reason: refusal.reason });
       this.logRefusal(address, refusal.reason);
       res.cork(() => {
         res
-          .writeStatus('429 Too Many Requests')
+          .writeStatus(refusal.status)
           .writeHeader('Retry-After', String(refusal.retryAfterSeconds))
           .writeHeader('Content-Type', 'text/plain; charset=utf-8')
           .writeHeader('Connection', 'close')
@@ -387,6 +391,23 @@ export class Realtime {
         if (!ai) return this.reject(ws, 'ai_unavailable', TEXTS.aiUnavailable);
         return ai.move(session.id, msg.payload);
       }
+      case 'claimGuestGames':
+        return void this.claimGuestGames(ws, session, msg.payload);
+    }
+  }
+
+  /** claimGuestGames: a signed-in player takes the archived games of a guest identity it proves. */
+  private async claimGuestGames(ws: WS, session: PlayerSession, payload: ParsedPayloads['claimGuestGames']): Promise<void> {
+    const archive = this.accounts?.archive;
+    if (!archive) return this.reject(ws, 'archive_unavailable', TEXTS.archiveUnavailable);
+    if (session.kind !== 'account') return this.reject(ws, 'not_signed_in', TEXTS.notSignedIn);
+    if (!this.identity.verify(payload.guestId, payload.secret)) return this.reject(ws, 'identity_rejected', TEXTS.guestNotProved);
+    try {
+      const count = await archive.claimGuestGames(payload.guestId, session.id);
+      this.sendWs(ws, { type: 'guestGamesClaimed', guestId: payload.guestId, count });
+    } catch (err) {
+      this.log.error({ err, playerId: session.id }, 'claiming guest games failed');
+      this.reject(ws, 'archive_unavailable', TEXTS.archiveUnavailable);
     }
   }
 

@@ -52,6 +52,7 @@ export const SERVER_SAMPLES: { [K in ServerMessageType]: ServerMessageOf<K> } = 
   error: { type: 'error', message: 'Game not found or not yours.', code: 'unknown_game' },
   serverShutdown: { type: 'serverShutdown', message: 'The server is restarting' },
   identified: { type: 'identified', playerId: 'user-uuid', username: 'alice' },
+  guestGamesClaimed: { type: 'guestGamesClaimed', guestId: 'player_abcdefgh12', count: 3 },
 };
 
 export const CLIENT_SAMPLES: { [K in ClientMessageType]: Extract<ClientMessage, { type: K }> } = {
@@ -69,4 +70,5 @@ export const CLIENT_SAMPLES: { [K in ClientMessageType]: Extract<ClientMessage, 
   identifyUser: { type: 'identifyUser', payload: { userId: 'user-uuid', accessToken: 'eyJ...' } },
   startAIGame: { type: 'startAIGame', payload: { options: { difficulty: 5, playerColor: 'random' } } },
   playerMoveAI: { type: 'playerMoveAI', payload: { gameId: 'ai_1', move: { from: 'e7', to: 'e8', promotion: 'q' } } },
+  claimGuestGames: { type: 'claimGuestGames', payload: { guestId: 'player_abcdefgh12', secret: 'c2VjcmV0' } },
 };
