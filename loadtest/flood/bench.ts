@@ -14,7 +14,8 @@
  *                               [--games 10] [--server tsx|built]
  *
  * --sources N spreads the flood over N loopback addresses (127.0.1.1 …): the per-address limits
- * then bind less and the global identification budget is what is left. Exit 1 when a flood
+ * then bind less and the global identification budget is what is left. --distinct gives every
+ * bad-signature socket its own token, so that no answer is cached and each one costs a check. Exit 1 when a flood
  * phase's median relay p99 is over --p99 or a bystander move was lost.
  * BENCH_ENTRY=path/main.js drives another build (for before/after runs).
  */
@@ -34,6 +35,8 @@ const BYSTANDER_ADDRESS = '127.0.0.2';
 const THINK_MS = 250;
 /** a flood phase is measured for at least this long, so that the bystanders make enough moves */
 const PHASE_MIN_MS = 5000;
+/** --distinct: a different bad token per socket */
+let distinct = false;
 
 // ------------------------------------------------------------------------------------------------
 // the bystander game: relay times from a send to the opponent's receipt
@@ -161,7 +164,7 @@ async function oneRun(bad: number, valid: number, sources: string[], games: numb
     await sleep(2000); // the bystanders' games warm up the move path
     const results = [
       await phase('quiet', bystanders, async () => undefined),
-      await phase(`${bad} bad-signature identifyUser`, bystanders, await floodChild().then((flood) => () => flood({ url, count: bad, sources, userId: t.userId, token: t.badSignature }))),
+      await phase(`${bad} bad-signature identifyUser`, bystanders, await floodChild().then((flood) => () => flood({ url, count: bad, sources, userId: t.userId, token: t.badSignature, distinct }))),
       await phase(`${valid} valid identifyUser`, bystanders, await floodChild().then((flood) => () => flood({ url, count: valid, sources, userId: t.userId, token: t.valid }))),
     ];
     return { results, lost: bystanders.reduce((n, b) => n + b.lost, 0) };
@@ -179,6 +182,7 @@ async function main(): Promise<void> {
   const sourceCount = Math.max(1, Number(opt('sources', '1')));
   const p99Limit = Number(opt('p99', '50'));
   const games = Math.max(1, Number(opt('games', '10')));
+  distinct = argv.includes('--distinct');
   const sources = sourceCount === 1 ? ['127.0.0.1'] : Array.from({ length: sourceCount }, (_, i) => `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`);
   const all: PhaseResult[][] = [];
   let lost = 0;
@@ -197,7 +201,7 @@ async function main(): Promise<void> {
     }
     all.push(run.results);
   }
-  log(`\nmedians over ${runs} run(s), flood from ${sourceCount} address(es), ${games} bystander games:`);
+  log(`\nmedians over ${runs} run(s), flood from ${sourceCount} address(es), ${games} bystander games${distinct ? ', a distinct bad token per socket' : ''}:`);
   let failed = lost > 0;
   for (let i = 0; i < all[0].length; i++) {
     const p99 = median(all.map((r) => r[i].p99));

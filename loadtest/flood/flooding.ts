@@ -21,6 +21,8 @@ export interface FloodOrder {
   sources: string[];
   userId: string;
   token: string;
+  /** each socket sends its own variant of the token (its signature's last characters changed) */
+  distinct?: boolean;
 }
 export interface FloodOutcome {
   opened: number;
@@ -31,6 +33,12 @@ export interface FloodOutcome {
   otherErrors: Record<string, number>;
   unanswered: number;
   ms: number;
+}
+
+/** The token with the last characters of its signature replaced by `n` (a different, bad signature per n). */
+function variant(token: string, n: number): string {
+  const tag = Buffer.from(String(n).padStart(6, '0')).toString('base64url');
+  return token.slice(0, token.length - tag.length) + tag;
 }
 
 async function runFlood(order: FloodOrder): Promise<FloodOutcome> {
@@ -70,7 +78,8 @@ async function runFlood(order: FloodOrder): Promise<FloodOutcome> {
           const m = JSON.parse(data.toString()) as { type: string; code?: string };
           if (m.type === 'connectionAck') {
             out.opened++;
-            ws.send(JSON.stringify({ type: 'identifyUser', payload: { userId: order.userId, accessToken: order.token } }));
+            const token = order.distinct ? variant(order.token, i) : order.token;
+            ws.send(JSON.stringify({ type: 'identifyUser', payload: { userId: order.userId, accessToken: token } }));
           } else if (m.type === 'identified') {
             clearTimeout(timer);
             settle(() => out.identified++);

@@ -66,4 +66,5 @@ export const STORAGE_KEYS = {
   guest: 'chess.guestUser',
   socketIdentity: 'chess.socketIdentity',
   aiSettings: 'chess.aiSettings',
+  playPreferences: 'chess.playPreferences',
 } as const;

@@ -117,6 +117,9 @@ export const errorCodeSchema = z.enum([
   'ai_address_limit',
   'no_ai_game',
   'engine_failure',
+  'rematch_unavailable',
+  'not_signed_in',
+  'archive_unavailable',
 ]);
 
 // ---------------------------------------------------------------------------
@@ -185,6 +188,10 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('drawOffer'), gameId: z.string() }),
   z.strictObject({ type: z.literal('drawDeclined'), gameId: z.string() }),
+  /** additive: the opponent of the ended game `gameId` offers a rematch (colours swapped, same clock) */
+  z.strictObject({ type: z.literal('rematchOffer'), gameId: z.string() }),
+  /** additive: the opponent declined the rematch of `gameId` */
+  z.strictObject({ type: z.literal('rematchDeclined'), gameId: z.string() }),
   z.strictObject({ type: z.literal('opponentDisconnected'), message: z.string(), gameId: z.string().optional() }),
   z.strictObject({ type: z.literal('opponentReconnected'), message: z.string(), gameId: z.string().optional() }),
   z.strictObject({
@@ -231,6 +238,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('serverShutdown'), message: z.string() }),
   /** additive: answer to identifyUser */
   z.strictObject({ type: z.literal('identified'), playerId: z.string(), username: z.string().optional() }),
+  /** additive: answer to claimGuestGames: how many archived guest games the account now holds */
+  z.strictObject({ type: z.literal('guestGamesClaimed'), guestId: z.string(), count: z.number().int() }),
 ]);
 
 // ---------------------------------------------------------------------------
@@ -254,6 +263,10 @@ export const clientPayloadSchemas = {
   offerDraw: gameRef,
   acceptDraw: gameRef,
   declineDraw: gameRef,
+  /** additive: offer a rematch of the ended game, or accept the opponent's offer (both offered: it starts) */
+  offerRematch: gameRef,
+  /** additive: decline the opponent's rematch offer */
+  declineRematch: gameRef,
   /** playerId, when sent, must be the socket's own id */
   checkActiveGame: z.object({ playerId: z.string().max(128).optional().nullable() }).optional().nullable(),
   rejoinGame: gameRef,
@@ -261,4 +274,6 @@ export const clientPayloadSchemas = {
   identifyUser: z.object({ userId: z.string().min(1).max(128), accessToken: z.string().min(1).max(4096) }),
   startAIGame: z.object({ options: aiGameOptionsSchema }),
   playerMoveAI: z.object({ gameId: gameIdSchema, move: wireMoveSchema }),
+  /** additive: on a signed-in socket, take the games this device played as a guest (proved by its secret) */
+  claimGuestGames: z.object({ guestId: z.string().min(1).max(64), secret: z.string().min(1).max(128) }),
 } as const;

@@ -7,13 +7,18 @@ import type { Logger } from 'pino';
 import type { Db } from '../accounts/db';
 import type { Handler } from '../accounts/http';
 import { createArchiveHandler } from './http';
-import { archiveGame, type FinishedGame, type StoreResult } from './store';
+import { archiveGame, claimGuestGames, currentRating, type FinishedGame, type StoreResult } from './store';
 import { finishedGameFromLog } from './fromLog';
+import { GLICKO2_DEFAULTS } from '../../machines/rating';
 import type { EndedGame } from '../game/games';
 
 export interface Archive {
   /** Stores a finished game (and rates it when rated); idempotent per game id. */
   store(game: FinishedGame): Promise<StoreResult>;
+  /** An account's pool rating, the initial rating before its first rated game (matchmaking pairs by it). */
+  ratingOf(accountId: string): Promise<number>;
+  /** Gives the account the games a proven guest identity played (kept, never rated); how many. */
+  claimGuestGames(guestId: string, accountId: string): Promise<number>;
   /** GET /api/... (games, players, leaderboard) */
   readonly handler: Handler;
 }
@@ -25,6 +30,14 @@ export function createArchive(db: Db, logger: Logger): Archive {
       const result = await archiveGame(db, game);
       logger.debug({ gameId: game.id, stored: result.stored, rated: result.ratings !== null, ms: Math.round(performance.now() - started) }, 'game archived');
       return result;
+    },
+    async ratingOf(accountId) {
+      return (await currentRating(db, accountId))?.rating ?? GLICKO2_DEFAULTS.initial.rating;
+    },
+    async claimGuestGames(guestId, accountId) {
+      const count = await claimGuestGames(db, guestId, accountId);
+      logger.info({ guestId, accountId, count }, 'guest games claimed');
+      return count;
     },
     handler: createArchiveHandler(db),
   };

@@ -349,6 +349,11 @@ export class GameManager {
     return bytes;
   }
 
+  /** The players of a game `playerId` played in that ended in the last minutes (for a rematch), or null. */
+  endedPlayers(gameId: string, playerId: string): { white: string; black: string } | null {
+    return this.ended.playersOf(gameId, playerId, performance.now());
+  }
+
   /** The gameEnd frame of a game `playerId` played in that ended in the last minutes, or null. */
   endedFrame(gameId: string, playerId: string): Uint8Array | null {
     return this.ended.frameFor(gameId, playerId, performance.now());

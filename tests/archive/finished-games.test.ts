@@ -20,14 +20,14 @@ let dataDir: string;
 let accounts: AccountsModule;
 let server: RunningServer;
 
-async function signedInClient(username: string): Promise<TestClient> {
+async function signedInClient(username: string, query = ''): Promise<TestClient> {
   const c = nodeSupabaseClient(server.url, accounts.info.anonKey);
   const { data, error } = await c.auth.signUp({ email: `${username}.${Date.now()}@example.test`, password: 'secret123' });
   if (error) throw error;
   await c.auth.setSession(data.session!);
   const up = await c.from('profiles').upsert({ id: data.user!.id, username }, { onConflict: 'id' });
   if (up.error) throw up.error;
-  const socket = await TestClient.connect(server.url);
+  const socket = await TestClient.connect(server.url, query);
   socket.send('identifyUser', { userId: data.user!.id, accessToken: data.session!.access_token });
   await socket.next('identified');
   return socket;
@@ -93,5 +93,30 @@ describe('finished games in the archive', () => {
     expect(game.white).toEqual({ name: 'Guest A', username: null, rating: null });
     expect(JSON.stringify(game)).not.toContain(p.white.playerId);
     await Promise.all([p.white.close(), p.black.close()]);
+  });
+
+  it('gives a new account the games its device played as a guest, unrated, on proof of the guest secret', async () => {
+    const p = await pairPlayers(server.url, ['Soon Signed', 'Other Guest']);
+    await playMoves(p, FOOLS_MATE);
+    await p.black.next('gameEnd');
+    await archived(p.gameId);
+    const guest = p.white;
+    guest.send('claimGuestGames', { guestId: guest.playerId, secret: guest.secret });
+    expect((await guest.next('error')).code).toBe('not_signed_in');
+
+    const account = await signedInClient('fin_gamma');
+    account.send('claimGuestGames', { guestId: guest.playerId, secret: p.black.secret });
+    expect((await account.next('error')).code).toBe('identity_rejected');
+    account.send('claimGuestGames', { guestId: guest.playerId, secret: guest.secret });
+    expect(await account.next('guestGamesClaimed')).toMatchObject({ guestId: guest.playerId, count: 1 });
+    const game = await archived(p.gameId);
+    expect(game.white).toEqual({ name: 'Soon Signed', username: 'fin_gamma', rating: null });
+    expect(game.rated).toBe(false);
+    const profile = profileSchema.parse(await (await fetch(`${server.url}/api/players/fin_gamma`)).json());
+    expect(profile.record).toMatchObject({ games: 1, losses: 1 });
+    expect(profile.rating).toBeNull();
+    account.send('claimGuestGames', { guestId: guest.playerId, secret: guest.secret });
+    expect((await account.next('guestGamesClaimed')).count).toBe(0);
+    await Promise.all([p.white.close(), p.black.close(), account.close()]);
   });
 });
