@@ -2,12 +2,13 @@
  * startServer(): the whole realtime server in-process — HTTP (static client, /healthz, /metrics,
  * the accounts routes) and the WebSocket at /socket — on uWebSockets.js.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import { SOCKET_PATH, type ServerMessage } from '../machines/protocol/messages';
 import { ChessGame } from '../machines/chess';
 import { loadUws, type us_listen_socket } from './uws';
 import { ServerMetrics } from './http/metrics';
+import { TrustedProxies, fromThisMachine } from './http/clientAddress';
 import { StaticFiles } from './http/static';
 import { GAME_BEAT_MS, GameManager } from './game/games';
 import { Heartbeat } from './heartbeat';
@@ -57,6 +58,8 @@ export interface StartServerOptions {
   random?: () => number;
   /** test-only: games start from this FEN */
   startFen?: string;
+  /** who may read /metrics; absent: everyone (tests) */
+  metricsAccess?: MetricsAccess;
   /** XState inspector (INSPECT=1) */
   inspect?: unknown;
   /**
@@ -75,6 +78,32 @@ export interface RunningServer {
   close(message?: string): Promise<void>;
   /** live numbers (for tests and the bench) */
   stats(): { connections: number; playersOnline: number; queueLength: number; liveGames: number };
+}
+
+/**
+ * Who may read /metrics (it tells anyone the server's load and player numbers): with a token,
+ * whoever sends "Authorization: Bearer <token>"; otherwise everyone, or, with `loopbackOnly`
+ * (production without METRICS_TOKEN), only requests made on the server's own machine.
+ */
+export interface MetricsAccess {
+  token?: string;
+  loopbackOnly: boolean;
+}
+
+/** Why a /metrics request is refused (an HTTP status line), or null to serve it. */
+export function metricsRefusal(
+  access: MetricsAccess | undefined,
+  peer: string,
+  headers: Record<string, string>,
+  proxies: TrustedProxies,
+): string | null {
+  if (!access) return null;
+  if (access.token) {
+    const given = Buffer.from(/^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1] ?? '');
+    const wanted = Buffer.from(access.token);
+    return given.length === wanted.length && timingSafeEqual(given, wanted) ? null : '401 Unauthorized';
+  }
+  return access.loopbackOnly && !fromThisMachine(peer, headers, proxies) ? '403 Forbidden' : null;
 }
 
 export const SHUTDOWN_TEXT = 'The server is restarting. Please reconnect in a moment.';
@@ -126,7 +155,13 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       lag: opts.lag ?? { perMoveCapMs: 1000, initialBankMs: 3000, bankCapMs: 7000 },
       startFen: opts.startFen,
       inspect: opts.inspect,
-      ...(opts.accounts?.archive ? { onEnded: archiveFinishedGames(opts.accounts.archive, log.child({ part: 'archive' })) } : {}),
+      ...(opts.accounts?.archive
+        ? {
+            onEnded: archiveFinishedGames(opts.accounts.archive, log.child({ part: 'archive' }), (accountIds, msg) => {
+              for (const id of accountIds) hub.send(id, msg);
+            }),
+          }
+        : {}),
     },
     heartbeat,
     durable?.journal,
@@ -170,21 +205,46 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   realtime.mount(app, SOCKET_PATH);
 
   let shuttingDown = false;
+  // 200 while the server plays games, even with the accounts database down ("degraded": guest
+  // play and the AI go on); 503 once shutdown has begun.
   app.get('/healthz', (res) => {
-    // storage: the game journal's last write reached the disk (null: games are not durable)
-    const storage = durable ? durable.journal.healthy : null;
-    const ok = !shuttingDown && storage !== false;
-    res
-      .writeStatus(ok ? '200 OK' : '503 Service Unavailable')
-      .writeHeader('Content-Type', 'application/json')
-      .writeHeader('Cache-Control', 'no-store')
-      .end(JSON.stringify({ ok, storage, connections: hub.sockets.size, games: gameManager.size }));
-  });
-  app.get('/metrics', (res) => {
     let aborted = false;
     res.onAborted(() => {
       aborted = true;
     });
+    const accounts = opts.accounts?.health ? opts.accounts.health() : Promise.resolve(opts.accounts ? 'ok' : 'off');
+    void accounts.then((state) => {
+      if (aborted) return;
+      // storage: the game journal's last write reached the disk (null: games are not durable)
+      const storage = durable ? durable.journal.healthy : null;
+      const ok = !shuttingDown && storage !== false;
+      const status = shuttingDown ? 'stopping' : !ok ? 'failing' : state === 'unavailable' ? 'degraded' : 'ok';
+      res.cork(() => {
+        res
+          .writeStatus(ok ? '200 OK' : '503 Service Unavailable')
+          .writeHeader('Content-Type', 'application/json')
+          .writeHeader('Cache-Control', 'no-store')
+          .end(JSON.stringify({ ok, status, accounts: state, storage, connections: hub.sockets.size, games: gameManager.size }));
+      });
+    });
+  });
+  const metricsProxies = new TrustedProxies(opts.trustProxy ?? []);
+  app.get('/metrics', (res, req) => {
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    const refusal = metricsRefusal(opts.metricsAccess, Buffer.from(res.getRemoteAddressAsText()).toString(), {
+      authorization: req.getHeader('authorization'),
+      host: req.getHeader('host'),
+      'x-forwarded-for': req.getHeader('x-forwarded-for'),
+      forwarded: req.getHeader('forwarded'),
+      'x-real-ip': req.getHeader('x-real-ip'),
+    }, metricsProxies);
+    if (refusal) {
+      res.cork(() => res.writeStatus(refusal).writeHeader('Content-Type', 'text/plain; charset=utf-8').end(`${refusal}: /metrics needs METRICS_TOKEN (or a request from this machine)\n`));
+      return;
+    }
     metrics.text().then(
       (body) => {
         if (aborted) return;

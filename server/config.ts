@@ -174,6 +174,7 @@ const envSchema = z.object({
       ? 'list the addresses of your reverse proxies (e.g. 127.0.0.1,10.0.0.0/8) instead of "true": a forwarded address is believed only from them'
       : proxyEntryProblem(e),
   ),
+  METRICS_TOKEN: text.refine((v) => v === undefined || v.length >= 16, 'METRICS_TOKEN must be at least 16 characters'),
   // accounts
   DATABASE_URL: matching('DATABASE_URL', /^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://'),
   DATABASE_SCHEMA: matching('DATABASE_SCHEMA', /^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL name'),
@@ -259,6 +260,8 @@ export interface ServerConfig {
   accountsEnabled: boolean;
   /** Reverse proxies (IPs or CIDR ranges) whose X-Forwarded-For is believed. */
   trustProxy: string[];
+  /** When set, GET /metrics needs "Authorization: Bearer <token>"; unset in production, only this machine may read it. */
+  metricsToken?: string;
   accounts: AccountsConfig;
   ai: AiEnvConfig;
 }
@@ -306,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     aiEnabled: e.AI_ENABLED ?? true,
     accountsEnabled: e.ACCOUNTS_ENABLED ?? true,
     trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN,
     accounts: accountsSettings(e, siteUrl, dataDir),
     ai: aiSettings(e),
   };

@@ -77,6 +77,7 @@ async function main(): Promise<void> {
     admission: cfg.admission,
     identification: cfg.identification,
     trustProxy: cfg.trustProxy,
+    metricsAccess: { token: cfg.metricsToken, loopbackOnly: cfg.nodeEnv === 'production' },
     inspect,
     durableDir: cfg.durableGames ? cfg.dataDir : undefined,
   });

@@ -226,3 +226,33 @@ async function openPgPool(url: string, schema: string, timeouts: DbTimeouts): Pr
     },
   };
 }
+
+/** The database could not be opened at start (unreachable, locked by another process, unreadable). */
+export class DatabaseUnavailableError extends Error {
+  override name = 'DatabaseUnavailableError';
+}
+
+/**
+ * An error that says the database is out of reach rather than that a statement was wrong:
+ * a time limit, a refused or lost connection, a server shutting down or refusing connections.
+ */
+export function isDbUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err instanceof DatabaseUnavailableError) return true;
+  if (/timeout|Connection terminated|connect(ion)? (refused|closed|ended)/i.test(err.message)) return true;
+  const code = (err as PgError).code ?? '';
+  // SQLSTATE 08xxx connection exceptions, 57014 statement timeout, 57P0x shutdown/cannot connect, 53300 too many connections
+  if (/^(08...|57014|57P0.|53300)$/.test(code)) return true;
+  return /^E[A-Z]+$/.test(code); // a Node socket error: ECONNREFUSED, ECONNRESET, ETIMEDOUT, ...
+}
+
+/** Whether the database answers within `withinMs` (for /healthz). */
+export async function databaseAnswers(db: Queryable, withinMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), withinMs)));
+  try {
+    return await Promise.race([db.query('SELECT 1').then(() => true, () => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

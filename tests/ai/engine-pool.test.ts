@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EnginePool } from '../../server/ai/engine/pool';
 import { findOnPath, resolveEngine, wasmEngineSpec, type EngineSpec } from '../../server/ai/engine/locate';
 import { EngineError, parseInfoLine } from '../../server/ai/engine/uci-process';
+import { processAlive } from '../support/processes';
 
 const logger = pino({ level: 'silent' });
 const nativePath = findOnPath('stockfish');
@@ -30,15 +31,6 @@ async function until(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
   while (!cond()) {
     if (Date.now() > end) throw new Error('condition not reached in time');
     await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -114,7 +106,7 @@ describe.each(specs)('engine pool (%s)', (_name, spec) => {
     const err = await job.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EngineError);
     expect((err as EngineError).code).toBe('timeout');
-    await until(() => !alive(pid)); // killed and reaped
+    await until(() => !processAlive(pid)); // killed and reaped
     expect((await pool.search({ moves: [], skill: 20, depth: 3, movetimeMs: 100 })).bestmove).toMatch(/^[a-h][1-8]/);
   });
 
@@ -129,7 +121,7 @@ describe.each(specs)('engine pool (%s)', (_name, spec) => {
     await searches;
     expect(pids).toHaveLength(2);
     await until(() => pool.stats().engines === 0);
-    await until(() => pids.filter(alive).length === 0);
+    await until(() => pids.filter(processAlive).length === 0);
     expect(pool.stats().restarts).toBe(0);
     // and a search after that starts one again
     expect((await pool.search({ moves: ['e2e4'], skill: 20, depth: 3, movetimeMs: 100 })).bestmove).toMatch(/^[a-h][1-8]/);
@@ -142,7 +134,7 @@ describe.each(specs)('engine pool (%s)', (_name, spec) => {
     const pids = pool.pids();
     expect(pids).toHaveLength(2);
     await pool.close();
-    await until(() => pids.filter(alive).length === 0);
+    await until(() => pids.filter(processAlive).length === 0);
     await expect(pool.search({ moves: [], skill: 1, depth: 1, movetimeMs: 10 })).rejects.toMatchObject({ code: 'closed' });
   });
 });

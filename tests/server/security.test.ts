@@ -67,3 +67,24 @@ describe('a default start (npm start without settings)', () => {
     expect(warning?.level).toBe(40);
   });
 });
+
+describe('/metrics in production', () => {
+  it.skipIf(!outside)('is served to this machine only without METRICS_TOKEN, and to the token\'s bearer with it', async () => {
+    const open = await startProcess({ HOST: '0.0.0.0', DATA_DIR: mkdtempSync(join(tmpdir(), 'sec-metrics-')) });
+    const token = 'metrics-token-0123456789';
+    const locked = await startProcess({ HOST: '0.0.0.0', METRICS_TOKEN: token, DATA_DIR: mkdtempSync(join(tmpdir(), 'sec-metrics-')) });
+    try {
+      expect((await fetch(`${open.url}/metrics`)).status).toBe(200);
+      expect((await fetch(`http://${outside}:${open.port}/metrics`)).status).toBe(403);
+      expect(await rawGet(`${open.url}/metrics`, { 'X-Forwarded-For': '127.0.0.1', Host: `${outside}:${open.port}` })).toBe(403);
+      expect((await fetch(`http://${outside}:${locked.port}/metrics`)).status).toBe(401);
+      expect((await fetch(`${locked.url}/metrics`, { headers: { Authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+      const ok = await fetch(`http://${outside}:${locked.port}/metrics`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toMatch(/^# HELP chess_/m);
+    } finally {
+      for (const p of [open, locked]) p.child.kill('SIGTERM');
+      await Promise.all([open.exit, locked.exit]);
+    }
+  }, 60_000);
+});

@@ -1,0 +1,144 @@
+/**
+ * The archive's pages in real Chromium: a player's profile with its rating chart, the game
+ * page replaying a stored game (keys, clicks, clocks, PGN download that parses back to the same
+ * moves), and the leaderboard. The real server (in-process, the built client, the real accounts
+ * module on PGlite) serves them; the game is stored through the server's own archive writer.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { Chess } from 'chess.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ChessGame } from '../../machines/chess';
+import { startServer, type RunningServer } from '../../server/app';
+import { createAccounts, type AccountsModule } from '../../server/accounts';
+import { nodeSupabaseClient } from '../accounts/harness';
+import { build, launch, ROOT, SCREENSHOT_DIR, VIEWPORTS } from './harness';
+
+const MOVES = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6', 'f3g5', 'd7d5', 'e4d5', 'f6d5', 'g5f7'];
+const CLOCKS = [600_000, 600_000, 596_000, 595_500, 590_100, 588_000, 581_300, 570_000, 577_700, 561_000, 570_200];
+
+let dataDir: string;
+let accounts: AccountsModule;
+let server: RunningServer;
+let browser: Browser;
+const problems: string[] = [];
+/** While set, the browser's report of a 404 answer is expected (the not-found pages). */
+let expecting404 = false;
+
+async function page(): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: VIEWPORTS.desktop, acceptDownloads: true });
+  const p = await ctx.newPage();
+  p.on('console', (m) => {
+    if (expecting404 && /status of 404/.test(m.text())) return;
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  return p;
+}
+
+async function signUp(name: string): Promise<string> {
+  const c = nodeSupabaseClient(server.url, accounts.info.anonKey);
+  const { data, error } = await c.auth.signUp({ email: `${name}.${Date.now()}@example.test`, password: 'secret123' });
+  if (error) throw error;
+  await c.auth.setSession(data.session!);
+  const up = await c.from('profiles').upsert({ id: data.user!.id, username: name }, { onConflict: 'id' });
+  if (up.error) throw up.error;
+  return data.user!.id;
+}
+
+beforeAll(async () => {
+  build();
+  dataDir = mkdtempSync(join(tmpdir(), 'archive-e2e-'));
+  accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
+  server = await startServer({ port: 0, host: '127.0.0.1', accounts, staticDir: join(ROOT, 'dist', 'client') });
+  const [white, black] = [await signUp('replay_white'), await signUp('replay_black')];
+  const game = new ChessGame();
+  for (const m of MOVES) game.play(m);
+  await accounts.archive!.store({
+    id: 'game_e2ereplay01',
+    kind: 'pool',
+    white: { name: 'replay_white', accountId: white, guestId: null },
+    black: { name: 'replay_black', accountId: black, guestId: null },
+    winner: 'white',
+    reason: 'resignation',
+    clockMs: 600_000,
+    startedAt: new Date(Date.now() - 300_000),
+    endedAt: new Date(),
+    moves: MOVES,
+    clocksMs: CLOCKS,
+    pgn: game.pgn({ White: 'replay_white', Black: 'replay_black', Result: '1-0' }),
+  });
+  browser = await launch();
+}, 420_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  expect(problems).toEqual([]);
+});
+
+describe('archive pages in Chromium', () => {
+  it("shows a player's profile with the rating, its chart and the recent game", async () => {
+    const p = await page();
+    await p.goto(`${server.url}/@/Replay_White`);
+    await expect.poll(() => p.getByTestId('profile-name').textContent()).toBe('replay_white');
+    expect(Number((await p.getByTestId('profile-rating').textContent())!.replace('?', ''))).toBeGreaterThan(1500);
+    expect(await p.getByTestId('rating-chart').locator('circle').count()).toBe(2);
+    expect(await p.getByTestId('profile-wins').textContent()).toBe('1');
+    await p.screenshot({ path: join(SCREENSHOT_DIR, 'profile-desktop.png') });
+    await p.getByRole('link', { name: /Rated · 6 moves/ }).click();
+    await p.getByTestId('move-list').waitFor();
+    expect(new URL(p.url()).pathname).toBe('/game/game_e2ereplay01');
+  });
+
+  it('replays the game with keys and clicks, with both clocks at every move', async () => {
+    const p = await page();
+    await p.goto(`${server.url}/game/game_e2ereplay01`);
+    const fen = p.getByTestId('replay-fen');
+    await fen.waitFor();
+    const final = new Chess();
+    for (const m of MOVES) final.move({ from: m.slice(0, 2), to: m.slice(2, 4) });
+    expect(await fen.inputValue()).toBe(final.fen());
+    await p.keyboard.press('Home');
+    expect(await fen.inputValue()).toBe(new Chess().fen());
+    await p.keyboard.press('ArrowRight');
+    await p.keyboard.press('ArrowRight');
+    await p.keyboard.press('ArrowRight');
+    expect(await p.getByTestId('replay-clock-white').textContent()).toBe('09:56');
+    expect(await p.getByTestId('replay-clock-black').textContent()).toBe('10:00');
+    await p.getByRole('button', { name: 'Nxf7' }).click();
+    expect(await fen.inputValue()).toBe(final.fen());
+    expect(await p.getByTestId('replay-clock-white').textContent()).toBe('09:31');
+    expect(await p.getByTestId('replay-clock-black').textContent()).toBe('09:21');
+    expect(await p.getByTestId('replay-result').textContent()).toContain('1-0');
+    await p.screenshot({ path: join(SCREENSHOT_DIR, 'game-replay-desktop.png') });
+  });
+
+  it('downloads a PGN that parses back to the same moves', async () => {
+    const p = await page();
+    await p.goto(`${server.url}/game/game_e2ereplay01`);
+    await p.getByTestId('move-list').waitFor();
+    const [download] = await Promise.all([p.waitForEvent('download'), p.getByRole('button', { name: 'Download PGN' }).click()]);
+    const path = await download.path();
+    const parsed = new Chess();
+    parsed.loadPgn(readFileSync(path, 'utf8'));
+    expect(parsed.history({ verbose: true }).map((m) => m.lan)).toEqual(MOVES);
+    expect(parsed.getHeaders().White).toBe('replay_white');
+  });
+
+  it('says when a game or a player does not exist, and lists no provisional rating on the leaderboard', async () => {
+    const p = await page();
+    expecting404 = true;
+    await p.goto(`${server.url}/game/game_doesnotexist`);
+    await p.getByRole('heading', { name: 'Game not found' }).waitFor();
+    await p.goto(`${server.url}/@/nobody_at_all`);
+    await p.getByRole('heading', { name: 'No such player' }).waitFor();
+    expecting404 = false;
+    await p.goto(`${server.url}/leaderboard`);
+    await p.getByText('No established ratings yet').waitFor();
+  });
+});
