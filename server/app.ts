@@ -155,7 +155,13 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       lag: opts.lag ?? { perMoveCapMs: 1000, initialBankMs: 3000, bankCapMs: 7000 },
       startFen: opts.startFen,
       inspect: opts.inspect,
-      ...(opts.accounts?.archive ? { onEnded: archiveFinishedGames(opts.accounts.archive, log.child({ part: 'archive' })) } : {}),
+      ...(opts.accounts?.archive
+        ? {
+            onEnded: archiveFinishedGames(opts.accounts.archive, log.child({ part: 'archive' }), (accountIds, msg) => {
+              for (const id of accountIds) hub.send(id, msg);
+            }),
+          }
+        : {}),
     },
     heartbeat,
     durable?.journal,
