@@ -1,7 +1,8 @@
 /**
  * `npm run build:k6` bundles the chess core for k6 (loadtest/k6/dist/chess.js: ESM, no Node or
  * browser APIs) and each scenario into a single file that imports nothing but k6's modules.
- * The chess bundle must give the simulated players correct legal moves.
+ * The chess bundle is the light core (the magic slider tables swapped for a ray walk, see
+ * loadtest/k6/README.md) and must still give the simulated players exactly the legal moves.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
