@@ -76,6 +76,12 @@ function parseFilters(query: URLSearchParams): Filter[] {
       case 'eq':
         filters.push({ column: key, sql: (p) => `${col} = ${p(value)}` });
         break;
+      case 'ilike': {
+        // PostgREST writes the LIKE wildcard % as * in URLs
+        const pattern = value.replace(/\*/g, '%');
+        filters.push({ column: key, sql: (p) => `${col} ILIKE ${p(pattern)}` });
+        break;
+      }
       case 'neq':
         filters.push({ column: key, sql: (p) => `${col} <> ${p(value)}` });
         break;
