@@ -3,9 +3,7 @@
  * reads, as zod schemas with the types inferred from them.
  */
 import { z } from 'zod';
-import { gameEndReasonSchema, winnerSchema } from './schemas';
-
-export const ratingChangeSchema = z.object({ before: z.number(), after: z.number() });
+import { gameEndReasonSchema, ratingChangeSchema, winnerSchema } from './schemas';
 
 export const publicPlayerSchema = z.object({
   /** the name shown in the game */

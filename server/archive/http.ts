@@ -6,7 +6,7 @@ import type { GameSummary, Leaderboard, Profile, PublicGame, PublicPlayer } from
 import { json, type Handler, type Reply } from '../accounts/http';
 import type { Queryable } from '../accounts/db';
 import {
-  PROVISIONAL_DEVIATION,
+  isProvisional,
   accountByUsername,
   accountGames,
   accountRecord,
@@ -69,7 +69,7 @@ async function profileReply(db: Queryable, name: string): Promise<Reply> {
   const usernames = await usernamesOf(db, accountsOf(recent));
   const body: Profile = {
     username: account.username,
-    rating: rating && { ...rating, provisional: rating.deviation > PROVISIONAL_DEVIATION },
+    rating: rating && { ...rating, provisional: isProvisional(rating.deviation) },
     record,
     history: history.map((p) => ({ at: p.at.toISOString(), rating: p.rating })),
     recent: recent.map((g) => summary(g, usernames)),

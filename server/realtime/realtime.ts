@@ -499,6 +499,7 @@ export class Realtime {
         opponentName: opponent.name,
         timerDuration: Math.round(this.games.clockMs / 1000),
         currentState: state,
+        ...(game.ratings ? { ratings: game.ratings } : {}),
       });
       // the opponent's pending draw offer is part of currentState; send it as an event as well
       if (state.drawOfferFrom && state.drawOfferFrom !== color) this.sendWs(ws, { type: 'drawOffer', gameId });
