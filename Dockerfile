@@ -33,6 +33,7 @@
 #     STATIC_DIR=/app/dist/client  the built client
 #     PUBLIC_URL, SITE_URL         public address of the site (links in e-mails, redirects)
 #     AI_ENABLED=true, ACCOUNTS_ENABLED=true
+#     METRICS_TOKEN                /metrics needs it as a bearer token (unset: this machine only)
 #     INSPECT=false                XState inspector (development only)
 #   Accounts
 #     DATABASE_URL                 postgres://… ; unset = embedded PGlite database in DATA_DIR

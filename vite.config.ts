@@ -20,6 +20,7 @@ export default defineConfig({
       '/rest': 'http://localhost:3000',
       '/config.json': 'http://localhost:3000',
       '/dev': 'http://localhost:3000',
+      '/api': 'http://localhost:3000',
     },
   },
   // The test tiers (tests/tiers.ts). Projects in one groupOrder share the workers; a higher

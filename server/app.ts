@@ -2,12 +2,14 @@
  * startServer(): the whole realtime server in-process — HTTP (static client, /healthz, /metrics,
  * the accounts routes) and the WebSocket at /socket — on uWebSockets.js.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import { SOCKET_PATH, type ServerMessage } from '../machines/protocol/messages';
 import { ChessGame } from '../machines/chess';
 import { loadUws, type us_listen_socket } from './uws';
 import { ServerMetrics } from './http/metrics';
+import { TrustedProxies, fromThisMachine } from './http/clientAddress';
+import { securityHeaders } from './http/securityHeaders';
 import { StaticFiles } from './http/static';
 import { GAME_BEAT_MS, GameManager } from './game/games';
 import { Heartbeat } from './heartbeat';
@@ -19,6 +21,7 @@ import { Realtime } from './realtime/realtime';
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
 import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
+import { archiveAiGames, archiveFinishedGames, type ArchivedPlayer } from './archive/index';
 import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
 import { SERVER_DEFAULTS } from './config';
 import { openGameJournal, type OpenedJournal } from './game/journal';
@@ -56,6 +59,10 @@ export interface StartServerOptions {
   random?: () => number;
   /** test-only: games start from this FEN */
   startFen?: string;
+  /** origins other than its own that the page calls (a hosted accounts project), for its Content-Security-Policy */
+  connectOrigins?: readonly string[];
+  /** who may read /metrics; absent: everyone (tests) */
+  metricsAccess?: MetricsAccess;
   /** XState inspector (INSPECT=1) */
   inspect?: unknown;
   /**
@@ -63,6 +70,8 @@ export interface StartServerOptions {
    * (server/game/journal.ts); without it they live in memory only.
    */
   durableDir?: string;
+  /** the journal is compacted past this size (default COMPACT_AT_BYTES; tests make it small) */
+  journalCompactBytes?: number;
 }
 
 export interface RunningServer {
@@ -72,6 +81,32 @@ export interface RunningServer {
   close(message?: string): Promise<void>;
   /** live numbers (for tests and the bench) */
   stats(): { connections: number; playersOnline: number; queueLength: number; liveGames: number };
+}
+
+/**
+ * Who may read /metrics (it tells anyone the server's load and player numbers): with a token,
+ * whoever sends "Authorization: Bearer <token>"; otherwise everyone, or, with `loopbackOnly`
+ * (production without METRICS_TOKEN), only requests made on the server's own machine.
+ */
+export interface MetricsAccess {
+  token?: string;
+  loopbackOnly: boolean;
+}
+
+/** Why a /metrics request is refused (an HTTP status line), or null to serve it. */
+export function metricsRefusal(
+  access: MetricsAccess | undefined,
+  peer: string,
+  headers: Record<string, string>,
+  proxies: TrustedProxies,
+): string | null {
+  if (!access) return null;
+  if (access.token) {
+    const given = Buffer.from(/^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1] ?? '');
+    const wanted = Buffer.from(access.token);
+    return given.length === wanted.length && timingSafeEqual(given, wanted) ? null : '401 Unauthorized';
+  }
+  return access.loopbackOnly && !fromThisMachine(peer, headers, proxies) ? '403 Forbidden' : null;
 }
 
 export const SHUTDOWN_TEXT = 'The server is restarting. Please reconnect in a moment.';
@@ -103,7 +138,13 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const pings = new LagPings(opts.pingIntervalMs ?? 15_000, { withFrame: metrics.lagPingsWithFrame, alone: metrics.lagPingsAlone });
   const hub = new Hub(app, opts.playerCountIntervalMs ?? 1000, pings);
   const durable: OpenedJournal | undefined = opts.durableDir
-    ? openGameJournal(opts.durableDir, { commitSeconds: metrics.journalCommitSeconds, bytesWritten: metrics.journalBytes }, log.child({ part: 'journal' }), () => games.current?.size ?? 0)
+    ? openGameJournal(
+        opts.durableDir,
+        { commitSeconds: metrics.journalCommitSeconds, bytesWritten: metrics.journalBytes },
+        log.child({ part: 'journal' }),
+        { games: () => games.current?.liveLogs() ?? [], aiGames: () => ai?.liveGames() ?? [] },
+        opts.journalCompactBytes,
+      )
     : undefined;
   const gameManager = new GameManager(
     hub,
@@ -117,6 +158,13 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       lag: opts.lag ?? { perMoveCapMs: 1000, initialBankMs: 3000, bankCapMs: 7000 },
       startFen: opts.startFen,
       inspect: opts.inspect,
+      ...(opts.accounts?.archive
+        ? {
+            onEnded: archiveFinishedGames(opts.accounts.archive, log.child({ part: 'archive' }), (accountIds, msg) => {
+              for (const id of accountIds) hub.send(id, msg);
+            }),
+          }
+        : {}),
     },
     heartbeat,
     durable?.journal,
@@ -124,17 +172,20 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   heartbeat.start();
   games.current = gameManager;
   if (durable) resumeGames(gameManager, hub, durable);
-  matchmaking = new Matchmaking(hub, gameManager, log.child({ part: 'matchmaking' }), opts.random, opts.inspect);
+  const archive = opts.accounts?.archive;
+  matchmaking = new Matchmaking(hub, gameManager, log.child({ part: 'matchmaking' }), opts.random, opts.inspect, archive && ((id) => archive.ratingOf(id)));
   const identity = new GuestIdentity(opts.serverSecret ?? randomBytes(32).toString('base64url'));
 
   if (opts.ai) {
     ai = await opts.ai({
-      send: (playerId: string, msg: ServerMessage) => {
-        hub.send(playerId, msg);
-      },
+      // after the journal's commit of what the message is about (at once without a journal)
+      send: (playerId: string, msg: ServerMessage) => gameManager.afterCommit(() => hub.send(playerId, msg)),
       logger: log.child({ part: 'ai' }),
+      recorder: durable?.journal,
+      ...(archive ? { onEnded: archiveAiGames(archive, log.child({ part: 'archive' }), (id) => archivedPlayer(hub, id)) } : {}),
     });
   }
+  if (durable) resumeAiGames(ai, durable, log);
 
   const realtime = new Realtime(
     hub,
@@ -158,21 +209,46 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   realtime.mount(app, SOCKET_PATH);
 
   let shuttingDown = false;
+  // 200 while the server plays games, even with the accounts database down ("degraded": guest
+  // play and the AI go on); 503 once shutdown has begun.
   app.get('/healthz', (res) => {
-    // storage: the game journal's last write reached the disk (null: games are not durable)
-    const storage = durable ? durable.journal.healthy : null;
-    const ok = !shuttingDown && storage !== false;
-    res
-      .writeStatus(ok ? '200 OK' : '503 Service Unavailable')
-      .writeHeader('Content-Type', 'application/json')
-      .writeHeader('Cache-Control', 'no-store')
-      .end(JSON.stringify({ ok, storage, connections: hub.sockets.size, games: gameManager.size }));
-  });
-  app.get('/metrics', (res) => {
     let aborted = false;
     res.onAborted(() => {
       aborted = true;
     });
+    const accounts = opts.accounts?.health ? opts.accounts.health() : Promise.resolve(opts.accounts ? 'ok' : 'off');
+    void accounts.then((state) => {
+      if (aborted) return;
+      // storage: the game journal's last write reached the disk (null: games are not durable)
+      const storage = durable ? durable.journal.healthy : null;
+      const ok = !shuttingDown && storage !== false;
+      const status = shuttingDown ? 'stopping' : !ok ? 'failing' : state === 'unavailable' ? 'degraded' : 'ok';
+      res.cork(() => {
+        res
+          .writeStatus(ok ? '200 OK' : '503 Service Unavailable')
+          .writeHeader('Content-Type', 'application/json')
+          .writeHeader('Cache-Control', 'no-store')
+          .end(JSON.stringify({ ok, status, accounts: state, storage, connections: hub.sockets.size, games: gameManager.size }));
+      });
+    });
+  });
+  const metricsProxies = new TrustedProxies(opts.trustProxy ?? []);
+  app.get('/metrics', (res, req) => {
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    const refusal = metricsRefusal(opts.metricsAccess, Buffer.from(res.getRemoteAddressAsText()).toString(), {
+      authorization: req.getHeader('authorization'),
+      host: req.getHeader('host'),
+      'x-forwarded-for': req.getHeader('x-forwarded-for'),
+      forwarded: req.getHeader('forwarded'),
+      'x-real-ip': req.getHeader('x-real-ip'),
+    }, metricsProxies);
+    if (refusal) {
+      res.cork(() => res.writeStatus(refusal).writeHeader('Content-Type', 'text/plain; charset=utf-8').end(`${refusal}: /metrics needs METRICS_TOKEN (or a request from this machine)\n`));
+      return;
+    }
     metrics.text().then(
       (body) => {
         if (aborted) return;
@@ -189,7 +265,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
 
   opts.accounts?.mount(app);
 
-  const staticFiles = new StaticFiles(opts.staticDir ?? SERVER_DEFAULTS.staticDir);
+  const staticFiles = new StaticFiles(opts.staticDir ?? SERVER_DEFAULTS.staticDir, securityHeaders(opts.connectOrigins));
   if (!staticFiles.available) log.warn({ dir: staticFiles.dir }, 'client build not found; run "npm run build"');
   app.any('/*', (res, req) => staticFiles.handle(res, req));
 
@@ -235,4 +311,21 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
 function resumeGames(gameManager: GameManager, hub: Hub, durable: OpenedJournal): void {
   for (const log of durable.live) gameManager.resume(log, (id, kind) => hub.seat(id, kind), durable.awayMs);
   for (const d of durable.damaged) gameManager.abortDamaged(d);
+}
+
+/** Every live game against the AI back in play; without the AI they cannot be, and say so. */
+function resumeAiGames(ai: AiService | undefined, durable: OpenedJournal, log: Logger): void {
+  if (durable.liveAi.length === 0) return;
+  if (!ai) {
+    log.warn({ games: durable.liveAi.length }, 'the AI is off: its live games from the journal are not resumed');
+    return;
+  }
+  for (const game of durable.liveAi) ai.resumeGame(game);
+}
+
+/** The human side of a finished AI game as the archive keeps it: an account or a guest, by its seat. */
+function archivedPlayer(hub: Hub, playerId: string): ArchivedPlayer {
+  const session = hub.session(playerId);
+  const isAccount = session ? session.kind === 'account' : !playerId.startsWith('player_');
+  return { name: session?.name ?? (isAccount ? 'Player' : 'Guest'), accountId: isAccount ? playerId : null, guestId: isAccount ? null : playerId };
 }

@@ -5,7 +5,6 @@
  * the site on http://localhost:3000. Rule defaults come from machines/game/defaults.ts, the
  * accounts' from server/accounts/config.ts, the AI's from server/ai/config.ts.
  */
-import os from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS } from '../machines/game/defaults';
 import {
@@ -23,6 +22,7 @@ import {
   DEFAULT_MAX_GAMES,
   DEFAULT_MAX_GAMES_PER_ADDRESS,
   DEFAULT_REPLY_DELAY_MS,
+  defaultPoolSize,
   type AiEnvConfig,
 } from './ai/config';
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
@@ -142,6 +142,7 @@ const envSchema = z.object({
   IDLE_TIMEOUT_SECONDS: intIn('IDLE_TIMEOUT_SECONDS', 8, 960, SERVER_DEFAULTS.idleTimeoutSeconds),
   SHUTDOWN_TIMEOUT_MS: intIn('SHUTDOWN_TIMEOUT_MS', 0, 60_000, SERVER_DEFAULTS.shutdownTimeoutMs),
   // per client address (an IPv6 client by its /64); docs/operations.md, "Security"
+  MAX_SOCKETS: intIn('MAX_SOCKETS', 0, 10_000_000, DEFAULT_ADMISSION_LIMITS.maxSockets),
   MAX_SOCKETS_PER_ADDRESS: intIn('MAX_SOCKETS_PER_ADDRESS', 0, 1_000_000, DEFAULT_ADMISSION_LIMITS.socketsPerAddress),
   CONNECTS_PER_ADDRESS_PER_SECOND: intIn('CONNECTS_PER_ADDRESS_PER_SECOND', 0, 1_000_000, DEFAULT_ADMISSION_LIMITS.connectRate?.perSecond ?? 0),
   CONNECTS_PER_ADDRESS_BURST: intIn('CONNECTS_PER_ADDRESS_BURST', 1, 1_000_000, DEFAULT_ADMISSION_LIMITS.connectRate?.burst ?? 1),
@@ -173,6 +174,7 @@ const envSchema = z.object({
       ? 'list the addresses of your reverse proxies (e.g. 127.0.0.1,10.0.0.0/8) instead of "true": a forwarded address is believed only from them'
       : proxyEntryProblem(e),
   ),
+  METRICS_TOKEN: text.refine((v) => v === undefined || v.length >= 16, 'METRICS_TOKEN must be at least 16 characters'),
   // accounts
   DATABASE_URL: matching('DATABASE_URL', /^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://'),
   DATABASE_SCHEMA: matching('DATABASE_SCHEMA', /^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL name'),
@@ -258,6 +260,8 @@ export interface ServerConfig {
   accountsEnabled: boolean;
   /** Reverse proxies (IPs or CIDR ranges) whose X-Forwarded-For is believed. */
   trustProxy: string[];
+  /** When set, GET /metrics needs "Authorization: Bearer <token>"; unset in production, only this machine may read it. */
+  metricsToken?: string;
   accounts: AccountsConfig;
   ai: AiEnvConfig;
 }
@@ -284,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxPayloadBytes: e.MAX_PAYLOAD_BYTES,
     idleTimeoutSeconds: e.IDLE_TIMEOUT_SECONDS,
     admission: {
+      maxSockets: e.MAX_SOCKETS,
       socketsPerAddress: e.MAX_SOCKETS_PER_ADDRESS,
       connectRate: e.CONNECTS_PER_ADDRESS_PER_SECOND > 0 ? { perSecond: e.CONNECTS_PER_ADDRESS_PER_SECOND, burst: e.CONNECTS_PER_ADDRESS_BURST } : null,
     },
@@ -304,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     aiEnabled: e.AI_ENABLED ?? true,
     accountsEnabled: e.ACCOUNTS_ENABLED ?? true,
     trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN,
     accounts: accountsSettings(e, siteUrl, dataDir),
     ai: aiSettings(e),
   };
@@ -369,7 +375,7 @@ function accountsSettings(e: Env, siteUrl: string, dataDir: string): AccountsCon
 
 function aiSettings(e: Env): AiEnvConfig {
   return {
-    poolSize: e.AI_POOL_SIZE ?? Math.max(1, os.cpus().length),
+    poolSize: e.AI_POOL_SIZE ?? defaultPoolSize(),
     maxGames: e.AI_MAX_GAMES,
     maxGamesPerAddress: e.AI_GAMES_PER_ADDRESS,
     replyDelayMs: e.AI_REPLY_DELAY_MS,

@@ -6,28 +6,45 @@
 import type { Logger } from 'pino';
 import type { ServerMessage } from '../machines/protocol/messages';
 import type { ServerConfig } from './config';
+import type { AiGameRecorder } from './game/journal';
+import type { EndedAiGame } from './ai/service';
 import { createAccounts, type AccountsModule as FullAccountsModule, type VerifiedIdentity } from './accounts/index';
+import { DatabaseUnavailableError } from './accounts/db';
+import { unavailableAccounts } from './accounts/unavailable';
 import { aiServiceFactory, type AiService as FullAiService } from './ai/index';
 
 // The server depends only on the parts of the two modules it calls; the types are picked from
 // the modules' own declarations so the seam cannot drift from them.
 export type AccessClaims = VerifiedIdentity;
-export type AccountsModule = Pick<FullAccountsModule, 'mount' | 'verifyAccessToken' | 'close'>;
+export type AccountsModule = Pick<FullAccountsModule, 'mount' | 'verifyAccessToken' | 'close'> & Partial<Pick<FullAccountsModule, 'archive' | 'health'>>;
 export type AiService = Pick<
   FullAiService,
-  'start' | 'move' | 'resign' | 'ownsGame' | 'hasGame' | 'playerDisconnected' | 'playerReconnected' | 'stats' | 'close'
+  'start' | 'move' | 'resign' | 'ownsGame' | 'hasGame' | 'playerDisconnected' | 'playerReconnected' | 'stats' | 'close' | 'resumeGame' | 'liveGames'
 >;
 
 /** Builds the AI service once the server can deliver its messages. */
 export type AiServiceFactory = (opts: {
   send: (playerId: string, msg: ServerMessage) => void;
   logger: Logger;
+  /** the game journal, when games are durable */
+  recorder?: AiGameRecorder;
+  /** told of every finished AI game (the archive stores it) */
+  onEnded?: (ended: EndedAiGame) => void;
 }) => Promise<AiService>;
 
-/** The accounts module (server/accounts) with the settings read at start, unless disabled. */
+/**
+ * The accounts module (server/accounts) with the settings read at start, unless disabled. When
+ * its database cannot be opened the site starts anyway, with accounts answering 503.
+ */
 export async function loadAccounts(cfg: ServerConfig, logger: Logger): Promise<AccountsModule | undefined> {
   if (!cfg.accountsEnabled) return undefined;
-  return createAccounts({ config: cfg.accounts, logger });
+  try {
+    return await createAccounts({ config: cfg.accounts, logger });
+  } catch (err) {
+    if (!(err instanceof DatabaseUnavailableError)) throw err;
+    logger.error({ err }, `accounts unavailable, the rest of the site starts without them (restart once the database is back): ${err.message}`);
+    return unavailableAccounts(cfg.accounts.publicUrl);
+  }
 }
 
 /** The AI service factory (server/ai) with the settings read at start, unless disabled. */

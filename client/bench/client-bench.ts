@@ -9,11 +9,14 @@
  *    event timestamp to the animation frame after (a) chessground has drawn the
  *    move and (b) the app has committed it (engine check, machine, React render),
  *    median of several first moves, against the 16 ms frame budget.
+ * 3. Layout shift during a whole multiplayer game (two guests, from the first frame of the game
+ *    screen through fool's mate, the end dialog and closing it): Chromium's layout-shift entries
+ *    summed, against 0.
  *
  * Set E2E_SKIP_BUILD=1 to reuse an existing dist/.
  */
 import { gzipSync } from 'node:zlib';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { build, launch, squareCenter, startSite } from '../../tests/e2e/harness';
 
 const BUDGET_KB = 150;
@@ -31,8 +34,7 @@ window.__bench = new Promise((resolve) => {
       cgMs = 0;
       requestAnimationFrame(() => { cgMs = performance.now() - t0; });
     }
-    const count = document.querySelector('.move-count');
-    if (count && count.textContent.startsWith('Moves: 1')) {
+    if (document.querySelectorAll('[data-testid="move-list"] button.play-move').length >= 1) {
       mo.disconnect();
       const commitMs = performance.now() - t0;
       requestAnimationFrame(() => {
@@ -67,6 +69,60 @@ function trackScripts(page: Page): Map<string, number> {
 }
 const kb = (bytes: number) => bytes / 1024;
 
+/** Records every layout-shift entry from now on, as source text (see MEASURE_SCRIPT). */
+const SHIFT_SCRIPT = `
+window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__shifts.push({ value: e.value, input: e.hadRecentInput });
+}).observe({ type: 'layout-shift' });
+0;
+`;
+
+async function guestOn(browser: Browser, url: string, path: string): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  await page.goto(`${url}/guest?returnUrl=${encodeURIComponent(path)}`);
+  await page.getByRole('button', { name: 'Continue as Guest' }).click();
+  return page;
+}
+
+/** Two guests play fool's mate; the layout shifts each page saw from the game's first frame to after the end dialog closed. */
+async function layoutShiftDuringAGame(browser: Browser, url: string): Promise<{ total: number; withoutInput: number; entries: number }[]> {
+  const a = await guestOn(browser, url, '/chess/multiplayer');
+  const b = await guestOn(browser, url, '/chess/multiplayer');
+  await a.getByRole('button', { name: 'Find Match' }).click();
+  await a.getByText('Finding opponent...').waitFor();
+  await b.getByRole('button', { name: 'Find Match' }).click();
+  for (const p of [a, b]) {
+    await p.getByTestId('board').waitFor();
+    await p.evaluate(SHIFT_SCRIPT);
+  }
+  const white = (await a.getByTestId('board').getAttribute('data-orientation')) === 'white' ? a : b;
+  const black = white === a ? b : a;
+  const plies: [Page, string, string][] = [[white, 'f2', 'f3'], [black, 'e7', 'e5'], [white, 'g2', 'g4'], [black, 'd8', 'h4']];
+  for (const [p, from, to] of plies) {
+    await p.getByTestId('status-banner').filter({ hasText: 'Your Turn' }).waitFor();
+    for (const sq of [from, to]) {
+      const c = await squareCenter(p, sq);
+      await p.mouse.click(c.x, c.y);
+    }
+  }
+  const out = [];
+  for (const p of [a, b]) {
+    await p.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await p.getByTestId('status-banner').filter({ hasText: 'Checkmate' }).waitFor();
+    await p.waitForTimeout(500);
+    const shifts = (await p.evaluate('window.__shifts')) as { value: number; input: boolean }[];
+    out.push({
+      total: shifts.reduce((n, s) => n + s.value, 0),
+      withoutInput: shifts.filter((s) => !s.input).reduce((n, s) => n + s.value, 0),
+      entries: shifts.length,
+    });
+    await p.context().close();
+  }
+  return out;
+}
+
 async function main() {
   build();
   const site = await startSite();
@@ -97,11 +153,12 @@ async function main() {
     for (let i = 0; i < RUNS; i++) {
       if (i > 0) {
         await page.getByRole('button', { name: 'Resign' }).click();
+        await page.getByRole('button', { name: 'Confirm Resign' }).click();
         await page.getByRole('dialog').getByRole('button', { name: 'Play Again' }).click();
         await page.getByRole('button', { name: 'White' }).click();
         await page.getByRole('button', { name: 'Start Game' }).click();
       }
-      await page.getByTestId('turn-banner').filter({ hasText: 'Your Turn' }).waitFor();
+      await page.getByTestId('status-banner').filter({ hasText: 'Your Turn' }).waitFor();
       await page.waitForTimeout(200);
       const from = await squareCenter(page, 'e2');
       await page.mouse.click(from.x, from.y);
@@ -115,6 +172,8 @@ async function main() {
       app.push(r.app);
     }
 
+    const shifts = await layoutShiftDuringAGame(browser, site.url);
+
     const homeKb = kb(homeBytes);
     const lines = [
       `JS for / (gzip, ${homeFiles} files): ${homeKb.toFixed(1)} KB; budget ${BUDGET_KB} KB; ratio ${(homeKb / BUDGET_KB).toFixed(2)}`,
@@ -123,6 +182,7 @@ async function main() {
       `click -> the app receives the move from the board: median ${median(after).toFixed(1)} ms over ${RUNS}`,
       `click -> move committed to the DOM by the app (engine check, machine, React; before the frame): median ${median(commit).toFixed(1)} ms over ${RUNS}`,
       `click -> move committed by the app and drawn: median ${median(app).toFixed(1)} ms over ${RUNS} (min ${Math.min(...app).toFixed(1)}, max ${Math.max(...app).toFixed(1)}); ratio to ${FRAME_MS} ms ${(median(app) / FRAME_MS).toFixed(2)}`,
+      `layout shift during a whole multiplayer game (both players): ${shifts.map((s) => s.total.toFixed(4)).join(', ')} (${shifts.map((s) => s.entries).join(', ')} entries; without recent input ${shifts.map((s) => s.withoutInput.toFixed(4)).join(', ')}); target 0`,
     ];
     for (const l of lines) process.stdout.write(l + '\n');
     await ctx.close();

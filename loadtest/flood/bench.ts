@@ -2,8 +2,8 @@
  * `npm run bench:flood`: the identification flood of issue 24 against the real server (a separate
  * process with accounts on an embedded database), while a bystander game is played on it.
  *
- * Phases, each measured on the bystander game (two players from another loopback address,
- * 127.0.0.2, playing random legal moves with a short think time): quiet; 1,000 sockets from
+ * Phases, each measured on the bystander games (--games pairs of players from another loopback
+ * address, 127.0.0.2, playing random legal moves, 250 ms a move): quiet; 1,000 sockets from
  * 127.0.0.1 each sending identifyUser with a bad-signature token; 300 sockets each sending it
  * with a valid token. The relay time is from a player's send to the opponent's receipt of the
  * gameMove; its p99 per phase is the figure of the issue (target: under 50 ms in both floods).
@@ -11,20 +11,17 @@
  * clock readings.
  *
  *   tsx loadtest/flood/bench.ts [--bad 1000] [--valid 300] [--runs 3] [--sources 1] [--p99 50]
- *                               [--server tsx|built]
+ *                               [--games 10] [--server tsx|built]
  *
  * --sources N spreads the flood over N loopback addresses (127.0.1.1 …): the per-address limits
- * then bind less and the global identification budget is what is left. Exit 1 when a flood
+ * then bind less and the global identification budget is what is left. --distinct gives every
+ * bad-signature socket its own token, so that no answer is cached and each one costs a check. Exit 1 when a flood
  * phase's median relay p99 is over --p99 or a bystander move was lost.
  * BENCH_ENTRY=path/main.js drives another build (for before/after runs).
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import WebSocket from 'ws';
 import { ChessGame } from '../../machines/chess';
-import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
+import { floodChild, startServer, tokens, type FloodOutcome } from './flooding';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, def: string) => {
@@ -34,159 +31,12 @@ const opt = (name: string, def: string) => {
 const log = (s: string) => process.stderr.write(s + '\n');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const BYSTANDER_ADDRESS = '127.0.0.2';
-const THINK_MS = 20;
-
-// ------------------------------------------------------------------------------------------------
-// the flooding child: opens `count` sockets at once, each sends identifyUser once its ack came
-
-interface FloodOrder {
-  url: string;
-  count: number;
-  sources: string[];
-  userId: string;
-  token: string;
-}
-export interface FloodOutcome {
-  opened: number;
-  refused: number;
-  refusedStatuses: Record<string, number>;
-  identified: number;
-  identifyFailed: number;
-  otherErrors: Record<string, number>;
-  unanswered: number;
-  ms: number;
-}
-
-async function floodChild(order: FloodOrder): Promise<FloodOutcome> {
-  const out: FloodOutcome = { opened: 0, refused: 0, refusedStatuses: {}, identified: 0, identifyFailed: 0, otherErrors: {}, unanswered: 0, ms: 0 };
-  const started = performance.now();
-  const sockets: WebSocket[] = [];
-  await Promise.all(
-    Array.from({ length: order.count }, (_, i) => {
-      return new Promise<void>((resolve) => {
-        const ws = new WebSocket(order.url, { localAddress: order.sources[i % order.sources.length] });
-        sockets.push(ws);
-        let settled = false;
-        const settle = (f: () => void) => {
-          if (settled) return;
-          settled = true;
-          f();
-          resolve();
-        };
-        const timer = setTimeout(() => settle(() => out.unanswered++), 30_000);
-        ws.on('unexpected-response', (_req, res) => {
-          clearTimeout(timer);
-          settle(() => {
-            out.refused++;
-            out.refusedStatuses[res.statusCode ?? 0] = (out.refusedStatuses[res.statusCode ?? 0] ?? 0) + 1;
-          });
-          res.resume();
-        });
-        ws.on('error', () => {
-          clearTimeout(timer);
-          settle(() => (out.refusedStatuses.error = (out.refusedStatuses.error ?? 0) + 1, out.refused++));
-        });
-        ws.on('close', () => {
-          clearTimeout(timer);
-          settle(() => (out.otherErrors.closed = (out.otherErrors.closed ?? 0) + 1));
-        });
-        ws.on('message', (data) => {
-          const m = JSON.parse(data.toString()) as { type: string; code?: string };
-          if (m.type === 'connectionAck') {
-            out.opened++;
-            ws.send(JSON.stringify({ type: 'identifyUser', payload: { userId: order.userId, accessToken: order.token } }));
-          } else if (m.type === 'identified') {
-            clearTimeout(timer);
-            settle(() => out.identified++);
-          } else if (m.type === 'error') {
-            clearTimeout(timer);
-            settle(() => {
-              if (m.code === 'identify_failed') out.identifyFailed++;
-              else out.otherErrors[m.code ?? '?'] = (out.otherErrors[m.code ?? '?'] ?? 0) + 1;
-            });
-          }
-        });
-      });
-    }),
-  );
-  out.ms = performance.now() - started;
-  for (const ws of sockets) ws.terminate();
-  return out;
-}
-
-if (process.env.FLOOD_CHILD === '1') {
-  process.once('message', (order: FloodOrder) => {
-    void floodChild(order).then((outcome) => {
-      process.send!(outcome);
-      setTimeout(() => process.exit(0), 200);
-    });
-  });
-}
-
-// ------------------------------------------------------------------------------------------------
-// the server under test
-
-function startServer(): Promise<{ proc: ChildProcess; port: number }> {
-  const mode = opt('server', 'tsx');
-  const args = [...SERVER_NODE_FLAGS, ...(mode === 'built' ? [process.env.BENCH_ENTRY ?? 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'])];
-  const logFile = join(mkdtempSync(join(tmpdir(), 'flood-log-')), 'stdout.log');
-  const fd = openSync(logFile, 'w');
-  const proc = spawn(process.execPath, args, {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '0.0.0.0',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info', // as in production: every refused identification is logged
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'flood-data-')),
-      STATIC_DIR: '/nonexistent',
-      AI_ENABLED: '0',
-      ACCOUNTS_ENABLED: '1',
-      AUTH_AUTOCONFIRM: 'true',
-    },
-    stdio: ['ignore', fd, 'inherit'],
-  });
-  closeSync(fd);
-  return (async () => {
-    for (let waited = 0; waited < 90_000; waited += 200) {
-      const port = listeningPort(readFileSync(logFile, 'utf8'));
-      if (port) return { proc, port };
-      if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}: ${readFileSync(logFile, 'utf8')}`);
-      await sleep(200);
-    }
-    proc.kill('SIGKILL');
-    throw new Error('server did not start in 90 s');
-  })();
-}
-
-/** The port of the server's 'server listening' log line, once it is there. */
-function listeningPort(logText: string): number | null {
-  for (const line of logText.split('\n')) {
-    try {
-      const j = JSON.parse(line) as { msg?: string; port?: number };
-      if (j.msg === 'server listening' && j.port) return j.port;
-    } catch {
-      /* not a log line */
-    }
-  }
-  return null;
-}
-
-/** A user signed up through the server's own auth API; its access token, and one with a broken signature. */
-async function tokens(base: string): Promise<{ userId: string; valid: string; badSignature: string }> {
-  const { supabaseAnonKey } = (await (await fetch(`${base}/config.json`)).json()) as { supabaseAnonKey: string };
-  const res = await fetch(`${base}/auth/v1/signup`, {
-    method: 'POST',
-    headers: { apikey: supabaseAnonKey, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: `flood-${Date.now()}@example.com`, password: 'correct horse battery staple' }),
-  });
-  const body = (await res.json()) as { access_token?: string; user?: { id: string } };
-  if (!body.access_token || !body.user) throw new Error(`signup gave no session (${res.status}): ${JSON.stringify(body)}`);
-  const [h, p, s] = body.access_token.split('.');
-  // same length and alphabet, different bytes: the signature check runs in full and fails
-  const flipped = s.slice(0, 10) + (s[10] === 'A' ? 'B' : 'A') + s.slice(11);
-  return { userId: body.user.id, valid: body.access_token, badSignature: `${h}.${p}.${flipped}` };
-}
+/** think time per move: a socket may send 100 messages in 20 s (5 a second) before it is closed */
+const THINK_MS = 250;
+/** a flood phase is measured for at least this long, so that the bystanders make enough moves */
+const PHASE_MIN_MS = 5000;
+/** --distinct: a different bad token per socket */
+let distinct = false;
 
 // ------------------------------------------------------------------------------------------------
 // the bystander game: relay times from a send to the opponent's receipt
@@ -197,6 +47,8 @@ class Bystander {
   private players: { ws: WebSocket; color?: string; gameId?: string }[] = [];
   private chess = new ChessGame();
   private sentAt = 0;
+  /** the player whose move is in flight */
+  private sender: { ws: WebSocket } | null = null;
   private stopped = false;
 
   async start(url: string): Promise<void> {
@@ -231,21 +83,20 @@ class Bystander {
       }
     } else if (m.type === 'gameMove') {
       const move = m.move as { from: string; to: string; promotion?: string };
-      const mover = this.chess.turn();
-      // the opponent's copy of the echo ends the relay
-      if (p.color !== mover) {
+      // the opponent's copy of the move ends the relay (the mover's own echo is not counted)
+      if (this.sender !== null && p !== this.sender) {
+        this.sender = null;
         if (this.sentAt) this.relays.push(performance.now() - this.sentAt);
         this.sentAt = 0;
         this.chess.play(move.from + move.to + (move.promotion ?? ''));
         this.moveSoon();
       }
     } else if (m.type === 'gameEnd') {
-      // a new game: both search again
-      for (const q of this.players) q.gameId = undefined;
-      this.sentAt = 0;
-      for (const q of this.players) q.ws.send(JSON.stringify({ type: 'findGame', payload: { username: 'bystander' } }));
+      // this bystander's game is over (searching again could pair it with another bystander's player)
+      this.stopped = true;
     } else if (m.type === 'moveRejected') {
       this.lost++;
+      if (this.lost === 1) log(`  bystander move rejected: ${JSON.stringify(m)}`);
     }
   }
 
@@ -258,6 +109,7 @@ class Bystander {
       if (!p?.gameId || moves.length === 0) return;
       const uci = moves[Math.floor(Math.random() * moves.length)];
       this.sentAt = performance.now();
+      this.sender = p;
       p.ws.send(JSON.stringify({ type: 'gameMove', payload: { gameId: p.gameId, move: { from: uci.slice(0, 2), to: uci.slice(2, 4), ...(uci.length > 4 ? { promotion: uci[4] } : {}) } } }));
     }, THINK_MS);
   }
@@ -283,15 +135,6 @@ const pct = (xs: number[], p: number) => {
 };
 const median = (xs: number[]) => pct(xs, 50);
 
-function flood(order: FloodOrder): Promise<FloodOutcome> {
-  const child = fork(new URL(import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, FLOOD_CHILD: '1' } });
-  return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve(m as FloodOutcome));
-    child.once('exit', (code) => reject(new Error(`flood child exited with ${code}`)));
-    child.send(order);
-  });
-}
-
 interface PhaseResult {
   phase: string;
   moves: number;
@@ -301,31 +144,32 @@ interface PhaseResult {
   outcome?: FloodOutcome;
 }
 
-async function phase(name: string, bystander: Bystander, work: () => Promise<FloodOutcome | undefined>): Promise<PhaseResult> {
-  bystander.take();
+async function phase(name: string, bystanders: Bystander[], work: () => Promise<FloodOutcome | undefined>): Promise<PhaseResult> {
+  for (const b of bystanders) b.take();
+  const started = performance.now();
   const outcome = await work();
-  await sleep(500); // the server's tail of the flood (answers in flight) still counts
-  const relays = bystander.take();
+  await sleep(Math.max(500, PHASE_MIN_MS - (performance.now() - started))); // the flood's tail counts too
+  const relays = bystanders.flatMap((b) => b.take());
   return { phase: name, moves: relays.length, p50: pct(relays, 50), p99: pct(relays, 99), max: pct(relays, 100), outcome };
 }
 
-async function oneRun(bad: number, valid: number, sources: string[]): Promise<{ results: PhaseResult[]; lost: number }> {
-  const server = await startServer();
+async function oneRun(bad: number, valid: number, sources: string[], games: number): Promise<{ results: PhaseResult[]; lost: number }> {
+  const server = await startServer(opt('server', 'tsx'));
   const base = `http://127.0.0.1:${server.port}`;
   const url = `ws://127.0.0.1:${server.port}/socket`;
-  const bystander = new Bystander();
+  const bystanders = Array.from({ length: games }, () => new Bystander());
   try {
     const t = await tokens(base);
-    await bystander.start(url);
-    await sleep(2000); // the bystander's game warms up the move path
+    for (const b of bystanders) await b.start(url); // one pair at a time, so each pair plays each other
+    await sleep(2000); // the bystanders' games warm up the move path
     const results = [
-      await phase('quiet (3 s)', bystander, async () => (await sleep(3000), undefined)),
-      await phase(`${bad} bad-signature identifyUser`, bystander, () => flood({ url, count: bad, sources, userId: t.userId, token: t.badSignature })),
-      await phase(`${valid} valid identifyUser`, bystander, () => flood({ url, count: valid, sources, userId: t.userId, token: t.valid })),
+      await phase('quiet', bystanders, async () => undefined),
+      await phase(`${bad} bad-signature identifyUser`, bystanders, await floodChild().then((flood) => () => flood({ url, count: bad, sources, userId: t.userId, token: t.badSignature, distinct }))),
+      await phase(`${valid} valid identifyUser`, bystanders, await floodChild().then((flood) => () => flood({ url, count: valid, sources, userId: t.userId, token: t.valid }))),
     ];
-    return { results, lost: bystander.lost };
+    return { results, lost: bystanders.reduce((n, b) => n + b.lost, 0) };
   } finally {
-    bystander.stop();
+    for (const b of bystanders) b.stop();
     server.proc.kill('SIGTERM');
     await new Promise((r) => server.proc.once('exit', r));
   }
@@ -337,12 +181,14 @@ async function main(): Promise<void> {
   const runs = Math.max(1, Number(opt('runs', '3')));
   const sourceCount = Math.max(1, Number(opt('sources', '1')));
   const p99Limit = Number(opt('p99', '50'));
+  const games = Math.max(1, Number(opt('games', '10')));
+  distinct = argv.includes('--distinct');
   const sources = sourceCount === 1 ? ['127.0.0.1'] : Array.from({ length: sourceCount }, (_, i) => `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`);
   const all: PhaseResult[][] = [];
   let lost = 0;
   for (let r = 0; r < runs; r++) {
     log(`run ${r + 1}/${runs}`);
-    const run = await oneRun(bad, valid, sources);
+    const run = await oneRun(bad, valid, sources, games);
     lost += run.lost;
     for (const res of run.results) {
       const o = res.outcome;
@@ -355,7 +201,7 @@ async function main(): Promise<void> {
     }
     all.push(run.results);
   }
-  log(`\nmedians over ${runs} run(s), flood from ${sourceCount} address(es):`);
+  log(`\nmedians over ${runs} run(s), flood from ${sourceCount} address(es), ${games} bystander games${distinct ? ', a distinct bad token per socket' : ''}:`);
   let failed = lost > 0;
   for (let i = 0; i < all[0].length; i++) {
     const p99 = median(all.map((r) => r[i].p99));
@@ -368,4 +214,4 @@ async function main(): Promise<void> {
   process.exit(failed ? 1 : 0);
 }
 
-if (process.env.FLOOD_CHILD !== '1') void main();
+void main();

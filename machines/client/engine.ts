@@ -75,3 +75,34 @@ export function resolveTypedMove(fen: string, text: string): TypedMove | null {
   if (!played) return null;
   return played.promotion ? { from: played.from, to: played.to, promotion: played.promotion } : { from: played.from, to: played.to };
 }
+
+/** The rook's square for a castling king move (e1g1 -> h1), or null when `from`-`to` is not castling. */
+function castlingRookSquare(fen: string, from: string, to: string): string | null {
+  const piece = positionOf(fen).pieceAt(from);
+  if (!piece || piece.type !== 'k' || from[0] !== 'e' || from[1] !== to[1]) return null;
+  if (to[0] === 'g') return `h${from[1]}`;
+  if (to[0] === 'c') return `a${from[1]}`;
+  return null;
+}
+
+/**
+ * Legal destinations for the board. As on lichess a castling move may also be made by putting
+ * the king on its own rook, so the rook's square is a destination too.
+ */
+export function boardDests(fen: string): Map<string, string[]> {
+  const dests = positionOf(fen).dests();
+  for (const [from, tos] of dests) {
+    const rooks = tos.map((to) => castlingRookSquare(fen, from, to)).filter((sq): sq is string => sq !== null);
+    if (rooks.length) dests.set(from, [...tos, ...rooks]);
+  }
+  return dests;
+}
+
+/** A king put on its own rook is castling: the king's two-square move. Other moves are unchanged. */
+export function asKingMove(fen: string, from: string, to: string): { from: string; to: string } {
+  const game = positionOf(fen);
+  const king = game.pieceAt(from);
+  const target = game.pieceAt(to);
+  if (!king || king.type !== 'k' || !target || target.type !== 'r' || target.color !== king.color) return { from, to };
+  return { from, to: `${to[0] === 'h' ? 'g' : 'c'}${to[1]}` };
+}

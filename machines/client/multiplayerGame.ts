@@ -12,12 +12,13 @@
  */
 import { assign, emit, enqueueActions, setup } from 'xstate';
 import type {
-  ClientMessage, ClocksMs, Color, GameEndMsg, GameMoveMsg, GameStartMsg, PromotionPiece, TimerUpdateMsg,
+  ClientMessage, ClocksMs, Color, GameEndMsg, GameMoveMsg, GameRatings, GameStartMsg, PromotionPiece, RatingChangeMsg, TimerUpdateMsg,
 } from '../protocol/messages';
 import { START_FEN } from '../chess/index';
-import { DEFAULT_CLOCK_MS, UNTIMED_PLIES } from '../game/defaults';
+import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, UNTIMED_PLIES } from '../game/defaults';
 import { runningClocks } from '../game/clock';
 import { applyMove, placement, positionOf } from './engine';
+import { replayMoves } from './moveHistory';
 import { opponentDisplayName, outcomeFor, pickOutcomeMessage, type GameResult, type Outcome } from './outcome';
 
 export const NOTICE_MS = 3000;
@@ -26,9 +27,18 @@ export const GAME_TEXT = {
   drawSent: 'Draw offered. Waiting for opponent...',
   drawDeclined: 'Draw offer declined',
   drawReceived: 'Your opponent offered a draw.',
+  aborted: 'The game was aborted before both players moved. It does not count.',
+  moveNotSent: 'Not connected: your move was not sent. Play it again once reconnected.',
 } as const;
 
-export interface GameEnd { winner: 'white' | 'black' | 'draw'; reason: string; outcome: Outcome; message: string }
+/** `aborted`: ended before both sides moved; nothing is scored (as on lichess). */
+export interface GameEnd { winner: 'white' | 'black' | 'draw'; reason: string; outcome: Outcome; aborted: boolean; message: string }
+
+/** A rematch after the end: none yet, offered by us, offered to us, or declined by the opponent. */
+export type RematchState = 'none' | 'sent' | 'received' | 'declined';
+
+/** The opponent's socket is gone: since when (monotonic ms) and how long the server waits for them. */
+export interface OpponentAway { since: number; graceMs: number }
 
 export interface MultiplayerContext {
   gameId: string | null;
@@ -45,6 +55,16 @@ export interface MultiplayerContext {
   draw: 'none' | 'sent' | 'received';
   notice: string | null;
   end: GameEnd | null;
+  /** until both sides have moved: when the side to move must have moved (monotonic ms), else null */
+  firstMoveDeadline: number | null;
+  opponentAway: OpponentAway | null;
+  /** the game that just ended (what a rematch refers to), and where its rematch stands */
+  endedGameId: string | null;
+  rematch: RematchState;
+  /** both players' ratings as the game started (null: both guests, or a server without ratings) */
+  ratings: GameRatings | null;
+  /** each side's rating change, once the server has scored the game */
+  ratingChange: Pick<RatingChangeMsg, 'white' | 'black'> | null;
   /** bumped whenever the board must be redrawn from context (illegal drop, resync) */
   boardVersion: number;
   now: () => number;
@@ -67,8 +87,16 @@ export type MultiplayerEvent =
   | { type: 'OPPONENT_DISCONNECTED'; message: string }
   | { type: 'OPPONENT_RECONNECTED'; message: string }
   | { type: 'REJECTED'; message: string; fen?: string }
+  /** the socket was down when the player's last move was to be sent: take it back */
+  | { type: 'MOVE_NOT_SENT' }
   | { type: 'END'; msg: GameEndMsg }
-  | { type: 'RESET' };
+  | { type: 'RATING_CHANGE'; msg: RatingChangeMsg }
+  | { type: 'RESET' }
+  /** offer a rematch, or accept the opponent's offer */
+  | { type: 'OFFER_REMATCH' }
+  | { type: 'DECLINE_REMATCH' }
+  | { type: 'REMATCH_OFFERED'; gameId: string }
+  | { type: 'REMATCH_DECLINED'; gameId: string };
 
 export type MultiplayerEmitted =
   | { type: 'send'; message: ClientMessage }
@@ -78,6 +106,23 @@ export type MultiplayerEmitted =
 /** Clocks run from the second ply, for the side to move (the game core's rule). */
 function runningSide(moves: string[], turn: Color): Color | null {
   return moves.length >= UNTIMED_PLIES ? turn : null;
+}
+
+/** Until both sides have moved (no clock runs yet), each side must move within the first-move deadline. */
+function firstMoveDeadline(moves: string[], now: number): number | null {
+  return moves.length < UNTIMED_PLIES ? now + DEFAULT_FIRST_MOVE_DEADLINE_MS : null;
+}
+
+/** The server's disconnect notice says how many seconds the absent player has ("They have 40 seconds"). */
+export function graceFromNotice(message: string): number {
+  const m = /(\d+) seconds?/.exec(message);
+  return m ? Number(m[1]) * 1000 : 0;
+}
+
+/** The position after the plies, from the standard start. */
+function fenAfter(moves: string[]): string {
+  const plies = replayMoves(moves);
+  return plies.length ? plies[plies.length - 1].fen : START_FEN;
 }
 
 function fenTurn(fen: string): Color {
@@ -112,7 +157,8 @@ export const multiplayerGameMachine = setup({
     return {
       gameId: null, color: 'white', opponentId: '', opponentName: '', fen: START_FEN, moves: [], lastMove: null,
       turn: 'white', clocks: { white: DEFAULT_CLOCK_MS, black: DEFAULT_CLOCK_MS }, clockSyncedAt: now(), clockRunning: null,
-      draw: 'none', notice: null, end: null, boardVersion: 0, now, random: input.random ?? Math.random,
+      draw: 'none', notice: null, end: null, firstMoveDeadline: null, opponentAway: null, endedGameId: null, rematch: 'none',
+      ratings: null, ratingChange: null, boardVersion: 0, now, random: input.random ?? Math.random,
     };
   },
   states: {
@@ -138,20 +184,27 @@ export const multiplayerGameMachine = setup({
                 clocks, clockSyncedAt: context.now(), clockRunning: runningSide(moves, turn),
                 draw: st?.drawOfferFrom && st.drawOfferFrom !== m.color ? 'received' as const : st?.drawOfferFrom ? 'sent' as const : 'none' as const,
                 end: null, notice: null, boardVersion: context.boardVersion + 1,
+                firstMoveDeadline: firstMoveDeadline(moves, context.now()), opponentAway: null, endedGameId: null, rematch: 'none' as const,
+                ratings: m.ratings ?? null, ratingChange: null,
               };
             }),
             emit(({ context }) => ({
-              type: 'notify' as const, title: 'Game Started', body: `Your game with ${context.opponentName} has begun.`,
+              type: 'notify' as const, title: 'Game Started', body: `Your game with ${context.opponentName} has begun.`, onlyWhenHidden: true,
             })),
           ],
         },
         RESET: {
           target: '.idle',
           actions: assign(({ context }) => ({
-            gameId: null, fen: START_FEN, moves: [], lastMove: null, turn: 'white' as Color, draw: 'none' as const,
+            gameId: null, endedGameId: null, rematch: 'none' as const, fen: START_FEN, moves: [], lastMove: null, turn: 'white' as Color, draw: 'none' as const,
             end: null, notice: null, clocks: { white: DEFAULT_CLOCK_MS, black: DEFAULT_CLOCK_MS }, clockRunning: null,
-            boardVersion: context.boardVersion + 1,
+            firstMoveDeadline: null, opponentAway: null, ratings: null, ratingChange: null, boardVersion: context.boardVersion + 1,
           })),
+        },
+        // usually just after the end; on a slow archive write it may come later
+        RATING_CHANGE: {
+          guard: ({ context, event }) => event.msg.gameId === (context.gameId ?? context.endedGameId),
+          actions: assign(({ event }) => ({ ratingChange: { white: event.msg.white, black: event.msg.black } })),
         },
       },
       states: {
@@ -170,6 +223,7 @@ export const multiplayerGameMachine = setup({
                   enqueue.assign({
                     fen: applied.fen, moves, lastMove: [event.from, event.to], turn,
                     clocks: currentClocksAt(context, now), clockSyncedAt: now, clockRunning: runningSide(moves, turn),
+                    firstMoveDeadline: firstMoveDeadline(moves, now),
                   });
                   const move = event.promotion
                     ? { from: event.from, to: event.to, piece: event.piece ?? 'p', promotion: event.promotion }
@@ -208,7 +262,7 @@ export const multiplayerGameMachine = setup({
                 const moves = [...context.moves, applied.uci];
                 enqueue.assign({
                   fen: applied.fen, moves, lastMove: [msg.move.from, msg.move.to], turn: msg.nextTurn,
-                  clocks, clockSyncedAt: now, clockRunning: runningSide(moves, msg.nextTurn),
+                  clocks, clockSyncedAt: now, clockRunning: runningSide(moves, msg.nextTurn), firstMoveDeadline: firstMoveDeadline(moves, now),
                   draw: context.draw === 'sent' ? 'sent' : 'none',
                 });
                 if (msg.nextTurn === context.color) {
@@ -233,7 +287,7 @@ export const multiplayerGameMachine = setup({
             DRAW_OFFERED: {
               actions: [
                 assign({ draw: 'received' as const }),
-                emit({ type: 'notify', title: 'Draw Offered', body: 'Your opponent offered a draw.' }),
+                emit({ type: 'notify', title: 'Draw Offered', body: 'Your opponent offered a draw.', onlyWhenHidden: true }),
               ],
             },
             ACCEPT_DRAW: {
@@ -254,6 +308,23 @@ export const multiplayerGameMachine = setup({
             RESIGN: {
               actions: emit(({ context }) => ({ type: 'send' as const, message: { type: 'resign' as const, payload: { gameId: context.gameId ?? '' } } })),
             },
+            MOVE_NOT_SENT: {
+              guard: ({ context }) => context.moves.length > 0 && context.turn !== context.color,
+              actions: assign(({ context }) => {
+                const moves = context.moves.slice(0, -1);
+                const fen = fenAfter(moves);
+                const plies = replayMoves(moves);
+                const last = plies[plies.length - 1];
+                return {
+                  moves, fen, turn: fenTurn(fen), lastMove: last ? [last.from, last.to] as [string, string] : null,
+                  clockRunning: runningSide(moves, fenTurn(fen)), boardVersion: context.boardVersion + 1,
+                };
+              }),
+            },
+            OPPONENT_DISCONNECTED: {
+              actions: assign(({ context, event }) => ({ opponentAway: { since: context.now(), graceMs: graceFromNotice(event.message) } })),
+            },
+            OPPONENT_RECONNECTED: { actions: assign({ opponentAway: null }) },
             REJECTED: {
               actions: assign(({ context, event }) => ({
                 fen: event.fen ?? context.fen,
@@ -267,13 +338,20 @@ export const multiplayerGameMachine = setup({
               actions: enqueueActions(({ context, event, enqueue }) => {
                 const { winner, reason } = event.msg;
                 const outcome = outcomeFor(winner, context.color);
-                const end: GameEnd = { winner, reason, outcome, message: pickOutcomeMessage(outcome, context.random) };
+                const aborted = reason === 'aborted';
+                const end: GameEnd = { winner, reason, outcome, aborted, message: aborted ? GAME_TEXT.aborted : pickOutcomeMessage(outcome, context.random) };
                 const result: GameResult = {
                   id: context.gameId ?? event.msg.gameId, date: new Date().toISOString(), playerColor: context.color,
                   result: outcome, reason, opponentId: context.opponentId,
                 };
                 const now = context.now();
-                enqueue.assign({ end, gameId: null, draw: 'none', clocks: currentClocksAt(context, now), clockSyncedAt: now, clockRunning: null });
+                enqueue.assign({
+                  end, gameId: null, endedGameId: context.gameId ?? event.msg.gameId, rematch: 'none',
+                  draw: 'none', clocks: currentClocksAt(context, now), clockSyncedAt: now, clockRunning: null,
+                  firstMoveDeadline: null, opponentAway: null,
+                });
+                // an aborted game is not scored: it stays out of the history and the W/L/D counts
+                if (aborted) return;
                 enqueue.emit({ type: 'finished', result });
                 // As the original client: the colour used to choose Victory/Defeat in notifications is always white.
                 const notifyColor: Color = 'white';
@@ -283,7 +361,32 @@ export const multiplayerGameMachine = setup({
             },
           },
         },
-        over: {},
+        over: {
+          on: {
+            OFFER_REMATCH: {
+              guard: ({ context }) => context.endedGameId !== null && (context.rematch === 'none' || context.rematch === 'received'),
+              actions: [
+                emit(({ context }) => ({ type: 'send' as const, message: { type: 'offerRematch' as const, payload: { gameId: context.endedGameId ?? '' } } })),
+                assign({ rematch: 'sent' as const }),
+              ],
+            },
+            DECLINE_REMATCH: {
+              guard: ({ context }) => context.rematch === 'received',
+              actions: [
+                emit(({ context }) => ({ type: 'send' as const, message: { type: 'declineRematch' as const, payload: { gameId: context.endedGameId ?? '' } } })),
+                assign({ rematch: 'none' as const }),
+              ],
+            },
+            REMATCH_OFFERED: {
+              guard: ({ context, event }) => event.gameId === context.endedGameId && context.rematch !== 'sent',
+              actions: assign({ rematch: 'received' as const }),
+            },
+            REMATCH_DECLINED: {
+              guard: ({ context, event }) => event.gameId === context.endedGameId && context.rematch === 'sent',
+              actions: assign({ rematch: 'declined' as const }),
+            },
+          },
+        },
       },
     },
     notice: {
@@ -295,6 +398,7 @@ export const multiplayerGameMachine = setup({
         OPPONENT_DISCONNECTED: { target: '.sticky', actions: assign(({ event }) => ({ notice: event.message })) },
         OPPONENT_RECONNECTED: { target: '.timed', actions: assign(({ event }) => ({ notice: event.message })) },
         REJECTED: { target: '.timed', actions: assign(({ event }) => ({ notice: `Invalid move: ${event.message}` })) },
+        MOVE_NOT_SENT: { target: '.timed', actions: assign({ notice: GAME_TEXT.moveNotSent }) },
         START: { target: '.none', actions: assign({ notice: null }) },
         RESET: { target: '.none', actions: assign({ notice: null }) },
       },

@@ -2,8 +2,9 @@
  * A finished game as a replay: the position, SAN and both clocks at every ply, from its UCI
  * moves and the mover's clock after each move (the archive's record). Pure.
  */
-import { ChessGame, START_FEN } from '../chess';
+import { START_FEN } from '../chess';
 import type { ClocksMs, Color } from '../protocol/messages';
+import { replayMoves } from './moveHistory';
 
 export interface ReplayPly {
   /** 0 = the start position; n = after the n-th move */
@@ -20,34 +21,14 @@ export interface ReplayPly {
 
 /** Every ply of the game; stops at the first move that is not legal (a damaged record). */
 export function replayGame(moves: readonly string[], clocksMs: readonly number[], clockMs: number, startFen = START_FEN): ReplayPly[] {
-  const game = new ChessGame(startFen);
+  const turnOf = (fen: string): Color => (fen.split(' ')[1] === 'b' ? 'black' : 'white');
   let clocks: ClocksMs = { white: clockMs, black: clockMs };
-  const plies: ReplayPly[] = [{ ply: 0, fen: game.fen(), san: null, lastMove: null, clocks, turn: game.turn() }];
-  for (let i = 0; i < moves.length; i++) {
-    const mover = game.turn();
-    const played = game.play(moves[i]!);
-    if (!played) break;
+  const plies: ReplayPly[] = [{ ply: 0, fen: startFen, san: null, lastMove: null, clocks, turn: turnOf(startFen) }];
+  for (const [i, played] of replayMoves(moves, startFen).entries()) {
+    const mover = plies[i]!.turn;
     const after = clocksMs[i];
     if (after !== undefined) clocks = { ...clocks, [mover]: after };
-    plies.push({ ply: i + 1, fen: played.fenAfter, san: played.san, lastMove: [played.from, played.to], clocks, turn: game.turn() });
+    plies.push({ ply: i + 1, fen: played.fen, san: played.san, lastMove: [played.from, played.to], clocks, turn: turnOf(played.fen) });
   }
   return plies;
-}
-
-/** The ply a navigation key leads to, or null for a key that does not navigate. */
-export function navigate(key: string, current: number, last: number): number | null {
-  switch (key) {
-    case 'ArrowLeft':
-      return Math.max(0, current - 1);
-    case 'ArrowRight':
-      return Math.min(last, current + 1);
-    case 'ArrowUp':
-    case 'Home':
-      return 0;
-    case 'ArrowDown':
-    case 'End':
-      return last;
-    default:
-      return null;
-  }
 }

@@ -66,4 +66,7 @@ export const STORAGE_KEYS = {
   guest: 'chess.guestUser',
   socketIdentity: 'chess.socketIdentity',
   aiSettings: 'chess.aiSettings',
+  playPreferences: 'chess.playPreferences',
+  /** `accountId:guestId` pairs whose offer to import the guest's games was answered */
+  guestImportAnswered: 'chess.guestImportAnswered',
 } as const;

@@ -43,3 +43,11 @@ export function profileSubmitDisabled(form: ProfileForm, busy: boolean, availabi
   const valid = usernameError(form.username) === null && form.firstName.trim() !== '' && form.lastName.trim() !== '';
   return !valid || busy || availability === 'taken' || availability === 'checking';
 }
+
+/**
+ * The pattern that finds a username whatever its case (usernames are unique case-insensitively):
+ * for an `ilike` filter, with LIKE's wildcards (`_` is one, and may be in a username) escaped.
+ */
+export function usernameLookupPattern(username: string): string {
+  return username.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,8 +1,2 @@
-export { matchmakingMachine } from './matchmakingMachine';
-export type {
-  MatchmakingContext,
-  MatchmakingEmitted,
-  MatchmakingEvent,
-  MatchmakingInput,
-  QueuedPlayer,
-} from './matchmakingMachine';
+export { EMPTY_POOL, POOL_WINDOW, fits, poolLogic, poolStep, ratingWindow } from './pool';
+export type { PoolActor, PoolCommand, PoolEmitted, PoolState, QueuedPlayer, Seat } from './pool';

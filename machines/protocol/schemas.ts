@@ -63,6 +63,18 @@ export const gameEndReasonSchema = z.enum([
   'max plies',
 ]);
 
+/** A rating before and after a rated game. */
+export const ratingChangeSchema = z.object({ before: z.number(), after: z.number() });
+
+/**
+ * A signed-in player's pool rating as the game screen shows it (additive); provisional while
+ * the rating's deviation is high (shown with a question mark).
+ */
+export const playerRatingSchema = z.object({ rating: z.number(), provisional: z.boolean() });
+
+/** Both players' ratings at the start of a game: null for a guest (unrated). */
+export const gameRatingsSchema = z.object({ white: playerRatingSchema.nullable(), black: playerRatingSchema.nullable() });
+
 /** The position a rejoining player gets in `gameStart` / `aiGameStart`. */
 export const currentStateSchema = z.object({
   fen: z.string(),
@@ -117,6 +129,9 @@ export const errorCodeSchema = z.enum([
   'ai_address_limit',
   'no_ai_game',
   'engine_failure',
+  'rematch_unavailable',
+  'not_signed_in',
+  'archive_unavailable',
 ]);
 
 // ---------------------------------------------------------------------------
@@ -149,6 +164,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     /** seconds */
     timerDuration: z.number(),
     currentState: currentStateSchema.optional(),
+    /** additive: both players' pool ratings, when at least one is signed in */
+    ratings: gameRatingsSchema.optional(),
   }),
   z.strictObject({
     type: z.literal('aiGameStart'),
@@ -185,6 +202,10 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('drawOffer'), gameId: z.string() }),
   z.strictObject({ type: z.literal('drawDeclined'), gameId: z.string() }),
+  /** additive: the opponent of the ended game `gameId` offers a rematch (colours swapped, same clock) */
+  z.strictObject({ type: z.literal('rematchOffer'), gameId: z.string() }),
+  /** additive: the opponent declined the rematch of `gameId` */
+  z.strictObject({ type: z.literal('rematchDeclined'), gameId: z.string() }),
   z.strictObject({ type: z.literal('opponentDisconnected'), message: z.string(), gameId: z.string().optional() }),
   z.strictObject({ type: z.literal('opponentReconnected'), message: z.string(), gameId: z.string().optional() }),
   z.strictObject({
@@ -231,6 +252,10 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('serverShutdown'), message: z.string() }),
   /** additive: answer to identifyUser */
   z.strictObject({ type: z.literal('identified'), playerId: z.string(), username: z.string().optional() }),
+  /** additive: a rated game `gameId` has been scored: each side's rating before and after */
+  z.strictObject({ type: z.literal('ratingChange'), gameId: z.string(), white: ratingChangeSchema, black: ratingChangeSchema }),
+  /** additive: answer to claimGuestGames: how many archived guest games the account now holds */
+  z.strictObject({ type: z.literal('guestGamesClaimed'), guestId: z.string(), count: z.number().int() }),
 ]);
 
 // ---------------------------------------------------------------------------
@@ -254,6 +279,10 @@ export const clientPayloadSchemas = {
   offerDraw: gameRef,
   acceptDraw: gameRef,
   declineDraw: gameRef,
+  /** additive: offer a rematch of the ended game, or accept the opponent's offer (both offered: it starts) */
+  offerRematch: gameRef,
+  /** additive: decline the opponent's rematch offer */
+  declineRematch: gameRef,
   /** playerId, when sent, must be the socket's own id */
   checkActiveGame: z.object({ playerId: z.string().max(128).optional().nullable() }).optional().nullable(),
   rejoinGame: gameRef,
@@ -261,4 +290,6 @@ export const clientPayloadSchemas = {
   identifyUser: z.object({ userId: z.string().min(1).max(128), accessToken: z.string().min(1).max(4096) }),
   startAIGame: z.object({ options: aiGameOptionsSchema }),
   playerMoveAI: z.object({ gameId: gameIdSchema, move: wireMoveSchema }),
+  /** additive: on a signed-in socket, take the games this device played as a guest (proved by its secret) */
+  claimGuestGames: z.object({ guestId: z.string().min(1).max(64), secret: z.string().min(1).max(128) }),
 } as const;

@@ -67,6 +67,7 @@ export const errors = {
   notFound: () => new AuthError(404, 'not_found', 'Not found'),
   methodNotAllowed: () => new AuthError(405, 'method_not_allowed', 'Method not allowed'),
   tooLarge: () => new AuthError(413, 'request_too_large', 'Request body too large'),
+  unavailable: (message: string) => new AuthError(503, 'service_unavailable', message),
   unexpected: () =>
     new AuthError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information'),
 };

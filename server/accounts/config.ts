@@ -3,6 +3,7 @@
  * (tests use them) are laid over the values read from the environment. The environment itself
  * is read and validated, together with every other setting of the server, by server/config.ts.
  */
+import { isLoopbackHost } from '../http/clientAddress';
 
 export interface RateLimits {
   /** POST /token per IP per window (GoTrue: 150 per 5 min). */
@@ -127,12 +128,6 @@ export function defaultDevInbox(nodeEnv: string, smtp: boolean, publicUrl: strin
   if (nodeEnv === 'development' || nodeEnv === 'test') return 'on';
   if (smtp) return 'off';
   return isLoopbackHost(new URL(publicUrl).hostname) ? 'loopback' : 'off';
-}
-
-/** localhost, 127.0.0.0/8 and ::1, as a URL's hostname or a Host header's name part. */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1';
 }
 
 export function stripSlash(u: string): string {

@@ -7,6 +7,8 @@ import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { ACCOUNTS_DEFAULTS } from './config';
+import { createDataDirApart, pgliteStartParams } from './pglite-memory';
+import { migrate } from './migrate';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -100,16 +102,40 @@ function lockDataDir(dir: string): () => void {
 }
 
 async function openPglite(dataDir: string, schema: string): Promise<Db> {
-  const dir = `${dataDir.replace(/\/+$/, '')}/pg`;
+  const dir = pgliteDir(dataDir);
   mkdirSync(dir, { recursive: true });
   const unlock = lockDataDir(dataDir);
   let db: PGlite;
   try {
-    db = await PGlite.create(dir);
+    await createDataDirApart(dir, schema);
+    db = await PGlite.create(dir, { startParams: pgliteStartParams() });
   } catch (err) {
     unlock();
     throw err;
   }
+  return pgliteDb(db, schema, unlock);
+}
+
+/** Where in a data directory the embedded database lives. */
+function pgliteDir(dataDir: string): string {
+  return `${dataDir.replace(/\/+$/, '')}/pg`;
+}
+
+/**
+ * Creates the embedded database in `dir` and applies the migrations, in this process; for the
+ * child process that server/accounts/pglite-memory.ts starts, while its parent holds the lock.
+ */
+export async function createMigratedPglite(dir: string, schema: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const db = await pgliteDb(await PGlite.create(dir, { startParams: pgliteStartParams() }), schema, () => {});
+  try {
+    await migrate(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function pgliteDb(db: PGlite, schema: string, onClose: () => void): Promise<Db> {
   await db.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
   return {
     kind: 'pglite',
@@ -137,7 +163,7 @@ async function openPglite(dataDir: string, schema: string): Promise<Db> {
       try {
         await db.close();
       } finally {
-        unlock();
+        onClose();
       }
     },
   };
@@ -199,4 +225,34 @@ async function openPgPool(url: string, schema: string, timeouts: DbTimeouts): Pr
       await pool.end();
     },
   };
+}
+
+/** The database could not be opened at start (unreachable, locked by another process, unreadable). */
+export class DatabaseUnavailableError extends Error {
+  override name = 'DatabaseUnavailableError';
+}
+
+/**
+ * An error that says the database is out of reach rather than that a statement was wrong:
+ * a time limit, a refused or lost connection, a server shutting down or refusing connections.
+ */
+export function isDbUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err instanceof DatabaseUnavailableError) return true;
+  if (/timeout|Connection terminated|connect(ion)? (refused|closed|ended)/i.test(err.message)) return true;
+  const code = (err as PgError).code ?? '';
+  // SQLSTATE 08xxx connection exceptions, 57014 statement timeout, 57P0x shutdown/cannot connect, 53300 too many connections
+  if (/^(08...|57014|57P0.|53300)$/.test(code)) return true;
+  return /^E[A-Z]+$/.test(code); // a Node socket error: ECONNREFUSED, ECONNRESET, ETIMEDOUT, ...
+}
+
+/** Whether the database answers within `withinMs` (for /healthz). */
+export async function databaseAnswers(db: Queryable, withinMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), withinMs)));
+  try {
+    return await Promise.race([db.query('SELECT 1').then(() => true, () => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

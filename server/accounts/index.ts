@@ -7,12 +7,12 @@ import { mkdirSync } from 'node:fs';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { Logger } from 'pino';
 import type { TemplatedApp } from 'uWebSockets.js';
-import { TrustedProxies, isLoopbackAddress } from '../http/clientAddress';
+import { TrustedProxies, fromThisMachine } from '../http/clientAddress';
 import { createAuthHandler } from './auth-api';
 import { API_VERSION, API_VERSION_HEADER, authErrorReply, errors } from './auth-errors';
 import { loadAccountsConfig } from '../config';
-import { isLoopbackHost, withOverrides, type AccountsConfig, type AccountsConfigOverrides } from './config';
-import { openDb, type Db } from './db';
+import { withOverrides, type AccountsConfig, type AccountsConfigOverrides } from './config';
+import { DatabaseUnavailableError, databaseAnswers, isDbUnavailable, openDb, type Db } from './db';
 import { json, serve, type Handler, type Reply, type Req } from './http';
 import { loadAnonKey, loadSigningKeys, type SigningKeys } from './keys';
 import { createMailer, renderInboxHtml, type Mailer } from './mail';
@@ -20,7 +20,7 @@ import { migrate } from './migrate';
 import { createPasswordHasher } from './passwords';
 import { AfterReply } from './rate-limit';
 import { RedirectPolicy } from './redirect';
-import { createProfilesHandler, restInternalError } from './rest-profiles';
+import { createProfilesHandler, restInternalError, restUnavailable } from './rest-profiles';
 import { sessionExists } from './sessions';
 import { createArchive, type Archive } from '../archive/index';
 
@@ -40,7 +40,15 @@ export interface AccountsModule {
   readonly info: { mode: AccountsConfig['mode']; publicUrl: string; anonKey: string; db?: Db['kind'] };
   /** The game archive on the accounts database; absent in hosted mode (docs/archive.md). */
   readonly archive?: Archive;
+  /** Whether the accounts can serve: 'unavailable' while their database does not answer. */
+  health(): Promise<AccountsHealth>;
 }
+
+export type AccountsHealth = 'ok' | 'unavailable';
+
+/** What a request that needs the accounts database is told while it does not answer. */
+export const ACCOUNTS_UNAVAILABLE_TEXT =
+  'Accounts are unavailable right now: their database does not answer. Guest play and games against the computer still work.';
 
 export type CreateAccountsOptions = AccountsConfigOverrides & {
   logger: Logger;
@@ -85,6 +93,7 @@ async function createHostedAccounts(cfg: AccountsConfig, logger: Logger): Promis
   };
   return {
     info: { mode: 'hosted', publicUrl: cfg.publicUrl, anonKey: cfg.supabaseAnonKey! },
+    health: async () => 'ok',
     mount(app) {
       app.get('/config.json', serve(() => configReply(supabaseUrl, cfg.supabaseAnonKey!), serveOpts));
     },
@@ -103,18 +112,6 @@ async function createHostedAccounts(cfg: AccountsConfig, logger: Logger): Promis
     },
     async close() {},
   };
-}
-
-/**
- * A request made on the server's own machine, not through a proxy: the client address is
- * loopback, no forwarding header came from anyone but a trusted proxy, and the Host is a
- * loopback name. Used to keep the development inbox from anyone else.
- */
-function fromThisMachine(req: Req, proxies: TrustedProxies): boolean {
-  const forwarded = req.headers['x-forwarded-for'] ?? req.headers.forwarded ?? req.headers['x-real-ip'];
-  if (forwarded !== undefined && !proxies.has(req.peer)) return false;
-  const hostName = (req.headers.host ?? '').replace(/:\d{1,5}$/, '');
-  return isLoopbackAddress(req.ip) && isLoopbackHost(hostName);
 }
 
 /** The development inbox shows every sign-in and reset link: say so loudly whenever it is on. */
@@ -142,14 +139,60 @@ function identityFrom(payload: JWTPayload, username?: string): VerifiedIdentity 
   return out;
 }
 
+/** The signing keys and the anon key, kept in the data directory; an unusable directory makes the accounts unavailable. */
+async function loadKeys(cfg: AccountsConfig): Promise<{ keys: SigningKeys; anonKey: string }> {
+  try {
+    mkdirSync(cfg.dataDir, { recursive: true });
+    const keys = await loadSigningKeys({ dataDir: cfg.dataDir, jwtPrivateKey: cfg.jwtPrivateKey });
+    return { keys, anonKey: await loadAnonKey(keys, { dataDir: cfg.dataDir, anonKey: cfg.anonKey }) };
+  } catch (err) {
+    const errno = (err as NodeJS.ErrnoException).code;
+    if (typeof errno !== 'string' || !/^E[A-Z]+$/.test(errno)) throw err; // a bad key setting stays fatal
+    throw new DatabaseUnavailableError(`cannot use the data directory ${cfg.dataDir}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** Opens the database, or throws DatabaseUnavailableError saying why it cannot be. */
+async function openDatabase(cfg: AccountsConfig): Promise<Db> {
+  try {
+    return await openDb({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl, schema: cfg.dbSchema, timeouts: cfg.dbTimeouts });
+  } catch (err) {
+    const where = cfg.databaseUrl ? 'the PostgreSQL database (DATABASE_URL)' : `the embedded database in ${cfg.dataDir}`;
+    throw new DatabaseUnavailableError(`cannot open ${where}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/**
+ * The database's health for /healthz: whether it answers `SELECT 1` within `withinMs`, asked at
+ * most every 2 s however often /healthz is called (one probe at a time).
+ */
+function healthProbe(db: Db, withinMs: number): () => Promise<AccountsHealth> {
+  let last: { at: number; value: AccountsHealth } | undefined;
+  let running: Promise<AccountsHealth> | undefined;
+  return () => {
+    if (last && performance.now() - last.at < 2_000) return Promise.resolve(last.value);
+    running ??= databaseAnswers(db, withinMs).then((answers) => {
+      last = { at: performance.now(), value: answers ? 'ok' : 'unavailable' };
+      running = undefined;
+      return last.value;
+    });
+    return running;
+  };
+}
+
+/** Answer of a request that failed because the database is out of reach (503), or `otherwise`. */
+function unavailableOr(otherwise: () => Reply, unavailable: () => Reply) {
+  return (err: unknown): Reply => (isDbUnavailable(err) ? unavailable() : otherwise());
+}
+
 async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Promise<AccountsModule> {
-  mkdirSync(cfg.dataDir, { recursive: true });
-  const keys: SigningKeys = await loadSigningKeys({ dataDir: cfg.dataDir, jwtPrivateKey: cfg.jwtPrivateKey });
-  const anonKey = await loadAnonKey(keys, { dataDir: cfg.dataDir, anonKey: cfg.anonKey });
-  const db = await openDb({ dataDir: cfg.dataDir, databaseUrl: cfg.databaseUrl, schema: cfg.dbSchema, timeouts: cfg.dbTimeouts });
+  const { keys, anonKey } = await loadKeys(cfg);
+  const db = await openDatabase(cfg);
   let mailer: Mailer | undefined;
   try {
-    const applied = await migrate(db);
+    const applied = await migrate(db).catch((err: unknown) => {
+      throw isDbUnavailable(err) ? new DatabaseUnavailableError(`the accounts database does not answer: ${(err as Error).message}`, { cause: err }) : err;
+    });
     if (applied.length) logger.info({ applied }, 'accounts migrations applied');
     const hasher = await createPasswordHasher(cfg.argon2);
     mailer = createMailer(cfg);
@@ -175,21 +218,26 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
     const authServe = serve(auth, {
       ...base,
       tooLarge: () => authErrorReply(errors.tooLarge()),
-      onError: () => authErrorReply(errors.unexpected()),
+      onError: unavailableOr(() => authErrorReply(errors.unexpected()), () => authErrorReply(errors.unavailable(ACCOUNTS_UNAVAILABLE_TEXT))),
     });
     const restServe = serve(profiles, {
       ...base,
       tooLarge: () => json(413, { code: 'PGRST413', details: null, hint: null, message: 'Payload Too Large' }),
-      onError: () => restInternalError(),
+      onError: unavailableOr(restInternalError, restUnavailable),
     });
     const plain = (h: Handler) =>
-      serve(h, { ...base, tooLarge: () => json(413, { message: 'Payload Too Large' }), onError: () => json(500, { message: 'Internal server error' }) });
+      serve(h, {
+        ...base,
+        tooLarge: () => json(413, { message: 'Payload Too Large' }),
+        onError: unavailableOr(() => json(500, { message: 'Internal server error' }), () => json(503, { message: ACCOUNTS_UNAVAILABLE_TEXT })),
+      });
     const inbox = mailer.inbox;
-    const archive = createArchive(db, logger.child({ part: 'archive' }));
+    // the archive's /api/me checks access tokens as the socket does (verifyAccessToken below)
+    const archive = createArchive(db, logger.child({ part: 'archive' }), (token) => module.verifyAccessToken(token));
     const archiveServe = plain(archive.handler);
     const devMail = plain(async (req) => {
       if (!inbox) return json(404, { message: 'The development inbox is off (set DEV_INBOX=true or loopback to turn it on)' });
-      if (cfg.devInbox === 'loopback' && !fromThisMachine(req, proxies)) {
+      if (cfg.devInbox === 'loopback' && !fromThisMachine(req.peer, req.headers, proxies)) {
         return json(403, { message: 'The development inbox can only be read from the server\'s own machine (DEV_INBOX=loopback)' });
       }
       await afterReply.settled(); // mail for requests already answered
@@ -231,9 +279,10 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
     sweeper.unref();
 
     let closed = false;
-    return {
+    const module: AccountsModule = {
       info: { mode: 'embedded', publicUrl: cfg.publicUrl, anonKey, db: db.kind },
       archive,
+      health: healthProbe(db, Math.min(1_000, cfg.dbTimeouts.queryMs)),
       mount(app) {
         for (const m of AUTH_METHODS) {
           app[m]('/auth/v1/*', authServe);
@@ -271,6 +320,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
         await db.close();
       },
     };
+    return module;
   } catch (err) {
     mailer?.close();
     await db.close().catch(() => undefined);

@@ -76,6 +76,12 @@ function parseFilters(query: URLSearchParams): Filter[] {
       case 'eq':
         filters.push({ column: key, sql: (p) => `${col} = ${p(value)}` });
         break;
+      case 'ilike': {
+        // PostgREST writes the LIKE wildcard % as * in URLs
+        const pattern = value.replace(/\*/g, '%');
+        filters.push({ column: key, sql: (p) => `${col} ILIKE ${p(pattern)}` });
+        break;
+      }
       case 'neq':
         filters.push({ column: key, sql: (p) => `${col} <> ${p(value)}` });
         break;
@@ -340,4 +346,9 @@ export function createProfilesHandler(deps: { db: Db; keys: SigningKeys }): Hand
 
 export function restInternalError(): Reply {
   return json(500, { code: 'PGRST000', details: null, hint: null, message: 'Internal server error' });
+}
+
+/** PostgREST's answer while it cannot reach its database. */
+export function restUnavailable(): Reply {
+  return json(503, { code: 'PGRST000', details: null, hint: null, message: 'Could not connect with the database' });
 }

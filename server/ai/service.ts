@@ -36,6 +36,9 @@ import { EnginePool } from './engine/pool';
 import { resolveEngine } from './engine/locate';
 import { levelSettings } from './levels';
 import { chooseAiMove } from './move-chooser';
+import type { AiGameRecorder } from '../game/journal';
+import type { GameResult } from '../../machines/game';
+import type { AiGameLog } from '../game/journalRecords';
 
 export interface AiService {
   /**
@@ -60,6 +63,27 @@ export interface AiService {
   enginePidFor(gameId: string): number | undefined;
   /** additive: which engine runs, e.g. "/usr/games/stockfish" */
   readonly engineLabel: string;
+  /**
+   * additive: a game the journal kept across a restart, back in play; its player is away until
+   * they reconnect (the disconnect grace runs). False (logged) when it cannot be resumed.
+   */
+  resumeGame(game: AiGameLog): boolean;
+  /** additive: every live game as the journal keeps it (for its compaction) */
+  liveGames(): AiGameLog[];
+}
+
+/** A game against the AI as the AI service reports its end. */
+export interface EndedAiGame {
+  gameId: string;
+  playerId: string;
+  playerColor: Color;
+  difficulty: number;
+  /** UCI, both sides */
+  moves: readonly string[];
+  result: GameResult;
+  /** wall-clock ms */
+  startedAt: number;
+  endedAt: number;
 }
 
 export interface AiServiceOptions {
@@ -75,6 +99,8 @@ export interface AiServiceOptions {
   enginePath?: string;
   /** human-like pause range in ms; default AI_REPLY_DELAY_MS or [300, 1200] */
   replyDelayMs?: [number, number];
+  /** told of every finished game, with its moves and result (the archive stores it) */
+  onEnded?: (ended: EndedAiGame) => void;
   /** how long a disconnected player's game is kept; default 5 minutes */
   disconnectGraceMs?: number;
   /** cap on every search's movetime (tests); default none */
@@ -83,6 +109,11 @@ export interface AiServiceOptions {
   watchdogGraceMs?: number;
   /** injectable randomness (colour draw, weakness policy, pauses) */
   random?: () => number;
+  /**
+   * the durable store (server/game/journal.ts): each game's start, moves and end are recorded
+   * before the messages about them are sent (the server's `send` waits for the commit)
+   */
+  recorder?: AiGameRecorder;
 }
 
 export const AI_ERRORS = {
@@ -151,6 +182,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
     watchdogGraceMs: opts.watchdogGraceMs,
   });
 
+  const recorder = opts.recorder;
   const games = new Map<string, GameEntry>();
   const byPlayer = new Map<string, string>();
   /** games per client address */
@@ -198,6 +230,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
   function finish(entry: GameEntry): void {
     if (entry.finished) return;
     entry.finished = true;
+    recorder?.aiEnded(entry.gameId);
     if (entry.disconnectTimer) clearTimeout(entry.disconnectTimer);
     games.delete(entry.gameId);
     if (byPlayer.get(entry.playerId) === entry.gameId) byPlayer.delete(entry.playerId);
@@ -227,9 +260,11 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
   function onEmitted(entry: GameEntry, ev: AiGameEmitted): void {
     switch (ev.type) {
       case 'aiMoved':
+        recorder?.aiMoved(entry.gameId, ev.uci);
         send(entry.playerId, { type: 'moveMade', gameId: entry.gameId, move: ev.move, gameOver: ev.gameOver, san: ev.san, fen: ev.fen });
         return;
       case 'playerMoved':
+        recorder?.aiMoved(entry.gameId, ev.uci);
         entry.log.debug({ move: ev.uci }, 'player moved');
         return;
       case 'rejected':
@@ -247,8 +282,22 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
         );
         send(entry.playerId, { type: 'gameOver', gameId: entry.gameId, reason: ev.reason, winner: ev.winner });
         finish(entry);
+        tellEnded(entry, { winner: ev.winner, reason: ev.reason });
         return;
       }
+    }
+  }
+
+  function tellEnded(entry: GameEntry, result: EndedAiGame['result']): void {
+    if (!opts.onEnded) return;
+    try {
+      const { moves } = entry.actor.getSnapshot().context;
+      opts.onEnded({
+        gameId: entry.gameId, playerId: entry.playerId, playerColor: entry.playerColor, difficulty: entry.difficulty,
+        moves: [...moves], result, startedAt: entry.startedAt, endedAt: Date.now(),
+      });
+    } catch (err) {
+      entry.log.error({ err }, 'could not hand the finished AI game on');
     }
   }
 
@@ -280,6 +329,44 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
     send(playerId, { type: 'moveRejected', message, ...(gameId ? { gameId } : {}) });
   }
 
+  /** A game's actor (not started yet) and its entry, registered and listened to. */
+  function adopt(game: AiGameLog, address: string): GameEntry {
+    const { gameId, playerId, playerColor, difficulty } = game;
+    const actor = createActor(machine, {
+      input: { gameId, playerColor, difficulty, ...(game.moves.length > 0 ? { moves: game.moves } : {}) },
+    });
+    const entry: GameEntry = {
+      gameId,
+      playerId,
+      playerColor,
+      difficulty,
+      actor,
+      log: log.child({ gameId, playerId }),
+      startedAt: Date.now(),
+      address,
+      goneSince: null,
+      disconnectTimer: null,
+      finished: false,
+    };
+    games.set(gameId, entry);
+    byPlayer.set(playerId, gameId);
+    byAddress.set(address, (byAddress.get(address) ?? 0) + 1);
+    for (const type of ['aiMoved', 'playerMoved', 'rejected', 'engineError', 'ended'] as const) {
+      actor.on(type, (ev) => onEmitted(entry, ev as AiGameEmitted));
+    }
+    actor.subscribe({
+      error: (err) => {
+        // A bug in the machine must not leave the player hanging or crash the server.
+        if (entry.finished) return;
+        entry.log.error({ err: (err as Error)?.message ?? String(err) }, 'AI game actor failed');
+        send(playerId, { type: 'error', ...AI_ERRORS.engine('The AI game failed unexpectedly') });
+        send(playerId, { type: 'gameOver', gameId, reason: 'technical_draw', winner: 'draw' });
+        finish(entry);
+      },
+    });
+    return entry;
+  }
+
   const service: AiService = {
     engineLabel: spec.label,
 
@@ -297,42 +384,36 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
       const playerColor: Color =
         options.playerColor === 'random' ? (random() < 0.5 ? 'white' : 'black') : options.playerColor;
       const gameId = `ai_${randomUUID()}`;
-      const actor = createActor(machine, {
-        input: { gameId, playerColor, difficulty: options.difficulty },
-      });
-      const entry: GameEntry = {
-        gameId,
-        playerId,
-        playerColor,
-        difficulty: options.difficulty,
-        actor,
-        log: log.child({ gameId, playerId }),
-        startedAt: Date.now(),
-        address,
-        goneSince: null,
-        disconnectTimer: null,
-        finished: false,
-      };
-      games.set(gameId, entry);
-      byPlayer.set(playerId, gameId);
-      byAddress.set(address, (byAddress.get(address) ?? 0) + 1);
-      for (const type of ['aiMoved', 'playerMoved', 'rejected', 'engineError', 'ended'] as const) {
-        actor.on(type, (ev) => onEmitted(entry, ev as AiGameEmitted));
-      }
-      actor.subscribe({
-        error: (err) => {
-          // A bug in the machine must not leave the player hanging or crash the server.
-          if (entry.finished) return;
-          entry.log.error({ err: (err as Error)?.message ?? String(err) }, 'AI game actor failed');
-          send(playerId, { type: 'error', ...AI_ERRORS.engine('The AI game failed unexpectedly') });
-          send(playerId, { type: 'gameOver', gameId, reason: 'technical_draw', winner: 'draw' });
-          finish(entry);
-        },
-      });
+      const entry = adopt({ gameId, playerId, playerColor, difficulty: options.difficulty, moves: [] }, address);
+      recorder?.aiStarted({ gameId, playerId, playerColor, difficulty: options.difficulty });
       entry.log.info({ difficulty: options.difficulty, playerColor, requestedColor: options.playerColor, engine: spec.kind }, 'AI game started');
       send(playerId, { type: 'gameCreated', gameId, playerColor, opponentName: TEXT.aiOpponentName });
       sendStart(entry);
-      actor.start(); // the AI moves at once when it has white
+      entry.actor.start(); // the AI moves at once when it has white
+    },
+
+    resumeGame(game) {
+      if (closed || games.has(game.gameId) || byPlayer.has(game.playerId)) return false;
+      const entry = adopt(game, 'resumed');
+      entry.actor.start(); // the AI moves at once when it is its turn
+      if (entry.actor.getSnapshot().status !== 'active') {
+        entry.log.error({ moves: game.moves.length }, 'AI game could not be resumed; it ends');
+        finish(entry);
+        return false;
+      }
+      entry.log.info({ moves: game.moves.length }, 'AI game resumed');
+      service.playerDisconnected(game.playerId); // until the player's client reconnects
+      return true;
+    },
+
+    liveGames() {
+      return [...games.values()].map((e) => ({
+        gameId: e.gameId,
+        playerId: e.playerId,
+        playerColor: e.playerColor,
+        difficulty: e.difficulty,
+        moves: [...e.actor.getSnapshot().context.moves],
+      }));
     },
 
     move(playerId, { gameId, move }) {

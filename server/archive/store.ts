@@ -4,7 +4,7 @@
  * game id again (both players' nodes reporting one end, a retry after a crash) changes nothing,
  * and a rated game's ratings are updated in the same transaction as its row, so exactly once.
  */
-import type { GameEndReason, Winner } from '../../machines/protocol/messages';
+import type { GameEndReason, PlayerRating, RatingChange, Winner } from '../../machines/protocol/messages';
 import { GLICKO2_DEFAULTS, rateGame, type Glicko2Rating } from '../../machines/rating';
 import type { Db, Queryable } from '../accounts/db';
 
@@ -38,10 +38,7 @@ export interface FinishedGame {
   pgn: string;
 }
 
-export interface RatingChange {
-  before: number;
-  after: number;
-}
+export type { RatingChange } from '../../machines/protocol/messages';
 
 export interface ArchivedGame extends FinishedGame {
   rated: boolean;
@@ -247,16 +244,22 @@ export interface RatingPoint {
   rating: number;
 }
 
-/** The account's rating after each rated game, oldest first (for the profile's chart). */
+/**
+ * The account's rating history for the profile's chart, oldest first: the rating it started its
+ * first rated game with, then the rating after each rated game.
+ */
 export async function ratingHistory(db: Queryable, accountId: string): Promise<RatingPoint[]> {
-  const rows = await db.query<{ at: Date | string; rating: number }>(
-    `SELECT ended_at AS at, white_rating_after AS rating FROM games WHERE white_account = $1 AND rated
+  const rows = await db.query<{ at: Date | string; before: number; rating: number }>(
+    `SELECT ended_at AS at, white_rating_before AS before, white_rating_after AS rating FROM games WHERE white_account = $1 AND rated
      UNION ALL
-     SELECT ended_at AS at, black_rating_after AS rating FROM games WHERE black_account = $1 AND rated
+     SELECT ended_at AS at, black_rating_before AS before, black_rating_after AS rating FROM games WHERE black_account = $1 AND rated
      ORDER BY at`,
     [accountId],
   );
-  return rows.map((r) => ({ at: new Date(r.at), rating: r.rating }));
+  if (rows.length === 0) return [];
+  const first = rows[0]!;
+  const start = { at: new Date(new Date(first.at).getTime() - 1), rating: first.before };
+  return [start, ...rows.map((r) => ({ at: new Date(r.at), rating: r.rating }))];
 }
 
 export async function currentRating(db: Queryable, accountId: string): Promise<(Glicko2Rating & { games: number }) | null> {
@@ -273,6 +276,16 @@ export async function currentRating(db: Queryable, accountId: string): Promise<(
  * question mark and leaves them off its leaderboards.
  */
 export const PROVISIONAL_DEVIATION = 110;
+
+export function isProvisional(deviation: number): boolean {
+  return deviation > PROVISIONAL_DEVIATION;
+}
+
+/** An account's pool rating as players see it; the initial rating before its first rated game. */
+export async function playerRating(db: Queryable, accountId: string): Promise<PlayerRating> {
+  const r = (await currentRating(db, accountId)) ?? GLICKO2_DEFAULTS.initial;
+  return { rating: r.rating, provisional: isProvisional(r.deviation) };
+}
 
 export interface LeaderboardEntry {
   userId: string;
@@ -311,4 +324,23 @@ export async function accountByUsername(db: Queryable, username: string): Promis
     [username],
   );
   return rows[0] ?? null;
+}
+
+/**
+ * Gives an account the archived games it played as a guest (the guest's side of each game gets
+ * the account), leaving them unrated. The caller has proved the guest identity; games against
+ * the account itself are left alone. Returns how many games were claimed.
+ */
+export async function claimGuestGames(db: Db, guestId: string, accountId: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const white = await tx.query(
+      `UPDATE games SET white_account = $2 WHERE white_guest = $1 AND white_account IS NULL AND black_account IS DISTINCT FROM $2 RETURNING id`,
+      [guestId, accountId],
+    );
+    const black = await tx.query(
+      `UPDATE games SET black_account = $2 WHERE black_guest = $1 AND black_account IS NULL AND white_account IS DISTINCT FROM $2 RETURNING id`,
+      [guestId, accountId],
+    );
+    return white.length + black.length;
+  });
 }

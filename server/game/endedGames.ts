@@ -30,6 +30,13 @@ export class EndedGames {
     }
   }
 
+  /** The two players of a game that ended within keepMs, if `playerId` was one of them, else null. */
+  playersOf(gameId: string, playerId: string, now: number): { white: string; black: string } | null {
+    const e = this.byId.get(gameId);
+    if (!e || now - e.endedAt > this.keepMs || (e.white !== playerId && e.black !== playerId)) return null;
+    return { white: e.white, black: e.black };
+  }
+
   /** The game's gameEnd frame if it ended within keepMs and `playerId` played in it, else null. */
   frameFor(gameId: string, playerId: string, now: number): Uint8Array | null {
     const e = this.byId.get(gameId);

@@ -6,13 +6,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ClocksMs, Color, CurrentState, ServerMessage } from '../../machines/protocol/messages';
+import type { ClocksMs, Color, CurrentState, GameRatings, ServerMessage } from '../../machines/protocol/messages';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
 import {
   GAME_DEFAULTS,
   clockRunning,
   gamePgn,
+  newGameLog,
   clocksAt,
   opposite,
   rejoinState,
@@ -22,6 +23,7 @@ import {
   type GameEmitted,
   type GameInput,
   type GameLog,
+  type GameResult,
   type GameState,
   type Seat,
 } from '../../machines/game';
@@ -61,6 +63,16 @@ export interface GameOptions {
   lag: { perMoveCapMs: number; initialBankMs: number; bankCapMs: number };
   startFen?: string;
   inspect?: unknown;
+  /** told of every finished game, with its log and final state (the archive stores it) */
+  onEnded?: (ended: EndedGame) => void;
+}
+
+/** A game that has just finished; `at` is the end in the log's time base (performance.now()). */
+export interface EndedGame {
+  log: GameLog;
+  state: GameState;
+  result: GameResult;
+  at: number;
 }
 
 export interface LiveGame {
@@ -81,8 +93,19 @@ export interface LiveGame {
    */
   sessions: { white: PlayerSession; black: PlayerSession };
   actor: GameActor;
+  /** the game's log so far (what the journal holds of it; compaction rewrites it from here) */
+  log: GameLog;
   startedAt: number;
   ended: boolean;
+  /** the players' pool ratings when it started (gameStart shows them), or undefined when both are guests */
+  ratings?: GameRatings;
+}
+
+/** The players' ratings a game shows: a signed-in player's as looked up, none for a guest; undefined if neither has one. */
+function ratingsOf(white: PlayerSession, black: PlayerSession): GameRatings | undefined {
+  const of = (s: PlayerSession) => (s.kind === 'account' ? (s.rating ?? null) : null);
+  const ratings = { white: of(white), black: of(black) };
+  return ratings.white || ratings.black ? ratings : undefined;
 }
 
 const OPPONENT_LEFT = (seconds: number) =>
@@ -113,6 +136,11 @@ export class GameManager {
     return this.games.size;
   }
 
+  /** Every live game's log (the journal's compaction writes them out). */
+  *liveLogs(): Iterable<GameLog> {
+    for (const g of this.games.values()) yield g.log;
+  }
+
   get clockMs(): number {
     return this.opts.clockMs;
   }
@@ -138,7 +166,8 @@ export class GameManager {
     const actor = this.startActor(input);
     if (!actor) return null;
     this.recorder.started(input);
-    const game = this.adopt(actor, input, { white, black });
+    const game = this.adopt(actor, newGameLog(input), { white, black });
+    game.ratings = ratingsOf(white, black);
     this.metrics.gamesStarted.inc();
     this.log.info({ gameId: id, white: white.id, black: black.id }, 'game started');
     const timerDuration = Math.round(this.opts.clockMs / 1000);
@@ -161,6 +190,7 @@ export class GameManager {
           opponentName: them.name,
           timerDuration,
           ...(currentState ? { currentState } : {}),
+          ...(game.ratings ? { ratings: game.ratings } : {}),
         });
       }
     });
@@ -186,7 +216,7 @@ export class GameManager {
       return null;
     }
     const kind = (id: string) => (input.accountIds?.includes(id) ? 'account' : 'guest');
-    const game = this.adopt(actor, input, { white: seat(input.white.id, kind(input.white.id)), black: seat(input.black.id, kind(input.black.id)) });
+    const game = this.adopt(actor, { ...log, entries: [...log.entries] }, { white: seat(input.white.id, kind(input.white.id)), black: seat(input.black.id, kind(input.black.id)) });
     const state = snap.context;
     this.metrics.gamesResumed.inc();
     this.log.info({ gameId: input.gameId, moves: state.moves.length, awayMs: Math.round(awayMs) }, 'game resumed');
@@ -235,7 +265,8 @@ export class GameManager {
   }
 
   /** The live game around a started actor: registered, seated, scheduled and listened to. */
-  private adopt(actor: GameActor, input: GameInput, sessions: { white: PlayerSession; black: PlayerSession }): LiveGame {
+  private adopt(actor: GameActor, log: GameLog, sessions: { white: PlayerSession; black: PlayerSession }): LiveGame {
+    const input = log.input;
     const id = input.gameId;
     const game: LiveGame = {
       id,
@@ -248,6 +279,7 @@ export class GameManager {
       black: input.black,
       sessions,
       actor,
+      log,
       startedAt: Date.now(),
       ended: false,
     };
@@ -271,6 +303,7 @@ export class GameManager {
     this.moveArrivedAt = arrivedAt ?? 0;
     try {
       const entry = { ...cmd, at: performance.now() };
+      game.log.entries.push(entry);
       this.recorder.command(game.id, entry);
       game.actor.send(entry);
     } catch (err) {
@@ -325,6 +358,11 @@ export class GameManager {
       if (relayFrom) this.metrics.relayLatency.observe((performance.now() - relayFrom) / 1000);
     });
     return bytes;
+  }
+
+  /** The players of a game `playerId` played in that ended in the last minutes (for a rematch), or null. */
+  endedPlayers(gameId: string, playerId: string): { white: string; black: string } | null {
+    return this.ended.playersOf(gameId, playerId, performance.now());
   }
 
   /** The gameEnd frame of a game `playerId` played in that ended in the last minutes, or null. */
@@ -384,7 +422,9 @@ export class GameManager {
   private finish(game: LiveGame, e: Extract<GameEmitted, { type: 'ended' }>): void {
     if (game.ended) return;
     game.ended = true;
-    this.recorder.ended(game.id, performance.now(), { winner: e.winner, reason: e.reason });
+    const endedAt = performance.now();
+    this.recorder.ended(game.log, endedAt, { winner: e.winner, reason: e.reason });
+    this.tellEnded(game, { winner: e.winner, reason: e.reason }, endedAt);
     // its own buffer: the frame is kept for players who come back late
     const frame = this.both(game, encodeJson({ type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) } satisfies ServerMessage));
     this.ended.record(game.id, game.white.id, game.black.id, frame, performance.now());
@@ -403,6 +443,15 @@ export class GameManager {
     );
     // A finished game's state changes no more; its actor is stopped and dropped with the game.
     game.actor.stop();
+  }
+
+  private tellEnded(game: LiveGame, result: GameResult, at: number): void {
+    if (!this.opts.onEnded) return;
+    try {
+      this.opts.onEnded({ log: game.log, state: game.actor.getSnapshot().context, result, at });
+    } catch (err) {
+      this.log.error({ err, gameId: game.id }, 'could not hand the finished game on');
+    }
   }
 
   /** The games whose due time has come: deadlines to the machine, clock reports to the players. */

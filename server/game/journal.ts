@@ -9,22 +9,36 @@
  * (one JSON line per game, for the archive), damaged ones are reported, and a fresh journal holds
  * only the live games. docs/operations.md (Durability) says why a journal file and how it behaves.
  */
-import { closeSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, write, writeSync, appendFileSync, existsSync } from 'node:fs';
+import { fstatSync, closeSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, write, writeSync, appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { shiftLog, type GameInput, type GameLog, type GameResult, type TimedCommand } from '../../machines/game';
 import type { FastCounter, FastHistogram } from '../http/metrics';
-import { encodeRecord, type JournalRecord } from './journalRecords';
+import { encodeRecord, type AiGameLog, type JournalRecord } from './journalRecords';
 import { readJournal, type DamagedGame } from './journalRecovery';
 
 /** What the games tell their durable store; `afterCommit` runs a function once all told so far is on disk. */
 export interface GameRecorder {
   started(input: GameInput): void;
   command(gameId: string, entry: TimedCommand): void;
-  ended(gameId: string, at: number, result: GameResult): void;
+  /** the game's whole log, for the finished games' file */
+  ended(log: GameLog, at: number, result: GameResult): void;
   afterCommit(fn: () => void): void;
   /** true while something recorded is not yet on disk (afterCommit would wait) */
   readonly waiting: boolean;
+}
+
+/** What the AI games tell their durable store (their messages wait for GameRecorder.afterCommit). */
+export interface AiGameRecorder {
+  aiStarted(game: Omit<AiGameLog, 'moves'>): void;
+  aiMoved(gameId: string, uci: string): void;
+  aiEnded(gameId: string): void;
+}
+
+/** What the journal's compaction rewrites: every live game's log. */
+export interface LiveLogs {
+  games(): Iterable<GameLog>;
+  aiGames(): Iterable<AiGameLog>;
 }
 
 /** The recorder of a server without durable games: everything is "committed" at once. */
@@ -43,9 +57,11 @@ export interface JournalMetrics {
 
 /** How often a node with live games writes a sign of life (the most time away it may give back too much). */
 export const ALIVE_EVERY_MS = 1000;
+/** The journal is compacted (rewritten with the live games only) once it has grown past this. */
+export const COMPACT_AT_BYTES = 64 * 1024 * 1024;
 const RETRY_AFTER_MS = 1000;
 
-export class GameJournal implements GameRecorder {
+export class GameJournal implements GameRecorder, AiGameRecorder {
   /** false while the last write or sync failed (it is retried); /healthz reports it */
   healthy = true;
   private gathering: string[] = [];
@@ -56,15 +72,25 @@ export class GameJournal implements GameRecorder {
   private closed = false;
   private idle: (() => void) | null = null;
   private readonly aliveTimer: NodeJS.Timeout;
+  /** games finished since the last compaction: their logs go to the finished file then */
+  private finished: { log: GameLog; result: GameResult }[] = [];
+  private fd: number;
+  /** the journal's size (bytes), and the size past which it is compacted */
+  private size: number;
+  private compactAt: number;
 
   constructor(
-    private readonly fd: number,
+    private readonly dir: string,
     private readonly metrics: JournalMetrics,
     private readonly log: Logger,
-    liveGames: () => number,
+    private readonly liveLogs: LiveLogs,
+    compactAtBytes: number,
   ) {
+    this.fd = openSync(journalFile(dir), 'a');
+    this.size = fstatSync(this.fd).size;
+    this.compactAt = compactAtBytes;
     this.aliveTimer = setInterval(() => {
-      if (liveGames() > 0) this.add({ k: 'alive', at: performance.now() });
+      if (!isEmpty(this.liveLogs.games())) this.add({ k: 'alive', at: performance.now() });
     }, ALIVE_EVERY_MS);
     this.aliveTimer.unref();
   }
@@ -77,12 +103,25 @@ export class GameJournal implements GameRecorder {
     this.add({ k: 'cmd', g: gameId, e: entry });
   }
 
-  ended(gameId: string, at: number, result: GameResult): void {
-    this.add({ k: 'end', g: gameId, at, result });
+  ended(log: GameLog, at: number, result: GameResult): void {
+    this.finished.push({ log, result });
+    this.add({ k: 'end', g: log.input.gameId, at, result });
   }
 
   get waiting(): boolean {
     return this.gathering.length > 0 || this.writingDone !== null;
+  }
+
+  aiStarted(game: Omit<AiGameLog, 'moves'>): void {
+    this.add({ k: 'ai', g: game.gameId, playerId: game.playerId, playerColor: game.playerColor, difficulty: game.difficulty });
+  }
+
+  aiMoved(gameId: string, uci: string): void {
+    this.add({ k: 'aimove', g: gameId, uci });
+  }
+
+  aiEnded(gameId: string): void {
+    this.add({ k: 'aiend', g: gameId });
   }
 
   afterCommit(fn: () => void): void {
@@ -104,6 +143,7 @@ export class GameJournal implements GameRecorder {
   private readonly flush = (): void => {
     this.scheduled = false;
     if (this.gathering.length === 0 || this.writingDone) return;
+    if (this.size >= this.compactAt && this.compact()) return;
     const bytes = Buffer.from(this.gathering.join(''));
     this.gathering = [];
     this.writingDone = this.gatheringDone;
@@ -133,17 +173,49 @@ export class GameJournal implements GameRecorder {
     this.healthy = true;
     this.metrics.commitSeconds.observe((performance.now() - began) / 1000);
     this.metrics.bytesWritten.add(bytes);
+    this.size += bytes;
     const done = this.writingDone ?? [];
     this.writingDone = null;
-    for (const fn of done) {
-      try {
-        fn();
-      } catch (err) {
-        this.log.error({ err }, 'sending after a journal commit failed');
-      }
-    }
+    for (const fn of done) this.runSafely(fn);
     if (this.gathering.length > 0) this.flush();
     else if (this.idle) this.idle();
+  }
+
+  /**
+   * Rewrites the journal with the live games' logs only (they hold everything gathered so far),
+   * after moving the finished games to the finished file; then tells the gathered batch's
+   * players. Synchronous, between two batches. False (logged) when it could not be done: the
+   * batch is then written as usual, and the next attempt waits for the journal to double.
+   */
+  private compact(): boolean {
+    const began = performance.now();
+    try {
+      keepFinished(this.dir, this.finished);
+      this.finished = [];
+      const size = writeCompacted(this.dir, [...this.liveLogs.games()], [...this.liveLogs.aiGames()], performance.now());
+      closeSync(this.fd);
+      this.fd = openSync(journalFile(this.dir), 'a');
+      this.log.info({ before: this.size, after: size, ms: Math.round(performance.now() - began) }, 'game journal compacted');
+      this.size = size;
+      this.compactAt = Math.max(this.compactAt, 2 * size);
+    } catch (err) {
+      this.log.error({ err }, 'game journal compaction failed; appending as before');
+      this.compactAt *= 2;
+      return false;
+    }
+    const done = this.gatheringDone;
+    this.gathering = [];
+    this.gatheringDone = [];
+    for (const fn of done) this.runSafely(fn);
+    return true;
+  }
+
+  private runSafely(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.log.error({ err }, 'sending after a journal commit failed');
+    }
   }
 
   /** Writes what is gathered and a last sign of life, synchronously, and closes the file. */
@@ -168,6 +240,7 @@ export interface OpenedJournal {
   journal: GameJournal;
   /** live games to resume, already in this process's time base */
   live: GameLog[];
+  liveAi: AiGameLog[];
   damaged: DamagedGame[];
   /** how much time the node was away (given back to every clock), ms */
   awayMs: number;
@@ -177,10 +250,16 @@ export interface OpenedJournal {
  * Opens the journal in `dataDir`/games: reads it back, compacts it (see the top of this file),
  * and returns the writer with the games to resume. Logs one line per damaged game or record.
  */
-export function openGameJournal(dataDir: string, metrics: JournalMetrics, log: Logger, liveGames: () => number): OpenedJournal {
+export function openGameJournal(
+  dataDir: string,
+  metrics: JournalMetrics,
+  log: Logger,
+  liveLogs: LiveLogs,
+  compactAtBytes = COMPACT_AT_BYTES,
+): OpenedJournal {
   const dir = join(dataDir, 'games');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'journal');
+  const file = journalFile(dir);
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
   const found = readJournal(text);
   for (const d of found.damaged) log.error({ gameId: d.gameId, reason: d.reason }, 'game log damaged; the game is aborted');
@@ -195,9 +274,17 @@ export function openGameJournal(dataDir: string, metrics: JournalMetrics, log: L
   const awayMs = Number.isFinite(found.lastAliveAt) ? now - found.lastAliveAt : 0;
   const live = found.live.map((l) => shiftLog(l, awayMs));
   keepFinished(dir, found.finished);
-  writeCompacted(dir, file, live, now);
-  const fd = openSync(file, 'a');
-  return { journal: new GameJournal(fd, metrics, log, liveGames), live, damaged: found.damaged, awayMs };
+  writeCompacted(dir, live, found.liveAi, now);
+  return { journal: new GameJournal(dir, metrics, log, liveLogs, compactAtBytes), live, liveAi: found.liveAi, damaged: found.damaged, awayMs };
+}
+
+function journalFile(dir: string): string {
+  return join(dir, 'journal');
+}
+
+function isEmpty(items: Iterable<unknown>): boolean {
+  for (const _ of items) return false;
+  return true;
 }
 
 /** Appends finished games' logs with their results to the finished file, synced. */
@@ -213,17 +300,23 @@ function keepFinished(dir: string, finished: { log: GameLog; result: GameResult 
   }
 }
 
-/** A fresh journal with the live games only, replacing the old one atomically. */
-function writeCompacted(dir: string, file: string, live: GameLog[], now: number): void {
+/** A fresh journal with the live games only, replacing the old one atomically; returns its size. */
+function writeCompacted(dir: string, live: GameLog[], liveAi: AiGameLog[], now: number): number {
+  const file = journalFile(dir);
   const records: JournalRecord[] = [{ k: 'alive', at: now }];
   for (const l of live) {
     records.push({ k: 'start', input: l.input });
     for (const e of l.entries) records.push({ k: 'cmd', g: l.input.gameId, e });
   }
+  for (const a of liveAi) {
+    records.push({ k: 'ai', g: a.gameId, playerId: a.playerId, playerColor: a.playerColor, difficulty: a.difficulty });
+    for (const uci of a.moves) records.push({ k: 'aimove', g: a.gameId, uci });
+  }
   const tmp = file + '.tmp';
   const fd = openSync(tmp, 'w');
+  const text = records.map(encodeRecord).join('');
   try {
-    writeSync(fd, records.map(encodeRecord).join(''));
+    writeSync(fd, text);
     fdatasyncSync(fd);
   } finally {
     closeSync(fd);
@@ -235,4 +328,5 @@ function writeCompacted(dir: string, file: string, live: GameLog[], now: number)
   } finally {
     closeSync(dirFd);
   }
+  return Buffer.byteLength(text);
 }

@@ -6,6 +6,20 @@
  */
 import { crc32 } from 'node:zlib';
 import type { GameInput, GameResult, TimedCommand } from '../../machines/game';
+import type { Color } from '../../machines/protocol/messages';
+
+/**
+ * A game against the AI as the journal keeps it: who plays it, at which level, and its moves
+ * (the AI game machine resumes from its move list; it has no clocks).
+ */
+export interface AiGameLog {
+  gameId: string;
+  playerId: string;
+  playerColor: Color;
+  difficulty: number;
+  /** UCI, both sides, in order */
+  moves: string[];
+}
 
 export type JournalRecord =
   /** a game began (its log's input; the game id is input.gameId) */
@@ -14,6 +28,12 @@ export type JournalRecord =
   | { k: 'cmd'; g: string; e: TimedCommand }
   /** a game is over (its log is complete) */
   | { k: 'end'; g: string; at: number; result: GameResult }
+  /** a game against the AI began */
+  | { k: 'ai'; g: string; playerId: string; playerColor: Color; difficulty: number }
+  /** a move of a game against the AI (the player's or the AI's), UCI */
+  | { k: 'aimove'; g: string; uci: string }
+  /** a game against the AI is over */
+  | { k: 'aiend'; g: string }
   /** the node was alive at `at` (its last sign of life bounds the time it was away) */
   | { k: 'alive'; at: number };
 
@@ -24,7 +44,7 @@ export function encodeRecord(record: JournalRecord): string {
 
 export type DecodedLine = { ok: true; record: JournalRecord } | { ok: false; gameId: string | null; reason: string };
 
-const GAME_ID_IN_DAMAGED = /"(?:g|gameId)":"(game_[A-Za-z0-9_-]{1,64})"/;
+const GAME_ID_IN_DAMAGED = /"(?:g|gameId)":"((?:game|ai)_[A-Za-z0-9_-]{1,64})"/;
 
 /** One line (without its newline) back into a record, or why not and whose game it was. */
 export function decodeLine(line: string): DecodedLine {
@@ -52,6 +72,12 @@ function isRecord(r: unknown): r is JournalRecord {
       return 'g' in r && typeof r.g === 'string' && 'at' in r && typeof r.at === 'number';
     case 'alive':
       return 'at' in r && typeof r.at === 'number';
+    case 'ai':
+      return 'g' in r && typeof r.g === 'string' && 'playerId' in r && typeof r.playerId === 'string' && 'playerColor' in r && (r.playerColor === 'white' || r.playerColor === 'black') && 'difficulty' in r && typeof r.difficulty === 'number';
+    case 'aimove':
+      return 'g' in r && typeof r.g === 'string' && 'uci' in r && typeof r.uci === 'string';
+    case 'aiend':
+      return 'g' in r && typeof r.g === 'string';
     default:
       return false;
   }

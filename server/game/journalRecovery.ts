@@ -5,7 +5,7 @@
  */
 import type { GameLog, GameResult, Seat } from '../../machines/game';
 import { newGameLog, replay } from '../../machines/game';
-import { decodeLine } from './journalRecords';
+import { decodeLine, type AiGameLog } from './journalRecords';
 
 export interface DamagedGame {
   gameId: string;
@@ -18,6 +18,8 @@ export interface DamagedGame {
 export interface RecoveredJournal {
   /** games without an end record, in the journal's time base */
   live: GameLog[];
+  /** games against the AI without an end record */
+  liveAi: AiGameLog[];
   finished: { log: GameLog; result: GameResult }[];
   /** games with a damaged record or a log that does not replay: reported and aborted */
   damaged: DamagedGame[];
@@ -42,6 +44,7 @@ export function readJournal(text: string): RecoveredJournal {
   const tail = lines.pop() ?? '';
   const tornTail = tail.length > 0 ? { gameId: recordGameId(tail) } : null;
   const games = new Map<string, Gathered>();
+  const aiGames = new Map<string, AiGameLog | null>(); // null: ended
   const unreadable: RecoveredJournal['unreadable'] = [];
   let lastAliveAt = Number.NEGATIVE_INFINITY;
   const gameOf = (id: string): Gathered => {
@@ -83,9 +86,25 @@ export function readJournal(text: string): RecoveredJournal {
         lastAliveAt = Math.max(lastAliveAt, r.at);
         return;
       }
+      case 'ai':
+        aiGames.set(r.g, { gameId: r.g, playerId: r.playerId, playerColor: r.playerColor, difficulty: r.difficulty, moves: [] });
+        return;
+      case 'aimove': {
+        const ai = aiGames.get(r.g);
+        if (ai) ai.moves.push(r.uci);
+        else if (ai === undefined) gameOf(r.g).damage ??= `line ${i + 1}: move before the AI game's start record`;
+        return;
+      }
+      case 'aiend':
+        aiGames.set(r.g, null);
+        return;
     }
   });
-  const out: RecoveredJournal = { live: [], finished: [], damaged: [], unreadable, tornTail, lastAliveAt };
+  const out: RecoveredJournal = { live: [], liveAi: [], finished: [], damaged: [], unreadable, tornTail, lastAliveAt };
+  for (const [gameId, ai] of aiGames) {
+    if (games.get(gameId)?.damage) continue; // reported below
+    if (ai) out.liveAi.push(ai);
+  }
   for (const [gameId, g] of games) {
     const damage = g.damage ?? (g.log ? replayProblem(g.log) : 'no start record');
     if (damage) {

@@ -4,7 +4,7 @@
  */
 import { createActor, type InspectionEvent, type Observer } from 'xstate';
 import { gameLogic, type GameActor, type GameInput } from '../../machines/game';
-import { matchmakingMachine } from '../../machines/matchmaking';
+import { poolLogic, type PoolActor } from '../../machines/matchmaking';
 
 /** What an actor's `inspect` option takes (tests and diagnostics). */
 type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
@@ -19,8 +19,7 @@ export function createGameActor(input: GameInput, inspect?: unknown): GameActor 
   return createActor(gameLogic, { input, ...inspectOption(inspect) });
 }
 
-export type MatchmakingActor = ReturnType<typeof createMatchmakingActor>;
-
-export function createMatchmakingActor(random: () => number, inspect?: unknown) {
-  return createActor(matchmakingMachine, { input: { random }, ...inspectOption(inspect) });
+/** The matchmaking pool's actor running the pool's step; the server stamps each command with its time and roll. */
+export function createPoolActor(inspect?: unknown): PoolActor {
+  return createActor(poolLogic, inspectOption(inspect));
 }

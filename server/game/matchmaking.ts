@@ -1,21 +1,34 @@
 /**
- * Wraps the single matchmaking actor (the 10-minute pool): JOIN/LEAVE in, queued/left/paired
- * out. A pairing starts a game through the GameManager.
+ * Wraps the single matchmaking actor (the 10-minute pool, machines/matchmaking): JOIN/LEAVE/TICK
+ * in, stamped with the time and a colour roll; queued/left/paired out. A signed-in player joins
+ * with their rating (looked up when they search); a pairing starts a game through the GameManager.
  */
 import type { Logger } from 'pino';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { GameManager } from './games';
-import type { MatchmakingEmitted } from '../../machines/matchmaking';
-import { createMatchmakingActor, type MatchmakingActor } from './machines';
+import type { PoolActor, PoolEmitted } from '../../machines/matchmaking';
+import type { PlayerRating } from '../../machines/protocol/messages';
+import { createPoolActor } from './machines';
+
+/** How often the pool pairs its queue again (rating windows widen while players wait). */
+export const POOL_TICK_MS = 1_000;
+/** A rating lookup slower than this joins the player as unrated rather than keep them waiting. */
+const RATING_LOOKUP_MS = 2_000;
+
+/** A signed-in player's pool rating, or null (no archive). */
+export type RatingLookup = (accountId: string) => Promise<PlayerRating | null>;
 
 export const QUEUED_TEXT = 'Searching for an opponent...';
 export const CANCELED_TEXT = 'Matchmaking canceled';
 
 export class Matchmaking {
-  private actor: MatchmakingActor;
+  private actor: PoolActor;
   private queued = 0;
   /** players who asked to cancel (answer `canceled`); others left silently (disconnect) */
   private readonly canceling = new Set<string>();
+  /** signed-in players whose rating is being looked up before they join */
+  private readonly joining = new Set<string>();
+  private readonly ticker: NodeJS.Timeout;
 
   constructor(
     private readonly hub: Hub,
@@ -23,13 +36,18 @@ export class Matchmaking {
     private readonly log: Logger,
     private readonly random: () => number = Math.random,
     private readonly inspect?: unknown,
+    private readonly ratingOf?: RatingLookup,
   ) {
     this.actor = this.startActor();
+    this.ticker = setInterval(() => {
+      if (this.queued >= 2) this.actor.send({ type: 'TICK', at: performance.now(), roll: this.random() });
+    }, POOL_TICK_MS);
+    this.ticker.unref();
   }
 
-  private startActor(): MatchmakingActor {
-    const actor = createMatchmakingActor(this.random, this.inspect);
-    actor.on('*', (e) => this.onEmitted(e as MatchmakingEmitted));
+  private startActor(): PoolActor {
+    const actor = createPoolActor(this.inspect);
+    actor.on('*', (e) => this.onEmitted(e as PoolEmitted));
     actor.subscribe({
       error: (err) => {
         // The pool is gone with the actor: start a new one and tell the waiting players.
@@ -57,22 +75,58 @@ export class Matchmaking {
 
   join(session: PlayerSession, name: string): void {
     session.name = name;
-    if (session.queued) {
+    if (session.queued || this.joining.has(session.id)) {
       // Already searching: answer again, change nothing.
       this.hub.send(session.id, { type: 'matchmakingStatus', status: 'queued', message: QUEUED_TEXT });
       return;
     }
-    this.actor.send({ type: 'JOIN', playerId: session.id, name });
+    if (session.kind !== 'account' || !this.ratingOf) {
+      this.enter(session, name, null);
+      return;
+    }
+    this.joining.add(session.id);
+    this.lookUpRating(session.id).then((rating) => {
+      // cancelled, gone or seated while the rating was looked up
+      if (!this.joining.delete(session.id) || !session.ws || session.game) return;
+      // the game the pairing starts shows it
+      session.rating = rating;
+      this.enter(session, session.name ?? name, rating?.rating ?? null);
+    });
+  }
+
+  private enter(session: PlayerSession, name: string, rating: number | null): void {
+    this.actor.send({ type: 'JOIN', playerId: session.id, name, rating, at: performance.now(), roll: this.random() });
+  }
+
+  private async lookUpRating(accountId: string): Promise<PlayerRating | null> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        this.ratingOf!(accountId),
+        new Promise<null>((resolve) => {
+          timer = setTimeout(() => resolve(null), RATING_LOOKUP_MS);
+        }),
+      ]);
+    } catch (err) {
+      this.log.warn({ err, playerId: accountId }, 'rating lookup failed; searching as unrated');
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** `cancel` answers the player with `canceled`; otherwise the player leaves silently. */
   leave(session: PlayerSession, cancel: boolean): void {
+    if (this.joining.delete(session.id)) {
+      if (cancel) this.hub.send(session.id, { type: 'matchmakingStatus', status: 'canceled', message: CANCELED_TEXT });
+      return;
+    }
     if (!session.queued) {
       if (cancel) this.hub.send(session.id, { type: 'matchmakingStatus', status: 'canceled', message: CANCELED_TEXT });
       return;
     }
     if (cancel) this.canceling.add(session.id);
-    this.actor.send({ type: 'LEAVE', playerId: session.id });
+    this.actor.send({ type: 'LEAVE', playerId: session.id, at: performance.now() });
     // If the machine did not answer (already gone), still settle our side.
     if (session.queued) this.markLeft(session.id);
   }
@@ -89,7 +143,7 @@ export class Matchmaking {
     if (s) this.hub.forgetIfIdle(s);
   }
 
-  private onEmitted(e: MatchmakingEmitted): void {
+  private onEmitted(e: PoolEmitted): void {
     switch (e.type) {
       case 'queued': {
         const s = this.hub.session(e.playerId);
@@ -135,6 +189,7 @@ export class Matchmaking {
   }
 
   stop(): void {
+    clearInterval(this.ticker);
     try {
       this.actor.stop();
     } catch {

@@ -64,3 +64,21 @@ export function isLoopbackAddress(address: string): boolean {
   const a = plainAddress(address);
   return /^127(\.\d{1,3}){3}$/.test(a) || a === '::1' || a === '0:0:0:0:0:0:0:1';
 }
+
+/** localhost, *.localhost, 127.0.0.0/8 and ::1 as a host name (a URL's, or a Host header's without the port). */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1';
+}
+
+/**
+ * A request made on the server's own machine, not relayed from elsewhere: the client address
+ * is loopback, no forwarding header came from anyone but a trusted proxy, and the Host is a
+ * loopback name (`headers` with lower-case names).
+ */
+export function fromThisMachine(peer: string, headers: Record<string, string | undefined>, proxies: TrustedProxies): boolean {
+  const forwarded = headers['x-forwarded-for'] || headers.forwarded || headers['x-real-ip'];
+  if (forwarded && !proxies.has(plainAddress(peer))) return false;
+  const hostName = (headers.host ?? '').replace(/:\d{1,5}$/, '');
+  return isLoopbackAddress(clientAddress(peer, headers['x-forwarded-for'] || undefined, proxies)) && isLoopbackHost(hostName);
+}

@@ -216,7 +216,7 @@ export class ServerMetrics {
     this.connectionsOpened = new client.Counter({ name: 'chess_connections_opened_total', help: 'WebSocket connections opened', registers });
     this.connectionsRefused = new client.Counter({
       name: 'chess_connections_refused_total',
-      help: 'WebSocket upgrades refused with 429, by reason (per-address socket cap or connect rate)',
+      help: 'WebSocket upgrades refused, by reason (429: per-address socket cap or connect rate; 503: server-wide socket cap)',
       labelNames: ['reason'],
       registers,
     });

@@ -1,12 +1,20 @@
 /**
- * Which WebSocket upgrades are let in, per client address: at most `socketsPerAddress` open at
+ * Which WebSocket upgrades are let in: per client address at most `socketsPerAddress` open at
  * once and new ones at a bounded rate (issue 24: one address opened 3,000 sockets in 0.7 s and
- * ran the process out of file descriptors). A refused upgrade is answered with an HTTP status at
- * once, never left to hang. An IPv6 client is counted by its /64, the block one subscriber gets.
+ * ran the process out of file descriptors, after which nothing, /healthz included, was served),
+ * and for the whole server at most `maxSockets`, below the process's file-descriptor limit. A
+ * refused upgrade is answered with an HTTP status at once, never left to hang. An IPv6 client is
+ * counted by its /64, the block one subscriber gets.
  */
+import { readFileSync } from 'node:fs';
 import { KeyedBuckets, type BucketRate } from './buckets';
 
+/** File descriptors kept for everything but sockets: the database, engines, logs, HTTP requests. */
+const FDS_KEPT = 512;
+
 export interface AdmissionLimits {
+  /** open sockets on the whole server; 0: no cap */
+  maxSockets: number;
   /** open sockets per address; 0: no cap */
   socketsPerAddress: number;
   /** new sockets per address; null: no limit */
@@ -18,11 +26,38 @@ export interface AdmissionLimits {
  * each player with a tab or two, all reconnecting at once after a restart.
  */
 export const DEFAULT_ADMISSION_LIMITS: AdmissionLimits = {
+  maxSockets: socketsTheFdLimitAllows(),
   socketsPerAddress: 50,
   connectRate: { burst: 50, perSecond: 5 },
 };
 
-export type AdmissionRefusal = { reason: 'address_socket_cap' | 'address_connect_rate'; message: string; retryAfterSeconds: number };
+export type AdmissionRefusal = {
+  reason: 'server_socket_cap' | 'address_socket_cap' | 'address_connect_rate';
+  /** the HTTP status line of the answer */
+  status: string;
+  message: string;
+  retryAfterSeconds: number;
+};
+
+/**
+ * The server-wide socket cap by default: the process's open-file limit (Linux: /proc/self/limits)
+ * less FDS_KEPT, so that the sockets can never take the descriptors the rest needs. 0 (no cap)
+ * when the limit cannot be read or is unlimited.
+ */
+export function socketsTheFdLimitAllows(limits = readLimits()): number {
+  const m = /^Max open files\s+(\d+)/m.exec(limits);
+  return m ? Math.max(1, Number(m[1]) - FDS_KEPT) : 0;
+}
+
+function readLimits(): string {
+  try {
+    return readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+const TOO_MANY = '429 Too Many Requests';
 
 const IPV4_MAPPED = /^(?:0{1,4}:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i;
 
@@ -42,6 +77,7 @@ export function addressKey(remote: string): string {
 
 export class Admission {
   private readonly open = new Map<string, number>();
+  private total = 0;
   private readonly connects: KeyedBuckets | null;
 
   constructor(private readonly limits: AdmissionLimits) {
@@ -50,24 +86,30 @@ export class Admission {
 
   /** Lets a socket from `address` in (counting it) or says why not. */
   admit(address: string, now: number): AdmissionRefusal | null {
+    if (this.limits.maxSockets > 0 && this.total >= this.limits.maxSockets) {
+      return { reason: 'server_socket_cap', status: '503 Service Unavailable', message: 'The server is full; try again in a minute.', retryAfterSeconds: 30 };
+    }
     const cap = this.limits.socketsPerAddress;
     const openNow = this.open.get(address) ?? 0;
     if (cap > 0 && openNow >= cap) {
-      return { reason: 'address_socket_cap', message: `At most ${cap} connections from one address.`, retryAfterSeconds: 10 };
+      return { reason: 'address_socket_cap', status: TOO_MANY, message: `At most ${cap} connections from one address.`, retryAfterSeconds: 10 };
     }
     if (this.connects && !this.connects.take(address, now)) {
       return {
         reason: 'address_connect_rate',
+        status: TOO_MANY,
         message: 'Too many new connections from this address; try again shortly.',
         retryAfterSeconds: Math.max(1, this.connects.retryAfterSeconds(address)),
       };
     }
     this.open.set(address, openNow + 1);
+    this.total++;
     return null;
   }
 
   /** A socket admitted from `address` has closed. */
   release(address: string): void {
+    this.total--;
     const n = (this.open.get(address) ?? 0) - 1;
     if (n > 0) this.open.set(address, n);
     else this.open.delete(address);

@@ -19,6 +19,7 @@ import { Identification, tokenKey, type IdentificationLimits, type IdentifyOutco
 import { LagPings } from './lagPings';
 import { newRateState, takeToken } from './rateLimit';
 import { readMoveFrame } from './moveFrame';
+import { Rematches } from './rematch';
 import { parseClientMessage, type ParseResult } from '../../machines/protocol/parse';
 
 export interface RealtimeOptions {
@@ -46,6 +47,9 @@ const isClosingRefusal = (reason: string): reason is ClosingRefusal => reason ==
 const SWEEP_EVERY_MS = 10_000;
 
 const TEXTS = {
+  archiveUnavailable: 'The game archive is not available right now.',
+  notSignedIn: 'Sign in to keep the games you played as a guest.',
+  guestNotProved: 'That guest identity could not be verified, so its games stay where they are.',
   replaced: 'This player connected from another tab or device; this connection is closed.',
   identityRejected: 'The saved player identity could not be verified; you are playing under a new player id.',
   binary: 'Binary messages are not accepted; send JSON text.',
@@ -65,8 +69,11 @@ const TEXTS = {
 
 export class Realtime {
   private nextConnId = 1;
+  private readonly rematches: Rematches;
   private readonly admission: Admission;
   private readonly proxies: TrustedProxies;
+  /** addresses refused since the last sweep, and how many refusals of each are not yet logged */
+  private readonly refusedUnlogged = new Map<string, number>();
   private readonly identification: Identification | null;
   private lastSweep = 0;
 
@@ -82,6 +89,7 @@ export class Realtime {
     private readonly accounts: AccountsModule | undefined,
     private readonly heartbeat: Heartbeat,
   ) {
+    this.rematches = new Rematches(hub, games, matchmaking);
     this.admission = new Admission(opts.admission);
     this.proxies = new TrustedProxies(opts.trustProxy);
     this.identification = accounts
@@ -107,6 +115,7 @@ export class Realtime {
         this.lastSweep = now;
         this.admission.sweep(now);
         this.identification?.sweep();
+        this.logRefusalsSinceSweep();
       }
     });
   }
@@ -143,12 +152,13 @@ export class Realtime {
     const address = addressKey(clientAddress(peer, req.getHeader('x-forwarded-for') || undefined, this.proxies));
     const refusal = this.admission.admit(address, performance.now());
     if (refusal) {
-      // answered at once with a status, before any other work (the guest secret's HMAC included)
+      // answered at once with a status (429, or 503 when the server is full), before any other
+      // work (the guest secret's HMAC included)
       this.metrics.connectionsRefused.inc({ reason: refusal.reason });
-      this.log.info({ address, reason: refusal.reason }, 'connection refused');
+      this.logRefusal(address, refusal.reason);
       res.cork(() => {
         res
-          .writeStatus('429 Too Many Requests')
+          .writeStatus(refusal.status)
           .writeHeader('Retry-After', String(refusal.retryAfterSeconds))
           .writeHeader('Content-Type', 'text/plain; charset=utf-8')
           .writeHeader('Connection', 'close')
@@ -192,6 +202,27 @@ export class Realtime {
       req.getHeader('sec-websocket-extensions'),
       ctx,
     );
+  }
+
+  /**
+   * A refused upgrade is logged once per address per sweep, the rest counted into one line at
+   * the sweep: a flood of refusals must not become a flood of log writes.
+   */
+  private logRefusal(address: string, reason: string): void {
+    const unlogged = this.refusedUnlogged.get(address);
+    if (unlogged !== undefined) {
+      this.refusedUnlogged.set(address, unlogged + 1);
+      return;
+    }
+    this.refusedUnlogged.set(address, 0);
+    this.log.info({ address, reason }, 'connection refused');
+  }
+
+  private logRefusalsSinceSweep(): void {
+    for (const [address, refused] of this.refusedUnlogged) {
+      if (refused > 0) this.log.info({ address, refused, seconds: SWEEP_EVERY_MS / 1000 }, 'more connections refused from this address');
+    }
+    this.refusedUnlogged.clear();
   }
 
   private open(ws: WS): void {
@@ -341,6 +372,12 @@ export class Realtime {
         return this.gameCommand(ws, session, msg.payload.gameId, 'ACCEPT_DRAW', arrivedAt);
       case 'declineDraw':
         return this.gameCommand(ws, session, msg.payload.gameId, 'DECLINE_DRAW', arrivedAt);
+      case 'offerRematch': {
+        const refused = this.rematches.offer(session, msg.payload.gameId);
+        return refused ? this.reject(ws, refused.code, refused.message) : undefined;
+      }
+      case 'declineRematch':
+        return this.rematches.decline(session, msg.payload.gameId);
       case 'checkActiveGame':
         return this.checkActiveGame(ws, session, msg.payload);
       case 'rejoinGame':
@@ -354,6 +391,23 @@ export class Realtime {
         if (!ai) return this.reject(ws, 'ai_unavailable', TEXTS.aiUnavailable);
         return ai.move(session.id, msg.payload);
       }
+      case 'claimGuestGames':
+        return void this.claimGuestGames(ws, session, msg.payload);
+    }
+  }
+
+  /** claimGuestGames: a signed-in player takes the archived games of a guest identity it proves. */
+  private async claimGuestGames(ws: WS, session: PlayerSession, payload: ParsedPayloads['claimGuestGames']): Promise<void> {
+    const archive = this.accounts?.archive;
+    if (!archive) return this.reject(ws, 'archive_unavailable', TEXTS.archiveUnavailable);
+    if (session.kind !== 'account') return this.reject(ws, 'not_signed_in', TEXTS.notSignedIn);
+    if (!this.identity.verify(payload.guestId, payload.secret)) return this.reject(ws, 'identity_rejected', TEXTS.guestNotProved);
+    try {
+      const count = await archive.claimGuestGames(payload.guestId, session.id);
+      this.sendWs(ws, { type: 'guestGamesClaimed', guestId: payload.guestId, count });
+    } catch (err) {
+      this.log.error({ err, playerId: session.id }, 'claiming guest games failed');
+      this.reject(ws, 'archive_unavailable', TEXTS.archiveUnavailable);
     }
   }
 
@@ -445,6 +499,7 @@ export class Realtime {
         opponentName: opponent.name,
         timerDuration: Math.round(this.games.clockMs / 1000),
         currentState: state,
+        ...(game.ratings ? { ratings: game.ratings } : {}),
       });
       // the opponent's pending draw offer is part of currentState; send it as an event as well
       if (state.drawOfferFrom && state.drawOfferFrom !== color) this.sendWs(ws, { type: 'drawOffer', gameId });

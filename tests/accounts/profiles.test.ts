@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { BACKENDS, startAccountsServer, uniqueEmail, type TestServer } from './harness';
+import { usernameLookupPattern } from '../../machines/client/username';
 
 let n = 0;
 const uname = (tag = 'p') => `${tag}_${Date.now().toString(36).slice(-6)}${(n++).toString(36)}`;
@@ -148,6 +149,21 @@ describe.each(BACKENDS)('profiles on %s', (backend) => {
     const dup2 = await bob.c.from('profiles').update({ username: a!.username }).eq('id', bob.id);
     expect(dup2.status).toBe(409);
     expect(dup2.error?.code).toBe('23505');
+  });
+
+  test('usernames are unique whatever their case; the availability check finds another case; the typed case is kept', async () => {
+    const name = `Case_${Date.now().toString(36).slice(-6)}${(n++).toString(36)}`;
+    const carol = await signedIn();
+    expect((await carol.c.from('profiles').upsert({ id: carol.id, username: name }, { onConflict: 'id' })).error).toBeNull();
+    const shouted = await bob.c.from('profiles').upsert({ id: bob.id, username: name.toUpperCase() }, { onConflict: 'id' });
+    expect(shouted.status).toBe(409);
+    expect(shouted.error?.code).toBe('23505');
+    // the check the profile page makes before submitting
+    const { data: found } = await anon.from('profiles').select('id, username').ilike('username', usernameLookupPattern(name.toLowerCase()));
+    expect(found).toEqual([{ id: carol.id, username: name }]);
+    // "_" in a name is a letter to the check, not a wildcard
+    const { data: none } = await anon.from('profiles').select('id').ilike('username', usernameLookupPattern(name.replace('_', 'x')));
+    expect(none).toEqual([]);
   });
 
   test('a username outside ^[A-Za-z0-9_]{3,20}$: 400 23514', async () => {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EnginePool } from '../../server/ai/engine/pool';
 import { findOnPath, resolveEngine, wasmEngineSpec, type EngineSpec } from '../../server/ai/engine/locate';
 import { EngineError, parseInfoLine } from '../../server/ai/engine/uci-process';
+import { processAlive } from '../support/processes';
 
 const logger = pino({ level: 'silent' });
 const nativePath = findOnPath('stockfish');
@@ -30,15 +31,6 @@ async function until(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
   while (!cond()) {
     if (Date.now() > end) throw new Error('condition not reached in time');
     await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -84,7 +76,8 @@ describe.each(specs)('engine pool (%s)', (_name, spec) => {
     expect(pool.stats().queue).toBeGreaterThan(0);
     const results = await Promise.all(jobs);
     expect(results.map((r) => r.bestmove).every((m) => /^[a-h][1-8][a-h][1-8]/.test(m))).toBe(true);
-    expect(pool.stats()).toMatchObject({ engines: 2, busy: 0, queue: 0 });
+    expect(pool.stats()).toMatchObject({ busy: 0, queue: 0 });
+    expect(pool.stats().engines).toBeLessThanOrEqual(2); // the second starts on demand, if it was needed in time
   });
 
   it('a killed engine fails only its own search; the slot restarts and serves again', async () => {
@@ -113,16 +106,35 @@ describe.each(specs)('engine pool (%s)', (_name, spec) => {
     const err = await job.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EngineError);
     expect((err as EngineError).code).toBe('timeout');
-    await until(() => !alive(pid)); // killed and reaped
+    await until(() => !processAlive(pid)); // killed and reaped
     expect((await pool.search({ moves: [], skill: 20, depth: 3, movetimeMs: 100 })).bestmove).toMatch(/^[a-h][1-8]/);
+  });
+
+  it('starts engines only when searches need them and stops them when idle', { timeout: 40_000 }, async () => {
+    const pool = await makePool(spec, 3, { idleStopMs: 300 });
+    expect(pool.pids()).toHaveLength(1); // the one that proves the engine starts
+    // two long searches at once need two engines; the third engine is never started
+    // (long enough that the second engine is up before the first search ends, on a loaded machine too)
+    const searches = Promise.all([0, 1].map(() => pool.search({ moves: [], skill: 20, depth: 60, movetimeMs: 5000 })));
+    await until(() => pool.stats().busy === 2, 15_000);
+    const pids = pool.pids();
+    await searches;
+    expect(pids).toHaveLength(2);
+    await until(() => pool.stats().engines === 0);
+    await until(() => pids.filter(processAlive).length === 0);
+    expect(pool.stats().restarts).toBe(0);
+    // and a search after that starts one again
+    expect((await pool.search({ moves: ['e2e4'], skill: 20, depth: 3, movetimeMs: 100 })).bestmove).toMatch(/^[a-h][1-8]/);
+    expect(pool.pids()).toHaveLength(1);
   });
 
   it('close() ends every engine process', async () => {
     const pool = await EnginePool.create({ spec, size: 2, logger });
+    await Promise.all([0, 1].map(() => pool.search({ moves: [], skill: 20, depth: 40, movetimeMs: 1500 })));
     const pids = pool.pids();
     expect(pids).toHaveLength(2);
     await pool.close();
-    await until(() => pids.filter(alive).length === 0);
+    await until(() => pids.filter(processAlive).length === 0);
     await expect(pool.search({ moves: [], skill: 1, depth: 1, movetimeMs: 10 })).rejects.toMatchObject({ code: 'closed' });
   });
 });

@@ -115,8 +115,9 @@ describe.each(BACKENDS)('game archive on %s', (backend) => {
     const older = await accountGames(t.db, carol, { before: recent[2]!.endedAt });
     expect(older.map((g) => g.id)).toEqual([played[0]!.id]);
     const history = await ratingHistory(t.db, carol);
-    expect(history).toHaveLength(3);
-    expect(history[2]!.rating).toBe((await currentRating(t.db, carol))!.rating);
+    expect(history).toHaveLength(4);
+    expect(history[0]!.rating).toBe(1500);
+    expect(history[3]!.rating).toBe((await currentRating(t.db, carol))!.rating);
   });
 
   it('refuses a game whose clocks do not match its moves, and stores nothing', async () => {

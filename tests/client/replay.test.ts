@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { navigate, replayGame } from '../../machines/client/replay';
+import { replayGame } from '../../machines/client/replay';
 
 describe('replay of an archived game', () => {
   it('gives the position, SAN and both clocks at every ply', () => {
@@ -14,14 +14,5 @@ describe('replay of an archived game', () => {
 
   it('stops at a move that is not legal instead of showing a wrong position', () => {
     expect(replayGame(['e2e4', 'e2e4'], [1, 2], 600_000)).toHaveLength(2);
-  });
-
-  it('steps with the arrow keys and jumps with Home/End, within the game', () => {
-    expect(navigate('ArrowLeft', 0, 10)).toBe(0);
-    expect(navigate('ArrowRight', 10, 10)).toBe(10);
-    expect(navigate('ArrowRight', 3, 10)).toBe(4);
-    expect(navigate('Home', 7, 10)).toBe(0);
-    expect(navigate('End', 2, 10)).toBe(10);
-    expect(navigate('a', 2, 10)).toBeNull();
   });
 });

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -149,3 +149,32 @@ export async function waitForMail(site: RunningSite, to: string, match: (m: Mail
 
 export const SCREENSHOT_DIR = join(ROOT, 'docs', 'screenshots');
 export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, mobile: { width: 375, height: 812 } } as const;
+
+/**
+ * Every console error or warning, and every uncaught page error, of a browser context: the
+ * flows must run clean. A test that provokes one on purpose (a refused password is a 400 the
+ * browser reports) says so with `allow`.
+ */
+export class ConsoleGuard {
+  private readonly seen: string[] = [];
+  private readonly allowed: RegExp[] = [];
+
+  watch(ctx: BrowserContext): void {
+    ctx.on('console', (msg) => {
+      if (msg.type() === 'error' || msg.type() === 'warning') this.seen.push(`${msg.type()}: ${msg.text()} (${msg.location().url})`);
+    });
+    ctx.on('weberror', (err) => this.seen.push(`page error: ${err.error().message}`));
+  }
+
+  allow(pattern: RegExp): void {
+    this.allowed.push(pattern);
+  }
+
+  /** The unexpected messages since the last call; clears the list and the allowances. */
+  take(): string[] {
+    const unexpected = this.seen.filter((line) => !this.allowed.some((p) => p.test(line)));
+    this.seen.length = 0;
+    this.allowed.length = 0;
+    return unexpected;
+  }
+}

@@ -1,97 +1,88 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { matchmakingMachine, type MatchmakingEmitted } from '../../machines/matchmaking';
+import { EMPTY_POOL, poolLogic, poolStep, ratingWindow, type PoolCommand, type PoolEmitted, type PoolState } from '../../machines/matchmaking';
 
-function start(random?: () => number) {
-  const actor = createActor(matchmakingMachine, { input: random ? { random } : {} });
-  const events: MatchmakingEmitted[] = [];
-  actor.on('*', (e) => events.push(e));
-  actor.start();
-  return { actor, events };
+function run(commands: PoolCommand[], start: PoolState = EMPTY_POOL): { state: PoolState; events: PoolEmitted[] } {
+  let state = start;
+  const events: PoolEmitted[] = [];
+  for (const c of commands) {
+    const r = poolStep(state, c);
+    state = r.state;
+    events.push(...r.events);
+  }
+  return { state, events };
 }
 
-describe('matchmaking machine', () => {
-  it('queues the first player and pairs the second with them', () => {
-    const { actor, events } = start(() => 0.1);
-    actor.send({ type: 'JOIN', playerId: 'a', name: 'Alice' });
-    expect(events).toEqual([{ type: 'queued', playerId: 'a' }]);
-    expect(actor.getSnapshot().context.queue).toEqual([{ playerId: 'a', name: 'Alice' }]);
+const join = (playerId: string, rating: number | null, at = 0, roll = 0.1): PoolCommand => ({ type: 'JOIN', playerId, name: playerId.toUpperCase(), rating, at, roll });
 
-    actor.send({ type: 'JOIN', playerId: 'b', name: 'Bob' });
-    expect(events.slice(1)).toEqual([
-      { type: 'queued', playerId: 'b' },
-      { type: 'paired', white: { id: 'a', name: 'Alice' }, black: { id: 'b', name: 'Bob' } },
-    ]);
-    expect(actor.getSnapshot().context.queue).toEqual([]);
-  });
-
-  it('uses the injected random source for colours', () => {
-    const { actor, events } = start(() => 0.9);
-    actor.send({ type: 'JOIN', playerId: 'a', name: 'Alice' });
-    actor.send({ type: 'JOIN', playerId: 'b', name: 'Bob' });
-    const paired = events.find((e) => e.type === 'paired');
-    expect(paired).toEqual({ type: 'paired', white: { id: 'b', name: 'Bob' }, black: { id: 'a', name: 'Alice' } });
-  });
-
-  it('gives both colours over many pairings with the default random source', () => {
-    const { actor, events } = start();
-    for (let i = 0; i < 64; i++) actor.send({ type: 'JOIN', playerId: `p${i}`, name: `P${i}` });
-    const whites = events.filter((e) => e.type === 'paired').map((e) => (e.type === 'paired' ? e.white.id : ''));
-    expect(whites).toHaveLength(32);
-    // p0,p2,p4... are the waiters; with a fair coin both roles must show up among 32 pairings.
-    const waiterWasWhite = whites.filter((id) => Number(id.slice(1)) % 2 === 0).length;
-    expect(waiterWasWhite).toBeGreaterThan(0);
-    expect(waiterWasWhite).toBeLessThan(32);
-  });
-
-  it('never pairs a player with itself and does not duplicate a re-join', () => {
-    const { actor, events } = start(() => 0.1);
-    actor.send({ type: 'JOIN', playerId: 'a', name: 'Alice' });
-    actor.send({ type: 'JOIN', playerId: 'a', name: 'Alice (tab 2)' });
-    expect(events.filter((e) => e.type === 'paired')).toEqual([]);
-    expect(actor.getSnapshot().context.queue).toEqual([{ playerId: 'a', name: 'Alice (tab 2)' }]);
+describe('matchmaking pool', () => {
+  it('queues the first player and pairs the second with them, colours by the roll', () => {
+    const { state, events } = run([join('a', null), join('b', null, 1000, 0.1)]);
     expect(events).toEqual([
       { type: 'queued', playerId: 'a' },
-      { type: 'queued', playerId: 'a' },
+      { type: 'queued', playerId: 'b' },
+      { type: 'paired', white: { id: 'a', name: 'A' }, black: { id: 'b', name: 'B' } },
     ]);
+    expect(state.queue).toEqual([]);
+    expect(run([join('a', null), join('b', null, 1000, 0.9)]).events[2]).toEqual({ type: 'paired', white: { id: 'b', name: 'B' }, black: { id: 'a', name: 'A' } });
   });
 
-  it('pairs in arrival order', () => {
-    const { actor, events } = start(() => 0.1);
-    actor.send({ type: 'JOIN', playerId: 'a', name: 'A' });
-    actor.send({ type: 'JOIN', playerId: 'b', name: 'B' });
-    actor.send({ type: 'JOIN', playerId: 'c', name: 'C' });
-    actor.send({ type: 'JOIN', playerId: 'd', name: 'D' });
-    const pairs = events.flatMap((e) => (e.type === 'paired' ? [[e.white.id, e.black.id]] : []));
-    expect(pairs).toEqual([
-      ['a', 'b'],
-      ['c', 'd'],
-    ]);
+  it('never pairs a player with itself and keeps the first place on a second JOIN', () => {
+    const { state, events } = run([join('a', null), join('a', null, 500)]);
+    expect(events).toEqual([{ type: 'queued', playerId: 'a' }, { type: 'queued', playerId: 'a' }]);
+    expect(state.queue).toEqual([{ playerId: 'a', name: 'A', rating: null, since: 0 }]);
   });
 
-  it('removes a player who leaves, so the next one waits instead', () => {
-    const { actor, events } = start(() => 0.1);
-    actor.send({ type: 'JOIN', playerId: 'a', name: 'A' });
-    actor.send({ type: 'LEAVE', playerId: 'a' });
-    expect(events.at(-1)).toEqual({ type: 'left', playerId: 'a' });
-    actor.send({ type: 'JOIN', playerId: 'b', name: 'B' });
+  it('pairs rated players by rating, the window widening with the waiting time', () => {
+    expect([ratingWindow(0), ratingWindow(4_999), ratingWindow(5_000), ratingWindow(20_000), ratingWindow(59_999), ratingWindow(60_000)])
+      .toEqual([100, 100, 150, 300, 650, Infinity]);
+    // 1500 waits; 1800 arrives at once: 300 apart, no pairing until the window is 300 wide (20 s)
+    let { state, events } = run([join('a', 1500, 0), join('b', 1800, 100)]);
     expect(events.filter((e) => e.type === 'paired')).toEqual([]);
-    expect(actor.getSnapshot().context.queue).toEqual([{ playerId: 'b', name: 'B' }]);
+    ({ state, events } = run([{ type: 'TICK', at: 19_000, roll: 0.1 }], state));
+    expect(events).toEqual([]);
+    ({ state, events } = run([{ type: 'TICK', at: 20_000, roll: 0.1 }], state));
+    expect(events).toEqual([{ type: 'paired', white: { id: 'a', name: 'A' }, black: { id: 'b', name: 'B' } }]);
+    expect(state.queue).toEqual([]);
   });
 
-  it('ignores LEAVE from a player who is not queued', () => {
-    const { actor, events } = start(() => 0.1);
-    actor.send({ type: 'JOIN', playerId: 'a', name: 'A' });
-    const before = actor.getSnapshot().context;
-    actor.send({ type: 'LEAVE', playerId: 'zzz' });
-    expect(actor.getSnapshot().context).toBe(before);
-    expect(events).toEqual([{ type: 'queued', playerId: 'a' }]);
+  it('gives a newcomer the longest-waiting player that fits, not a closer one who came later', () => {
+    const { events, state } = run([join('far', 2400, 0), join('near1', 1520, 1000), join('near2', 1490, 2000)]);
+    expect(events.filter((e) => e.type === 'paired')).toEqual([
+      { type: 'paired', white: { id: 'near1', name: 'NEAR1' }, black: { id: 'near2', name: 'NEAR2' } },
+    ]);
+    expect(state.queue.map((p) => p.playerId)).toEqual(['far']);
   });
 
-  it('keeps a JSON-serialisable context', () => {
-    const { actor } = start(() => 0.1);
-    actor.send({ type: 'JOIN', playerId: 'a', name: 'A' });
-    const ctx = actor.getSnapshot().context;
-    expect(JSON.parse(JSON.stringify(ctx))).toEqual(ctx);
+  it('pairs a guest with anyone and opens to anyone after a minute', () => {
+    expect(run([join('rated', 2600, 0), join('guest', null, 10)]).events.some((e) => e.type === 'paired')).toBe(true);
+    const { state } = run([join('x', 900, 0), join('y', 2700, 0)]);
+    expect(run([{ type: 'TICK', at: 59_999, roll: 0 }], state).events).toEqual([]);
+    expect(run([{ type: 'TICK', at: 60_000, roll: 0 }], state).events).toHaveLength(1);
+  });
+
+  it('removes a player who leaves, says so once, and ignores one who is not queued', () => {
+    const { state, events } = run([join('a', null), { type: 'LEAVE', playerId: 'a', at: 5 }, { type: 'LEAVE', playerId: 'a', at: 6 }]);
+    expect(events).toEqual([{ type: 'queued', playerId: 'a' }, { type: 'left', playerId: 'a' }]);
+    expect(state).toEqual(EMPTY_POOL);
+  });
+
+  it('runs the same step as an XState actor, emitting after each command', () => {
+    const actor = createActor(poolLogic);
+    const seen: PoolEmitted[] = [];
+    actor.on('*', (e) => seen.push(e));
+    actor.start();
+    actor.send(join('a', 1500, 0));
+    actor.send(join('b', 1550, 10, 0.7));
+    expect(seen.at(-1)).toEqual({ type: 'paired', white: { id: 'b', name: 'B' }, black: { id: 'a', name: 'A' } });
+    expect(actor.getSnapshot().context).toEqual(EMPTY_POOL);
+  });
+
+  it('never mutates the state it is given', () => {
+    const start = run([join('a', 1500, 0), join('b', 2500, 0)]).state;
+    const frozen = JSON.stringify(start);
+    poolStep(start, { type: 'TICK', at: 61_000, roll: 0.2 });
+    poolStep(start, { type: 'LEAVE', playerId: 'a', at: 1 });
+    expect(JSON.stringify(start)).toBe(frozen);
   });
 });

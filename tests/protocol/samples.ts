@@ -31,6 +31,7 @@ export const SERVER_SAMPLES: { [K in ServerMessageType]: ServerMessageOf<K> } = 
   matchmakingStatus: { type: 'matchmakingStatus', status: 'queued', message: 'Searching for an opponent' },
   gameStart: {
     type: 'gameStart', gameId: 'g1', color: 'white', opponentId: 'player_2', opponentName: 'Bob', timerDuration: 600, currentState,
+    ratings: { white: { rating: 1500, provisional: true }, black: null },
   },
   aiGameStart: { type: 'aiGameStart', gameId: 'ai_1', color: 'black', timerDuration: 0, currentState },
   gameMove: {
@@ -40,6 +41,8 @@ export const SERVER_SAMPLES: { [K in ServerMessageType]: ServerMessageOf<K> } = 
   gameEnd: { type: 'gameEnd', gameId: 'g1', winner: 'white', reason: 'checkmate', pgn: '1. e4 *' },
   drawOffer: { type: 'drawOffer', gameId: 'g1' },
   drawDeclined: { type: 'drawDeclined', gameId: 'g1' },
+  rematchOffer: { type: 'rematchOffer', gameId: 'g1' },
+  rematchDeclined: { type: 'rematchDeclined', gameId: 'g1' },
   opponentDisconnected: { type: 'opponentDisconnected', message: 'Your opponent disconnected', gameId: 'g1' },
   opponentReconnected: { type: 'opponentReconnected', message: 'Your opponent reconnected', gameId: 'g1' },
   activeGameStatus: { type: 'activeGameStatus', gameId: 'g1', color: 'white', opponentId: 'player_2' },
@@ -50,6 +53,8 @@ export const SERVER_SAMPLES: { [K in ServerMessageType]: ServerMessageOf<K> } = 
   error: { type: 'error', message: 'Game not found or not yours.', code: 'unknown_game' },
   serverShutdown: { type: 'serverShutdown', message: 'The server is restarting' },
   identified: { type: 'identified', playerId: 'user-uuid', username: 'alice' },
+  ratingChange: { type: 'ratingChange', gameId: 'g1', white: { before: 1500, after: 1662.3 }, black: { before: 1500, after: 1337.7 } },
+  guestGamesClaimed: { type: 'guestGamesClaimed', guestId: 'player_abcdefgh12', count: 3 },
 };
 
 export const CLIENT_SAMPLES: { [K in ClientMessageType]: Extract<ClientMessage, { type: K }> } = {
@@ -60,9 +65,12 @@ export const CLIENT_SAMPLES: { [K in ClientMessageType]: Extract<ClientMessage, 
   offerDraw: { type: 'offerDraw', payload: { gameId: 'g1' } },
   acceptDraw: { type: 'acceptDraw', payload: { gameId: 'g1' } },
   declineDraw: { type: 'declineDraw', payload: { gameId: 'g1' } },
+  offerRematch: { type: 'offerRematch', payload: { gameId: 'g1' } },
+  declineRematch: { type: 'declineRematch', payload: { gameId: 'g1' } },
   checkActiveGame: { type: 'checkActiveGame', payload: { playerId: 'player_1' } },
   rejoinGame: { type: 'rejoinGame', payload: { gameId: 'g1' } },
   identifyUser: { type: 'identifyUser', payload: { userId: 'user-uuid', accessToken: 'eyJ...' } },
   startAIGame: { type: 'startAIGame', payload: { options: { difficulty: 5, playerColor: 'random' } } },
   playerMoveAI: { type: 'playerMoveAI', payload: { gameId: 'ai_1', move: { from: 'e7', to: 'e8', promotion: 'q' } } },
+  claimGuestGames: { type: 'claimGuestGames', payload: { guestId: 'player_abcdefgh12', secret: 'c2VjcmV0' } },
 };

@@ -5,7 +5,7 @@
  * saved identity, find the same position, moves and clocks, and play to the end. A damaged
  * record costs only its own game, which ends as aborted.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import type { CurrentState } from '../../machines/protocol/messages';
 import { clocksAt, newGameLog, replay, type GameLog } from '../../machines/game';
 import { encodeRecord, type JournalRecord } from '../../server/game/journalRecords';
 import { GuestIdentity } from '../../server/realtime/identity';
-import { TestClient, pairPlayers, playMoves, type Pair } from './helpers';
+import { TestClient, pairPlayers, playMoves, startTestServer, type Pair } from './helpers';
 import { startProcess, type Proc } from './serverProcess';
 
 // Scholar's mate: four plies before the restart, three after.
@@ -164,4 +164,42 @@ describe('durable live games', () => {
     expect(end).toMatchObject({ gameId: victim, reason: 'aborted' });
     await stop(second, 'SIGTERM');
   }, 120_000);
+});
+
+describe('journal compaction while running', () => {
+  it('moves finished games to the finished file and keeps the journal to the live games, each game kept once across a restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'durable-'));
+    const server = await startTestServer({ durableDir: dataDir, journalCompactBytes: 3000, serverSecret: 's'.repeat(40) });
+    const played: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const p = await pairPlayers(server.url);
+      await playMoves(p, [...BEFORE, ...AFTER]);
+      await p.white.next('gameEnd');
+      played.push(p.gameId);
+      await Promise.all([p.white.close(), p.black.close()]);
+    }
+    const live = await pairPlayers(server.url);
+    await playMoves(live, BEFORE);
+    expect(await (await fetch(`${server.url}/healthz`)).json()).toMatchObject({ ok: true, storage: true });
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/^chess_game_journal_commit_seconds_count [1-9]/m);
+    const written = Number(/^chess_game_journal_bytes_total (\d+)/m.exec(metrics)?.[1]);
+    const journal = join(dataDir, 'games', 'journal');
+    const finishedFile = join(dataDir, 'games', 'finished');
+    const finishedIds = () => readFileSync(finishedFile, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { log: GameLog }).log.input.gameId);
+    // while running: most finished games already moved out, and the journal far smaller than all that was written
+    expect(finishedIds().length).toBeGreaterThanOrEqual(4);
+    expect(statSync(journal).size).toBeLessThan(written / 2);
+    const kept = JSON.parse(readFileSync(finishedFile, 'utf8').split('\n')[0]) as { result: unknown; log: GameLog };
+    expect(kept.result).toEqual({ winner: 'white', reason: 'checkmate' });
+    expect(kept.log.entries.filter((e) => e.type === 'MOVE')).toHaveLength(7);
+    await server.close();
+
+    const again = await startTestServer({ durableDir: dataDir, journalCompactBytes: 3000, serverSecret: 's'.repeat(40) });
+    expect(finishedIds().sort()).toEqual([...played].sort());
+    const back = await TestClient.connect(again.url, `?playerId=${live.white.playerId}&secret=${live.white.secret}`);
+    back.send('rejoinGame', { gameId: live.gameId });
+    expect(((await back.next('gameStart')).currentState as CurrentState).moves).toHaveLength(4);
+    await again.close();
+  }, 60_000);
 });

@@ -6,16 +6,18 @@
  */
 import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWTPayload } from 'jose';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
 import WebSocket from 'ws';
 import type { RunningServer } from '../../server/app';
 import type { AccountsModule } from '../../server/wiring';
 import { DEFAULT_IDENTIFICATION_LIMITS } from '../../server/realtime/identification';
+import { socketsTheFdLimitAllows } from '../../server/realtime/admission';
 import { TestClient, pairPlayers, playMoves, startTestServer } from './helpers';
 
 const FLOOD = { localAddress: '127.0.0.1' };
 const BYSTANDER = { localAddress: '127.0.0.2' };
 /** the identification tests open more sockets than one address may by default */
-const NO_SOCKET_LIMITS = { socketsPerAddress: 0, connectRate: null };
+const NO_SOCKET_LIMITS = { maxSockets: 0, socketsPerAddress: 0, connectRate: null };
 const USER = '0c7d3a8e-7f5e-4a2b-9c1d-2e3f4a5b6c7d';
 
 let sign: (claims: JWTPayload) => Promise<string>;
@@ -118,7 +120,7 @@ describe('identifyUser floods', () => {
 
 describe('sockets per address', () => {
   it('answers upgrades past the per-address cap with 429 at once, counts them, and lets another address and a freed slot in', async () => {
-    const s = await start({ admission: { socketsPerAddress: 5, connectRate: null } });
+    const s = await start({ admission: { maxSockets: 0, socketsPerAddress: 5, connectRate: null } });
     const open = await Promise.all(Array.from({ length: 5 }, () => TestClient.connect(s.url, '', FLOOD)));
     const refused = await upgradeStatus(s.url);
     expect(refused.status).toBe(429);
@@ -150,8 +152,40 @@ describe('sockets per address', () => {
     await Promise.all([game.white.close(), game.black.close()]);
   });
 
+  it('answers upgrades past the server-wide cap with 503 at once, from any address, and /healthz still answers', async () => {
+    const s = await start({ admission: { maxSockets: 3, socketsPerAddress: 0, connectRate: null } });
+    const open = [await upgradeStatus(s.url, FLOOD), await upgradeStatus(s.url, FLOOD), await upgradeStatus(s.url, BYSTANDER)];
+    expect(open.map((r) => r.status)).toEqual([101, 101, 101]);
+    const full = await upgradeStatus(s.url, BYSTANDER);
+    expect(full.status).toBe(503);
+    expect(Number(full.retryAfter)).toBeGreaterThan(0);
+    expect((await fetch(s.url + '/healthz')).status).toBe(200);
+    open[0].ws!.close();
+    await new Promise((resolve) => open[0].ws!.once('close', resolve));
+    const again = await upgradeStatus(s.url, BYSTANDER);
+    expect(again.status).toBe(101);
+    for (const r of [...open.slice(1), again]) r.ws!.close();
+  });
+
+  it('caps the server\'s sockets below the process\'s open-file limit by default', () => {
+    const limits = 'Limit                     Soft Limit           Hard Limit           Units\nMax open files            1024                 4096                 files\n';
+    expect(socketsTheFdLimitAllows(limits)).toBe(512);
+    expect(socketsTheFdLimitAllows('')).toBe(0);
+  });
+
+  it('logs one line for a burst of refusals from one address, not one per refusal', async () => {
+    const lines: { msg: string; address?: string; reason?: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const s = await start({ admission: { maxSockets: 0, socketsPerAddress: 1, connectRate: null }, logger });
+    const kept = await upgradeStatus(s.url);
+    const refused = await Promise.all(Array.from({ length: 30 }, () => upgradeStatus(s.url)));
+    expect(refused.every((r) => r.status === 429)).toBe(true);
+    expect(lines.filter((l) => l.msg === 'connection refused')).toEqual([expect.objectContaining({ address: '127.0.0.1', reason: 'address_socket_cap' })]);
+    kept.ws!.close();
+  });
+
   it('counts a socket by the address a trusted proxy forwards, and ignores the header from anyone else', async () => {
-    const s = await start({ admission: { socketsPerAddress: 1, connectRate: null }, trustProxy: ['127.0.0.1'] });
+    const s = await start({ admission: { maxSockets: 0, socketsPerAddress: 1, connectRate: null }, trustProxy: ['127.0.0.1'] });
     const viaProxy = (client: string) => ({ ...FLOOD, headers: { 'X-Forwarded-For': client } });
     const first = await upgradeStatus(s.url, viaProxy('203.0.113.5'));
     expect(first.status).toBe(101);

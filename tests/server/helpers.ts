@@ -22,6 +22,9 @@ export interface TestClock {
   settleWith(probe: TestClient): void;
 }
 
+/** Server options for a test that settles with a probe often: its round trips must not meet the rate limit. */
+export const ROOM_FOR_PROBES = { rateLimit: { messages: 10_000, windowMs: 20_000 } } as const;
+
 /**
  * Gives the server the test's clock. The server runs in the test's process, so faking this
  * process's timers and performance.now drives everything it times: the heartbeat and the games'
@@ -29,9 +32,6 @@ export interface TestClock {
  * real. Call it before starting the server, so every timer the server makes is on this clock;
  * the real clock comes back after the test.
  */
-/** Server options for a test that settles with a probe often: its round trips must not meet the rate limit. */
-export const ROOM_FOR_PROBES = { rateLimit: { messages: 10_000, windowMs: 20_000 } } as const;
-
 export function useTestClock(): TestClock {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
   let probe: TestClient | null = null;

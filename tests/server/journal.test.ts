@@ -75,6 +75,20 @@ describe('game journal', () => {
     expect(found.damaged.map((d) => d.gameId)).toEqual(['game_cccccccc']);
   });
 
+  it('gives back live games against the AI with their moves, and not the ended ones', () => {
+    const seat = { playerId: 'player_aiplayer1', playerColor: 'black' as const, difficulty: 3 };
+    const records: JournalRecord[] = [
+      { k: 'ai', g: 'ai_one', ...seat },
+      { k: 'aimove', g: 'ai_one', uci: 'e2e4' },
+      { k: 'ai', g: 'ai_two', ...seat },
+      { k: 'aimove', g: 'ai_one', uci: 'c7c5' },
+      { k: 'aiend', g: 'ai_two' },
+    ];
+    const found = readJournal(records.map(encodeRecord).join(''));
+    expect(found.liveAi).toEqual([{ gameId: 'ai_one', ...seat, moves: ['e2e4', 'c7c5'] }]);
+    expect(found.damaged).toEqual([]);
+  });
+
   it('moves a log to another time base: the same game, and no clock charged for the gap', () => {
     const log = fourPlies('game_aaaaaaaa');
     const before = replay(log);

@@ -3,13 +3,14 @@
  * accounts on the embedded database. Requests from another address are made by binding the
  * server to 0.0.0.0 and calling it on this machine's own non-loopback address.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeSupabaseClient } from '../accounts/harness';
 import { startProcess, type Proc } from './serverProcess';
+import { startServer } from '../../server/app';
 
 /** An IPv4 address of this machine that is not loopback, if it has one. */
 function ownOutsideAddress(): string | undefined {
@@ -65,5 +66,48 @@ describe('a default start (npm start without settings)', () => {
     }
     const warning = proc.lines.map((l) => JSON.parse(l)).find((j) => /development inbox/i.test(j.msg));
     expect(warning?.level).toBe(40);
+  });
+});
+
+describe('/metrics in production', () => {
+  it.skipIf(!outside)('is served to this machine only without METRICS_TOKEN, and to the token\'s bearer with it', async () => {
+    const open = await startProcess({ HOST: '0.0.0.0', DATA_DIR: mkdtempSync(join(tmpdir(), 'sec-metrics-')) });
+    const token = 'metrics-token-0123456789';
+    const locked = await startProcess({ HOST: '0.0.0.0', METRICS_TOKEN: token, DATA_DIR: mkdtempSync(join(tmpdir(), 'sec-metrics-')) });
+    try {
+      expect((await fetch(`${open.url}/metrics`)).status).toBe(200);
+      expect((await fetch(`http://${outside}:${open.port}/metrics`)).status).toBe(403);
+      expect(await rawGet(`${open.url}/metrics`, { 'X-Forwarded-For': '127.0.0.1', Host: `${outside}:${open.port}` })).toBe(403);
+      expect((await fetch(`http://${outside}:${locked.port}/metrics`)).status).toBe(401);
+      expect((await fetch(`${locked.url}/metrics`, { headers: { Authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+      const ok = await fetch(`http://${outside}:${locked.port}/metrics`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toMatch(/^# HELP chess_/m);
+    } finally {
+      for (const p of [open, locked]) p.child.kill('SIGTERM');
+      await Promise.all([open.exit, locked.exit]);
+    }
+  }, 60_000);
+});
+
+describe('page headers', () => {
+  it('every page and file carries the Content-Security-Policy and the other security headers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sec-static-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>t</title>');
+    const server = await startServer({ port: 0, host: '127.0.0.1', staticDir: dir, connectOrigins: ['https://chess.example.org', 'https://abc.supabase.co/'] });
+    try {
+      for (const path of ['/', '/chess/multiplayer', '/index.html']) {
+        const res = await fetch(`${server.url}${path}`);
+        const csp = res.headers.get('content-security-policy') ?? '';
+        expect(csp, path).toMatch(/script-src 'self'(;|$)/);
+        expect(csp).toContain("frame-ancestors 'none'");
+        expect(csp).toContain("connect-src 'self' https://chess.example.org wss://chess.example.org https://abc.supabase.co wss://abc.supabase.co");
+        expect(res.headers.get('x-frame-options')).toBe('DENY');
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(res.headers.get('referrer-policy')).toBe('same-origin');
+      }
+    } finally {
+      await server.close();
+    }
   });
 });

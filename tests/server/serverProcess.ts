@@ -1,4 +1,4 @@
-/** The real server process (server/main.ts run by tsx) for tests, with its stdout lines and exit. */
+/** The real server process for tests (server/main.ts run by tsx, or `npm start`), with its stdout lines and exit. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
@@ -7,23 +7,33 @@ export interface Proc {
   child: ChildProcess;
   url: string;
   port: number;
+  /** pid of the node process that serves (the child itself, or npm's child under `npm start`) */
+  serverPid: number;
   exit: Promise<number | null>;
   stderr: () => string;
   /** stdout lines so far (pino JSON) */
   lines: string[];
 }
 
-/**
- * Starts the server with quiet defaults (production, loopback, no AI, no accounts) under `env`;
- * a variable set to undefined in `env` is removed from the environment. Resolves once it listens.
- */
-export function startProcess(env: Record<string, string | undefined>, nodeFlags: readonly string[] = SERVER_NODE_FLAGS): Promise<Proc> {
+/** Quiet defaults (production, loopback, no AI, no accounts) under `env`; undefined removes a variable. */
+function serverEnv(env: Record<string, string | undefined>): Record<string, string> {
   const merged: Record<string, string | undefined> = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', STATIC_DIR: '/nonexistent', AI_ENABLED: '0', ACCOUNTS_ENABLED: '0', ...env };
-  for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'server/main.ts'], {
-    env: merged,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(merged)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+/** Starts server/main.ts with node and resolves once it listens. */
+export function startProcess(env: Record<string, string | undefined>, nodeFlags: readonly string[] = SERVER_NODE_FLAGS): Promise<Proc> {
+  return listening(spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'server/main.ts'], { env: serverEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+/** Runs `npm start` (build, then the server) as an operator would, and resolves once it listens. */
+export function startWithNpm(env: Record<string, string | undefined>): Promise<Proc> {
+  return listening(spawn('npm', ['start'], { env: serverEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+function listening(child: ChildProcess): Promise<Proc> {
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
   const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
@@ -34,7 +44,9 @@ export function startProcess(env: Record<string, string | undefined>, nodeFlags:
       lines.push(line);
       try {
         const j = JSON.parse(line);
-        if (j.msg === 'server listening') resolve({ child, url: `http://127.0.0.1:${j.port}`, port: j.port, exit, stderr: () => err, lines });
+        if (j.msg === 'server listening') {
+          resolve({ child, url: `http://127.0.0.1:${j.port}`, port: j.port, serverPid: j.pid, exit, stderr: () => err, lines });
+        }
       } catch {
         // not JSON
       }
@@ -42,4 +54,3 @@ export function startProcess(env: Record<string, string | undefined>, nodeFlags:
     exit.then((code) => reject(new Error(`server exited with ${code}: ${err}`)));
   });
 }
-

@@ -19,6 +19,9 @@ let playerId: string | null = null;
 
 type Handler<T extends ServerMessageType> = (msg: Extract<ServerMessage, { type: T }>) => void;
 const handlers = new Map<ServerMessageType, Set<(msg: ServerMessage) => void>>();
+/** The last message of each type, for a lazily loaded screen that starts listening late. */
+const latest = new Map<ServerMessageType, { msg: ServerMessage; seq: number }>();
+let received = 0;
 
 export function socketBaseUrl(): string {
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
@@ -74,6 +77,7 @@ export function startServices(): void {
 }
 
 function dispatch(message: ServerMessage): void {
+  latest.set(message.type, { msg: message, seq: ++received });
   const set = handlers.get(message.type);
   if (!set || set.size === 0) {
     if (message.type !== 'playerCount' && message.type !== 'connectionAck' && message.type !== 'identified') {
@@ -99,9 +103,30 @@ export function onMessage<T extends ServerMessageType>(type: T, handler: Handler
   return () => set!.delete(h);
 }
 
+/**
+ * The last message of `type` received so far and its arrival number (later messages have
+ * higher numbers), or null. A message that arrived before its screen was loaded is found here.
+ */
+export function lastMessage<T extends ServerMessageType>(type: T): { msg: Extract<ServerMessage, { type: T }>; seq: number } | null {
+  const hit = latest.get(type);
+  return hit ? { msg: hit.msg as Extract<ServerMessage, { type: T }>, seq: hit.seq } : null;
+}
+
 /** Sends only while the socket is open; otherwise the machine warns and drops. */
 export function send(message: ClientMessage): void {
   connection?.send({ type: 'SEND', message });
+}
+
+/** Whether the socket is open now (a message sent now reaches the server, barring a drop in flight). */
+export function isOpen(): boolean {
+  return connection?.getSnapshot().matches({ online: 'open' }) ?? false;
+}
+
+/** Sends when the socket is open and says whether it did; nothing is logged when it is not. */
+export function trySend(message: ClientMessage): boolean {
+  if (!isOpen()) return false;
+  send(message);
+  return true;
 }
 
 export function getConnection(): ConnectionActor {

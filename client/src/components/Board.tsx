@@ -1,7 +1,10 @@
 /**
- * The chess board: @lichess-org/chessground with its cburnett pieces bundled
- * (embedded SVGs in the CSS, no outside host). Legal destinations come from
- * machines/chess; opponent moves animate over 300 ms; drags start after 5 px.
+ * The chess board: @lichess-org/chessground with its pieces and boards drawn by the bundled
+ * stylesheets (no outside host). Legal destinations come from machines/chess; opponent moves
+ * animate over 300 ms; drags start after 5 px. A king may castle by going onto its own rook.
+ * With `premoveColor` set the player may queue one move while the opponent thinks: it is played
+ * the moment the position comes back with the player to move, and dropped if it is illegal then;
+ * a right click cancels it.
  */
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Chessground } from '@lichess-org/chessground';
@@ -9,10 +12,10 @@ import type { Api } from '@lichess-org/chessground/api';
 import type { Config } from '@lichess-org/chessground/config';
 import type { Key } from '@lichess-org/chessground/types';
 import '@lichess-org/chessground/assets/chessground.base.css';
-import '@lichess-org/chessground/assets/chessground.brown.css';
 import '@lichess-org/chessground/assets/chessground.cburnett.css';
 import type { Color } from '../../../machines/protocol/messages';
-import { positionOf } from '../../../machines/client/engine';
+import { asKingMove, boardDests, positionOf } from '../../../machines/client/engine';
+import '../app/preferences';
 
 export const ANIMATION_MS = 300;
 export const DRAG_THRESHOLD_PX = 5;
@@ -22,6 +25,8 @@ export interface BoardProps {
   orientation: Color;
   /** the colour the user may move now, or null when the board is read-only */
   movableColor: Color | null;
+  /** the player's colour while the opponent is to move and a premove may be queued */
+  premoveColor?: Color | null;
   lastMove: [string, string] | null;
   /** changes force a redraw from `fen` (e.g. after an illegal drop) */
   version: number;
@@ -33,6 +38,7 @@ function configFor(p: BoardProps): Config {
   const game = positionOf(p.fen);
   const turn = game.turn();
   const canMove = p.movableColor !== null && p.movableColor === turn;
+  const premove = !canMove && p.premoveColor != null && p.premoveColor !== turn;
   return {
     fen: p.fen,
     orientation: p.orientation,
@@ -41,18 +47,19 @@ function configFor(p: BoardProps): Config {
     lastMove: p.lastMove ? (p.lastMove as Key[]) : undefined,
     movable: {
       free: false,
-      color: canMove ? turn : undefined,
-      dests: canMove ? (game.dests() as Map<Key, Key[]>) : new Map(),
+      color: canMove ? turn : premove ? p.premoveColor ?? undefined : undefined,
+      dests: canMove ? (boardDests(p.fen) as Map<Key, Key[]>) : new Map(),
       showDests: true,
     },
+    premovable: { enabled: premove || canMove },
   };
 }
 
 export function Board(props: BoardProps) {
   const el = useRef<HTMLDivElement>(null);
   const api = useRef<Api | null>(null);
-  const onMove = useRef(props.onMove);
-  onMove.current = props.onMove;
+  const latest = useRef(props);
+  latest.current = props;
   /** the move handed to the app early, so the deferred chessground callback skips it */
   const handedOver = useRef<string | null>(null);
   /** the board placement as the app last set it */
@@ -60,18 +67,22 @@ export function Board(props: BoardProps) {
 
   useEffect(() => {
     if (!el.current) return;
+    const moved = (from: string, to: string) => {
+      performance.mark('board:user-move');
+      const move = asKingMove(latest.current.fen, from, to);
+      latest.current.onMove(move.from, move.to);
+    };
     const cg = Chessground(el.current, {
-      ...configFor(props),
+      ...configFor(latest.current),
       coordinates: true,
       autoCastle: true,
       highlight: { lastMove: true, check: true },
       animation: { enabled: true, duration: ANIMATION_MS },
       draggable: { enabled: true, distance: DRAG_THRESHOLD_PX, showGhost: true },
       selectable: { enabled: true },
-      premovable: { enabled: false },
       drawable: { enabled: false },
       movable: {
-        ...configFor(props).movable,
+        ...configFor(latest.current).movable,
         events: {
           // chessground calls this in a setTimeout, i.e. after it has painted the move; the
           // listeners below usually hand the move over earlier, in the input event itself
@@ -81,8 +92,7 @@ export function Board(props: BoardProps) {
               return;
             }
             handedOver.current = null;
-            performance.mark('board:user-move');
-            onMove.current(from, to);
+            moved(from, to);
           },
         },
       },
@@ -97,30 +107,38 @@ export function Board(props: BoardProps) {
       if (cg.getFen() === boardFen.current) return; // nothing moved since the app last set the board
       handedOver.current = `${lm[0]}${lm[1]}`;
       boardFen.current = cg.getFen();
-      performance.mark('board:user-move');
-      onMove.current(lm[0], lm[1]);
+      moved(lm[0], lm[1]);
     };
     const inputEvents = ['mousedown', 'mouseup', 'touchstart', 'touchend'] as const;
     for (const type of inputEvents) document.addEventListener(type, handOver);
-    const ro = new ResizeObserver(() => cg.redrawAll());
-    ro.observe(el.current);
+    const cancelPremove = (e: Event) => {
+      e.preventDefault();
+      cg.cancelPremove();
+    };
+    el.current.addEventListener('contextmenu', cancelPremove);
+    const host = el.current;
+    // chessground watches its own size (a ResizeObserver on the wrap): a second observer that
+    // rebuilt the board on resize made Chromium report "ResizeObserver loop completed"
     return () => {
       for (const type of inputEvents) document.removeEventListener(type, handOver);
-      ro.disconnect();
+      host.removeEventListener('contextmenu', cancelPremove);
       cg.destroy();
       api.current = null;
     };
-    // created once; later props go through set()
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   // layout effect: the board follows the app's state in the same frame as the rest of the screen
   useLayoutEffect(() => {
-    api.current?.set(configFor(props));
+    const cg = api.current;
+    if (!cg) return;
+    cg.set(configFor(props));
     boardFen.current = props.fen.split(' ')[0];
     performance.mark('board:synced');
+    // a queued premove is played as soon as the player is to move (chessground drops it if illegal)
+    if (props.movableColor !== null && props.movableColor === positionOf(props.fen).turn()) cg.playPremove();
+    else if (props.premoveColor == null) cg.cancelPremove();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [props.fen, props.orientation, props.movableColor, props.lastMove?.[0], props.lastMove?.[1], props.version]);
+  }, [props.fen, props.orientation, props.movableColor, props.premoveColor, props.lastMove?.[0], props.lastMove?.[1], props.version]);
 
   return (
     <div className="board-frame">

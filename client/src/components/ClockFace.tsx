@@ -1,33 +1,38 @@
-/** A side's clock in mm:ss, ticking locally between server updates. */
+/**
+ * A side's clock: mm:ss, with tenths under ten seconds. It re-renders itself (not the screen)
+ * exactly when its text changes, from the last server reading and the monotonic clock.
+ */
 import { useEffect, useState } from 'react';
-import type { ClocksMs, Color } from '../../../machines/protocol/messages';
-import { currentClocks, formatClock, tickInterval } from '../../../machines/client/clock';
+import type { Color } from '../../../machines/protocol/messages';
+import { currentClocks, type ClockState } from '../../../machines/client/clock';
+import { clockText, msUntilNextChange, TENTHS_BELOW_MS } from '../../../machines/client/clockText';
 
-export interface ClockProps {
-  clocks: ClocksMs;
-  syncedAt: number;
-  running: Color | null;
-  active: Color | null;
+export interface ClockFaceProps {
+  color: Color;
+  clock: ClockState;
   now: () => number;
+  /** highlighted as the side to move */
+  active: boolean;
+  /** called once when the shown time drops under ten seconds while running (the low-time sound) */
+  onLow?: () => void;
 }
 
-export function useTickingClocks({ clocks, syncedAt, running, now }: Omit<ClockProps, 'active'>): ClocksMs {
+export function ClockFace({ color, clock, now, active, onLow }: ClockFaceProps) {
   const [, setTick] = useState(0);
-  const current = currentClocks({ clocks, syncedAt, running }, now());
+  const ms = currentClocks(clock, now())[color];
+  const running = clock.running === color;
+  const low = ms < TENTHS_BELOW_MS;
   useEffect(() => {
-    if (!running) return;
-    const delay = tickInterval(current[running]);
-    const t = setTimeout(() => setTick((n) => n + 1), delay);
+    if (!running || ms <= 0) return;
+    const t = setTimeout(() => setTick((n) => n + 1), msUntilNextChange(ms));
     return () => clearTimeout(t);
   });
-  return current;
-}
-
-export function ClockFace({ color, ms, active }: { color: Color; ms: number; active: boolean }) {
+  useEffect(() => {
+    if (running && low) onLow?.();
+  }, [running, low, onLow]);
   return (
-    <div className={`clock ${active ? 'clock-active' : ''} ${ms < 10_000 ? 'clock-low' : ''}`} data-testid={`clock-${color}`} aria-label={`${color === 'white' ? 'White' : 'Black'} clock`}>
-      <span className="clock-side">{color === 'white' ? 'White' : 'Black'}</span>
-      <span className="clock-time">{formatClock(ms)}</span>
+    <div className={`clock ${active ? 'clock-active' : ''} ${low ? 'clock-low' : ''}`} data-testid={`clock-${color}`} aria-label={`${color === 'white' ? 'White' : 'Black'} clock`}>
+      <span className="clock-time">{clockText(ms)}</span>
     </div>
   );
 }

@@ -1,4 +1,3 @@
-import { createElement } from 'react';
 import type { PromotionPiece, Color } from '../../../machines/protocol/messages';
 import { Modal } from './Modal';
 
@@ -9,6 +8,16 @@ const CHOICES: { piece: PromotionPiece; name: string; role: string }[] = [
   { piece: 'b', name: 'Bishop', role: 'bishop' },
 ];
 
+/**
+ * The piece images come from chessground's stylesheet, which draws `<piece class="queen white">`
+ * inside `.cg-wrap`. React warns about unknown tags, so the element is made by the DOM.
+ */
+function drawPiece(host: HTMLSpanElement | null, className: string): void {
+  if (!host) return;
+  const piece = host.firstElementChild ?? host.appendChild(document.createElement('piece'));
+  piece.className = className;
+}
+
 /** "Choose promotion piece:" with queen, rook, knight and bishop. */
 export function PromotionDialog({ color, onChoose, onCancel }: { color: Color; onChoose: (p: PromotionPiece) => void; onCancel: () => void }) {
   return (
@@ -16,7 +25,7 @@ export function PromotionDialog({ color, onChoose, onCancel }: { color: Color; o
       <div className="promotion-choices cg-wrap">
         {CHOICES.map((c) => (
           <button key={c.piece} type="button" className="promotion-choice" onClick={() => onChoose(c.piece)} aria-label={c.name}>
-            {createElement('piece' as 'span', { className: `${c.role} ${color}` })}
+            <span className="promotion-piece" ref={(el) => drawPiece(el, `${c.role} ${color}`)} aria-hidden="true" />
           </button>
         ))}
       </div>

@@ -1,8 +1,9 @@
-/** The status banner: green normally, red when the text contains "Check!"; grey variant for a finished game. */
-export function StatusBanner({ text, grey }: { text: string; grey?: boolean }) {
-  const tone = grey ? 'banner-grey' : text.includes('Check!') ? 'banner-red' : 'banner-green';
+import type { StatusTone } from '../../../machines/client/playStatus';
+
+/** The game's status line: green on the player's turn, red in check, grey once the game is over. */
+export function StatusBanner({ text, tone }: { text: string; tone: StatusTone }) {
   return (
-    <div className={`status-banner ${tone}`} role="status" aria-live="polite" data-testid="status-banner">
+    <div className={`status-banner status-${tone}`} role="status" aria-live="polite" data-testid="status-banner">
       {text}
     </div>
   );

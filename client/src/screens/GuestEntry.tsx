@@ -36,11 +36,16 @@ export function GuestEntry() {
           <button type="button" className="btn btn-primary" onClick={onContinue} disabled={busy}>{busy ? 'Setting up...' : 'Continue as Guest'}</button>
         </div>
         <p className="links">
-          Want to keep your games? <Link to="/register">Register</Link> or <Link to="/login">Login</Link>
+          Want to keep your games? <Link to={withReturn('/register', returnUrl)}>Register</Link> or <Link to={withReturn('/login', returnUrl)}>Login</Link>
         </p>
       </section>
     </Page>
   );
+}
+
+/** `path` carrying the page to come back to, unless that is the home page. */
+export function withReturn(path: string, returnUrl: string): string {
+  return returnUrl === '/' ? path : `${path}?returnUrl=${encodeURIComponent(returnUrl)}`;
 }
 
 /** Only same-site paths are followed. */

@@ -37,7 +37,7 @@ export default function NotificationPermission() {
           <button type="button" className="btn btn-primary" onClick={onOk}>Ok</button>
           <button type="button" className="btn btn-secondary" onClick={onNo}>No, thank you</button>
         </div>
-        <p className="note">You can change these settings later in your profile.</p>
+        <p className="note">You can change this later in your browser's site settings.</p>
       </section>
     </Page>
   );

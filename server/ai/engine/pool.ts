@@ -1,8 +1,10 @@
 /**
- * A fixed-size pool of Stockfish processes with a FIFO queue.
+ * A pool of at most `size` Stockfish processes with a FIFO queue.
  *
- * - `size` engines (default: number of cores). Each runs one search at a time; further
- *   requests wait in the queue.
+ * - Engines start on demand: one at creation (to prove the engine starts at all), more while
+ *   searches wait and the pool is below `size`. Each runs one search at a time; further
+ *   requests wait in the queue. An engine idle for `idleStopMs` is stopped, so a server with no
+ *   AI games holds no engine processes (each is 50-110 MB resident).
  * - Every search is bounded twice: by the engine (`go depth … movetime …`) and by a
  *   watchdog (movetime + `watchdogGraceMs`). A hung engine is killed when the watchdog fires.
  * - An engine that exits or is killed fails only the search it was running (EngineError
@@ -24,7 +26,12 @@ export interface EnginePoolOptions {
   queueTimeoutMs?: number;
   /** engine start-up timeout */
   startTimeoutMs?: number;
+  /** an engine with no search for this long is stopped (default 60 s; Infinity: never) */
+  idleStopMs?: number;
 }
+
+/** How long an engine may sit idle before it is stopped, unless the pool is told otherwise. */
+export const DEFAULT_ENGINE_IDLE_STOP_MS = 60_000;
 
 export interface PoolStats {
   engines: number;
@@ -47,6 +54,9 @@ interface Slot {
   starting: Promise<void> | null;
   job: Job | null;
   failures: number;
+  /** no start attempt before this performance.now() (backoff after failed starts) */
+  retryAt: number;
+  idleTimer: NodeJS.Timeout | null;
 }
 
 export class EnginePool {
@@ -57,38 +67,33 @@ export class EnginePool {
   private readonly watchdogGraceMs: number;
   private readonly queueTimeoutMs: number;
   private readonly startTimeoutMs: number;
+  private readonly idleStopMs: number;
 
   private constructor(private readonly opts: EnginePoolOptions) {
     this.watchdogGraceMs = opts.watchdogGraceMs ?? 5_000;
     this.queueTimeoutMs = opts.queueTimeoutMs ?? 60_000;
     this.startTimeoutMs = opts.startTimeoutMs ?? 15_000;
+    this.idleStopMs = opts.idleStopMs ?? DEFAULT_ENGINE_IDLE_STOP_MS;
   }
 
-  /** Starts all engines; fails if none can be started at all (bad path, broken build). */
+  /** Starts one engine, which proves the engine can start; fails clearly if it cannot (bad path, broken build). */
   static async create(opts: EnginePoolOptions): Promise<EnginePool> {
     const pool = new EnginePool(opts);
     const size = Math.max(1, Math.floor(opts.size));
-    for (let i = 0; i < size; i++) pool.slots.push({ id: i, proc: null, starting: null, job: null, failures: 0 });
-    const results = await Promise.allSettled(pool.slots.map((s) => pool.startSlot(s)));
-    const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
-    if (failed.length === size) {
+    for (let i = 0; i < size; i++) pool.slots.push({ id: i, proc: null, starting: null, job: null, failures: 0, retryAt: 0, idleTimer: null });
+    try {
+      await pool.startSlot(pool.slots[0]);
+    } catch (err) {
       await pool.close();
-      throw failed[0].reason;
+      throw err;
     }
-    results.forEach((r, i) => {
-      if (r.status === 'rejected') {
-        const slot = pool.slots[i];
-        slot.failures = 1;
-        opts.logger.error({ slot: i, err: (r.reason as Error).message }, 'engine failed to start; retrying');
-        pool.restartSlot(slot);
-      }
-    });
-    opts.logger.info({ engine: opts.spec.label, kind: opts.spec.kind, size }, 'engine pool started');
+    opts.logger.info({ engine: opts.spec.label, kind: opts.spec.kind, size, idleStopMs: pool.idleStopMs }, 'engine pool started (engines start on demand)');
     return pool;
   }
 
   private startSlot(slot: Slot): Promise<void> {
     if (slot.starting) return slot.starting;
+    if (slot.proc) return Promise.resolve(); // started on demand meanwhile
     slot.starting = (async () => {
       const proc = await UciProcess.start(this.opts.spec, this.startTimeoutMs);
       if (this.closed) {
@@ -101,7 +106,36 @@ export class EnginePool {
     })().finally(() => {
       slot.starting = null;
     });
-    return slot.starting.then(() => this.pump());
+    return slot.starting.then(() => {
+      this.pump();
+      if (!slot.job) this.stopWhenIdle(slot);
+    });
+  }
+
+  /** Starts a slot's engine for the searches waiting; a failed start is retried later, with backoff. */
+  private startOnDemand(slot: Slot): void {
+    this.startSlot(slot).catch((e: unknown) => {
+      slot.failures++;
+      slot.retryAt = performance.now() + Math.min(5_000, 100 * 2 ** slot.failures);
+      this.opts.logger.error({ slot: slot.id, err: (e as Error).message }, 'engine failed to start');
+      setTimeout(() => this.pump(), slot.retryAt - performance.now()).unref();
+    });
+  }
+
+  /** Stops the slot's engine once it has had no search for idleStopMs. */
+  private stopWhenIdle(slot: Slot): void {
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = null;
+    if (!Number.isFinite(this.idleStopMs) || this.closed) return;
+    slot.idleTimer = setTimeout(() => {
+      slot.idleTimer = null;
+      const proc = slot.proc;
+      if (!proc || slot.job || slot.starting) return;
+      slot.proc = null; // before it exits, so that its exit is not taken for a crash
+      this.opts.logger.debug({ slot: slot.id, pid: proc.pid }, 'engine stopped: idle');
+      void proc.quit();
+    }, this.idleStopMs);
+    slot.idleTimer.unref();
   }
 
   /** Restarts a slot after a crash, with backoff while it keeps failing to start. */
@@ -161,10 +195,21 @@ export class EnginePool {
       clearTimeout(job.queueTimer);
       this.run(slot, slot.proc, job);
     }
+    // searches still waiting: start engines for them, up to the pool's size
+    let needed = this.queue.length - this.slots.filter((s) => s.starting).length;
+    const now = performance.now();
+    for (const slot of this.slots) {
+      if (needed <= 0) return;
+      if (slot.proc || slot.starting || slot.retryAt > now) continue;
+      needed--;
+      this.startOnDemand(slot);
+    }
   }
 
   private run(slot: Slot, proc: UciProcess, job: Job): void {
     slot.job = job;
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = null;
     const timeoutMs = job.req.movetimeMs + this.watchdogGraceMs;
     proc
       .search(job.req, timeoutMs)
@@ -183,6 +228,7 @@ export class EnginePool {
       .finally(() => {
         slot.job = null;
         this.pump();
+        if (!slot.job && slot.proc === proc) this.stopWhenIdle(slot);
       });
   }
 
@@ -218,6 +264,7 @@ export class EnginePool {
     }
     await Promise.all(
       this.slots.map(async (s) => {
+        if (s.idleTimer) clearTimeout(s.idleTimer);
         await s.starting?.catch(() => {});
         await s.proc?.quit();
         s.proc = null;

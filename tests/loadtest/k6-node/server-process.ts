@@ -13,7 +13,7 @@ import type { AdmissionLimits } from '../../../server/realtime/admission';
  * Every simulated player connects from this one machine: a server under load test from it
  * takes any number of sockets from one address (the defaults suit a household behind one NAT).
  */
-export const ONE_MACHINE_ADMISSION: AdmissionLimits = { socketsPerAddress: 0, connectRate: null };
+export const ONE_MACHINE_ADMISSION: AdmissionLimits = { maxSockets: 0, socketsPerAddress: 0, connectRate: null };
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 

@@ -2,29 +2,22 @@
  * /game/:id — an archived game replayed on the board: SAN move list (click a move, arrow keys,
  * Home/End), both clocks at every move, PGN download and FEN copy of the position shown.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Page } from '../../components/Page';
 import { Spinner } from '../../components/Spinner';
 import { Board } from '../../components/Board';
+import { downloadPgn } from '../../components/GameTools';
+import { MoveList, useMoveKeys } from '../../components/MoveList';
 import { useArchive } from '../../app/archiveApi';
 import { ARCHIVE_API, publicGameSchema, type PublicGame, type PublicPlayer } from '../../../../machines/protocol/archive';
 import type { Color } from '../../../../machines/protocol/messages';
-import { navigate, replayGame, type ReplayPly } from '../../../../machines/client/replay';
+import { replayGame, type ReplayPly } from '../../../../machines/client/replay';
 import { formatClock } from '../../../../machines/game/display';
 import { reasonLabel } from '../../../../machines/client/outcome';
 
 const RESULT = { white: '1-0', black: '0-1', draw: '½-½' } as const;
 const noMove = () => undefined;
-
-function downloadPgn(game: PublicGame): void {
-  const url = URL.createObjectURL(new Blob([game.pgn], { type: 'application/x-chess-pgn' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `${game.id}.pgn`;
-  a.click();
-  URL.revokeObjectURL(url);
-}
 
 function PlayerLine({ player, color, ply }: { player: PublicPlayer; color: Color; ply: ReplayPly }) {
   const change = player.rating ? Math.round(player.rating.after) - Math.round(player.rating.before) : null;
@@ -39,24 +32,6 @@ function PlayerLine({ player, color, ply }: { player: PublicPlayer; color: Color
   );
 }
 
-function MoveList({ plies, current, onPick }: { plies: ReplayPly[]; current: number; onPick: (ply: number) => void }) {
-  const rows: ReplayPly[][] = [];
-  for (let i = 1; i < plies.length; i += 2) rows.push(plies.slice(i, i + 2));
-  return (
-    <ol className="move-list" data-testid="replay-moves">
-      {rows.map((pair, r) => (
-        <li key={r}>
-          <span className="move-number">{r + 1}.</span>
-          {pair.map((p) => (
-            <button key={p.ply} type="button" className={`move ${p.ply === current ? 'current' : ''}`} aria-current={p.ply === current ? 'step' : undefined}
-              onClick={() => onPick(p.ply)}>{p.san}</button>
-          ))}
-        </li>
-      ))}
-    </ol>
-  );
-}
-
 function Replay({ game }: { game: PublicGame }) {
   const plies = useMemo(() => replayGame(game.moves, game.clocksMs, game.clockMs), [game]);
   const last = plies.length - 1;
@@ -65,17 +40,11 @@ function Replay({ game }: { game: PublicGame }) {
   const [copied, setCopied] = useState(false);
   const ply = plies[current]!;
 
-  const onKey = useCallback((e: KeyboardEvent) => {
-    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
-    const next = navigate(e.key, current, last);
-    if (next === null) return;
-    e.preventDefault();
-    setCurrent(next);
-  }, [current, last]);
-  useEffect(() => {
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onKey]);
+  // the game screen's move list: its ply -1 is the start (our 0), null the last move
+  const sans = useMemo(() => plies.slice(1).map((p) => p.san ?? ''), [plies]);
+  const viewPly = current === last ? null : current - 1;
+  const onView = (v: number | null) => setCurrent(v === null ? last : v + 1);
+  useMoveKeys(sans.length, viewPly, onView);
 
   const top: Color = orientation === 'white' ? 'black' : 'white';
   const result = game.reason === 'aborted' ? 'Aborted' : `${RESULT[game.winner]} · ${reasonLabel(game.reason)}`;
@@ -89,16 +58,10 @@ function Replay({ game }: { game: PublicGame }) {
       </div>
       <aside className="replay-side card">
         <p className="replay-result" data-testid="replay-result">{result}{game.rated ? ' · Rated' : ' · Casual'}</p>
-        <MoveList plies={plies} current={current} onPick={setCurrent} />
-        <div className="replay-nav" role="group" aria-label="Move navigation">
-          <button type="button" className="btn" onClick={() => setCurrent(0)} aria-label="First move">⏮</button>
-          <button type="button" className="btn" onClick={() => setCurrent(Math.max(0, current - 1))} aria-label="Previous move">◀</button>
-          <button type="button" className="btn" onClick={() => setCurrent(Math.min(last, current + 1))} aria-label="Next move">▶</button>
-          <button type="button" className="btn" onClick={() => setCurrent(last)} aria-label="Last move">⏭</button>
-        </div>
+        <MoveList sans={sans} viewPly={viewPly} onView={onView} />
         <div className="replay-tools">
           <button type="button" className="btn" onClick={() => setOrientation(orientation === 'white' ? 'black' : 'white')}>Flip board</button>
-          <button type="button" className="btn" onClick={() => downloadPgn(game)}>Download PGN</button>
+          <button type="button" className="btn" onClick={() => downloadPgn(`${game.id}.pgn`, game.pgn)}>Download PGN</button>
           <button type="button" className="btn" onClick={() => {
             void navigator.clipboard?.writeText(ply.fen).then(() => setCopied(true), () => setCopied(false));
           }}>{copied ? 'FEN copied' : 'Copy FEN'}</button>

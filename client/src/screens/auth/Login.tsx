@@ -1,8 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { useSelector } from '@xstate/react';
 import { Page } from '../../components/Page';
 import { errorMessage, loadAuthClient } from '../../app/auth';
-import { safeReturnUrl } from '../GuestEntry';
+import { getIdentity } from '../../app/services';
+import { safeReturnUrl, withReturn } from '../GuestEntry';
 import { NOT_CONFIGURED } from './useAuthClient';
 
 export default function Login() {
@@ -14,6 +16,22 @@ export default function Login() {
   const queryError = params.get('error_description') || (params.get('error') ? params.get('error') : null);
   const [error, setError] = useState<string | null>(queryError);
   const valid = email.trim() !== '' && password !== '';
+  const returnUrl = safeReturnUrl(params.get('returnUrl'));
+  const signedIn = useSelector(getIdentity(), (s) => s.context.user !== null);
+  const [resent, setResent] = useState<string | null>(null);
+  const unconfirmed = !!error && /not confirmed/i.test(error);
+
+  const resend = async () => {
+    try {
+      const client = await loadAuthClient();
+      if (!client) throw new Error(NOT_CONFIGURED);
+      const { error: err } = await client.auth.resend({ type: 'signup', email: email.trim(), options: { emailRedirectTo: `${location.origin}/auth/callback?type=signup` } });
+      if (err) throw err;
+      setResent(`A new confirmation email is on its way to ${email.trim()}.`);
+    } catch (err) {
+      setResent(errorMessage(err, 'Could not send the confirmation email'));
+    }
+  };
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -25,12 +43,15 @@ export default function Login() {
       if (!client) throw new Error(NOT_CONFIGURED);
       const { error: err } = await client.auth.signInWithPassword({ email: email.trim(), password });
       if (err) throw err;
-      navigate(safeReturnUrl(params.get('returnUrl')), { replace: true });
+      navigate(returnUrl, { replace: true });
     } catch (err) {
       setError(errorMessage(err, 'An error occurred during login'));
       setBusy(false);
     }
   };
+
+  // a signed-in player has nothing to do here
+  if (signedIn && !busy) return <Navigate to={returnUrl} replace />;
 
   return (
     <Page narrow>
@@ -40,10 +61,14 @@ export default function Login() {
           <label>Email<input type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required /></label>
           <label>Password<input type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required /></label>
           {error && <p className="error" role="alert">{error}</p>}
+          {unconfirmed && email.trim() && (
+            <p><button type="button" className="btn btn-link" onClick={resend}>Resend confirmation email</button></p>
+          )}
+          {resent && <p className="info" role="status">{resent}</p>}
           <button type="submit" className="btn btn-primary" disabled={!valid || busy}>{busy ? 'Signing In...' : 'Sign In'}</button>
         </form>
         <p className="links"><Link to="/forgot-password">Forgot password?</Link></p>
-        <p className="links">Don't have an account? <Link to="/register">Sign up</Link></p>
+        <p className="links">Don't have an account? <Link to={withReturn('/register', returnUrl)}>Sign up</Link></p>
         <p className="links"><Link to="/">Back to Home</Link></p>
       </section>
     </Page>

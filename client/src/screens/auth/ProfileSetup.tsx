@@ -6,7 +6,7 @@ import { Page } from '../../components/Page';
 import { Spinner } from '../../components/Spinner';
 import { errorMessage, loadAuthClient } from '../../app/auth';
 import {
-  defaultUsernameFromEmail, PROFILE_TEXT, profileSubmitDisabled, usernameError, type AvailabilityState,
+  defaultUsernameFromEmail, PROFILE_TEXT, profileSubmitDisabled, usernameError, usernameLookupPattern, type AvailabilityState,
 } from '../../../../machines/client/username';
 
 export const USERNAME_CHECK_DEBOUNCE_MS = 300;
@@ -48,7 +48,7 @@ export default function ProfileSetup() {
     const seq = ++checkSeq.current;
     setAvailability('checking');
     const t = setTimeout(async () => {
-      const { data, error: err } = await client.from('profiles').select('id, username').eq('username', username);
+      const { data, error: err } = await client.from('profiles').select('id, username').ilike('username', usernameLookupPattern(username));
       if (seq !== checkSeq.current) return;
       if (err) { setAvailability('error'); return; }
       setAvailability((data ?? []).some((row: { id: string }) => row.id !== userId) ? 'taken' : 'available');

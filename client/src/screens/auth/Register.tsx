@@ -1,13 +1,15 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Page } from '../../components/Page';
 import { errorMessage, loadAuthClient } from '../../app/auth';
 import { NOT_CONFIGURED } from './useAuthClient';
+import { safeReturnUrl, withReturn } from '../GuestEntry';
 
 export const MIN_PASSWORD = 6;
 
 export default function Register() {
   const navigate = useNavigate();
+  const returnUrl = safeReturnUrl(useSearchParams()[0].get('returnUrl'));
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -44,7 +46,7 @@ export default function Register() {
           timer.current = setTimeout(() => navigate('/profile-setup'), 1000);
         } else {
           setSuccess('Registration successful! Please check your email to confirm your account.');
-          timer.current = setTimeout(() => navigate('/login'), 3000);
+          timer.current = setTimeout(() => navigate(withReturn('/login', returnUrl)), 3000);
         }
       }
     } catch (err) {
@@ -67,7 +69,7 @@ export default function Register() {
           {success && <p className="success" role="status">{success}</p>}
           <button type="submit" className="btn btn-primary" disabled={busy || mismatch || !!success}>{busy ? 'Creating Account...' : 'Create Account'}</button>
         </form>
-        <p className="links">Already have an account? <Link to="/login">Sign in</Link></p>
+        <p className="links">Already have an account? <Link to={withReturn('/login', returnUrl)}>Sign in</Link></p>
       </section>
     </Page>
   );

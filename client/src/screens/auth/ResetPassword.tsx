@@ -47,8 +47,9 @@ export default function ResetPassword() {
       if (!client) throw new Error(NOT_CONFIGURED);
       const { error: err } = await client.auth.updateUser({ password });
       if (err) throw err;
-      setSuccess('Your password has been updated. Redirecting to login...');
-      timer.current = setTimeout(() => navigate('/login'), 2000);
+      // the reset link signed the player in: they go on signed in, not to the sign-in form
+      setSuccess('Your password has been updated. You are signed in.');
+      timer.current = setTimeout(() => navigate('/', { replace: true }), 2000);
     } catch (err) {
       setError(errorMessage(err, 'An error occurred while updating your password'));
       setBusy(false);

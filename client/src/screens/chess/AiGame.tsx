@@ -1,19 +1,27 @@
-/** Play Against AI (docs/product.md, Screens and The AI game). */
+/** Play Against AI (docs/product.md, Screens and The AI game): the settings, then the game (kept by the page-wide AI session). */
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { Page } from '../../components/Page';
 import { Board } from '../../components/Board';
 import { KeyboardMove } from '../../components/KeyboardMove';
+import { GameTools, MuteToggle } from '../../components/GameTools';
 import { Modal } from '../../components/Modal';
+import { MoveList, useMoveKeys } from '../../components/MoveList';
+import { PlayLayout, PlayerBar } from '../../components/PlayLayout';
 import { PromotionDialog } from '../../components/PromotionDialog';
+import { ResignButton } from '../../components/ResignButton';
 import { StatusBanner } from '../../components/StatusBanner';
-import { getConnection, onMessage, send } from '../../app/services';
-import { getInspect } from '../../app/inspector';
-import { AI_PRESETS, aiGameMachine, presetFor, type ColorChoice } from '../../../../machines/client/aiGame';
-import { isPromotionMove, positionOf, statusText } from '../../../../machines/client/engine';
+import { getConnection, getIdentity } from '../../app/services';
+import { getAiSession } from './aiSession';
+import { useGameSounds, useTurnTitle, useViewedPosition } from './playHooks';
+import { AI_PRESETS, presetFor, type ColorChoice } from '../../../../machines/client/aiGame';
+import { isPromotionMove, positionOf } from '../../../../machines/client/engine';
+import { displayName } from '../../../../machines/client/identity';
+import { pgnOf } from '../../../../machines/client/moveHistory';
+import { playStatus } from '../../../../machines/client/playStatus';
 import { aiReasonLabel, OUTCOME_TITLES } from '../../../../machines/client/outcome';
-import { AI_DIFFICULTY, type PromotionPiece } from '../../../../machines/protocol/messages';
+import { AI_DIFFICULTY, type Color, type PromotionPiece } from '../../../../machines/protocol/messages';
 
 const COLOR_CHOICES: { value: ColorChoice; label: string; sub: string }[] = [
   { value: 'white', label: 'White', sub: 'Goes First' },
@@ -21,30 +29,18 @@ const COLOR_CHOICES: { value: ColorChoice; label: string; sub: string }[] = [
   { value: 'random', label: 'Random', sub: 'Surprise!' },
 ];
 
+const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
+
 export default function AiGame() {
   const navigate = useNavigate();
-  const ai = useActorRef(aiGameMachine, { input: undefined, inspect: getInspect() });
+  const ai = getAiSession();
   const s = useSelector(ai, (snap) => snap);
   const connected = useSelector(getConnection(), (snap) => snap.context.connected);
+  const myName = useSelector(getIdentity(), (snap) => displayName(snap.context));
   const [promotion, setPromotion] = useState<{ from: string; to: string } | null>(null);
   const [redraw, setRedraw] = useState(0);
-
-  useEffect(() => {
-    const sub = ai.on('send', (e) => send(e.message));
-    const offs = [
-      onMessage('gameCreated', (m) => ai.send({ type: 'GAME_CREATED', msg: m })),
-      onMessage('aiGameStart', (m) => ai.send({ type: 'AI_GAME_START', msg: m })),
-      onMessage('moveMade', (m) => ai.send({ type: 'MOVE_MADE', msg: m })),
-      onMessage('gameOver', (m) => ai.send({ type: 'GAME_OVER', msg: m })),
-      onMessage('error', (m) => {
-        const snap = ai.getSnapshot();
-        if (snap.matches('playing') || snap.matches('starting')) ai.send({ type: 'ERROR', message: m.message });
-        else console.warn('server error', m.message);
-      }),
-      onMessage('moveRejected', (m) => ai.send({ type: 'REJECTED', message: m.message, fen: m.fen })),
-    ];
-    return () => { sub.unsubscribe(); offs.forEach((off) => off()); };
-  }, [ai]);
+  const [flipped, setFlipped] = useState(false);
+  const [confirmLeave, setConfirmLeave] = useState(false);
 
   const ctx = s.context;
   useEffect(() => {
@@ -53,10 +49,15 @@ export default function AiGame() {
     return () => clearTimeout(t);
   }, [ai, ctx.error]);
   const inProgress = s.matches('playing') || s.matches('starting');
+  const playing = s.matches('playing');
   const over = s.matches('over');
-  const showBoard = s.matches('playing') || over;
-  const myTurn = s.matches('playing') && positionOf(ctx.fen).turn() === ctx.playerColor;
-  const lastSan = ctx.sans[ctx.sans.length - 1];
+  const showBoard = playing || over;
+  const myTurn = playing && positionOf(ctx.fen).turn() === ctx.playerColor;
+  const view = useViewedPosition(ctx.moves, ctx.fen, ctx.lastMove);
+  useMoveKeys(view.plies.length, view.viewPly, view.setViewPly);
+  useGameSounds(ctx.gameId ?? ctx.result, view.plies, over);
+  useTurnTitle(myTurn && connected);
+  useEffect(() => setFlipped(false), [ctx.gameId]);
 
   const onBoardMove = (from: string, to: string) => {
     if (isPromotionMove(ctx.fen, from, to)) setPromotion({ from, to });
@@ -66,15 +67,20 @@ export default function AiGame() {
     if (promotion) ai.send({ type: 'LOCAL_MOVE', from: promotion.from, to: promotion.to, promotion: p, piece: 'p' });
     setPromotion(null);
   };
+  const toMenu = () => { ai.send({ type: 'MAIN_MENU' }); navigate('/'); };
+  const resignAndLeave = () => {
+    setConfirmLeave(false);
+    ai.send({ type: 'RESIGN' });
+    toMenu();
+  };
 
-  return (
-    <Page>
-      <div className="screen-head">
-        <Link to="/" className="back-link">← Back to Home</Link>
-        <h1>Play Against AI</h1>
-      </div>
-
-      {!showBoard && (
+  if (!showBoard) {
+    return (
+      <Page>
+        <div className="screen-head">
+          <Link to="/" className="back-link">← Back to Home</Link>
+          <h1>Play Against AI</h1>
+        </div>
         <section className="card panel ai-setup" aria-label="Game Settings">
           <h2>Game Settings</h2>
           <fieldset>
@@ -111,58 +117,94 @@ export default function AiGame() {
           </button>
           {ctx.error && <p className="error" role="alert">{ctx.error}</p>}
         </section>
-      )}
+      </Page>
+    );
+  }
 
-      {showBoard && (
-        <div className="game-layout">
-          <div className="board-column">
-            {over && !ctx.modalOpen && ctx.result && (
-              <StatusBanner grey text={`Game over: ${OUTCOME_TITLES[ctx.result.outcome]} (${aiReasonLabel(ctx.result.reason)})`} />
-            )}
-            <StatusBanner text={ctx.error ?? statusText(ctx.fen, ctx.result?.outcome === 'draw' && over)} />
-            <h2 className="board-title">AI Game vs {ctx.opponentName}</h2>
-            <Board
-              fen={ctx.fen}
-              orientation={ctx.playerColor}
-              movableColor={myTurn ? ctx.playerColor : null}
-              lastMove={ctx.lastMove}
-              version={ctx.boardVersion + redraw}
-              onMove={onBoardMove}
-              label={`Chess board against the AI, you play ${ctx.playerColor}`}
-            />
+  const orientation = flipped ? other(ctx.playerColor) : ctx.playerColor;
+  const status = ctx.error && playing
+    ? { text: ctx.error, tone: 'check' as const }
+    : playStatus({
+      fen: ctx.fen, playerColor: ctx.playerColor, theirTurn: 'AI Thinking...',
+      end: over && ctx.result ? { title: OUTCOME_TITLES[ctx.result.outcome], reasonLabel: aiReasonLabel(ctx.result.reason), aborted: false, draw: ctx.result.outcome === 'draw' } : null,
+    });
+  const nameOf = (c: Color) => (c === ctx.playerColor ? myName ?? 'You' : ctx.opponentName);
+  const bar = (c: Color, testId: string) => (
+    <PlayerBar testId={testId} name={nameOf(c)} detail={c === ctx.playerColor ? `You · ${c}` : `Level ${ctx.difficulty} · ${c}`} />
+  );
+  const endButtons = (
+    <>
+      <button type="button" className="btn btn-primary" onClick={() => ai.send({ type: 'PLAY_AGAIN' })}>Play Again</button>
+      <button type="button" className="btn btn-secondary" onClick={toMenu}>Main Menu</button>
+    </>
+  );
+
+  return (
+    <Page play>
+      <PlayLayout
+        title={`AI Game vs ${ctx.opponentName}`}
+        top={bar(other(orientation), 'top-player')}
+        bottom={bar(orientation, 'bottom-player')}
+        board={
+          <Board
+            fen={view.fen}
+            orientation={orientation}
+            movableColor={myTurn && view.viewPly === null ? ctx.playerColor : null}
+            premoveColor={playing && !myTurn && view.viewPly === null ? ctx.playerColor : null}
+            lastMove={view.lastMove}
+            version={ctx.boardVersion + redraw}
+            onMove={onBoardMove}
+            label={`Chess board against the AI, you play ${ctx.playerColor}`}
+          />
+        }
+        actions={
+          <div className="row">
+            {playing && <ResignButton key={ctx.gameId} onResign={() => ai.send({ type: 'RESIGN' })} />}
+            {playing && <button type="button" className="btn" onClick={() => setConfirmLeave(true)}>Leave</button>}
+            {over && !ctx.modalOpen && endButtons}
+            <MuteToggle />
+          </div>
+        }
+        info={<StatusBanner text={status.text} tone={status.tone} />}
+        moves={
+          <>
+            <MoveList sans={view.sans} viewPly={view.viewPly} onView={view.setViewPly} />
             <KeyboardMove
               fen={ctx.fen}
-              enabled={myTurn}
+              enabled={myTurn && view.viewPly === null}
               onMove={(m) => ai.send({ type: 'LOCAL_MOVE', from: m.from, to: m.to, ...(m.promotion ? { promotion: m.promotion, piece: 'p' } : {}) })}
             />
-          </div>
-          <aside className="side-panel" aria-label="Game information">
-            <h2>Game Status</h2>
-            <div className={`turn-banner ${over ? 'turn-over' : myTurn ? 'turn-mine' : 'turn-theirs'}`} data-testid="turn-banner">
-              {over ? 'Game Over' : myTurn ? 'Your Turn' : 'AI Thinking...'}
-            </div>
-            <p>You play {ctx.playerColor === 'white' ? 'White' : 'Black'} · Level {ctx.difficulty}</p>
-            <p className="move-count">Moves: {ctx.moves.length}{lastSan ? ` · Last: ${lastSan}` : ''}</p>
-            <button type="button" className="btn btn-danger" onClick={() => ai.send({ type: 'RESIGN' })} disabled={!s.matches('playing')}>Resign</button>
-            {over && !ctx.modalOpen && (
-              <div className="stack">
-                <button type="button" className="btn btn-primary" onClick={() => ai.send({ type: 'PLAY_AGAIN' })}>Play Again</button>
-                <button type="button" className="btn btn-secondary" onClick={() => { ai.send({ type: 'MAIN_MENU' }); navigate('/'); }}>Main Menu</button>
-              </div>
-            )}
-          </aside>
-        </div>
-      )}
+            <GameTools
+              fen={view.fen}
+              onFlip={() => setFlipped((f) => !f)}
+              pgnFileName={`chess-ai-${new Date().toISOString().slice(0, 10)}.pgn`}
+              pgn={() => pgnOf(ctx.moves, {
+                Event: 'Game against the AI', Site: location.origin, Date: new Date().toISOString().slice(0, 10).replace(/-/g, '.'),
+                White: nameOf('white'), Black: nameOf('black'),
+              })}
+            />
+          </>
+        }
+      />
 
       {promotion && <PromotionDialog color={ctx.playerColor} onChoose={onPromote} onCancel={() => { setPromotion(null); setRedraw((n) => n + 1); }} />}
+
+      {confirmLeave && (
+        <Modal title="Leave this game?" labelledBy="leave-title" onClose={() => setConfirmLeave(false)}>
+          <p>Leaving resigns the game against the AI.</p>
+          <div className="stack">
+            <button type="button" className="btn btn-danger" onClick={resignAndLeave}>Resign and Leave</button>
+            <button type="button" className="btn btn-secondary" onClick={() => setConfirmLeave(false)}>Keep Playing</button>
+          </div>
+        </Modal>
+      )}
 
       {over && ctx.modalOpen && ctx.result && (
         <Modal title={OUTCOME_TITLES[ctx.result.outcome]} labelledBy="ai-end-title" onClose={() => ai.send({ type: 'CLOSE_MODAL' })}>
           {ctx.error && <p className="error">{ctx.error}</p>}
           <p className="end-reason">(Reason: {aiReasonLabel(ctx.result.reason)})</p>
           <div className="stack">
-            <button type="button" className="btn btn-primary" onClick={() => ai.send({ type: 'PLAY_AGAIN' })}>Play Again</button>
-            <button type="button" className="btn btn-secondary" onClick={() => { ai.send({ type: 'MAIN_MENU' }); navigate('/'); }}>Main Menu</button>
+            {endButtons}
             <button type="button" className="btn btn-link" onClick={() => ai.send({ type: 'CLOSE_MODAL' })}>Close</button>
           </div>
         </Modal>

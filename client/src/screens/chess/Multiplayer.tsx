@@ -1,27 +1,41 @@
-/** The multiplayer screen (docs/product.md, Screens); also serves /chess/local. */
-import { useEffect, useState } from 'react';
+/** The multiplayer screen (docs/product.md, Screens): matchmaking, then the game; also serves /chess/local. */
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Page } from '../../components/Page';
 import { Board } from '../../components/Board';
 import { KeyboardMove } from '../../components/KeyboardMove';
-import { ClockFace, useTickingClocks } from '../../components/ClockFace';
+import { ClockFace } from '../../components/ClockFace';
+import { Countdown } from '../../components/Countdown';
+import { GameTools, MuteToggle } from '../../components/GameTools';
 import { Modal } from '../../components/Modal';
+import { MoveList, useMoveKeys } from '../../components/MoveList';
+import { PlayLayout, PlayerBar } from '../../components/PlayLayout';
 import { PromotionDialog } from '../../components/PromotionDialog';
+import { ResignButton } from '../../components/ResignButton';
 import { StatusBanner } from '../../components/StatusBanner';
-import { getConnection, getIdentity, getPlayerId, onMessage, send } from '../../app/services';
+import { getConnection, getIdentity, getPlayerId, onMessage, send, trySend } from '../../app/services';
 import { getInspect } from '../../app/inspector';
 import { addResult, useHistory } from '../../app/history';
 import { showNotification } from '../../app/notifications';
+import { playSound } from '../../app/sounds';
+import { useGameSounds, useTurnTitle, useViewedPosition } from './playHooks';
 import { matchmakingMachine } from '../../../../machines/client/matchmaking';
-import { multiplayerGameMachine } from '../../../../machines/client/multiplayerGame';
-import { isPromotionMove, statusText } from '../../../../machines/client/engine';
+import { multiplayerGameMachine, type GameEnd } from '../../../../machines/client/multiplayerGame';
+import { isPromotionMove } from '../../../../machines/client/engine';
 import { displayName } from '../../../../machines/client/identity';
+import { pgnOf } from '../../../../machines/client/moveHistory';
+import { ratingDeltaText, ratingText } from '../../../../machines/client/ratingText';
+import { playStatus } from '../../../../machines/client/playStatus';
 import { OUTCOME_TITLES, opponentRecord, reasonLabel } from '../../../../machines/client/outcome';
-import type { ActiveGameStatusMsg, Color, PromotionPiece } from '../../../../machines/protocol/messages';
+import type { Color, PromotionPiece } from '../../../../machines/protocol/messages';
+import { UNTIMED_PLIES } from '../../../../machines/game/defaults';
 
 const now = () => performance.now();
-const cap = (c: Color) => (c === 'white' ? 'White' : 'Black');
+const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
+
+/** The socket as this screen cares about it: usable, down (reconnecting), or taken by another tab. */
+type SocketState = 'open' | 'down' | 'parked';
 
 export default function Multiplayer() {
   const navigate = useNavigate();
@@ -31,18 +45,23 @@ export default function Multiplayer() {
   const game = useActorRef(multiplayerGameMachine, { input: { now }, inspect });
   const mmState = useSelector(mm, (s) => s);
   const gs = useSelector(game, (s) => s);
-  const connected = useSelector(getConnection(), (s) => s.context.connected);
+  const link = useSelector(getConnection(), (s): SocketState => (s.matches('parked') ? 'parked' : s.context.connected ? 'open' : 'down'));
   const myName = useSelector(getIdentity(), (s) => displayName(s.context));
   const history = useHistory();
-  const [active, setActive] = useState<ActiveGameStatusMsg | null>(null);
   const [promotion, setPromotion] = useState<{ from: string; to: string } | null>(null);
   const [redraw, setRedraw] = useState(0);
+  const [flipped, setFlipped] = useState(false);
+  const [closedEnd, setClosedEnd] = useState<GameEnd | null>(null);
 
   // machine outputs -> socket, storage, notifications
   useEffect(() => {
     const subs = [
       mm.on('send', (e) => send(e.message)),
-      game.on('send', (e) => send(e.message)),
+      // a move is sent only on an open socket; otherwise it is taken back on the board, never shown as played
+      game.on('send', (e) => {
+        if (e.message.type !== 'gameMove') send(e.message);
+        else if (!trySend(e.message)) game.send({ type: 'MOVE_NOT_SENT' });
+      }),
       game.on('finished', (e) => addResult(e.result)),
       game.on('notify', (e) => showNotification(e.title, e.body, e.onlyWhenHidden)),
     ];
@@ -63,7 +82,6 @@ export default function Multiplayer() {
     const offs = [
       onMessage('matchmakingStatus', (m) => mm.send({ type: 'STATUS', status: m.status, message: m.message })),
       onMessage('gameStart', (m) => {
-        setActive(null);
         game.send({ type: 'START', msg: m });
         mm.send({ type: 'GAME_STARTED' });
       }),
@@ -71,16 +89,19 @@ export default function Multiplayer() {
       onMessage('timerUpdate', (m) => game.send({ type: 'TIMERS', msg: m })),
       onMessage('drawOffer', () => game.send({ type: 'DRAW_OFFERED' })),
       onMessage('drawDeclined', () => game.send({ type: 'DRAW_DECLINED' })),
+      onMessage('rematchOffer', (m) => game.send({ type: 'REMATCH_OFFERED', gameId: m.gameId })),
+      onMessage('rematchDeclined', (m) => game.send({ type: 'REMATCH_DECLINED', gameId: m.gameId })),
       onMessage('opponentDisconnected', (m) => game.send({ type: 'OPPONENT_DISCONNECTED', message: m.message })),
       onMessage('opponentReconnected', (m) => game.send({ type: 'OPPONENT_RECONNECTED', message: m.message })),
       onMessage('moveRejected', (m) => game.send({ type: 'REJECTED', message: m.message, fen: m.fen })),
+      onMessage('ratingChange', (m) => game.send({ type: 'RATING_CHANGE', msg: m })),
       onMessage('gameEnd', (m) => {
         game.send({ type: 'END', msg: m });
         mm.send({ type: 'GAME_ENDED' });
       }),
+      // a game still running on the server (after a reload, Back or Forward): straight back into it
       onMessage('activeGameStatus', (m) => {
-        const playing = game.getSnapshot().matches({ game: 'playing' });
-        setActive(m.gameId && !playing ? m : null);
+        if (m.gameId && !game.getSnapshot().matches({ game: 'playing' })) send({ type: 'rejoinGame', payload: { gameId: m.gameId } });
       }),
       onMessage('connectionAck', () => { if (!isAccount()) afterConnect(); }),
       onMessage('identified', afterConnect),
@@ -94,10 +115,23 @@ export default function Multiplayer() {
   const playing = gs.matches({ game: 'playing' });
   const over = gs.matches({ game: 'over' });
   const phase = (mmState.value as { phase: string }).phase;
-  const clocks = useTickingClocks({ clocks: ctx.clocks, syncedAt: ctx.clockSyncedAt, running: playing ? ctx.clockRunning : null, now });
-  const record = opponentRecord(history, ctx.opponentId);
+  const live = playing && link === 'open';
   const myTurn = playing && ctx.turn === ctx.color;
-  const opponentColor: Color = ctx.color === 'white' ? 'black' : 'white';
+  const view = useViewedPosition(ctx.moves, ctx.fen, ctx.lastMove);
+  useMoveKeys(view.plies.length, view.viewPly, view.setViewPly);
+  useGameSounds(ctx.gameId ?? ctx.end, view.plies, over);
+  useTurnTitle(live && myTurn);
+  const record = opponentRecord(history, ctx.opponentId);
+  const orientation = flipped ? other(ctx.color) : ctx.color;
+  const topColor = other(orientation);
+  const clock = { clocks: ctx.clocks, syncedAt: ctx.clockSyncedAt, running: live ? ctx.clockRunning : null };
+  const lowTime = useCallback(() => playSound('lowtime'), []);
+  // before both sides have moved the server scores a resignation as aborted, so it is offered as Abort
+  const canAbort = playing && ctx.moves.length < UNTIMED_PLIES;
+  const endShown = over && ctx.end !== null && closedEnd !== ctx.end;
+
+  // a new game starts un-flipped
+  useEffect(() => setFlipped(false), [ctx.gameId]);
 
   const findMatch = () => mm.send({ type: 'FIND', username: myName });
   const onBoardMove = (from: string, to: string) => {
@@ -112,32 +146,62 @@ export default function Multiplayer() {
     game.send({ type: 'RESET' });
     mm.send({ type: 'RESET' });
   };
+  const endTitle = ctx.end ? (ctx.end.aborted ? 'Game Aborted' : OUTCOME_TITLES[ctx.end.outcome]) : '';
+  const status = playStatus({
+    fen: ctx.fen, playerColor: ctx.color, theirTurn: "Opponent's Turn",
+    end: over && ctx.end ? { title: endTitle, reasonLabel: reasonLabel(ctx.end.reason), aborted: ctx.end.aborted, draw: ctx.end.winner === 'draw' } : null,
+  });
+  const nameOf = (c: Color) => (c === ctx.color ? myName ?? 'You' : ctx.opponentName);
+  const ratingOf = (c: Color) => {
+    const r = ctx.ratings?.[c];
+    const change = ctx.ratingChange?.[c];
+    if (!r) return null;
+    return (
+      <span className="player-rating" data-testid={c === ctx.color ? 'my-rating' : 'opponent-rating'}
+        title={r.provisional ? 'Provisional rating: not enough rated games yet' : undefined}>
+        {' '}{ratingText(r)}
+        {change && <span className={`rating-change ${change.after < change.before ? 'down' : 'up'}`} data-testid="rating-change"> {ratingDeltaText(change)}</span>}
+      </span>
+    );
+  };
+  const bar = (c: Color, testId: string) => (
+    <PlayerBar
+      testId={testId}
+      name={<><span data-testid={c === ctx.color ? 'my-name' : 'opponent-name'}>{nameOf(c)}</span>{ratingOf(c)}</>}
+      detail={c === ctx.color ? `You · ${c}` : <span data-testid="opponent-record">{record.wins}W / {record.losses}L / {record.draws}D · {record.winPercent}% wins</span>}
+      clock={<ClockFace color={c} clock={clock} now={now} active={playing && ctx.turn === c} onLow={c === ctx.color ? lowTime : undefined} />}
+    />
+  );
+  const rematchLabel = { none: 'Rematch', sent: 'Rematch offered...', declined: 'Rematch declined', received: 'Rematch' }[ctx.rematch];
+  const endButtons = (
+    <>
+      {ctx.rematch === 'received' ? (
+        <div className="draw-offer" role="alert">
+          <p>Your opponent wants a rematch.</p>
+          <div className="row">
+            <button type="button" className="btn btn-primary" onClick={() => game.send({ type: 'OFFER_REMATCH' })} disabled={link !== 'open'}>Accept Rematch</button>
+            <button type="button" className="btn btn-secondary" onClick={() => game.send({ type: 'DECLINE_REMATCH' })} disabled={link !== 'open'}>Decline</button>
+          </div>
+        </div>
+      ) : (
+        <button type="button" className="btn btn-primary" onClick={() => game.send({ type: 'OFFER_REMATCH' })} disabled={ctx.rematch !== 'none' || link !== 'open'}>{rematchLabel}</button>
+      )}
+      <button type="button" className="btn" onClick={() => { resetAll(); findMatch(); }}>Play Again</button>
+      <button type="button" className="btn btn-secondary" onClick={() => { resetAll(); navigate('/'); }}>Main Menu</button>
+    </>
+  );
 
-  return (
-    <Page>
-      <div className="screen-head">
-        <Link to="/" className="back-link">← Back</Link>
-        <h1>{inGame ? 'Multiplayer Game' : 'Multiplayer Chess'}</h1>
-      </div>
-      {local && <p className="info">Local Play is coming soon. Until then, play online here.</p>}
-      {mmState.context.notice && <p className="notice" role="alert">{mmState.context.notice}</p>}
-
-      {!inGame && (
+  if (!inGame) {
+    return (
+      <Page>
+        <div className="screen-head">
+          <Link to="/" className="back-link">← Back</Link>
+          <h1>Multiplayer Chess</h1>
+        </div>
+        {local && <p className="info">Local Play is coming soon. Until then, play online here.</p>}
+        {mmState.context.notice && <p className="notice" role="alert">{mmState.context.notice}</p>}
         <section className="card panel" aria-label="Matchmaking">
-          {active ? (
-            <>
-              <h2>You have an active game</h2>
-              <p>You left a game that is still in progress.</p>
-              <div className="stack">
-                <button type="button" className="btn btn-primary" onClick={() => send({ type: 'rejoinGame', payload: { gameId: active.gameId ?? '' } })}>Rejoin Game</button>
-                <button type="button" className="btn btn-danger" onClick={() => {
-                  send({ type: 'resign', payload: { gameId: active.gameId ?? '' } });
-                  setActive(null);
-                  findMatch();
-                }}>Forfeit &amp; Find New Game</button>
-              </div>
-            </>
-          ) : phase === 'queued' ? (
+          {phase === 'queued' ? (
             <>
               <p className="searching" aria-live="polite"><span className="spinner spinner-sm" aria-hidden="true" /> Finding opponent...</p>
               <button type="button" className="btn btn-secondary" onClick={() => mm.send({ type: 'CANCEL' })}>Cancel</button>
@@ -146,80 +210,120 @@ export default function Multiplayer() {
             <>
               <p>Play a 10-minute chess game against another player.</p>
               {mmState.context.message && <p className="info" aria-live="polite">{mmState.context.message}</p>}
-              <button type="button" className="btn btn-primary" onClick={findMatch} disabled={!connected}>Find Match</button>
-              {!connected && <p className="hint">Waiting for the connection...</p>}
+              <button type="button" className="btn btn-primary" onClick={findMatch} disabled={link !== 'open'}>Find Match</button>
+              {link !== 'open' && <p className="hint">Waiting for the connection...</p>}
             </>
           )}
         </section>
-      )}
+      </Page>
+    );
+  }
 
-      {inGame && (
-        <div className="game-layout">
-          <div className="board-column">
-            <div className={`turn-banner ${over ? 'turn-over' : myTurn ? 'turn-mine' : 'turn-theirs'}`} data-testid="turn-banner">
-              {over ? 'Game Over' : myTurn ? 'Your Turn' : "Opponent's Turn"}
+  return (
+    <Page play>
+      <PlayLayout
+        title="Multiplayer Game"
+        top={bar(topColor, 'top-player')}
+        bottom={bar(orientation, 'bottom-player')}
+        board={
+          <Board
+            fen={view.fen}
+            orientation={orientation}
+            movableColor={live && myTurn && view.viewPly === null ? ctx.color : null}
+            premoveColor={live && !myTurn && view.viewPly === null ? ctx.color : null}
+            lastMove={view.lastMove}
+            version={ctx.boardVersion + redraw}
+            onMove={onBoardMove}
+            label={`Chess board, you play ${ctx.color}`}
+          />
+        }
+        actions={
+          <div className="row">
+            {playing && canAbort && (
+              <button type="button" className="btn" onClick={() => game.send({ type: 'RESIGN' })} disabled={!live}>Abort</button>
+            )}
+            {playing && !canAbort && ctx.draw === 'received' && (
+              <>
+                <button type="button" className="btn btn-primary" onClick={() => game.send({ type: 'ACCEPT_DRAW' })} disabled={!live}>Accept Draw</button>
+                <button type="button" className="btn btn-secondary" onClick={() => game.send({ type: 'DECLINE_DRAW' })} disabled={!live}>Decline</button>
+              </>
+            )}
+            {playing && !canAbort && ctx.draw !== 'received' && (
+              <>
+                <button type="button" className="btn" onClick={() => game.send({ type: 'OFFER_DRAW' })} disabled={!live || ctx.draw !== 'none'}>Offer Draw</button>
+                <ResignButton key={ctx.gameId} onResign={() => game.send({ type: 'RESIGN' })} disabled={!live} />
+              </>
+            )}
+            {over && !endShown && endButtons}
+            <MuteToggle />
+          </div>
+        }
+        info={
+          <>
+            <StatusBanner text={status.text} tone={status.tone} />
+            {/* one notice at a time, in a slot of fixed height: nothing below it moves when one comes or goes */}
+            <div className="play-notice" role="status" aria-live="polite">
+              {link === 'parked' && playing ? (
+                <p className="notice" data-testid="seat-taken">
+                  This game continues in another tab.{' '}
+                  <button type="button" className="btn btn-small" onClick={() => getConnection().send({ type: 'RECONNECT' })}>Play here</button>
+                </p>
+              ) : link === 'down' && playing ? (
+                <p className="notice">Connection lost. Reconnecting... moves are paused.</p>
+              ) : playing && ctx.opponentAway ? (
+                <p className="notice" data-testid="opponent-away">
+                  <Countdown until={ctx.opponentAway.since + ctx.opponentAway.graceMs} now={now}
+                    render={(s) => `Your opponent disconnected. They have ${s} s to come back before you win.`} />
+                </p>
+              ) : ctx.notice ? (
+                <p className="notice" data-testid="game-notice">{ctx.notice}</p>
+              ) : ctx.draw === 'received' && playing ? (
+                <p className="notice">Your opponent offered a draw.</p>
+              ) : playing && ctx.firstMoveDeadline !== null ? (
+                <p className="info" data-testid="first-move">
+                  <Countdown until={ctx.firstMoveDeadline} now={now}
+                    render={(s) => (myTurn ? `Make your first move: ${s} s left, or the game is aborted.` : `Waiting for the opponent's first move: ${s} s.`)} />
+                </p>
+              ) : null}
             </div>
-            <StatusBanner text={statusText(ctx.fen, ctx.end?.winner === 'draw')} />
-            {/* a fixed slot: the board must not move under the pointer when a notice comes or goes */}
-            <p className={ctx.notice ? 'notice notice-slot' : 'notice-slot'} role="status" aria-live="polite" data-testid="game-notice">{ctx.notice ?? ''}</p>
-            <Board
-              fen={ctx.fen}
-              orientation={ctx.color}
-              movableColor={myTurn ? ctx.color : null}
-              lastMove={ctx.lastMove}
-              version={ctx.boardVersion + redraw}
-              onMove={onBoardMove}
-              label={`Chess board, you play ${ctx.color}`}
-            />
+          </>
+        }
+        moves={
+          <>
+            <MoveList sans={view.sans} viewPly={view.viewPly} onView={view.setViewPly} />
             <KeyboardMove
               fen={ctx.fen}
-              enabled={myTurn}
+              enabled={live && myTurn && view.viewPly === null}
               onMove={(m) => game.send({ type: 'LOCAL_MOVE', from: m.from, to: m.to, ...(m.promotion ? { promotion: m.promotion, piece: 'p' } : {}) })}
             />
-          </div>
-          <aside className="side-panel" aria-label="Game information">
-            <div className="clocks">
-              <ClockFace color={opponentColor} ms={clocks[opponentColor]} active={playing && ctx.turn === opponentColor} />
-              <ClockFace color={ctx.color} ms={clocks[ctx.color]} active={playing && ctx.turn === ctx.color} />
-            </div>
-            <div className="player-line">
-              <span className="label">You ({cap(ctx.color)})</span>
-              <strong>{myName ?? 'You'}</strong>
-            </div>
-            <div className="player-line">
-              <span className="label">Opponent ({cap(opponentColor)})</span>
-              <strong data-testid="opponent-name">{ctx.opponentName}</strong>
-              <span className="record" data-testid="opponent-record">
-                {record.wins}W / {record.losses}L / {record.draws}D · {record.winPercent}% wins
-              </span>
-            </div>
-            {ctx.draw === 'received' && playing && (
-              <div className="draw-offer" role="alert">
-                <p>Your opponent offered a draw.</p>
-                <div className="row">
-                  <button type="button" className="btn btn-primary" onClick={() => game.send({ type: 'ACCEPT_DRAW' })}>Accept</button>
-                  <button type="button" className="btn btn-secondary" onClick={() => game.send({ type: 'DECLINE_DRAW' })}>Decline</button>
-                </div>
-              </div>
-            )}
-            <div className="row">
-              <button type="button" className="btn" onClick={() => game.send({ type: 'OFFER_DRAW' })} disabled={!playing || ctx.draw !== 'none'}>Offer Draw</button>
-              <button type="button" className="btn btn-danger" onClick={() => game.send({ type: 'RESIGN' })} disabled={!playing}>Resign</button>
-            </div>
-            <p className="move-count">Moves played: {ctx.moves.length}</p>
-          </aside>
-        </div>
-      )}
+            <GameTools
+              fen={view.fen}
+              onFlip={() => setFlipped((f) => !f)}
+              pgnFileName={`chess-${new Date().toISOString().slice(0, 10)}.pgn`}
+              pgn={() => pgnOf(ctx.moves, {
+                Event: 'Casual game', Site: location.origin, Date: new Date().toISOString().slice(0, 10).replace(/-/g, '.'),
+                White: nameOf('white'), Black: nameOf('black'),
+              })}
+            />
+          </>
+        }
+      />
 
       {promotion && <PromotionDialog color={ctx.color} onChoose={onPromote} onCancel={() => { setPromotion(null); setRedraw((n) => n + 1); }} />}
 
-      {over && ctx.end && (
-        <Modal title={OUTCOME_TITLES[ctx.end.outcome]} labelledBy="end-title">
+      {endShown && ctx.end && (
+        <Modal title={endTitle} labelledBy="end-title" onClose={() => setClosedEnd(ctx.end)}>
           <p className="end-message">{ctx.end.message}</p>
-          <p className="end-reason">(Reason: {reasonLabel(ctx.end.reason)})</p>
+          {!ctx.end.aborted && <p className="end-reason">(Reason: {reasonLabel(ctx.end.reason)})</p>}
+          {ctx.ratingChange && (
+            <p className="end-rating" data-testid="end-rating-change">
+              Your rating: {Math.round(ctx.ratingChange[ctx.color].after)} ({ratingDeltaText(ctx.ratingChange[ctx.color])})
+            </p>
+          )}
           <div className="stack">
-            <button type="button" className="btn btn-primary" onClick={() => { resetAll(); findMatch(); }}>Play Again</button>
-            <button type="button" className="btn btn-secondary" onClick={() => { resetAll(); navigate('/'); }}>Main Menu</button>
+            {endButtons}
+            {ctx.endedGameId && <Link className="btn btn-link" to={`/game/${ctx.endedGameId}`} data-testid="end-game-link">View game</Link>}
+            <button type="button" className="btn btn-link" onClick={() => setClosedEnd(ctx.end)}>Close</button>
           </div>
         </Modal>
       )}

@@ -1,0 +1,47 @@
+/**
+ * The game screen's frame, as on lichess: the board as large as the viewport allows, the
+ * opponent's name and clock above it and the player's below. On a wide screen the two bars, the
+ * move list and the controls sit in a column beside the board; on a tall one they stack under
+ * it. The frame fills the viewport below the header and never scrolls the page; only the move
+ * list scrolls. Notices appear below the board, so they never move it.
+ */
+import type { ReactNode } from 'react';
+
+export interface PlayLayoutProps {
+  title: string;
+  top: ReactNode;
+  board: ReactNode;
+  bottom: ReactNode;
+  /** resign, draw, abort, ... */
+  actions: ReactNode;
+  /** the status line and notices */
+  info: ReactNode;
+  moves: ReactNode;
+}
+
+export function PlayLayout({ title, top, board, bottom, actions, info, moves }: PlayLayoutProps) {
+  return (
+    <div className="play" data-testid="play">
+      <h1 className="sr-only">{title}</h1>
+      <div className="play-top">{top}</div>
+      <div className="play-board">{board}</div>
+      <div className="play-bottom">{bottom}</div>
+      <div className="play-actions">{actions}</div>
+      <div className="play-info">{info}</div>
+      <div className="play-moves">{moves}</div>
+    </div>
+  );
+}
+
+/** A player's name (with an optional second line) and clock. */
+export function PlayerBar({ name, detail, clock, testId }: { name: ReactNode; detail?: ReactNode; clock?: ReactNode; testId: string }) {
+  return (
+    <div className="player-bar" data-testid={testId}>
+      <div className="player-bar-name">
+        <strong>{name}</strong>
+        {detail && <span className="player-bar-detail">{detail}</span>}
+      </div>
+      {clock}
+    </div>
+  );
+}

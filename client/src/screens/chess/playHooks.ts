@@ -1,0 +1,55 @@
+/** Hooks shared by the multiplayer and AI game screens. */
+import { useEffect, useRef, useState } from 'react';
+import { START_FEN } from '../../../../machines/chess/index';
+import { extendPlies, type Ply } from '../../../../machines/client/moveHistory';
+import { playSound, soundForSan } from '../../app/sounds';
+
+export interface ViewedPosition {
+  plies: Ply[];
+  sans: string[];
+  /** the ply looked at (-1: the start), or null to follow the game */
+  viewPly: number | null;
+  setViewPly: (ply: number | null) => void;
+  fen: string;
+  lastMove: [string, string] | null;
+}
+
+/** The position the board shows: the game's, or an earlier one the player is looking back at. */
+export function useViewedPosition(moves: string[], fen: string, lastMove: [string, string] | null): ViewedPosition {
+  const cache = useRef<{ moves: string[]; plies: Ply[] }>({ moves: [], plies: [] });
+  if (cache.current.moves !== moves) cache.current = { moves, plies: extendPlies(cache.current.plies, cache.current.moves, moves) };
+  const plies = cache.current.plies;
+  const [viewPly, setViewPly] = useState<number | null>(null);
+  // a shorter game (a new one, or a move taken back) ends any look back past its end
+  const shown = viewPly !== null && viewPly < plies.length - 1 ? viewPly : null;
+  const ply = shown === null ? null : shown >= 0 ? plies[shown] : undefined;
+  return {
+    plies,
+    sans: plies.map((p) => p.san),
+    viewPly: shown,
+    setViewPly,
+    fen: shown === null ? fen : ply ? ply.fen : START_FEN,
+    lastMove: shown === null ? lastMove : ply ? [ply.from, ply.to] : null,
+  };
+}
+
+/** Start, move/capture/check and end sounds, for what happened since the last render. */
+export function useGameSounds(gameKey: unknown, plies: Ply[], over: boolean): void {
+  const seen = useRef({ gameKey, plies: plies.length, over });
+  useEffect(() => {
+    const before = seen.current;
+    seen.current = { gameKey, plies: plies.length, over };
+    if (over && !before.over) playSound('end');
+    else if (gameKey !== before.gameKey && gameKey !== null && plies.length === 0) playSound('start');
+    else if (plies.length === before.plies + 1) playSound(soundForSan(plies[plies.length - 1].san));
+  }, [gameKey, plies, over]);
+}
+
+/** The tab's title says "Your turn" while the player is to move, so a player in another tab sees it. */
+export function useTurnTitle(myTurn: boolean): void {
+  useEffect(() => {
+    const base = document.title.replace(/^Your turn · /, '');
+    document.title = myTurn ? `Your turn · ${base}` : base;
+    return () => { document.title = base; };
+  }, [myTurn]);
+}

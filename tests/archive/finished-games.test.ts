@@ -1,0 +1,134 @@
+/**
+ * Finished games reach the archive through the real server: two signed-in players (real
+ * supabase-js sign-up, real access tokens over real sockets) and two guests play on a
+ * uWebSockets.js port with the real accounts module; their games are then read through the API.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { profileSchema, publicGameSchema, type PublicGame } from '../../machines/protocol/archive';
+import type { RatingChangeMsg } from '../../machines/protocol/messages';
+import type { RunningServer } from '../../server/app';
+import { createAccounts, type AccountsModule } from '../../server/accounts';
+import { nodeSupabaseClient } from '../accounts/harness';
+import { TestClient, pairPlayers, playMoves, startTestServer, type Pair } from '../server/helpers';
+
+const FOOLS_MATE = ['f2f3', 'e7e5', 'g2g4', 'd8h4'];
+
+let dataDir: string;
+let accounts: AccountsModule;
+let server: RunningServer;
+
+async function signedInClient(username: string, query = ''): Promise<TestClient> {
+  const c = nodeSupabaseClient(server.url, accounts.info.anonKey);
+  const { data, error } = await c.auth.signUp({ email: `${username}.${Date.now()}@example.test`, password: 'secret123' });
+  if (error) throw error;
+  await c.auth.setSession(data.session!);
+  const up = await c.from('profiles').upsert({ id: data.user!.id, username }, { onConflict: 'id' });
+  if (up.error) throw up.error;
+  const socket = await TestClient.connect(server.url, query);
+  socket.send('identifyUser', { userId: data.user!.id, accessToken: data.session!.access_token });
+  await socket.next('identified');
+  return socket;
+}
+
+async function archived(gameId: string): Promise<PublicGame> {
+  // the archive write follows the game's end on the server; poll until it is there
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(`${server.url}/api/games/${gameId}`);
+    if (res.status === 200) return publicGameSchema.parse(await res.json());
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`game ${gameId} was not archived`);
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'archive-games-'));
+  accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
+  server = await startTestServer({ accounts });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('finished games in the archive', () => {
+  it('stores a game between two accounts with its moves, clocks and PGN, rated once', async () => {
+    const a = await signedInClient('fin_alpha');
+    const b = await signedInClient('fin_beta');
+    a.send('findGame', { username: 'fin_alpha' });
+    await a.next('matchmakingStatus', (m) => m.status === 'queued');
+    b.send('findGame', { username: 'fin_beta' });
+    const [sa, sb] = await Promise.all([a.next('gameStart'), b.next('gameStart')]);
+    const white = sa.color === 'white' ? a : b;
+    const pair: Pair = { white, black: white === a ? b : a, gameId: sa.gameId as string };
+    expect(sb.gameId).toBe(pair.gameId);
+    // both new accounts: the initial rating, provisional
+    const initial = { rating: 1500, provisional: true };
+    expect(sa.ratings).toEqual({ white: initial, black: initial });
+    expect(sb.ratings).toEqual(sa.ratings);
+    await playMoves(pair, FOOLS_MATE);
+    const end = await pair.white.next('gameEnd');
+    expect(end).toMatchObject({ winner: 'black', reason: 'checkmate' });
+    // each player is told both rating changes once the archive has scored the game
+    const [ca, cb] = (await Promise.all([a.next('ratingChange'), b.next('ratingChange')])) as RatingChangeMsg[];
+    expect(ca).toEqual(cb);
+    expect(ca.gameId).toBe(pair.gameId);
+    expect(ca.black.after).toBeGreaterThan(ca.black.before);
+    expect(ca.white.after).toBeLessThan(ca.white.before);
+
+    const game = await archived(pair.gameId);
+    expect(game).toMatchObject({ kind: 'pool', rated: true, winner: 'black', reason: 'checkmate', moves: FOOLS_MATE, plies: 4 });
+    expect(game.clocksMs).toHaveLength(4);
+    expect(game.clocksMs.every((ms) => ms > 590_000 && ms <= 600_000)).toBe(true);
+    expect(game.pgn).toContain('Qh4#');
+    expect(game.pgn).toContain('0-1');
+    const winner = game.black.username!;
+    expect(game.black.rating).toEqual(ca.black);
+    expect(game.white.rating).toEqual(ca.white);
+    const profile = profileSchema.parse(await (await fetch(`${server.url}/api/players/${winner}`)).json());
+    expect(profile.record).toMatchObject({ games: 1, wins: 1 });
+    expect(profile.rating!.games).toBe(1);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('stores a guest game unrated, and a game aborted by resignation before the second move as aborted', async () => {
+    const p = await pairPlayers(server.url, ['Guest A', 'Guest B']);
+    await playMoves(p, ['e2e4']);
+    p.white.send('resign', { gameId: p.gameId });
+    expect(await p.black.next('gameEnd')).toMatchObject({ reason: 'aborted' });
+    const game = await archived(p.gameId);
+    expect(game).toMatchObject({ rated: false, reason: 'aborted', winner: 'draw', moves: ['e2e4'] });
+    expect(game.white).toEqual({ name: 'Guest A', username: null, rating: null });
+    expect(JSON.stringify(game)).not.toContain(p.white.playerId);
+    await Promise.all([p.white.close(), p.black.close()]);
+  });
+
+  it('gives a new account the games its device played as a guest, unrated, on proof of the guest secret', async () => {
+    const p = await pairPlayers(server.url, ['Soon Signed', 'Other Guest']);
+    await playMoves(p, FOOLS_MATE);
+    await p.black.next('gameEnd');
+    await archived(p.gameId);
+    const guest = p.white;
+    guest.send('claimGuestGames', { guestId: guest.playerId, secret: guest.secret });
+    expect((await guest.next('error')).code).toBe('not_signed_in');
+
+    const account = await signedInClient('fin_gamma');
+    account.send('claimGuestGames', { guestId: guest.playerId, secret: p.black.secret });
+    expect((await account.next('error')).code).toBe('identity_rejected');
+    account.send('claimGuestGames', { guestId: guest.playerId, secret: guest.secret });
+    expect(await account.next('guestGamesClaimed')).toMatchObject({ guestId: guest.playerId, count: 1 });
+    const game = await archived(p.gameId);
+    expect(game.white).toEqual({ name: 'Soon Signed', username: 'fin_gamma', rating: null });
+    expect(game.rated).toBe(false);
+    const profile = profileSchema.parse(await (await fetch(`${server.url}/api/players/fin_gamma`)).json());
+    expect(profile.record).toMatchObject({ games: 1, losses: 1 });
+    expect(profile.rating).toBeNull();
+    account.send('claimGuestGames', { guestId: guest.playerId, secret: guest.secret });
+    expect((await account.next('guestGamesClaimed')).count).toBe(0);
+    await Promise.all([p.white.close(), p.black.close(), account.close()]);
+  });
+});

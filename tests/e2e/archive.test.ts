@@ -1,0 +1,240 @@
+/**
+ * The archive's pages in real Chromium: a player's profile with its rating chart, the game
+ * page replaying a stored game (keys, clicks, clocks, PGN download that parses back to the same
+ * moves), and the leaderboard. The real server (in-process, the built client, the real accounts
+ * module on PGlite) serves them; the game is stored through the server's own archive writer.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { Chess } from 'chess.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ChessGame } from '../../machines/chess';
+import { startServer, type RunningServer } from '../../server/app';
+import { createAccounts, type AccountsModule } from '../../server/accounts';
+import { nodeSupabaseClient } from '../accounts/harness';
+import { build, clickMove, launch, pieceOn, ROOT, SCREENSHOT_DIR, VIEWPORTS } from './harness';
+import { TestClient } from '../server/helpers';
+import { ratingDeltaText } from '../../machines/client/ratingText';
+import type { RatingChangeMsg } from '../../machines/protocol/messages';
+
+const MOVES = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6', 'f3g5', 'd7d5', 'e4d5', 'f6d5', 'g5f7'];
+const CLOCKS = [600_000, 600_000, 596_000, 595_500, 590_100, 588_000, 581_300, 570_000, 577_700, 561_000, 570_200];
+
+let dataDir: string;
+let accounts: AccountsModule;
+let server: RunningServer;
+let browser: Browser;
+const problems: string[] = [];
+/** While set, the browser's report of a 404 answer is expected (the not-found pages). */
+let expecting404 = false;
+
+async function page(): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: VIEWPORTS.desktop, acceptDownloads: true });
+  const p = await ctx.newPage();
+  p.on('console', (m) => {
+    if (expecting404 && /status of 404/.test(m.text())) return;
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  return p;
+}
+
+const PASSWORD = 'secret123';
+
+async function signUp(name: string): Promise<string> {
+  return (await account(name)).id;
+}
+
+/** A new account with a username: its id, e-mail address and access token. */
+async function account(name: string): Promise<{ id: string; email: string; accessToken: string }> {
+  const c = nodeSupabaseClient(server.url, accounts.info.anonKey);
+  const email = `${name}.${Date.now()}@example.test`;
+  const { data, error } = await c.auth.signUp({ email, password: PASSWORD });
+  if (error) throw error;
+  await c.auth.setSession(data.session!);
+  const up = await c.from('profiles').upsert({ id: data.user!.id, username: name }, { onConflict: 'id' });
+  if (up.error) throw up.error;
+  return { id: data.user!.id, email, accessToken: data.session!.access_token };
+}
+
+/** Signs the page in through the login form. */
+async function signIn(p: Page, email: string): Promise<void> {
+  await p.goto(`${server.url}/login`);
+  await p.getByLabel('Email').fill(email);
+  await p.getByLabel('Password').fill(PASSWORD);
+  await p.getByRole('button', { name: 'Sign In' }).click();
+  await p.waitForURL((u) => !u.pathname.startsWith('/login'));
+}
+
+beforeAll(async () => {
+  build();
+  dataDir = mkdtempSync(join(tmpdir(), 'archive-e2e-'));
+  accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
+  server = await startServer({ port: 0, host: '127.0.0.1', accounts, staticDir: join(ROOT, 'dist', 'client') });
+  const [white, black] = [await signUp('replay_white'), await signUp('replay_black')];
+  const game = new ChessGame();
+  for (const m of MOVES) game.play(m);
+  await accounts.archive!.store({
+    id: 'game_e2ereplay01',
+    kind: 'pool',
+    white: { name: 'replay_white', accountId: white, guestId: null },
+    black: { name: 'replay_black', accountId: black, guestId: null },
+    winner: 'white',
+    reason: 'resignation',
+    clockMs: 600_000,
+    startedAt: new Date(Date.now() - 300_000),
+    endedAt: new Date(),
+    moves: MOVES,
+    clocksMs: CLOCKS,
+    pgn: game.pgn({ White: 'replay_white', Black: 'replay_black', Result: '1-0' }),
+  });
+  browser = await launch();
+}, 420_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  expect(problems).toEqual([]);
+});
+
+describe('archive pages in Chromium', () => {
+  it("shows a player's profile with the rating, its chart and the recent game", async () => {
+    const p = await page();
+    await p.goto(`${server.url}/@/Replay_White`);
+    await expect.poll(() => p.getByTestId('profile-name').textContent()).toBe('replay_white');
+    expect(Number((await p.getByTestId('profile-rating').textContent())!.replace('?', ''))).toBeGreaterThan(1500);
+    expect(await p.getByTestId('rating-chart').locator('circle').count()).toBe(2);
+    expect(await p.getByTestId('profile-wins').textContent()).toBe('1');
+    await p.screenshot({ path: join(SCREENSHOT_DIR, 'profile-desktop.png') });
+    await p.getByRole('link', { name: /Rated · 6 moves/ }).click();
+    await p.getByTestId('move-list').waitFor();
+    expect(new URL(p.url()).pathname).toBe('/game/game_e2ereplay01');
+  });
+
+  it('replays the game with keys and clicks, with both clocks at every move', async () => {
+    const p = await page();
+    await p.goto(`${server.url}/game/game_e2ereplay01`);
+    const fen = p.getByTestId('replay-fen');
+    await fen.waitFor();
+    const final = new Chess();
+    for (const m of MOVES) final.move({ from: m.slice(0, 2), to: m.slice(2, 4) });
+    expect(await fen.inputValue()).toBe(final.fen());
+    await p.keyboard.press('Home');
+    expect(await fen.inputValue()).toBe(new Chess().fen());
+    await p.keyboard.press('ArrowRight');
+    await p.keyboard.press('ArrowRight');
+    await p.keyboard.press('ArrowRight');
+    expect(await p.getByTestId('replay-clock-white').textContent()).toBe('09:56');
+    expect(await p.getByTestId('replay-clock-black').textContent()).toBe('10:00');
+    await p.getByRole('button', { name: 'Nxf7' }).click();
+    expect(await fen.inputValue()).toBe(final.fen());
+    expect(await p.getByTestId('replay-clock-white').textContent()).toBe('09:31');
+    expect(await p.getByTestId('replay-clock-black').textContent()).toBe('09:21');
+    expect(await p.getByTestId('replay-result').textContent()).toContain('1-0');
+    await p.screenshot({ path: join(SCREENSHOT_DIR, 'game-replay-desktop.png') });
+  });
+
+  it('downloads a PGN that parses back to the same moves', async () => {
+    const p = await page();
+    await p.goto(`${server.url}/game/game_e2ereplay01`);
+    await p.getByTestId('move-list').waitFor();
+    const [download] = await Promise.all([p.waitForEvent('download'), p.getByRole('button', { name: 'Download PGN' }).click()]);
+    const path = await download.path();
+    const parsed = new Chess();
+    parsed.loadPgn(readFileSync(path, 'utf8'));
+    expect(parsed.history({ verbose: true }).map((m) => m.lan)).toEqual(MOVES);
+    expect(parsed.getHeaders().White).toBe('replay_white');
+  });
+
+  it('says when a game or a player does not exist, and lists no provisional rating on the leaderboard', async () => {
+    const p = await page();
+    expecting404 = true;
+    await p.goto(`${server.url}/game/game_doesnotexist`);
+    await p.getByRole('heading', { name: 'Game not found' }).waitFor();
+    await p.goto(`${server.url}/@/nobody_at_all`);
+    await p.getByRole('heading', { name: 'No such player' }).waitFor();
+    expecting404 = false;
+    await p.goto(`${server.url}/leaderboard`);
+    await p.getByText('No established ratings yet').waitFor();
+  });
+
+  it("the game screen shows both players' ratings, provisional with '?', and each one's change once the game is rated", async () => {
+    const me = await account('screen_me');
+    const them = await account('screen_them');
+    const p = await page();
+    await signIn(p, me.email);
+    await p.goto(`${server.url}/chess/multiplayer`);
+    const opponent = await TestClient.connect(server.url);
+    opponent.send('identifyUser', { userId: them.id, accessToken: them.accessToken });
+    await opponent.next('identified');
+    await p.getByRole('button', { name: 'Find Match' }).click();
+    opponent.send('findGame', { username: 'screen_them' });
+    const start = await opponent.next('gameStart');
+    await expect.poll(() => p.getByTestId('opponent-rating').textContent()).toBe(' 1500?');
+    expect(await p.getByTestId('my-rating').textContent()).toBe(' 1500?');
+    // two plies make the game count; then the opponent resigns
+    if (start.color === 'white') {
+      opponent.send('gameMove', { gameId: start.gameId as string, move: { from: 'e2', to: 'e4' } });
+      await expect.poll(() => pieceOn(p, 'e4')).not.toBeNull();
+      await clickMove(p, 'e7', 'e5');
+    } else {
+      await clickMove(p, 'e2', 'e4');
+      await opponent.next('gameMove');
+      opponent.send('gameMove', { gameId: start.gameId as string, move: { from: 'e7', to: 'e5' } });
+    }
+    await opponent.next('gameMove', (m) => m.san === 'e5');
+    opponent.send('resign', { gameId: start.gameId as string });
+    const change = (await opponent.next('ratingChange')) as RatingChangeMsg;
+    const mine = change[start.color === 'white' ? 'black' : 'white'];
+    expect(mine.after).toBeGreaterThan(mine.before);
+    await expect.poll(() => p.getByTestId('end-rating-change').textContent()).toBe(`Your rating: ${Math.round(mine.after)} (${ratingDeltaText(mine)})`);
+    expect(await p.getByTestId('my-rating').getByTestId('rating-change').textContent()).toBe(` ${ratingDeltaText(mine)}`);
+    expect(await p.getByTestId('opponent-rating').getByTestId('rating-change').textContent()).toMatch(/ \u2212\d+/);
+    await p.screenshot({ path: join(SCREENSHOT_DIR, 'game-rating-change-desktop.png') });
+    await opponent.close();
+
+    // the end dialog links to the game's page, and the signed-in player's stats come from the archive
+    await p.getByTestId('end-game-link').click();
+    await expect.poll(() => new URL(p.url()).pathname).toBe(`/game/${start.gameId as string}`);
+    await p.getByTestId('move-list').waitFor();
+    expect(await p.getByTestId('replay-result').textContent()).toContain('Resignation');
+    await p.goto(`${server.url}/chess/stats`);
+    await p.getByTestId('account-history').waitFor();
+    await expect.poll(() => p.getByTestId('stat-wins').textContent()).toBe('1');
+    expect(await p.getByTestId('account-history').getByRole('link', { name: /Rated · 1 moves/ }).count()).toBe(1);
+  });
+
+  it('after signing in, offers the games this device played as a guest and says how many it imported', async () => {
+    const p = await page();
+    await p.goto(`${server.url}/`);
+    // the device's guest identity, as the server issued it on connect
+    await expect.poll(() => p.evaluate(() => localStorage.getItem('chess.socketIdentity'))).not.toBeNull();
+    const guestId = await p.evaluate(() => (JSON.parse(localStorage.getItem('chess.socketIdentity')!) as { playerId: string }).playerId);
+    const game = new ChessGame();
+    for (const m of ['e2e4', 'e7e5']) game.play(m);
+    await accounts.archive!.store({
+      id: 'game_e2eguest001', kind: 'pool',
+      white: { name: 'Device Guest', accountId: null, guestId },
+      black: { name: 'Someone', accountId: null, guestId: 'player_someoneelse' },
+      winner: 'black', reason: 'resignation', clockMs: 600_000,
+      startedAt: new Date(Date.now() - 60_000), endedAt: new Date(),
+      moves: ['e2e4', 'e7e5'], clocksMs: [600_000, 600_000], pgn: game.pgn({ Result: '0-1' }),
+    });
+    const me = await account('import_me');
+    await signIn(p, me.email);
+    await p.goto(`${server.url}/`);
+    await p.getByTestId('guest-import-offer').waitFor();
+    await p.getByRole('button', { name: 'Import games' }).click();
+    await expect.poll(() => p.getByTestId('guest-import-result').textContent()).toBe('Imported 1 game you played as a guest on this device.');
+    const stored = (await (await fetch(`${server.url}/api/games/game_e2eguest001`)).json()) as { white: { username: string | null } };
+    expect(stored.white.username).toBe('import_me');
+    // answered: not offered again
+    await p.reload();
+    await p.getByRole('heading').first().waitFor();
+    expect(await p.getByTestId('guest-import-offer').count()).toBe(0);
+  });
+});
