@@ -9,6 +9,7 @@ import { ChessGame } from '../machines/chess';
 import { loadUws, type us_listen_socket } from './uws';
 import { ServerMetrics } from './http/metrics';
 import { TrustedProxies, fromThisMachine } from './http/clientAddress';
+import { securityHeaders } from './http/securityHeaders';
 import { StaticFiles } from './http/static';
 import { GAME_BEAT_MS, GameManager } from './game/games';
 import { Heartbeat } from './heartbeat';
@@ -58,6 +59,8 @@ export interface StartServerOptions {
   random?: () => number;
   /** test-only: games start from this FEN */
   startFen?: string;
+  /** origins other than its own that the page calls (a hosted accounts project), for its Content-Security-Policy */
+  connectOrigins?: readonly string[];
   /** who may read /metrics; absent: everyone (tests) */
   metricsAccess?: MetricsAccess;
   /** XState inspector (INSPECT=1) */
@@ -261,7 +264,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
 
   opts.accounts?.mount(app);
 
-  const staticFiles = new StaticFiles(opts.staticDir ?? SERVER_DEFAULTS.staticDir);
+  const staticFiles = new StaticFiles(opts.staticDir ?? SERVER_DEFAULTS.staticDir, securityHeaders(opts.connectOrigins));
   if (!staticFiles.available) log.warn({ dir: staticFiles.dir }, 'client build not found; run "npm run build"');
   app.any('/*', (res, req) => staticFiles.handle(res, req));
 

@@ -78,6 +78,7 @@ async function main(): Promise<void> {
     identification: cfg.identification,
     trustProxy: cfg.trustProxy,
     metricsAccess: { token: cfg.metricsToken, loopbackOnly: cfg.nodeEnv === 'production' },
+    connectOrigins: [cfg.accounts.supabaseUrl, cfg.accounts.publicUrlExplicit ? cfg.accounts.publicUrl : undefined].filter((u): u is string => Boolean(u)),
     inspect,
     durableDir: cfg.durableGames ? cfg.dataDir : undefined,
   });
