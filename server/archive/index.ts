@@ -23,7 +23,10 @@ export interface Archive {
   readonly handler: Handler;
 }
 
-export function createArchive(db: Db, logger: Logger): Archive {
+/** Who an access token belongs to (the accounts module's check), or null. */
+export type TokenCheck = (token: string) => Promise<{ sub: string } | null>;
+
+export function createArchive(db: Db, logger: Logger, checkToken: TokenCheck): Archive {
   return {
     async store(game) {
       const started = performance.now();
@@ -39,7 +42,7 @@ export function createArchive(db: Db, logger: Logger): Archive {
       logger.info({ guestId, accountId, count }, 'guest games claimed');
       return count;
     },
-    handler: createArchiveHandler(db),
+    handler: createArchiveHandler(db, checkToken),
   };
 }
 

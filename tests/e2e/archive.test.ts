@@ -196,6 +196,16 @@ describe('archive pages in Chromium', () => {
     expect(await p.getByTestId('opponent-rating').getByTestId('rating-change').textContent()).toMatch(/ \u2212\d+/);
     await p.screenshot({ path: join(SCREENSHOT_DIR, 'game-rating-change-desktop.png') });
     await opponent.close();
+
+    // the end dialog links to the game's page, and the signed-in player's stats come from the archive
+    await p.getByTestId('end-game-link').click();
+    await expect.poll(() => new URL(p.url()).pathname).toBe(`/game/${start.gameId as string}`);
+    await p.getByTestId('move-list').waitFor();
+    expect(await p.getByTestId('replay-result').textContent()).toContain('Resignation');
+    await p.goto(`${server.url}/chess/stats`);
+    await p.getByTestId('account-history').waitFor();
+    await expect.poll(() => p.getByTestId('stat-wins').textContent()).toBe('1');
+    expect(await p.getByTestId('account-history').getByRole('link', { name: /Rated · 1 moves/ }).count()).toBe(1);
   });
 
   it('after signing in, offers the games this device played as a guest and says how many it imported', async () => {

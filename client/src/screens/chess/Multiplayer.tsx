@@ -322,6 +322,7 @@ export default function Multiplayer() {
           )}
           <div className="stack">
             {endButtons}
+            {ctx.endedGameId && <Link className="btn btn-link" to={`/game/${ctx.endedGameId}`} data-testid="end-game-link">View game</Link>}
             <button type="button" className="btn btn-link" onClick={() => setClosedEnd(ctx.end)}>Close</button>
           </div>
         </Modal>
