@@ -21,7 +21,7 @@ import { Realtime } from './realtime/realtime';
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
 import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
-import { archiveFinishedGames } from './archive/index';
+import { archiveAiGames, archiveFinishedGames, type ArchivedPlayer } from './archive/index';
 import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
 import { SERVER_DEFAULTS } from './config';
 import { openGameJournal, type OpenedJournal } from './game/journal';
@@ -182,6 +182,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       send: (playerId: string, msg: ServerMessage) => gameManager.afterCommit(() => hub.send(playerId, msg)),
       logger: log.child({ part: 'ai' }),
       recorder: durable?.journal,
+      ...(archive ? { onEnded: archiveAiGames(archive, log.child({ part: 'archive' }), (id) => archivedPlayer(hub, id)) } : {}),
     });
   }
   if (durable) resumeAiGames(ai, durable, log);
@@ -320,4 +321,11 @@ function resumeAiGames(ai: AiService | undefined, durable: OpenedJournal, log: L
     return;
   }
   for (const game of durable.liveAi) ai.resumeGame(game);
+}
+
+/** The human side of a finished AI game as the archive keeps it: an account or a guest, by its seat. */
+function archivedPlayer(hub: Hub, playerId: string): ArchivedPlayer {
+  const session = hub.session(playerId);
+  const isAccount = session ? session.kind === 'account' : !playerId.startsWith('player_');
+  return { name: session?.name ?? (isAccount ? 'Player' : 'Guest'), accountId: isAccount ? playerId : null, guestId: isAccount ? null : playerId };
 }

@@ -7,8 +7,9 @@ import type { Logger } from 'pino';
 import type { Db } from '../accounts/db';
 import type { Handler } from '../accounts/http';
 import { createArchiveHandler } from './http';
-import { archiveGame, claimGuestGames, playerRating, type FinishedGame, type StoreResult } from './store';
-import { finishedGameFromLog } from './fromLog';
+import { archiveGame, claimGuestGames, playerRating, type ArchivedPlayer, type FinishedGame, type StoreResult } from './store';
+import { finishedAiGame, finishedGameFromLog } from './fromLog';
+import type { EndedAiGame } from '../ai/service';
 import type { RatingChangeMsg, PlayerRating } from '../../machines/protocol/messages';
 import type { EndedGame } from '../game/games';
 
@@ -46,7 +47,7 @@ export function createArchive(db: Db, logger: Logger, checkToken: TokenCheck): A
   };
 }
 
-export type { FinishedGame, StoreResult } from './store';
+export type { ArchivedPlayer, FinishedGame, StoreResult } from './store';
 
 /** How often, and how far apart, a failed archive write is tried again. */
 const RETRIES = 3;
@@ -54,6 +55,20 @@ const RETRY_MS = 2_000;
 
 /** Told once a rated game is scored: its players' account ids and the message for them. */
 export type OnRated = (accountIds: [string, string], msg: RatingChangeMsg) => void;
+
+/** Stores a finished game, trying again a few times if the database fails; `then` gets the result. */
+function storeWithRetries(archive: Archive, record: FinishedGame, logger: Logger, then: (r: StoreResult) => void = () => {}): void {
+  const attempt = (left: number): void => {
+    archive.store(record).then(then, (err: unknown) => {
+      if (left > 0) {
+        setTimeout(() => attempt(left - 1), RETRY_MS).unref();
+        return;
+      }
+      logger.error({ err, gameId: record.id }, 'could not archive the finished game');
+    });
+  };
+  attempt(RETRIES);
+}
 
 /**
  * The GameManager's `onEnded`: each finished game goes to the archive, tried again a few times
@@ -66,25 +81,18 @@ export function archiveFinishedGames(archive: Archive, logger: Logger, onRated?:
       monotonicNow: ended.at,
       wallNow: Date.now() - (performance.now() - ended.at),
     });
-    const attempt = (left: number): void => {
-      archive.store(record).then(
-        (r) => {
-          if (!r.ratings) return;
-          logger.info({ gameId: record.id, ratings: r.ratings }, 'rated game archived');
-          const { white, black } = record;
-          if (onRated && white.accountId && black.accountId) {
-            onRated([white.accountId, black.accountId], { type: 'ratingChange', gameId: record.id, ...r.ratings });
-          }
-        },
-        (err: unknown) => {
-          if (left > 0) {
-            setTimeout(() => attempt(left - 1), RETRY_MS).unref();
-            return;
-          }
-          logger.error({ err, gameId: record.id }, 'could not archive the finished game');
-        },
-      );
-    };
-    attempt(RETRIES);
+    storeWithRetries(archive, record, logger, (r) => {
+      if (!r.ratings) return;
+      logger.info({ gameId: record.id, ratings: r.ratings }, 'rated game archived');
+      const { white, black } = record;
+      if (onRated && white.accountId && black.accountId) {
+        onRated([white.accountId, black.accountId], { type: 'ratingChange', gameId: record.id, ...r.ratings });
+      }
+    });
   };
+}
+
+/** The AI service's `onEnded`: each finished game against the AI goes to the archive (never rated). */
+export function archiveAiGames(archive: Archive, logger: Logger, player: (playerId: string) => ArchivedPlayer): (ended: EndedAiGame) => void {
+  return (ended) => storeWithRetries(archive, finishedAiGame(ended, player(ended.playerId)), logger);
 }
