@@ -12,7 +12,8 @@ export function securityHeaders(connectOrigins: readonly string[] = []): [string
   const connect = ["'self'", ...new Set(origins)].join(' ');
   const csp = [
     "default-src 'self'",
-    "script-src 'self'",
+    // no eval; compiling WebAssembly is allowed: the in-browser analysis engine is Stockfish's WASM
+    "script-src 'self' 'wasm-unsafe-eval'",
     // inline style attributes as lichess allows them: scripts are what the policy must lock down
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",

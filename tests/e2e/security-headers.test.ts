@@ -44,7 +44,7 @@ describe('security headers', () => {
     const res = await fetch(site.url);
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("default-src 'self'");
-    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).toMatch(/script-src 'self' 'wasm-unsafe-eval'(;|$)/);
     expect(csp).toContain(`connect-src 'self' ${site.url} ${site.url.replace('http', 'ws')}`);
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("object-src 'none'");

@@ -99,7 +99,7 @@ describe('page headers', () => {
       for (const path of ['/', '/chess/multiplayer', '/index.html']) {
         const res = await fetch(`${server.url}${path}`);
         const csp = res.headers.get('content-security-policy') ?? '';
-        expect(csp, path).toMatch(/script-src 'self'(;|$)/);
+        expect(csp, path).toMatch(/script-src 'self' 'wasm-unsafe-eval'(;|$)/);
         expect(csp).toContain("frame-ancestors 'none'");
         expect(csp).toContain("connect-src 'self' https://chess.example.org wss://chess.example.org https://abc.supabase.co wss://abc.supabase.co");
         expect(res.headers.get('x-frame-options')).toBe('DENY');
