@@ -9,6 +9,7 @@ import { ChessGame } from '../machines/chess';
 import { loadUws, type us_listen_socket } from './uws';
 import { ServerMetrics } from './http/metrics';
 import { TrustedProxies, fromThisMachine } from './http/clientAddress';
+import { securityHeaders } from './http/securityHeaders';
 import { StaticFiles } from './http/static';
 import { GAME_BEAT_MS, GameManager } from './game/games';
 import { Heartbeat } from './heartbeat';
@@ -20,7 +21,7 @@ import { Realtime } from './realtime/realtime';
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
 import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
-import { archiveFinishedGames } from './archive/index';
+import { archiveAiGames, archiveFinishedGames, type ArchivedPlayer } from './archive/index';
 import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
 import { SERVER_DEFAULTS } from './config';
 import { openGameJournal, type OpenedJournal } from './game/journal';
@@ -58,6 +59,8 @@ export interface StartServerOptions {
   random?: () => number;
   /** test-only: games start from this FEN */
   startFen?: string;
+  /** origins other than its own that the page calls (a hosted accounts project), for its Content-Security-Policy */
+  connectOrigins?: readonly string[];
   /** who may read /metrics; absent: everyone (tests) */
   metricsAccess?: MetricsAccess;
   /** XState inspector (INSPECT=1) */
@@ -155,7 +158,13 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       lag: opts.lag ?? { perMoveCapMs: 1000, initialBankMs: 3000, bankCapMs: 7000 },
       startFen: opts.startFen,
       inspect: opts.inspect,
-      ...(opts.accounts?.archive ? { onEnded: archiveFinishedGames(opts.accounts.archive, log.child({ part: 'archive' })) } : {}),
+      ...(opts.accounts?.archive
+        ? {
+            onEnded: archiveFinishedGames(opts.accounts.archive, log.child({ part: 'archive' }), (accountIds, msg) => {
+              for (const id of accountIds) hub.send(id, msg);
+            }),
+          }
+        : {}),
     },
     heartbeat,
     durable?.journal,
@@ -173,6 +182,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       send: (playerId: string, msg: ServerMessage) => gameManager.afterCommit(() => hub.send(playerId, msg)),
       logger: log.child({ part: 'ai' }),
       recorder: durable?.journal,
+      ...(archive ? { onEnded: archiveAiGames(archive, log.child({ part: 'archive' }), (id) => archivedPlayer(hub, id)) } : {}),
     });
   }
   if (durable) resumeAiGames(ai, durable, log);
@@ -255,7 +265,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
 
   opts.accounts?.mount(app);
 
-  const staticFiles = new StaticFiles(opts.staticDir ?? SERVER_DEFAULTS.staticDir);
+  const staticFiles = new StaticFiles(opts.staticDir ?? SERVER_DEFAULTS.staticDir, securityHeaders(opts.connectOrigins));
   if (!staticFiles.available) log.warn({ dir: staticFiles.dir }, 'client build not found; run "npm run build"');
   app.any('/*', (res, req) => staticFiles.handle(res, req));
 
@@ -311,4 +321,11 @@ function resumeAiGames(ai: AiService | undefined, durable: OpenedJournal, log: L
     return;
   }
   for (const game of durable.liveAi) ai.resumeGame(game);
+}
+
+/** The human side of a finished AI game as the archive keeps it: an account or a guest, by its seat. */
+function archivedPlayer(hub: Hub, playerId: string): ArchivedPlayer {
+  const session = hub.session(playerId);
+  const isAccount = session ? session.kind === 'account' : !playerId.startsWith('player_');
+  return { name: session?.name ?? (isAccount ? 'Player' : 'Guest'), accountId: isAccount ? playerId : null, guestId: isAccount ? null : playerId };
 }

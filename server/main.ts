@@ -10,8 +10,17 @@ import { startServer } from './app';
 import { warmUp } from './game/warmUp';
 import { loadAccounts, loadAiFactory } from './wiring';
 import { SERVER_NODE_FLAGS, missingNodeFlags } from './nodeFlags';
+import { createMigratedPglite } from './accounts/db';
+import { CREATE_DATABASE_ENV, CREATE_DATABASE_SCHEMA_ENV, createDatabasesWithEntry } from './accounts/pglite-memory';
 
 async function main(): Promise<void> {
+  // A child this entry started to create and migrate a new embedded database (pglite-memory.ts).
+  const creating = process.env[CREATE_DATABASE_ENV];
+  if (creating) {
+    await createMigratedPglite(creating, process.env[CREATE_DATABASE_SCHEMA_ENV] || 'public');
+    process.exit(0);
+  }
+  createDatabasesWithEntry({ command: process.execPath, args: [...process.execArgv, process.argv[1]] });
   let cfg;
   try {
     cfg = loadConfig();
@@ -69,6 +78,7 @@ async function main(): Promise<void> {
     identification: cfg.identification,
     trustProxy: cfg.trustProxy,
     metricsAccess: { token: cfg.metricsToken, loopbackOnly: cfg.nodeEnv === 'production' },
+    connectOrigins: [cfg.accounts.supabaseUrl, cfg.accounts.publicUrlExplicit ? cfg.accounts.publicUrl : undefined].filter((u): u is string => Boolean(u)),
     inspect,
     durableDir: cfg.durableGames ? cfg.dataDir : undefined,
   });

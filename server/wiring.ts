@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { ServerMessage } from '../machines/protocol/messages';
 import type { ServerConfig } from './config';
 import type { AiGameRecorder } from './game/journal';
+import type { EndedAiGame } from './ai/service';
 import { createAccounts, type AccountsModule as FullAccountsModule, type VerifiedIdentity } from './accounts/index';
 import { DatabaseUnavailableError } from './accounts/db';
 import { unavailableAccounts } from './accounts/unavailable';
@@ -27,6 +28,8 @@ export type AiServiceFactory = (opts: {
   logger: Logger;
   /** the game journal, when games are durable */
   recorder?: AiGameRecorder;
+  /** told of every finished AI game (the archive stores it) */
+  onEnded?: (ended: EndedAiGame) => void;
 }) => Promise<AiService>;
 
 /**

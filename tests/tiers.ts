@@ -41,6 +41,8 @@ const EXCLUSIVE = [
   /^tests\/loadtest\/k6-ci-scale\.test\.ts$/,
   /^tests\/loadtest\/k6-init-budget\.test\.ts$/,
   /^tests\/server\/load-driver\.test\.ts$/,
+  // builds the client three times (npm start builds first)
+  /^tests\/server\/npm-start\.test\.ts$/,
 ];
 
 export function tierOf(file: string): Tier {

@@ -25,12 +25,13 @@
  */
 import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { Color, GameEndReason, WireMove, Winner } from '../protocol/messages';
+import { MAX_PLIES } from '../game/defaults';
 import { automaticResult, describeMove, other, replay, toMoveInput, toWireMove, type GameResult } from './position';
 
 export { replay, toMoveInput, toWireMove, automaticResult } from './position';
 
-/** lichess's maximum game length (lichess; docs/product.md): the game is drawn after 600 plies. */
-export const DEFAULT_MAX_PLIES = 600;
+/** The maximum game length of every game, the AI's too: drawn after MAX_PLIES plies. */
+export const DEFAULT_MAX_PLIES = MAX_PLIES;
 
 export const REJECT = {
   notYourTurn: 'Not your turn',

@@ -12,7 +12,7 @@
  */
 import { assign, emit, enqueueActions, setup } from 'xstate';
 import type {
-  ClientMessage, ClocksMs, Color, GameEndMsg, GameMoveMsg, GameStartMsg, PromotionPiece, TimerUpdateMsg,
+  ClientMessage, ClocksMs, Color, GameEndMsg, GameMoveMsg, GameRatings, GameStartMsg, PromotionPiece, RatingChangeMsg, TimerUpdateMsg,
 } from '../protocol/messages';
 import { START_FEN } from '../chess/index';
 import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, UNTIMED_PLIES } from '../game/defaults';
@@ -61,6 +61,10 @@ export interface MultiplayerContext {
   /** the game that just ended (what a rematch refers to), and where its rematch stands */
   endedGameId: string | null;
   rematch: RematchState;
+  /** both players' ratings as the game started (null: both guests, or a server without ratings) */
+  ratings: GameRatings | null;
+  /** each side's rating change, once the server has scored the game */
+  ratingChange: Pick<RatingChangeMsg, 'white' | 'black'> | null;
   /** bumped whenever the board must be redrawn from context (illegal drop, resync) */
   boardVersion: number;
   now: () => number;
@@ -86,6 +90,7 @@ export type MultiplayerEvent =
   /** the socket was down when the player's last move was to be sent: take it back */
   | { type: 'MOVE_NOT_SENT' }
   | { type: 'END'; msg: GameEndMsg }
+  | { type: 'RATING_CHANGE'; msg: RatingChangeMsg }
   | { type: 'RESET' }
   /** offer a rematch, or accept the opponent's offer */
   | { type: 'OFFER_REMATCH' }
@@ -153,7 +158,7 @@ export const multiplayerGameMachine = setup({
       gameId: null, color: 'white', opponentId: '', opponentName: '', fen: START_FEN, moves: [], lastMove: null,
       turn: 'white', clocks: { white: DEFAULT_CLOCK_MS, black: DEFAULT_CLOCK_MS }, clockSyncedAt: now(), clockRunning: null,
       draw: 'none', notice: null, end: null, firstMoveDeadline: null, opponentAway: null, endedGameId: null, rematch: 'none',
-      boardVersion: 0, now, random: input.random ?? Math.random,
+      ratings: null, ratingChange: null, boardVersion: 0, now, random: input.random ?? Math.random,
     };
   },
   states: {
@@ -180,6 +185,7 @@ export const multiplayerGameMachine = setup({
                 draw: st?.drawOfferFrom && st.drawOfferFrom !== m.color ? 'received' as const : st?.drawOfferFrom ? 'sent' as const : 'none' as const,
                 end: null, notice: null, boardVersion: context.boardVersion + 1,
                 firstMoveDeadline: firstMoveDeadline(moves, context.now()), opponentAway: null, endedGameId: null, rematch: 'none' as const,
+                ratings: m.ratings ?? null, ratingChange: null,
               };
             }),
             emit(({ context }) => ({
@@ -192,8 +198,13 @@ export const multiplayerGameMachine = setup({
           actions: assign(({ context }) => ({
             gameId: null, endedGameId: null, rematch: 'none' as const, fen: START_FEN, moves: [], lastMove: null, turn: 'white' as Color, draw: 'none' as const,
             end: null, notice: null, clocks: { white: DEFAULT_CLOCK_MS, black: DEFAULT_CLOCK_MS }, clockRunning: null,
-            firstMoveDeadline: null, opponentAway: null, boardVersion: context.boardVersion + 1,
+            firstMoveDeadline: null, opponentAway: null, ratings: null, ratingChange: null, boardVersion: context.boardVersion + 1,
           })),
+        },
+        // usually just after the end; on a slow archive write it may come later
+        RATING_CHANGE: {
+          guard: ({ context, event }) => event.msg.gameId === (context.gameId ?? context.endedGameId),
+          actions: assign(({ event }) => ({ ratingChange: { white: event.msg.white, black: event.msg.black } })),
         },
       },
       states: {

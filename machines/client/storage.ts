@@ -67,4 +67,6 @@ export const STORAGE_KEYS = {
   socketIdentity: 'chess.socketIdentity',
   aiSettings: 'chess.aiSettings',
   playPreferences: 'chess.playPreferences',
+  /** `accountId:guestId` pairs whose offer to import the guest's games was answered */
+  guestImportAnswered: 'chess.guestImportAnswered',
 } as const;

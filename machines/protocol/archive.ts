@@ -3,9 +3,7 @@
  * reads, as zod schemas with the types inferred from them.
  */
 import { z } from 'zod';
-import { gameEndReasonSchema, winnerSchema } from './schemas';
-
-export const ratingChangeSchema = z.object({ before: z.number(), after: z.number() });
+import { gameEndReasonSchema, ratingChangeSchema, winnerSchema } from './schemas';
 
 export const publicPlayerSchema = z.object({
   /** the name shown in the game */
@@ -48,6 +46,9 @@ export const profileSchema = z.object({
   recent: z.array(gameSummarySchema),
 });
 
+/** GET /api/me (signed in): the player's own record and games, whether or not it has a username yet. */
+export const ownProfileSchema = profileSchema.extend({ username: z.string().nullable() });
+
 export const leaderboardSchema = z.array(
   z.object({ username: z.string(), rating: z.number(), deviation: z.number(), games: z.number() }),
 );
@@ -56,6 +57,7 @@ export type PublicPlayer = z.infer<typeof publicPlayerSchema>;
 export type GameSummary = z.infer<typeof gameSummarySchema>;
 export type PublicGame = z.infer<typeof publicGameSchema>;
 export type Profile = z.infer<typeof profileSchema>;
+export type OwnProfile = z.infer<typeof ownProfileSchema>;
 export type Leaderboard = z.infer<typeof leaderboardSchema>;
 
 /** The archive API's paths (the server mounts them, the client fetches them). */
@@ -65,4 +67,6 @@ export const ARCHIVE_API = {
   playerGames: (username: string, before?: string) =>
     `/api/players/${encodeURIComponent(username)}/games${before ? `?before=${encodeURIComponent(before)}` : ''}`,
   leaderboard: '/api/leaderboard',
+  /** the signed-in player's own profile; send the access token as a bearer token */
+  me: '/api/me',
 } as const;

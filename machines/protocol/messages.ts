@@ -14,6 +14,9 @@ import type {
   currentStateSchema,
   errorCodeSchema,
   gameEndReasonSchema,
+  gameRatingsSchema,
+  playerRatingSchema,
+  ratingChangeSchema,
   promotionPieceSchema,
   serverMessageSchema,
   timersSchema,
@@ -31,6 +34,9 @@ export type GameEndReason = z.infer<typeof gameEndReasonSchema>;
 export type CurrentState = z.infer<typeof currentStateSchema>;
 export type AiGameOptions = z.infer<typeof aiGameOptionsSchema>;
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
+export type PlayerRating = z.infer<typeof playerRatingSchema>;
+export type GameRatings = z.infer<typeof gameRatingsSchema>;
+export type RatingChange = z.infer<typeof ratingChangeSchema>;
 
 // ---------------------------------------------------------------------------
 // Server -> client
@@ -63,6 +69,7 @@ export type GameOverMsg = ServerMessageOf<'gameOver'>;
 export type ErrorMsg = ServerMessageOf<'error'>;
 export type ServerShutdownMsg = ServerMessageOf<'serverShutdown'>;
 export type IdentifiedMsg = ServerMessageOf<'identified'>;
+export type RatingChangeMsg = ServerMessageOf<'ratingChange'>;
 
 // ---------------------------------------------------------------------------
 // Client -> server

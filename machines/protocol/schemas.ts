@@ -63,6 +63,18 @@ export const gameEndReasonSchema = z.enum([
   'max plies',
 ]);
 
+/** A rating before and after a rated game. */
+export const ratingChangeSchema = z.object({ before: z.number(), after: z.number() });
+
+/**
+ * A signed-in player's pool rating as the game screen shows it (additive); provisional while
+ * the rating's deviation is high (shown with a question mark).
+ */
+export const playerRatingSchema = z.object({ rating: z.number(), provisional: z.boolean() });
+
+/** Both players' ratings at the start of a game: null for a guest (unrated). */
+export const gameRatingsSchema = z.object({ white: playerRatingSchema.nullable(), black: playerRatingSchema.nullable() });
+
 /** The position a rejoining player gets in `gameStart` / `aiGameStart`. */
 export const currentStateSchema = z.object({
   fen: z.string(),
@@ -152,6 +164,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     /** seconds */
     timerDuration: z.number(),
     currentState: currentStateSchema.optional(),
+    /** additive: both players' pool ratings, when at least one is signed in */
+    ratings: gameRatingsSchema.optional(),
   }),
   z.strictObject({
     type: z.literal('aiGameStart'),
@@ -238,6 +252,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('serverShutdown'), message: z.string() }),
   /** additive: answer to identifyUser */
   z.strictObject({ type: z.literal('identified'), playerId: z.string(), username: z.string().optional() }),
+  /** additive: a rated game `gameId` has been scored: each side's rating before and after */
+  z.strictObject({ type: z.literal('ratingChange'), gameId: z.string(), white: ratingChangeSchema, black: ratingChangeSchema }),
   /** additive: answer to claimGuestGames: how many archived guest games the account now holds */
   z.strictObject({ type: z.literal('guestGamesClaimed'), guestId: z.string(), count: z.number().int() }),
 ]);

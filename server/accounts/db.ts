@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { ACCOUNTS_DEFAULTS } from './config';
 import { createDataDirApart, pgliteStartParams } from './pglite-memory';
+import { migrate } from './migrate';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -101,17 +102,40 @@ function lockDataDir(dir: string): () => void {
 }
 
 async function openPglite(dataDir: string, schema: string): Promise<Db> {
-  const dir = `${dataDir.replace(/\/+$/, '')}/pg`;
+  const dir = pgliteDir(dataDir);
   mkdirSync(dir, { recursive: true });
   const unlock = lockDataDir(dataDir);
   let db: PGlite;
   try {
-    await createDataDirApart(dir);
+    await createDataDirApart(dir, schema);
     db = await PGlite.create(dir, { startParams: pgliteStartParams() });
   } catch (err) {
     unlock();
     throw err;
   }
+  return pgliteDb(db, schema, unlock);
+}
+
+/** Where in a data directory the embedded database lives. */
+function pgliteDir(dataDir: string): string {
+  return `${dataDir.replace(/\/+$/, '')}/pg`;
+}
+
+/**
+ * Creates the embedded database in `dir` and applies the migrations, in this process; for the
+ * child process that server/accounts/pglite-memory.ts starts, while its parent holds the lock.
+ */
+export async function createMigratedPglite(dir: string, schema: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const db = await pgliteDb(await PGlite.create(dir, { startParams: pgliteStartParams() }), schema, () => {});
+  try {
+    await migrate(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function pgliteDb(db: PGlite, schema: string, onClose: () => void): Promise<Db> {
   await db.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
   return {
     kind: 'pglite',
@@ -139,7 +163,7 @@ async function openPglite(dataDir: string, schema: string): Promise<Db> {
       try {
         await db.close();
       } finally {
-        unlock();
+        onClose();
       }
     },
   };

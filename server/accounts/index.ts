@@ -232,7 +232,8 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
         onError: unavailableOr(() => json(500, { message: 'Internal server error' }), () => json(503, { message: ACCOUNTS_UNAVAILABLE_TEXT })),
       });
     const inbox = mailer.inbox;
-    const archive = createArchive(db, logger.child({ part: 'archive' }));
+    // the archive's /api/me checks access tokens as the socket does (verifyAccessToken below)
+    const archive = createArchive(db, logger.child({ part: 'archive' }), (token) => module.verifyAccessToken(token));
     const archiveServe = plain(archive.handler);
     const devMail = plain(async (req) => {
       if (!inbox) return json(404, { message: 'The development inbox is off (set DEV_INBOX=true or loopback to turn it on)' });
@@ -278,7 +279,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
     sweeper.unref();
 
     let closed = false;
-    return {
+    const module: AccountsModule = {
       info: { mode: 'embedded', publicUrl: cfg.publicUrl, anonKey, db: db.kind },
       archive,
       health: healthProbe(db, Math.min(1_000, cfg.dbTimeouts.queryMs)),
@@ -319,6 +320,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
         await db.close();
       },
     };
+    return module;
   } catch (err) {
     mailer?.close();
     await db.close().catch(() => undefined);

@@ -37,6 +37,7 @@ import { resolveEngine } from './engine/locate';
 import { levelSettings } from './levels';
 import { chooseAiMove } from './move-chooser';
 import type { AiGameRecorder } from '../game/journal';
+import type { GameResult } from '../../machines/game';
 import type { AiGameLog } from '../game/journalRecords';
 
 export interface AiService {
@@ -71,6 +72,20 @@ export interface AiService {
   liveGames(): AiGameLog[];
 }
 
+/** A game against the AI as the AI service reports its end. */
+export interface EndedAiGame {
+  gameId: string;
+  playerId: string;
+  playerColor: Color;
+  difficulty: number;
+  /** UCI, both sides */
+  moves: readonly string[];
+  result: GameResult;
+  /** wall-clock ms */
+  startedAt: number;
+  endedAt: number;
+}
+
 export interface AiServiceOptions {
   send: (playerId: string, msg: ServerMessage) => void;
   logger: Logger;
@@ -84,6 +99,8 @@ export interface AiServiceOptions {
   enginePath?: string;
   /** human-like pause range in ms; default AI_REPLY_DELAY_MS or [300, 1200] */
   replyDelayMs?: [number, number];
+  /** told of every finished game, with its moves and result (the archive stores it) */
+  onEnded?: (ended: EndedAiGame) => void;
   /** how long a disconnected player's game is kept; default 5 minutes */
   disconnectGraceMs?: number;
   /** cap on every search's movetime (tests); default none */
@@ -265,8 +282,22 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
         );
         send(entry.playerId, { type: 'gameOver', gameId: entry.gameId, reason: ev.reason, winner: ev.winner });
         finish(entry);
+        tellEnded(entry, { winner: ev.winner, reason: ev.reason });
         return;
       }
+    }
+  }
+
+  function tellEnded(entry: GameEntry, result: EndedAiGame['result']): void {
+    if (!opts.onEnded) return;
+    try {
+      const { moves } = entry.actor.getSnapshot().context;
+      opts.onEnded({
+        gameId: entry.gameId, playerId: entry.playerId, playerColor: entry.playerColor, difficulty: entry.difficulty,
+        moves: [...moves], result, startedAt: entry.startedAt, endedAt: Date.now(),
+      });
+    } catch (err) {
+      entry.log.error({ err }, 'could not hand the finished AI game on');
     }
   }
 

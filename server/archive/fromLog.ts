@@ -1,9 +1,12 @@
 /**
- * A finished multiplayer game's archive record, from its log (the game's whole truth): the
- * moves and result from the final state, the mover's clock after each move from the log's
- * clock history, the players' kinds from the log's input.
+ * Archive records of finished games: a multiplayer game's from its log (the game's whole truth:
+ * the moves and result from the final state, the mover's clock after each move from the log's
+ * clock history, the players' kinds from the log's input), and a game against the AI's from
+ * what the AI service knows at its end.
  */
+import { ChessGame } from '../../machines/chess';
 import { clockHistory, gamePgn, type GameLog, type GameResult, type GameState, type Seat } from '../../machines/game';
+import type { EndedAiGame } from '../ai/service';
 import type { ArchivedPlayer, FinishedGame } from './store';
 
 function playerOf(seat: Seat, log: GameLog): ArchivedPlayer {
@@ -37,5 +40,34 @@ export function finishedGameFromLog(
     moves: [...state.moves],
     clocksMs,
     pgn: gamePgn(state.result ? state : { ...state, result }),
+  };
+}
+
+const RESULT_TAG = { white: '1-0', black: '0-1', draw: '1/2-1/2' } as const;
+
+/** The archive record of a game against the AI: unrated, without clocks (AI games have none). */
+export function finishedAiGame(ended: EndedAiGame, human: ArchivedPlayer): FinishedGame {
+  const engine: ArchivedPlayer = { name: `Stockfish level ${ended.difficulty}`, accountId: null, guestId: null };
+  const game = new ChessGame();
+  const moves: string[] = [];
+  for (const uci of ended.moves) {
+    if (!game.play(uci)) break;
+    moves.push(uci);
+  }
+  const white = ended.playerColor === 'white' ? human : engine;
+  const black = ended.playerColor === 'white' ? engine : human;
+  return {
+    id: ended.gameId,
+    kind: 'ai',
+    white,
+    black,
+    winner: ended.result.winner,
+    reason: ended.result.reason,
+    clockMs: 0,
+    startedAt: new Date(ended.startedAt),
+    endedAt: new Date(Math.max(ended.startedAt, ended.endedAt)),
+    moves,
+    clocksMs: moves.map(() => 0),
+    pgn: game.pgn({ Event: 'Game against the AI', White: white.name, Black: black.name, Result: RESULT_TAG[ended.result.winner] }),
   };
 }

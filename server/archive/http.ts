@@ -2,11 +2,12 @@
  * The archive's public read API (docs/archive.md): games, profiles and the leaderboard. Public
  * by design, as on lichess: no e-mail, account id or guest id ever leaves here.
  */
-import type { GameSummary, Leaderboard, Profile, PublicGame, PublicPlayer } from '../../machines/protocol/archive';
-import { json, type Handler, type Reply } from '../accounts/http';
+import type { GameSummary, Leaderboard, OwnProfile, Profile, PublicGame, PublicPlayer } from '../../machines/protocol/archive';
+import { bearerToken, json, type Handler, type Reply, type Req } from '../accounts/http';
+import type { TokenCheck } from './index';
 import type { Queryable } from '../accounts/db';
 import {
-  PROVISIONAL_DEVIATION,
+  isProvisional,
   accountByUsername,
   accountGames,
   accountRecord,
@@ -57,24 +58,38 @@ async function gameReply(db: Queryable, id: string): Promise<Reply> {
   return json(200, body, CACHE);
 }
 
-async function profileReply(db: Queryable, name: string): Promise<Reply> {
-  const account = USERNAME.test(name) ? await accountByUsername(db, name) : null;
-  if (!account) return notFound('player');
+/** An account's public profile: rating and its history, record, ten most recent games. */
+async function profileOf(db: Queryable, accountId: string): Promise<Omit<Profile, 'username'>> {
   const [rating, record, history, recent] = await Promise.all([
-    currentRating(db, account.id),
-    accountRecord(db, account.id),
-    ratingHistory(db, account.id),
-    accountGames(db, account.id, { limit: 10 }),
+    currentRating(db, accountId),
+    accountRecord(db, accountId),
+    ratingHistory(db, accountId),
+    accountGames(db, accountId, { limit: 10 }),
   ]);
   const usernames = await usernamesOf(db, accountsOf(recent));
-  const body: Profile = {
-    username: account.username,
-    rating: rating && { ...rating, provisional: rating.deviation > PROVISIONAL_DEVIATION },
+  return {
+    rating: rating && { ...rating, provisional: isProvisional(rating.deviation) },
     record,
     history: history.map((p) => ({ at: p.at.toISOString(), rating: p.rating })),
     recent: recent.map((g) => summary(g, usernames)),
   };
+}
+
+async function profileReply(db: Queryable, name: string): Promise<Reply> {
+  const account = USERNAME.test(name) ? await accountByUsername(db, name) : null;
+  if (!account) return notFound('player');
+  const body: Profile = { username: account.username, ...(await profileOf(db, account.id)) };
   return json(200, body, CACHE);
+}
+
+/** The signed-in player's own profile, whether or not it has chosen a username. */
+async function ownProfileReply(db: Queryable, checkToken: TokenCheck, req: Req): Promise<Reply> {
+  const token = bearerToken(req.headers);
+  const who = token ? await checkToken(token) : null;
+  if (!who) return json(401, { error: 'unauthorized', message: 'Sign in to see your own games.' }, { 'Cache-Control': 'no-store' });
+  const usernames = await usernamesOf(db, [who.sub]);
+  const body: OwnProfile = { username: usernames.get(who.sub) ?? null, ...(await profileOf(db, who.sub)) };
+  return json(200, body, { 'Cache-Control': 'no-store' });
 }
 
 async function playerGamesReply(db: Queryable, name: string, beforeText: string | null): Promise<Reply> {
@@ -93,8 +108,8 @@ async function leaderboardReply(db: Queryable): Promise<Reply> {
   return json(200, body, CACHE);
 }
 
-/** GET /api/games/:id, /api/players/:username, /api/players/:username/games, /api/leaderboard. */
-export function createArchiveHandler(db: Queryable): Handler {
+/** GET /api/games/:id, /api/players/:username, /api/players/:username/games, /api/leaderboard, /api/me. */
+export function createArchiveHandler(db: Queryable, checkToken: TokenCheck): Handler {
   return (req) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return json(405, { error: 'method_not_allowed', message: 'read-only' }, { Allow: 'GET, HEAD' });
     const parts = req.path.split('/').slice(1).map((p) => {
@@ -110,6 +125,7 @@ export function createArchiveHandler(db: Queryable): Handler {
     if (kind === 'players' && name !== undefined && parts.length === 3) return profileReply(db, name);
     if (kind === 'players' && name !== undefined && sub === 'games' && parts.length === 4) return playerGamesReply(db, name, req.query.get('before'));
     if (kind === 'leaderboard' && parts.length === 2) return leaderboardReply(db);
+    if (kind === 'me' && parts.length === 2) return ownProfileReply(db, checkToken, req);
     return notFound('page');
   };
 }

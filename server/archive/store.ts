@@ -4,7 +4,7 @@
  * game id again (both players' nodes reporting one end, a retry after a crash) changes nothing,
  * and a rated game's ratings are updated in the same transaction as its row, so exactly once.
  */
-import type { GameEndReason, Winner } from '../../machines/protocol/messages';
+import type { GameEndReason, PlayerRating, RatingChange, Winner } from '../../machines/protocol/messages';
 import { GLICKO2_DEFAULTS, rateGame, type Glicko2Rating } from '../../machines/rating';
 import type { Db, Queryable } from '../accounts/db';
 
@@ -38,10 +38,7 @@ export interface FinishedGame {
   pgn: string;
 }
 
-export interface RatingChange {
-  before: number;
-  after: number;
-}
+export type { RatingChange } from '../../machines/protocol/messages';
 
 export interface ArchivedGame extends FinishedGame {
   rated: boolean;
@@ -279,6 +276,16 @@ export async function currentRating(db: Queryable, accountId: string): Promise<(
  * question mark and leaves them off its leaderboards.
  */
 export const PROVISIONAL_DEVIATION = 110;
+
+export function isProvisional(deviation: number): boolean {
+  return deviation > PROVISIONAL_DEVIATION;
+}
+
+/** An account's pool rating as players see it; the initial rating before its first rated game. */
+export async function playerRating(db: Queryable, accountId: string): Promise<PlayerRating> {
+  const r = (await currentRating(db, accountId)) ?? GLICKO2_DEFAULTS.initial;
+  return { rating: r.rating, provisional: isProvisional(r.deviation) };
+}
 
 export interface LeaderboardEntry {
   userId: string;

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ClocksMs, Color, CurrentState, ServerMessage } from '../../machines/protocol/messages';
+import type { ClocksMs, Color, CurrentState, GameRatings, ServerMessage } from '../../machines/protocol/messages';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
 import {
@@ -97,6 +97,15 @@ export interface LiveGame {
   log: GameLog;
   startedAt: number;
   ended: boolean;
+  /** the players' pool ratings when it started (gameStart shows them), or undefined when both are guests */
+  ratings?: GameRatings;
+}
+
+/** The players' ratings a game shows: a signed-in player's as looked up, none for a guest; undefined if neither has one. */
+function ratingsOf(white: PlayerSession, black: PlayerSession): GameRatings | undefined {
+  const of = (s: PlayerSession) => (s.kind === 'account' ? (s.rating ?? null) : null);
+  const ratings = { white: of(white), black: of(black) };
+  return ratings.white || ratings.black ? ratings : undefined;
 }
 
 const OPPONENT_LEFT = (seconds: number) =>
@@ -158,6 +167,7 @@ export class GameManager {
     if (!actor) return null;
     this.recorder.started(input);
     const game = this.adopt(actor, newGameLog(input), { white, black });
+    game.ratings = ratingsOf(white, black);
     this.metrics.gamesStarted.inc();
     this.log.info({ gameId: id, white: white.id, black: black.id }, 'game started');
     const timerDuration = Math.round(this.opts.clockMs / 1000);
@@ -180,6 +190,7 @@ export class GameManager {
           opponentName: them.name,
           timerDuration,
           ...(currentState ? { currentState } : {}),
+          ...(game.ratings ? { ratings: game.ratings } : {}),
         });
       }
     });

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { GameManager } from './games';
 import type { PoolActor, PoolEmitted } from '../../machines/matchmaking';
+import type { PlayerRating } from '../../machines/protocol/messages';
 import { createPoolActor } from './machines';
 
 /** How often the pool pairs its queue again (rating windows widen while players wait). */
@@ -14,8 +15,8 @@ export const POOL_TICK_MS = 1_000;
 /** A rating lookup slower than this joins the player as unrated rather than keep them waiting. */
 const RATING_LOOKUP_MS = 2_000;
 
-/** A signed-in player's pool rating, or null (no rated game yet, or no archive). */
-export type RatingLookup = (accountId: string) => Promise<number | null>;
+/** A signed-in player's pool rating, or null (no archive). */
+export type RatingLookup = (accountId: string) => Promise<PlayerRating | null>;
 
 export const QUEUED_TEXT = 'Searching for an opponent...';
 export const CANCELED_TEXT = 'Matchmaking canceled';
@@ -87,7 +88,9 @@ export class Matchmaking {
     this.lookUpRating(session.id).then((rating) => {
       // cancelled, gone or seated while the rating was looked up
       if (!this.joining.delete(session.id) || !session.ws || session.game) return;
-      this.enter(session, session.name ?? name, rating);
+      // the game the pairing starts shows it
+      session.rating = rating;
+      this.enter(session, session.name ?? name, rating?.rating ?? null);
     });
   }
 
@@ -95,7 +98,7 @@ export class Matchmaking {
     this.actor.send({ type: 'JOIN', playerId: session.id, name, rating, at: performance.now(), roll: this.random() });
   }
 
-  private async lookUpRating(accountId: string): Promise<number | null> {
+  private async lookUpRating(accountId: string): Promise<PlayerRating | null> {
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([

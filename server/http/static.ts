@@ -60,7 +60,11 @@ export class StaticFiles {
   private files = new Map<string, StaticFile>();
   readonly available: boolean;
 
-  constructor(readonly dir: string) {
+  /** `headers`: sent with every answer (the security headers of server/http/securityHeaders.ts). */
+  constructor(
+    readonly dir: string,
+    private readonly headers: readonly [string, string][] = [],
+  ) {
     this.available = existsSync(join(dir, 'index.html'));
     if (existsSync(dir)) this.load(dir);
   }
@@ -161,7 +165,7 @@ export class StaticFiles {
     res.writeHeader('Content-Type', file.type);
     res.writeHeader('Cache-Control', file.cacheControl);
     res.writeHeader('ETag', file.etag);
-    res.writeHeader('X-Content-Type-Options', 'nosniff');
+    for (const [name, value] of this.headers) res.writeHeader(name, value);
     if (file.gzip || file.br) res.writeHeader('Vary', 'Accept-Encoding');
     if (encoding) res.writeHeader('Content-Encoding', encoding);
     endBody(res, method === 'head', body);

@@ -3,7 +3,7 @@
  * player sessions (kept while a disconnected player still has a seat in a game).
  */
 import type { WebSocket, TemplatedApp } from '../uws';
-import type { ServerMessage } from '../../machines/protocol/messages';
+import type { PlayerRating, ServerMessage } from '../../machines/protocol/messages';
 import type { RateState } from './rateLimit';
 import type { LiveGame } from '../game/games';
 import type { LagPings } from './lagPings';
@@ -47,6 +47,8 @@ export interface PlayerSession {
   /** live multiplayer game, if any (set and cleared by the GameManager) */
   game: LiveGame | null;
   queued: boolean;
+  /** a signed-in player's pool rating, as looked up when they last searched for a game */
+  rating?: PlayerRating | null;
 }
 
 export const LOBBY_TOPIC = 'lobby';

@@ -39,6 +39,9 @@ export interface RealtimeOptions {
 export const OVERSIZE_READ_MARGIN_BYTES = 64 * 1024;
 /** uWS's close message when it cuts a frame over its maxPayloadLength */
 const UWS_TOO_BIG = 'Received too big message';
+/** what a flood's refusals are counted by in the log */
+type Refused = 'connection' | 'identify';
+
 /** refusals answered by closing the socket (1008, 1009), not with an error message */
 type ClosingRefusal = 'rate_limit' | 'oversize';
 const isClosingRefusal = (reason: string): reason is ClosingRefusal => reason === 'rate_limit' || reason === 'oversize';
@@ -72,8 +75,8 @@ export class Realtime {
   private readonly rematches: Rematches;
   private readonly admission: Admission;
   private readonly proxies: TrustedProxies;
-  /** addresses refused since the last sweep, and how many refusals of each are not yet logged */
-  private readonly refusedUnlogged = new Map<string, number>();
+  /** refusals of an address since the last sweep ("connection …" / "identify …"), and how many of each are not yet logged */
+  private readonly refusedUnlogged = new Map<string, { what: Refused; address: string; reason: string; unlogged: number }>();
   private readonly identification: Identification | null;
   private lastSweep = 0;
 
@@ -155,7 +158,7 @@ export class Realtime {
       // answered at once with a status (429, or 503 when the server is full), before any other
       // work (the guest secret's HMAC included)
       this.metrics.connectionsRefused.inc({ reason: refusal.reason });
-      this.logRefusal(address, refusal.reason);
+      this.logRefusal('connection', address, refusal.reason);
       res.cork(() => {
         res
           .writeStatus(refusal.status)
@@ -205,22 +208,24 @@ export class Realtime {
   }
 
   /**
-   * A refused upgrade is logged once per address per sweep, the rest counted into one line at
-   * the sweep: a flood of refusals must not become a flood of log writes.
+   * Refusals that a flood produces by the thousand (upgrades past the limits, identifications
+   * past the budget) are logged once per address per sweep, the rest counted into one line at the
+   * sweep: a flood of refusals must not become a flood of log writes on the event loop.
    */
-  private logRefusal(address: string, reason: string): void {
-    const unlogged = this.refusedUnlogged.get(address);
-    if (unlogged !== undefined) {
-      this.refusedUnlogged.set(address, unlogged + 1);
+  private logRefusal(what: Refused, address: string, reason: string): void {
+    const key = `${what} ${address}`;
+    const seen = this.refusedUnlogged.get(key);
+    if (seen) {
+      seen.unlogged++;
       return;
     }
-    this.refusedUnlogged.set(address, 0);
-    this.log.info({ address, reason }, 'connection refused');
+    this.refusedUnlogged.set(key, { what, address, reason, unlogged: 0 });
+    this.log.info({ address, reason }, what === 'connection' ? 'connection refused' : 'message rejected');
   }
 
   private logRefusalsSinceSweep(): void {
-    for (const [address, refused] of this.refusedUnlogged) {
-      if (refused > 0) this.log.info({ address, refused, seconds: SWEEP_EVERY_MS / 1000 }, 'more connections refused from this address');
+    for (const { what, address, reason, unlogged } of this.refusedUnlogged.values()) {
+      if (unlogged > 0) this.log.info({ address, reason, refused: unlogged, seconds: SWEEP_EVERY_MS / 1000 }, `more ${what === 'connection' ? 'connections' : 'messages'} refused from this address`);
     }
     this.refusedUnlogged.clear();
   }
@@ -499,6 +504,7 @@ export class Realtime {
         opponentName: opponent.name,
         timerDuration: Math.round(this.games.clockMs / 1000),
         currentState: state,
+        ...(game.ratings ? { ratings: game.ratings } : {}),
       });
       // the opponent's pending draw offer is part of currentState; send it as an event as well
       if (state.drawOfferFrom && state.drawOfferFrom !== color) this.sendWs(ws, { type: 'drawOffer', gameId });
@@ -538,7 +544,9 @@ export class Realtime {
     }
     if (data.closing) return;
     if (outcome.kind === 'rate_limited') {
-      this.reject(ws, 'identify_rate_limited', TEXTS.identifyRateLimited);
+      this.metrics.messagesRejected.inc({ reason: 'identify_rate_limited' });
+      this.logRefusal('identify', data.address, 'identify_rate_limited');
+      this.sendWs(ws, { type: 'error', code: 'identify_rate_limited', message: TEXTS.identifyRateLimited });
       return;
     }
     if (outcome.kind === 'failed' || outcome.claims.sub !== payload.userId) {

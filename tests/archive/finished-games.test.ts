@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profileSchema, publicGameSchema, type PublicGame } from '../../machines/protocol/archive';
+import type { RatingChangeMsg } from '../../machines/protocol/messages';
 import type { RunningServer } from '../../server/app';
 import { createAccounts, type AccountsModule } from '../../server/accounts';
 import { nodeSupabaseClient } from '../accounts/harness';
@@ -65,9 +66,19 @@ describe('finished games in the archive', () => {
     const white = sa.color === 'white' ? a : b;
     const pair: Pair = { white, black: white === a ? b : a, gameId: sa.gameId as string };
     expect(sb.gameId).toBe(pair.gameId);
+    // both new accounts: the initial rating, provisional
+    const initial = { rating: 1500, provisional: true };
+    expect(sa.ratings).toEqual({ white: initial, black: initial });
+    expect(sb.ratings).toEqual(sa.ratings);
     await playMoves(pair, FOOLS_MATE);
     const end = await pair.white.next('gameEnd');
     expect(end).toMatchObject({ winner: 'black', reason: 'checkmate' });
+    // each player is told both rating changes once the archive has scored the game
+    const [ca, cb] = (await Promise.all([a.next('ratingChange'), b.next('ratingChange')])) as RatingChangeMsg[];
+    expect(ca).toEqual(cb);
+    expect(ca.gameId).toBe(pair.gameId);
+    expect(ca.black.after).toBeGreaterThan(ca.black.before);
+    expect(ca.white.after).toBeLessThan(ca.white.before);
 
     const game = await archived(pair.gameId);
     expect(game).toMatchObject({ kind: 'pool', rated: true, winner: 'black', reason: 'checkmate', moves: FOOLS_MATE, plies: 4 });
@@ -76,7 +87,8 @@ describe('finished games in the archive', () => {
     expect(game.pgn).toContain('Qh4#');
     expect(game.pgn).toContain('0-1');
     const winner = game.black.username!;
-    expect(game.black.rating!.after).toBeGreaterThan(game.black.rating!.before);
+    expect(game.black.rating).toEqual(ca.black);
+    expect(game.white.rating).toEqual(ca.white);
     const profile = profileSchema.parse(await (await fetch(`${server.url}/api/players/${winner}`)).json());
     expect(profile.record).toMatchObject({ games: 1, wins: 1 });
     expect(profile.rating!.games).toBe(1);

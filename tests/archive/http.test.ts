@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leaderboardSchema, profileSchema, publicGameSchema } from '../../machines/protocol/archive';
+import { leaderboardSchema, ownProfileSchema, profileSchema, publicGameSchema } from '../../machines/protocol/archive';
 import { createArchiveHandler } from '../../server/archive/http';
 import { archiveGame, type FinishedGame } from '../../server/archive/store';
 import type { Handler, Reply } from '../../server/accounts/http';
 import { openTestDb, type TestDb } from './archiveDb';
 
-async function get(handler: Handler, url: string, method = 'GET'): Promise<{ status: number; body: unknown }> {
+async function get(handler: Handler, url: string, method = 'GET', headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
   const u = new URL(url, 'http://site.test');
-  const reply: Reply = await handler({ method, path: u.pathname, query: u.searchParams, headers: {}, ip: '127.0.0.1', peer: '127.0.0.1', body: Buffer.alloc(0) });
+  const reply: Reply = await handler({ method, path: u.pathname, query: u.searchParams, headers, ip: '127.0.0.1', peer: '127.0.0.1', body: Buffer.alloc(0) });
   return { status: reply.status, body: JSON.parse(String(reply.body)) };
 }
 
@@ -33,7 +33,7 @@ describe('archive API', () => {
     t = await openTestDb('pglite');
     aliceId = await t.addAccount('Alice_1');
     await archiveGame(t.db, { ...g, white: { ...g.white, accountId: aliceId } });
-    handler = createArchiveHandler(t.db);
+    handler = createArchiveHandler(t.db, async (token) => (token === 'alice-token' ? { sub: aliceId } : null));
   });
   afterAll(async () => t?.destroy());
 
@@ -65,5 +65,15 @@ describe('archive API', () => {
     expect(leaderboardSchema.parse((await get(handler, '/api/leaderboard')).body)).toEqual([]);
     expect((await get(handler, '/api/games/..%2F..%2Fetc')).status).toBe(404);
     expect((await get(handler, '/api/games/game_apitest0001', 'POST')).status).toBe(405);
+  });
+
+  it("serves the signed-in player's own games only with a valid access token", async () => {
+    expect((await get(handler, '/api/me')).status).toBe(401);
+    expect((await get(handler, '/api/me', 'GET', { authorization: 'Bearer forged' })).status).toBe(401);
+    const r = await get(handler, '/api/me', 'GET', { authorization: 'Bearer alice-token' });
+    expect(r.status).toBe(200);
+    const own = ownProfileSchema.parse(r.body);
+    expect(own).toMatchObject({ username: 'Alice_1', record: { games: 1, wins: 1 } });
+    expect(own.recent.map((g) => g.id)).toEqual([g.id]);
   });
 });

@@ -61,8 +61,8 @@ afterAll(async () => {
 
 describe('the rated pool', () => {
   it('pairs players of close ratings at once and far ones only once the window has widened', async () => {
-    expect(await accounts.archive!.ratingOf(ids.strong!.id)).toBeGreaterThan(1750);
-    expect(await accounts.archive!.ratingOf(ids.weak!.id)).toBeLessThan(1250);
+    expect((await accounts.archive!.ratingOf(ids.strong!.id)).rating).toBeGreaterThan(1750);
+    expect((await accounts.archive!.ratingOf(ids.weak!.id)).rating).toBeLessThan(1250);
     const weak = await searching('weak');
     const strong = await searching('strong');
     const newA = await searching('newA');

@@ -156,6 +156,21 @@ describe('multiplayer game machine', () => {
     h.actor.send({ type: 'RESET' });
     expect(h.actor.getSnapshot().matches({ game: 'idle' })).toBe(true);
   });
+
+  it("ratings from gameStart; the ended game's rating change is kept, another game's ignored, a new game clears it", () => {
+    const h = start({ color: 'white' });
+    const ratings = { white: { rating: 1512, provisional: false }, black: null };
+    h.begin({ ratings });
+    expect(h.ctx().ratings).toEqual(ratings);
+    h.actor.send({ type: 'END', msg: { type: 'gameEnd', gameId: 'g1', winner: 'white', reason: 'resignation' } });
+    const change = { white: { before: 1512, after: 1524 }, black: { before: 1500, after: 1488 } };
+    h.actor.send({ type: 'RATING_CHANGE', msg: { type: 'ratingChange', gameId: 'other', ...change } });
+    expect(h.ctx().ratingChange).toBeNull();
+    h.actor.send({ type: 'RATING_CHANGE', msg: { type: 'ratingChange', gameId: 'g1', ...change } });
+    expect(h.ctx().ratingChange).toEqual(change);
+    h.begin({ gameId: 'g2' });
+    expect(h.ctx()).toMatchObject({ ratings: null, ratingChange: null });
+  });
 });
 
 describe('local engine status texts', () => {

@@ -15,7 +15,10 @@ import { ChessGame } from '../../machines/chess';
 import { startServer, type RunningServer } from '../../server/app';
 import { createAccounts, type AccountsModule } from '../../server/accounts';
 import { nodeSupabaseClient } from '../accounts/harness';
-import { build, launch, ROOT, SCREENSHOT_DIR, VIEWPORTS } from './harness';
+import { build, clickMove, launch, pieceOn, ROOT, SCREENSHOT_DIR, VIEWPORTS } from './harness';
+import { TestClient } from '../server/helpers';
+import { ratingDeltaText } from '../../machines/client/ratingText';
+import type { RatingChangeMsg } from '../../machines/protocol/messages';
 
 const MOVES = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6', 'f3g5', 'd7d5', 'e4d5', 'f6d5', 'g5f7'];
 const CLOCKS = [600_000, 600_000, 596_000, 595_500, 590_100, 588_000, 581_300, 570_000, 577_700, 561_000, 570_200];
@@ -39,14 +42,31 @@ async function page(): Promise<Page> {
   return p;
 }
 
+const PASSWORD = 'secret123';
+
 async function signUp(name: string): Promise<string> {
+  return (await account(name)).id;
+}
+
+/** A new account with a username: its id, e-mail address and access token. */
+async function account(name: string): Promise<{ id: string; email: string; accessToken: string }> {
   const c = nodeSupabaseClient(server.url, accounts.info.anonKey);
-  const { data, error } = await c.auth.signUp({ email: `${name}.${Date.now()}@example.test`, password: 'secret123' });
+  const email = `${name}.${Date.now()}@example.test`;
+  const { data, error } = await c.auth.signUp({ email, password: PASSWORD });
   if (error) throw error;
   await c.auth.setSession(data.session!);
   const up = await c.from('profiles').upsert({ id: data.user!.id, username: name }, { onConflict: 'id' });
   if (up.error) throw up.error;
-  return data.user!.id;
+  return { id: data.user!.id, email, accessToken: data.session!.access_token };
+}
+
+/** Signs the page in through the login form. */
+async function signIn(p: Page, email: string): Promise<void> {
+  await p.goto(`${server.url}/login`);
+  await p.getByLabel('Email').fill(email);
+  await p.getByLabel('Password').fill(PASSWORD);
+  await p.getByRole('button', { name: 'Sign In' }).click();
+  await p.waitForURL((u) => !u.pathname.startsWith('/login'));
 }
 
 beforeAll(async () => {
@@ -140,5 +160,81 @@ describe('archive pages in Chromium', () => {
     expecting404 = false;
     await p.goto(`${server.url}/leaderboard`);
     await p.getByText('No established ratings yet').waitFor();
+  });
+
+  it("the game screen shows both players' ratings, provisional with '?', and each one's change once the game is rated", async () => {
+    const me = await account('screen_me');
+    const them = await account('screen_them');
+    const p = await page();
+    await signIn(p, me.email);
+    await p.goto(`${server.url}/chess/multiplayer`);
+    const opponent = await TestClient.connect(server.url);
+    opponent.send('identifyUser', { userId: them.id, accessToken: them.accessToken });
+    await opponent.next('identified');
+    await p.getByRole('button', { name: 'Find Match' }).click();
+    opponent.send('findGame', { username: 'screen_them' });
+    const start = await opponent.next('gameStart');
+    await expect.poll(() => p.getByTestId('opponent-rating').textContent()).toBe(' 1500?');
+    expect(await p.getByTestId('my-rating').textContent()).toBe(' 1500?');
+    // two plies make the game count; then the opponent resigns
+    if (start.color === 'white') {
+      opponent.send('gameMove', { gameId: start.gameId as string, move: { from: 'e2', to: 'e4' } });
+      await expect.poll(() => pieceOn(p, 'e4')).not.toBeNull();
+      await clickMove(p, 'e7', 'e5');
+    } else {
+      await clickMove(p, 'e2', 'e4');
+      await opponent.next('gameMove');
+      opponent.send('gameMove', { gameId: start.gameId as string, move: { from: 'e7', to: 'e5' } });
+    }
+    await opponent.next('gameMove', (m) => m.san === 'e5');
+    opponent.send('resign', { gameId: start.gameId as string });
+    const change = (await opponent.next('ratingChange')) as RatingChangeMsg;
+    const mine = change[start.color === 'white' ? 'black' : 'white'];
+    expect(mine.after).toBeGreaterThan(mine.before);
+    await expect.poll(() => p.getByTestId('end-rating-change').textContent()).toBe(`Your rating: ${Math.round(mine.after)} (${ratingDeltaText(mine)})`);
+    expect(await p.getByTestId('my-rating').getByTestId('rating-change').textContent()).toBe(` ${ratingDeltaText(mine)}`);
+    expect(await p.getByTestId('opponent-rating').getByTestId('rating-change').textContent()).toMatch(/ \u2212\d+/);
+    await p.screenshot({ path: join(SCREENSHOT_DIR, 'game-rating-change-desktop.png') });
+    await opponent.close();
+
+    // the end dialog links to the game's page, and the signed-in player's stats come from the archive
+    await p.getByTestId('end-game-link').click();
+    await expect.poll(() => new URL(p.url()).pathname).toBe(`/game/${start.gameId as string}`);
+    await p.getByTestId('move-list').waitFor();
+    expect(await p.getByTestId('replay-result').textContent()).toContain('Resignation');
+    await p.goto(`${server.url}/chess/stats`);
+    await p.getByTestId('account-history').waitFor();
+    await expect.poll(() => p.getByTestId('stat-wins').textContent()).toBe('1');
+    expect(await p.getByTestId('account-history').getByRole('link', { name: /Rated · 1 moves/ }).count()).toBe(1);
+  });
+
+  it('after signing in, offers the games this device played as a guest and says how many it imported', async () => {
+    const p = await page();
+    await p.goto(`${server.url}/`);
+    // the device's guest identity, as the server issued it on connect
+    await expect.poll(() => p.evaluate(() => localStorage.getItem('chess.socketIdentity'))).not.toBeNull();
+    const guestId = await p.evaluate(() => (JSON.parse(localStorage.getItem('chess.socketIdentity')!) as { playerId: string }).playerId);
+    const game = new ChessGame();
+    for (const m of ['e2e4', 'e7e5']) game.play(m);
+    await accounts.archive!.store({
+      id: 'game_e2eguest001', kind: 'pool',
+      white: { name: 'Device Guest', accountId: null, guestId },
+      black: { name: 'Someone', accountId: null, guestId: 'player_someoneelse' },
+      winner: 'black', reason: 'resignation', clockMs: 600_000,
+      startedAt: new Date(Date.now() - 60_000), endedAt: new Date(),
+      moves: ['e2e4', 'e7e5'], clocksMs: [600_000, 600_000], pgn: game.pgn({ Result: '0-1' }),
+    });
+    const me = await account('import_me');
+    await signIn(p, me.email);
+    await p.goto(`${server.url}/`);
+    await p.getByTestId('guest-import-offer').waitFor();
+    await p.getByRole('button', { name: 'Import games' }).click();
+    await expect.poll(() => p.getByTestId('guest-import-result').textContent()).toBe('Imported 1 game you played as a guest on this device.');
+    const stored = (await (await fetch(`${server.url}/api/games/game_e2eguest001`)).json()) as { white: { username: string | null } };
+    expect(stored.white.username).toBe('import_me');
+    // answered: not offered again
+    await p.reload();
+    await p.getByRole('heading').first().waitFor();
+    expect(await p.getByTestId('guest-import-offer').count()).toBe(0);
   });
 });

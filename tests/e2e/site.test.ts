@@ -471,7 +471,8 @@ describe('multiplayer', () => {
     expect(await white.getByTestId('move-list').innerText()).toMatch(/1\.\s*f3\s*e5\s*2\.\s*g4\s*Qh4#/);
     await white.getByTestId('move-list').getByRole('button', { name: 'e5' }).click();
     await expect.poll(() => pieceOn(white, 'g4')).toBeNull();
-    expect(await pieceOn(white, 'g2')).toBe('white pawn');
+    // the pawn slides back from g4 over the board's 300 ms animation
+    await expect.poll(() => pieceOn(white, 'g2')).toBe('white pawn');
     expect(await pieceOn(white, 'e5')).toBe('black pawn');
     await white.keyboard.press('ArrowLeft');
     await expect.poll(() => pieceOn(white, 'e7')).toBe('black pawn');

@@ -1,7 +1,8 @@
 /**
  * `npm run build:k6` bundles the chess core for k6 (loadtest/k6/dist/chess.js: ESM, no Node or
  * browser APIs) and each scenario into a single file that imports nothing but k6's modules.
- * The chess bundle must give the simulated players correct legal moves.
+ * The chess bundle is the light core (the magic slider tables swapped for a ray walk, see
+ * loadtest/k6/README.md) and must still give the simulated players exactly the legal moves.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { promisify } from 'node:util';
 import { Chess } from 'chess.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseEpd } from '../../machines/chess/bench/epd';
+import { GENERATOR_METRICS } from '../../loadtest/k6/lib/generator-metrics';
 import { loadScenario } from './k6-node/run-scenario';
 import { evaluate } from './k6-node/thresholds';
 
@@ -151,6 +153,12 @@ describe('k6 scenario bundles', () => {
     defined.add('dropped_iterations'); // k6's own
     const thresholds = mod.options.thresholds ?? {};
     expect(Object.keys(thresholds)).toContain('moves_rejected');
+    // The generator's health is judged in every scenario, dropped arrivals where there are any.
+    expect(Object.keys(thresholds)).toContain('vu_timer_lag');
+    const arrivals = scenarios.some((sc) => sc.executor.endsWith('arrival-rate'));
+    expect(Object.keys(thresholds).includes('dropped_iterations')).toBe(arrivals);
+    // and the stand-in's summary files both under the generator
+    expect(GENERATOR_METRICS).toEqual(expect.arrayContaining(['vu_timer_lag', 'dropped_iterations']));
     for (const metric of Object.keys(thresholds)) expect(defined, `threshold on ${metric}`).toContain(metric);
     expect(() => evaluate(thresholds, new Map())).not.toThrow();
   });

@@ -31,6 +31,7 @@ export const SERVER_SAMPLES: { [K in ServerMessageType]: ServerMessageOf<K> } = 
   matchmakingStatus: { type: 'matchmakingStatus', status: 'queued', message: 'Searching for an opponent' },
   gameStart: {
     type: 'gameStart', gameId: 'g1', color: 'white', opponentId: 'player_2', opponentName: 'Bob', timerDuration: 600, currentState,
+    ratings: { white: { rating: 1500, provisional: true }, black: null },
   },
   aiGameStart: { type: 'aiGameStart', gameId: 'ai_1', color: 'black', timerDuration: 0, currentState },
   gameMove: {
@@ -52,6 +53,7 @@ export const SERVER_SAMPLES: { [K in ServerMessageType]: ServerMessageOf<K> } = 
   error: { type: 'error', message: 'Game not found or not yours.', code: 'unknown_game' },
   serverShutdown: { type: 'serverShutdown', message: 'The server is restarting' },
   identified: { type: 'identified', playerId: 'user-uuid', username: 'alice' },
+  ratingChange: { type: 'ratingChange', gameId: 'g1', white: { before: 1500, after: 1662.3 }, black: { before: 1500, after: 1337.7 } },
   guestGamesClaimed: { type: 'guestGamesClaimed', guestId: 'player_abcdefgh12', count: 3 },
 };
 

@@ -180,7 +180,9 @@ describe('journal compaction while running', () => {
     }
     const live = await pairPlayers(server.url);
     await playMoves(live, BEFORE);
+    expect(await (await fetch(`${server.url}/healthz`)).json()).toMatchObject({ ok: true, storage: true });
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/^chess_game_journal_commit_seconds_count [1-9]/m);
     const written = Number(/^chess_game_journal_bytes_total (\d+)/m.exec(metrics)?.[1]);
     const journal = join(dataDir, 'games', 'journal');
     const finishedFile = join(dataDir, 'games', 'finished');

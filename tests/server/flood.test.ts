@@ -76,7 +76,9 @@ function upgradeStatus(url: string, options: WebSocket.ClientOptions = FLOOD): P
 
 describe('identifyUser floods', () => {
   it('checks at most the per-address budget of tokens from one address and tells the rest to wait; another address still identifies', async () => {
-    const s = await start({ admission: NO_SOCKET_LIMITS });
+    const lines: { msg: string; reason?: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const s = await start({ admission: NO_SOCKET_LIMITS, logger });
     const burst = DEFAULT_IDENTIFICATION_LIMITS.perAddress.burst;
     const count = burst * 3;
     const tokens = await Promise.all(Array.from({ length: count }, (_, i) => sign({ sub: USER, jti: String(i) })));
@@ -88,6 +90,8 @@ describe('identifyUser floods', () => {
     expect(codes.filter((c) => c === 'identify_failed').length).toBeLessThanOrEqual(burst + 1);
     expect(codes.filter((c) => c === 'identify_rate_limited').length).toBeGreaterThanOrEqual(count - burst - 1);
     expect(verifyCalls).toBeLessThanOrEqual(burst + 1);
+    // the refusals past the budget are one log line, not one each
+    expect(lines.filter((l) => l.reason === 'identify_rate_limited')).toHaveLength(1);
 
     const other = await TestClient.connect(s.url, '', BYSTANDER);
     other.send('identifyUser', { userId: USER, accessToken: await sign({ sub: USER }) });

@@ -3,13 +3,14 @@
  * accounts on the embedded database. Requests from another address are made by binding the
  * server to 0.0.0.0 and calling it on this machine's own non-loopback address.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeSupabaseClient } from '../accounts/harness';
 import { startProcess, type Proc } from './serverProcess';
+import { startServer } from '../../server/app';
 
 /** An IPv4 address of this machine that is not loopback, if it has one. */
 function ownOutsideAddress(): string | undefined {
@@ -87,4 +88,26 @@ describe('/metrics in production', () => {
       await Promise.all([open.exit, locked.exit]);
     }
   }, 60_000);
+});
+
+describe('page headers', () => {
+  it('every page and file carries the Content-Security-Policy and the other security headers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sec-static-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>t</title>');
+    const server = await startServer({ port: 0, host: '127.0.0.1', staticDir: dir, connectOrigins: ['https://chess.example.org', 'https://abc.supabase.co/'] });
+    try {
+      for (const path of ['/', '/chess/multiplayer', '/index.html']) {
+        const res = await fetch(`${server.url}${path}`);
+        const csp = res.headers.get('content-security-policy') ?? '';
+        expect(csp, path).toMatch(/script-src 'self' 'wasm-unsafe-eval'(;|$)/);
+        expect(csp).toContain("frame-ancestors 'none'");
+        expect(csp).toContain("connect-src 'self' https://chess.example.org wss://chess.example.org https://abc.supabase.co wss://abc.supabase.co");
+        expect(res.headers.get('x-frame-options')).toBe('DENY');
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(res.headers.get('referrer-policy')).toBe('same-origin');
+      }
+    } finally {
+      await server.close();
+    }
+  });
 });

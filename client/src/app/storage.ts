@@ -18,6 +18,17 @@ export function loadSocketIdentity(): SocketIdentity | null {
 }
 export const saveSocketIdentity = (v: SocketIdentity) => storage.writeJson(STORAGE_KEYS.socketIdentity, v);
 
+/** Whether the offer to import guest `guestId`'s games into account `accountId` was answered on this device. */
+export function guestImportAnswered(accountId: string, guestId: string): boolean {
+  const answered = storage.readJson<unknown>(STORAGE_KEYS.guestImportAnswered, []);
+  return Array.isArray(answered) && answered.includes(`${accountId}:${guestId}`);
+}
+export function markGuestImportAnswered(accountId: string, guestId: string): void {
+  const answered = storage.readJson<unknown>(STORAGE_KEYS.guestImportAnswered, []);
+  const list = Array.isArray(answered) ? answered.filter((v): v is string => typeof v === 'string') : [];
+  storage.writeJson(STORAGE_KEYS.guestImportAnswered, [...list, `${accountId}:${guestId}`].slice(-20));
+}
+
 export interface NotificationSettings { optedOut: boolean }
 export const loadNotificationSettings = (): NotificationSettings =>
   ({ optedOut: !!storage.readJson<NotificationSettings | null>(STORAGE_KEYS.notificationSettings, null)?.optedOut });

@@ -32,6 +32,8 @@ export interface BoardProps {
   version: number;
   onMove: (from: string, to: string) => void;
   label: string;
+  /** arrows drawn by the app (e.g. the engine's best move), not by the user */
+  arrows?: readonly [string, string][];
 }
 
 function configFor(p: BoardProps): Config {
@@ -139,6 +141,12 @@ export function Board(props: BoardProps) {
     else if (props.premoveColor == null) cg.cancelPremove();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.fen, props.orientation, props.movableColor, props.premoveColor, props.lastMove?.[0], props.lastMove?.[1], props.version]);
+
+  const arrowKey = (props.arrows ?? []).map((a) => a.join('')).join(' ');
+  useLayoutEffect(() => {
+    api.current?.setAutoShapes((props.arrows ?? []).map(([orig, dest]) => ({ orig: orig as Key, dest: dest as Key, brush: 'paleBlue' })));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [arrowKey]);
 
   return (
     <div className="board-frame">

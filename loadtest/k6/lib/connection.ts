@@ -3,7 +3,7 @@
  * identity), parses server messages, sends typed client messages, and counts socket errors.
  */
 // k6/experimental/websockets: the one name for this API from k6 v0.40.0 to v2.2.0 at least
-// (k6/websockets, the same module, exists only from v1.6.0; docs/operations.md, "Versions").
+// (k6/websockets, the same API, exists only from v1.6.0; docs/operations.md, "k6 versions").
 import { WebSocket } from 'k6/experimental/websockets';
 import type { MessageEvent } from 'k6/experimental/websockets';
 import type { ClientMessage, ServerMessage } from '../../../machines/protocol/messages.ts';

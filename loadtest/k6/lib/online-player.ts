@@ -4,8 +4,8 @@
  * Optionally it resigns at once after pairing (lobby storm) or drops its socket mid-game and
  * comes back as the same guest with rejoinGame (reconnect storm).
  *
- * Everything is event driven (k6/websockets + k6/timers): the VU's iteration lasts until the
- * socket is closed and no timer is pending, which finish() guarantees.
+ * Everything is event driven (k6/experimental/websockets + k6/timers): the VU's iteration lasts
+ * until the socket is closed and no timer is pending, which finish() guarantees.
  */
 import { check } from 'k6';
 import type { Color, GameStartMsg, ServerMessage } from '../../../machines/protocol/messages.ts';

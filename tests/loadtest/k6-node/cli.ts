@@ -68,7 +68,10 @@ if (typeof vus === 'number' && env.VUS === undefined) env.VUS = String(vus);
 /** The server's CPU seconds so far, from its /metrics; null when it does not answer. */
 async function serverCpuSeconds(baseUrl: string): Promise<number | null> {
   try {
-    const text = await (await fetch(`${baseUrl.replace(/\/+$/, '')}/metrics`, { signal: AbortSignal.timeout(5_000) })).text();
+    // A production server shows /metrics only to its own machine or to the bearer of its token.
+    const token = process.env.METRICS_TOKEN;
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    const text = await (await fetch(`${baseUrl.replace(/\/+$/, '')}/metrics`, { headers, signal: AbortSignal.timeout(5_000) })).text();
     const m = /^process_cpu_seconds_total (\S+)$/m.exec(text);
     return m ? Number(m[1]) : null;
   } catch {

@@ -1,6 +1,7 @@
 /**
- * Stand-in for `k6/websockets` on the `ws` package: the same constructor, send, close,
- * readyState and addEventListener('open' | 'message' | 'error' | 'close') as k6's WebSocket.
+ * Stand-in for `k6/experimental/websockets` (and `k6/websockets`, the same API) on the `ws`
+ * package: the same constructor, send, close, readyState and addEventListener('open' |
+ * 'message' | 'error' | 'close') as k6's WebSocket.
  */
 import WsSocket from 'ws';
 import { maybeIdle, runtime } from './runtime';

@@ -2,7 +2,7 @@
  * /game/:id — an archived game replayed on the board: SAN move list (click a move, arrow keys,
  * Home/End), both clocks at every move, PGN download and FEN copy of the position shown.
  */
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Page } from '../../components/Page';
 import { Spinner } from '../../components/Spinner';
@@ -18,6 +18,8 @@ import { reasonLabel } from '../../../../machines/client/outcome';
 
 const RESULT = { white: '1-0', black: '0-1', draw: '½-½' } as const;
 const noMove = () => undefined;
+/** Stockfish and the analysis panel load only when asked for. */
+const AnalysisPanel = lazy(() => import('./analysis/AnalysisPanel'));
 
 function PlayerLine({ player, color, ply }: { player: PublicPlayer; color: Color; ply: ReplayPly }) {
   const change = player.rating ? Math.round(player.rating.after) - Math.round(player.rating.before) : null;
@@ -38,6 +40,8 @@ function Replay({ game }: { game: PublicGame }) {
   const [current, setCurrent] = useState(last);
   const [orientation, setOrientation] = useState<Color>('white');
   const [copied, setCopied] = useState(false);
+  const [analysing, setAnalysing] = useState(false);
+  const [bestMove, setBestMove] = useState<[string, string] | null>(null);
   const ply = plies[current]!;
 
   // the game screen's move list: its ply -1 is the start (our 0), null the last move
@@ -53,6 +57,7 @@ function Replay({ game }: { game: PublicGame }) {
       <div className="board-column">
         <PlayerLine player={game[top]} color={top} ply={ply} />
         <Board fen={ply.fen} orientation={orientation} movableColor={null} lastMove={ply.lastMove} version={current} onMove={noMove}
+          arrows={bestMove ? [bestMove] : undefined}
           label={`Position after ${current === 0 ? 'no moves' : `move ${Math.ceil(current / 2)}${current % 2 ? '' : '...'} ${ply.san}`}`} />
         <PlayerLine player={game[top === 'white' ? 'black' : 'white']} color={top === 'white' ? 'black' : 'white'} ply={ply} />
       </div>
@@ -65,10 +70,16 @@ function Replay({ game }: { game: PublicGame }) {
           <button type="button" className="btn" onClick={() => {
             void navigator.clipboard?.writeText(ply.fen).then(() => setCopied(true), () => setCopied(false));
           }}>{copied ? 'FEN copied' : 'Copy FEN'}</button>
+          {!analysing && <button type="button" className="btn" onClick={() => setAnalysing(true)}>Analyse</button>}
         </div>
         <input className="replay-fen" readOnly value={ply.fen} aria-label="FEN of the position shown" data-testid="replay-fen"
           onFocus={(e) => e.currentTarget.select()} />
       </aside>
+      {analysing && (
+        <Suspense fallback={<Spinner label="Loading Stockfish..." />}>
+          <AnalysisPanel plies={plies} current={current} onView={setCurrent} onBestMove={setBestMove} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { RatingChart } from '../../components/RatingChart';
 import { useArchive } from '../../app/archiveApi';
 import { ARCHIVE_API, profileSchema } from '../../../../machines/protocol/archive';
 import { GameRows } from './gameRows';
+import { ratingText } from '../../../../machines/client/ratingText';
 
 export default function Profile() {
   const { username = '' } = useParams();
@@ -14,7 +15,7 @@ export default function Profile() {
   if (profile.state === 'missing') return <Page><h1>No such player</h1><p>There is no player called {username}.</p><Link to="/leaderboard">Leaderboard</Link></Page>;
   if (profile.state === 'failed') return <Page><h1>Profile unavailable</h1><p>{profile.message}</p></Page>;
   const { data: p } = profile;
-  const rating = p.rating ? `${Math.round(p.rating.rating)}${p.rating.provisional ? '?' : ''}` : 'Unrated';
+  const rating = p.rating ? ratingText(p.rating) : 'Unrated';
   return (
     <Page>
       <div className="screen-head">

@@ -25,6 +25,7 @@ import { multiplayerGameMachine, type GameEnd } from '../../../../machines/clien
 import { isPromotionMove } from '../../../../machines/client/engine';
 import { displayName } from '../../../../machines/client/identity';
 import { pgnOf } from '../../../../machines/client/moveHistory';
+import { ratingDeltaText, ratingText } from '../../../../machines/client/ratingText';
 import { playStatus } from '../../../../machines/client/playStatus';
 import { OUTCOME_TITLES, opponentRecord, reasonLabel } from '../../../../machines/client/outcome';
 import type { Color, PromotionPiece } from '../../../../machines/protocol/messages';
@@ -93,6 +94,7 @@ export default function Multiplayer() {
       onMessage('opponentDisconnected', (m) => game.send({ type: 'OPPONENT_DISCONNECTED', message: m.message })),
       onMessage('opponentReconnected', (m) => game.send({ type: 'OPPONENT_RECONNECTED', message: m.message })),
       onMessage('moveRejected', (m) => game.send({ type: 'REJECTED', message: m.message, fen: m.fen })),
+      onMessage('ratingChange', (m) => game.send({ type: 'RATING_CHANGE', msg: m })),
       onMessage('gameEnd', (m) => {
         game.send({ type: 'END', msg: m });
         mm.send({ type: 'GAME_ENDED' });
@@ -150,10 +152,22 @@ export default function Multiplayer() {
     end: over && ctx.end ? { title: endTitle, reasonLabel: reasonLabel(ctx.end.reason), aborted: ctx.end.aborted, draw: ctx.end.winner === 'draw' } : null,
   });
   const nameOf = (c: Color) => (c === ctx.color ? myName ?? 'You' : ctx.opponentName);
+  const ratingOf = (c: Color) => {
+    const r = ctx.ratings?.[c];
+    const change = ctx.ratingChange?.[c];
+    if (!r) return null;
+    return (
+      <span className="player-rating" data-testid={c === ctx.color ? 'my-rating' : 'opponent-rating'}
+        title={r.provisional ? 'Provisional rating: not enough rated games yet' : undefined}>
+        {' '}{ratingText(r)}
+        {change && <span className={`rating-change ${change.after < change.before ? 'down' : 'up'}`} data-testid="rating-change"> {ratingDeltaText(change)}</span>}
+      </span>
+    );
+  };
   const bar = (c: Color, testId: string) => (
     <PlayerBar
       testId={testId}
-      name={<span data-testid={c === ctx.color ? 'my-name' : 'opponent-name'}>{nameOf(c)}</span>}
+      name={<><span data-testid={c === ctx.color ? 'my-name' : 'opponent-name'}>{nameOf(c)}</span>{ratingOf(c)}</>}
       detail={c === ctx.color ? `You · ${c}` : <span data-testid="opponent-record">{record.wins}W / {record.losses}L / {record.draws}D · {record.winPercent}% wins</span>}
       clock={<ClockFace color={c} clock={clock} now={now} active={playing && ctx.turn === c} onLow={c === ctx.color ? lowTime : undefined} />}
     />
@@ -301,8 +315,14 @@ export default function Multiplayer() {
         <Modal title={endTitle} labelledBy="end-title" onClose={() => setClosedEnd(ctx.end)}>
           <p className="end-message">{ctx.end.message}</p>
           {!ctx.end.aborted && <p className="end-reason">(Reason: {reasonLabel(ctx.end.reason)})</p>}
+          {ctx.ratingChange && (
+            <p className="end-rating" data-testid="end-rating-change">
+              Your rating: {Math.round(ctx.ratingChange[ctx.color].after)} ({ratingDeltaText(ctx.ratingChange[ctx.color])})
+            </p>
+          )}
           <div className="stack">
             {endButtons}
+            {ctx.endedGameId && <Link className="btn btn-link" to={`/game/${ctx.endedGameId}`} data-testid="end-game-link">View game</Link>}
             <button type="button" className="btn btn-link" onClick={() => setClosedEnd(ctx.end)}>Close</button>
           </div>
         </Modal>
