@@ -821,3 +821,29 @@ describe('accounts', () => {
     await fresh.waitForURL(/\/forgot-password$/);
   });
 });
+
+describe('low time', () => {
+  // A site of its own whose clocks start at 10 s, so a running clock is under ten seconds at once.
+  let mainSite: RunningSite;
+  beforeAll(async () => {
+    mainSite = site;
+    site = await startSite({ CLOCK_SECONDS: '10' });
+  }, 240_000);
+  afterAll(async () => {
+    await site.stop();
+    site = mainSite;
+  });
+
+  it('shows tenths under ten seconds, counts them down and plays the low-time sound once, to its player only', async () => {
+    const pages = await startMultiplayer();
+    await play(pages, 'e2e4', 'e7e5');
+    // White's clock runs from ply 2: 10 s, so it reads with tenths and keeps moving
+    const clock = pages.white.getByTestId('clock-white');
+    await expect.poll(() => clock.innerText()).toMatch(/^00:0\d\.\d$/);
+    const first = await clock.innerText();
+    await expect.poll(() => clock.innerText()).not.toBe(first);
+    expect(await clock.getAttribute('class')).toContain('clock-low');
+    await expect.poll(async () => (await soundsOf(pages.white)).filter((s) => s === 'lowtime.wav').length).toBe(1);
+    expect(await soundsOf(pages.black)).not.toContain('lowtime.wav');
+  });
+});
