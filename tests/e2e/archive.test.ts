@@ -4,18 +4,16 @@
  * moves), and the leaderboard. The real server (in-process, the built client, the real accounts
  * module on PGlite) serves them; the game is stored through the server's own archive writer.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pino from 'pino';
 import { Chess } from 'chess.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ChessGame } from '../../machines/chess';
-import { startServer, type RunningServer } from '../../server/app';
-import { createAccounts, type AccountsModule } from '../../server/accounts';
+import type { RunningServer } from '../../server/app';
+import type { AccountsModule } from '../../server/accounts';
 import { nodeSupabaseClient } from '../accounts/harness';
-import { build, clickMove, launch, pieceOn, ROOT, SCREENSHOT_DIR, VIEWPORTS } from './harness';
+import { build, clickMove, launch, pieceOn, SCREENSHOT_DIR, startArchiveSite, storedGame, VIEWPORTS, type ArchiveSite } from './harness';
 import { TestClient } from '../server/helpers';
 import { ratingDeltaText } from '../../machines/client/ratingText';
 import type { RatingChangeMsg } from '../../machines/protocol/messages';
@@ -23,7 +21,7 @@ import type { RatingChangeMsg } from '../../machines/protocol/messages';
 const MOVES = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6', 'f3g5', 'd7d5', 'e4d5', 'f6d5', 'g5f7'];
 const CLOCKS = [600_000, 600_000, 596_000, 595_500, 590_100, 588_000, 581_300, 570_000, 577_700, 561_000, 570_200];
 
-let dataDir: string;
+let site: ArchiveSite;
 let accounts: AccountsModule;
 let server: RunningServer;
 let browser: Browser;
@@ -71,33 +69,23 @@ async function signIn(p: Page, email: string): Promise<void> {
 
 beforeAll(async () => {
   build();
-  dataDir = mkdtempSync(join(tmpdir(), 'archive-e2e-'));
-  accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
-  server = await startServer({ port: 0, host: '127.0.0.1', accounts, staticDir: join(ROOT, 'dist', 'client') });
+  site = await startArchiveSite();
+  ({ server, accounts } = site);
   const [white, black] = [await signUp('replay_white'), await signUp('replay_black')];
-  const game = new ChessGame();
-  for (const m of MOVES) game.play(m);
-  await accounts.archive!.store({
-    id: 'game_e2ereplay01',
-    kind: 'pool',
-    white: { name: 'replay_white', accountId: white, guestId: null },
-    black: { name: 'replay_black', accountId: black, guestId: null },
-    winner: 'white',
-    reason: 'resignation',
-    clockMs: 600_000,
-    startedAt: new Date(Date.now() - 300_000),
-    endedAt: new Date(),
-    moves: MOVES,
-    clocksMs: CLOCKS,
-    pgn: game.pgn({ White: 'replay_white', Black: 'replay_black', Result: '1-0' }),
-  });
+  await accounts.archive!.store(storedGame(
+    'game_e2ereplay01',
+    { name: 'replay_white', accountId: white, guestId: null },
+    { name: 'replay_black', accountId: black, guestId: null },
+    MOVES,
+    { winner: 'white', reason: 'resignation' },
+    CLOCKS,
+  ));
   browser = await launch();
 }, 420_000);
 
 afterAll(async () => {
   await browser?.close();
-  await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await site?.stop();
   expect(problems).toEqual([]);
 });
 

@@ -10,6 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
+import pino from 'pino';
+import { ChessGame } from '../../machines/chess';
+import { startServer, type RunningServer } from '../../server/app';
+import { createAccounts, type AccountsModule } from '../../server/accounts';
+import type { ArchivedPlayer, FinishedGame } from '../../server/archive/index';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -177,4 +182,41 @@ export class ConsoleGuard {
     this.allowed.length = 0;
     return unexpected;
   }
+}
+
+export interface ArchiveSite {
+  server: RunningServer;
+  accounts: AccountsModule;
+  /** stops the server and removes its data */
+  stop(): Promise<void>;
+}
+
+/**
+ * The site in this process with the real accounts module (PGlite in a temporary directory) on
+ * the built client: tests can store games through `accounts.archive` and read them in Chromium.
+ */
+export async function startArchiveSite(): Promise<ArchiveSite> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'archive-site-'));
+  const accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
+  const server = await startServer({ port: 0, host: '127.0.0.1', accounts, staticDir: join(ROOT, 'dist', 'client') });
+  return {
+    server,
+    accounts,
+    async stop() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The record of a finished pool game between `white` and `black` that played `moves`, for `accounts.archive.store`. */
+export function storedGame(id: string, white: ArchivedPlayer, black: ArchivedPlayer, moves: string[], end: Pick<FinishedGame, 'winner' | 'reason'>, clocksMs = moves.map(() => 590_000)): FinishedGame {
+  const game = new ChessGame();
+  for (const m of moves) game.play(m);
+  const result = { white: '1-0', black: '0-1', draw: '1/2-1/2' }[end.winner];
+  return {
+    id, kind: 'pool', white, black, ...end, clockMs: 600_000,
+    startedAt: new Date(Date.now() - 300_000), endedAt: new Date(),
+    moves, clocksMs, pgn: game.pgn({ White: white.name, Black: black.name, Result: result }),
+  };
 }

@@ -1,0 +1,87 @@
+/**
+ * Analysis in real Chromium: on /game/:id "Analyse" starts Stockfish (the npm package's lite WASM
+ * build) in a Web Worker; the game's evaluation graph appears with its blunder marked, the shown
+ * position is searched to depth 12 and more with a best line and an arrow, and the page's main
+ * thread is never blocked for long meanwhile (PerformanceObserver 'longtask'). The real server
+ * serves the built client and a game stored through its own archive writer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { RunningServer } from '../../server/app';
+import { build, ConsoleGuard, launch, startArchiveSite, storedGame, VIEWPORTS, type ArchiveSite } from './harness';
+
+// the four-move mate: 4...Nf6?? lets 5.Qxf7#, a blunder however deep the engine looks
+const MOVES = ['e2e4', 'e7e5', 'f1c4', 'b8c6', 'd1h5', 'g8f6', 'h5f7'];
+/** Longest main-thread task tolerated while the engine works: a freeze a player would notice. */
+const FREEZE_MS = 200;
+
+let site: ArchiveSite;
+let server: RunningServer;
+let browser: Browser;
+const guard = new ConsoleGuard();
+
+async function page(): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: VIEWPORTS.desktop });
+  guard.watch(ctx);
+  const p = await ctx.newPage();
+  await p.addInitScript(() => {
+    const w = window as unknown as { longTasks: { start: number; duration: number }[] };
+    w.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  return p;
+}
+
+beforeAll(async () => {
+  build();
+  site = await startArchiveSite();
+  server = site.server;
+  await site.accounts.archive!.store(storedGame(
+    'game_e2eanalysis1',
+    { name: 'Guest A', accountId: null, guestId: 'guest-analysis-a' },
+    { name: 'Guest B', accountId: null, guestId: 'guest-analysis-b' },
+    MOVES,
+    { winner: 'white', reason: 'checkmate' },
+  ));
+  browser = await launch();
+}, 420_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+describe('analysis in the browser', () => {
+  it('plots the game with its blunder, searches the shown position past depth 12 without freezing the page', async () => {
+    const p = await page();
+    await p.goto(`${server.url}/game/game_e2eanalysis1`);
+    await p.getByTestId('replay-result').waitFor();
+    expect(await p.getByTestId('analysis').count()).toBe(0);
+
+    const started = await p.evaluate(() => performance.now());
+    await p.getByRole('button', { name: 'Analyse' }).click();
+    await p.locator('[data-testid="analysis"][data-graph="done"]').waitFor({ timeout: 180_000 });
+    const graphMs = (await p.evaluate(() => performance.now())) - started;
+
+    const marks = await p.getByTestId('eval-mark').evaluateAll((els) => els.map((e) => [e.getAttribute('data-ply'), e.getAttribute('data-judgement')]));
+    expect(marks).toContainEqual(['6', 'blunder']);
+    expect(await p.getByTestId('eval-graph').locator('path').getAttribute('d')).toMatch(/^M0 [\d.]+( L[\d.]+ [\d.]+){7}$/);
+    expect(await p.getByTestId('analysis-summary').innerText()).toMatch(/Blunders\s+0\s+1/);
+
+    // the start position: the engine's line appears, an arrow on the board, depth 12 reached
+    await p.keyboard.press('Home');
+    const liveFrom = await p.evaluate(() => performance.now());
+    await p.waitForFunction(() => Number(document.querySelector('[data-testid="analysis"]')?.getAttribute('data-depth')) >= 12, undefined, { timeout: 120_000 });
+    const depth12Ms = (await p.evaluate(() => performance.now())) - liveFrom;
+    expect((await p.getByTestId('analysis-line').innerText()).split(' ').length).toBeGreaterThan(1);
+    expect(await p.locator('.cg-shapes line, svg.cg-custom-svgs g, .cg-shapes g').count()).toBeGreaterThan(0);
+
+    const tasks = await p.evaluate((from) => (window as unknown as { longTasks: { start: number; duration: number }[] }).longTasks
+      .filter((t) => t.start >= from).map((t) => Math.round(t.duration)), started);
+    console.log(`analysis: graph of ${MOVES.length + 1} positions in ${Math.round(graphMs)} ms; depth 12 on the start position in ${Math.round(depth12Ms)} ms; long tasks after "Analyse": ${tasks.length} [${tasks.join(', ')}] ms`);
+    expect(Math.max(0, ...tasks)).toBeLessThan(FREEZE_MS);
+    expect(guard.take()).toEqual([]);
+  }, 400_000);
+});
