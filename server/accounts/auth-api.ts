@@ -79,6 +79,8 @@ function checkNewPassword(password: unknown): string {
 
 export function createAuthHandler(deps: AuthDeps): Handler {
   const { cfg, db, keys, hasher, mailer, redirects, afterReply } = deps;
+  /** sign-ups answered whose account is still being written, by address (see signup) */
+  const pendingSignUps = new Map<string, Promise<void>>();
   const rl = cfg.rateLimits;
   const tokenLimiter = new RateLimiter(rl.token, rl.windowMs);
   const sensitive = new Map<string, RateLimiter>();
@@ -169,7 +171,21 @@ export function createAuthHandler(deps: AuthDeps): Handler {
       return json(200, await issueSession(deps.sessions, user.id, 'password'));
     }
     const id = randomUUID();
-    afterReply.run('sign-up', () => registerPending(id, address, passwordHash, data, redirectTo));
+    const key = email ? `email:${email}` : `phone:${phone}`;
+    // The account is written after the answer (the same answer, as fast, for a taken address);
+    // a sign-in for the address meanwhile waits for that write, so it sees the account.
+    // after any earlier sign-up for the same address, which then counts as the existing account
+    const previous = pendingSignUps.get(key);
+    const registered = new Promise<void>((resolve) => {
+      afterReply.run('sign-up', async () => {
+        await previous;
+        await registerPending(id, address, passwordHash, data, redirectTo, resolve);
+      });
+    });
+    pendingSignUps.set(key, registered);
+    void registered.then(() => {
+      if (pendingSignUps.get(key) === registered) pendingSignUps.delete(key);
+    });
     return json(200, pendingUserJson(id, address.email, address.phone, data));
   }
 
@@ -179,10 +195,19 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     passwordHash: string,
     data: Record<string, unknown>,
     redirectTo: string,
+    /** called once the account is written, or known not to be (before any mail is sent) */
+    written: () => void,
   ): Promise<void> {
     const { email, phone } = address;
-    const existing = email ? await findUserByEmail(db, email) : await findUserByPhone(db, phone!);
+    let existing: UserRow | undefined;
+    try {
+      existing = email ? await findUserByEmail(db, email) : await findUserByPhone(db, phone!);
+    } catch (err) {
+      written();
+      throw err;
+    }
     if (existing) {
+      written();
       if (email ? existing.email_confirmed_at : existing.phone_confirmed_at) return;
       // Registered but unconfirmed: send the confirmation again (the password is left alone).
       const key = email ? `email:${email}` : `phone:${phone}`;
@@ -197,6 +222,8 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     } catch (err) {
       if ((err as { code?: string }).code === '23505') return; // the same address twice at once
       throw err;
+    } finally {
+      written();
     }
     if (email) await sendConfirmation(user, redirectTo);
     else await sendSmsCode(user);
@@ -215,6 +242,7 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     const phone = email ? undefined : normalizePhone(body.phone);
     if (typeof body.password !== 'string' || (!email && !phone)) throw errors.invalidCredentials();
     const account = email ? `email:${email}` : `phone:${phone}`;
+    await pendingSignUps.get(account);
     const locked = backoff.waitSeconds(account);
     if (locked > 0) throw errors.accountLocked(locked);
     const user = email ? await findUserByEmail(db, email) : await findUserByPhone(db, phone!);
