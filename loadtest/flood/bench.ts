@@ -21,15 +21,8 @@
  */
 import WebSocket from 'ws';
 import { ChessGame } from '../../machines/chess';
-import { floodChild, startServer, tokens, type FloodOutcome } from './flooding';
+import { argv, floodChild, log, opt, sleep, startServer, tokens, type FloodOutcome } from './flooding';
 
-const argv = process.argv.slice(2);
-const opt = (name: string, def: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : def;
-};
-const log = (s: string) => process.stderr.write(s + '\n');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const BYSTANDER_ADDRESS = '127.0.0.2';
 /** think time per move: a socket may send 100 messages in 20 s (5 a second) before it is closed */
 const THINK_MS = 250;

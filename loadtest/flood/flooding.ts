@@ -10,6 +10,17 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
 
+/** The benchmark's command-line words after the script. */
+export const argv = process.argv.slice(2);
+/** The value after `--name` on the command line, else `def`. */
+export const opt = (name: string, def: string): string => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : def;
+};
+/** Progress on stderr, so stdout carries only the results. */
+export const log = (s: string): void => void process.stderr.write(s + '\n');
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ------------------------------------------------------------------------------------------------

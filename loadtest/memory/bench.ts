@@ -19,15 +19,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { floodChild, startServer, tokens, type ServerUnderTest } from '../flood/flooding';
+import { floodChild, log, opt, sleep, startServer, tokens, type ServerUnderTest } from '../flood/flooding';
 
-const argv = process.argv.slice(2);
-const opt = (name: string, def: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : def;
-};
-const log = (s: string) => process.stderr.write(s + '\n');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MB = 1024 * 1024;
 const SETTLE_MS = 5000;
 
