@@ -25,6 +25,8 @@ import { archiveAiGames, archiveFinishedGames, type ArchivedPlayer } from './arc
 import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
 import { SERVER_DEFAULTS } from './config';
 import { openGameJournal, type OpenedJournal } from './game/journal';
+import { ClusterNode } from './cluster/node';
+import { openDb, type DbTimeouts } from './accounts/db';
 
 export interface StartServerOptions {
   /** 0 = a free port (the real one is returned) */
@@ -72,6 +74,21 @@ export interface StartServerOptions {
   durableDir?: string;
   /** the journal is compacted past this size (default COMPACT_AT_BYTES; tests make it small) */
   journalCompactBytes?: number;
+  /**
+   * Several nodes act as one site through this Redis and this PostgreSQL database (server/cluster):
+   * one matchmaking pool, games played by one owner node each and taken over when it dies.
+   */
+  cluster?: SiteOptions;
+}
+
+/** Where the nodes of one site meet (REDIS_URL, REDIS_PREFIX, DATABASE_URL). */
+export interface SiteOptions {
+  redisUrl: string;
+  /** the prefix of every Redis key of this site */
+  prefix: string;
+  databaseUrl: string;
+  databaseSchema?: string;
+  dbTimeouts?: DbTimeouts;
 }
 
 export interface RunningServer {
@@ -137,12 +154,14 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   );
   const pings = new LagPings(opts.pingIntervalMs ?? 15_000, { withFrame: metrics.lagPingsWithFrame, alone: metrics.lagPingsAlone });
   const hub = new Hub(app, opts.playerCountIntervalMs ?? 1000, pings);
+  const cluster = opts.cluster ? await openSite(opts.cluster, opts.durableDir ?? '', hub, metrics, log) : null;
   const durable: OpenedJournal | undefined = opts.durableDir
     ? openGameJournal(
         opts.durableDir,
         { commitSeconds: metrics.journalCommitSeconds, bytesWritten: metrics.journalBytes },
         log.child({ part: 'journal' }),
-        { games: () => games.current?.liveLogs() ?? [], aiGames: () => ai?.liveGames() ?? [] },
+        // several nodes: the multiplayer games are in the shared game log, the AI games here
+        { games: () => (cluster ? [] : (games.current?.liveLogs() ?? [])), aiGames: () => ai?.liveGames() ?? [] },
         opts.journalCompactBytes,
       )
     : undefined;
@@ -158,6 +177,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       lag: opts.lag ?? { perMoveCapMs: 1000, initialBankMs: 3000, bankCapMs: 7000 },
       startFen: opts.startFen,
       inspect: opts.inspect,
+      ...(cluster ? { placement: cluster, mayPlay: () => cluster.membership.mayPlay } : {}),
       ...(opts.accounts?.archive
         ? {
             onEnded: archiveFinishedGames(opts.accounts.archive, log.child({ part: 'archive' }), (accountIds, msg) => {
@@ -167,19 +187,28 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         : {}),
     },
     heartbeat,
-    durable?.journal,
+    cluster?.log ?? durable?.journal,
   );
   heartbeat.start();
   games.current = gameManager;
-  if (durable) resumeGames(gameManager, hub, durable);
+  if (durable && !cluster) resumeGames(gameManager, hub, durable);
   const archive = opts.accounts?.archive;
-  matchmaking = new Matchmaking(hub, gameManager, log.child({ part: 'matchmaking' }), opts.random, opts.inspect, archive && ((id) => archive.ratingOf(id)));
+  matchmaking = new Matchmaking(
+    hub,
+    gameManager,
+    log.child({ part: 'matchmaking' }),
+    opts.random,
+    opts.inspect,
+    archive && ((id) => archive.ratingOf(id)),
+    cluster ? (white, black) => cluster.startPaired(white, black) : undefined,
+  );
+  const pool = cluster ? cluster.sitePool(gameManager, matchmaking) : matchmaking;
   const identity = new GuestIdentity(opts.serverSecret ?? randomBytes(32).toString('base64url'));
 
   if (opts.ai) {
     ai = await opts.ai({
       // after the journal's commit of what the message is about (at once without a journal)
-      send: (playerId: string, msg: ServerMessage) => gameManager.afterCommit(() => hub.send(playerId, msg)),
+      send: (playerId: string, msg: ServerMessage) => (durable?.journal ?? gameManager).afterCommit(() => hub.send(playerId, msg)),
       logger: log.child({ part: 'ai' }),
       recorder: durable?.journal,
       ...(archive ? { onEnded: archiveAiGames(archive, log.child({ part: 'archive' }), (id) => archivedPlayer(hub, id)) } : {}),
@@ -190,7 +219,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const realtime = new Realtime(
     hub,
     gameManager,
-    matchmaking,
+    pool,
     identity,
     metrics,
     log.child({ part: 'socket' }),
@@ -205,8 +234,10 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     () => ai,
     opts.accounts,
     heartbeat,
+    cluster,
   );
   realtime.mount(app, SOCKET_PATH);
+  await cluster?.start(realtime);
 
   let shuttingDown = false;
   // 200 while the server plays games, even with the accounts database down ("degraded": guest
@@ -219,16 +250,18 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     const accounts = opts.accounts?.health ? opts.accounts.health() : Promise.resolve(opts.accounts ? 'ok' : 'off');
     void accounts.then((state) => {
       if (aborted) return;
-      // storage: the game journal's last write reached the disk (null: games are not durable)
-      const storage = durable ? durable.journal.healthy : null;
-      const ok = !shuttingDown && storage !== false;
+      // storage: the game journal's (several nodes: the shared game log's) last write got through
+      // (null: games are not durable); redis: several nodes only, Redis answers and the lease holds
+      const storage = cluster ? cluster.log.healthy : durable ? durable.journal.healthy : null;
+      const redis = cluster ? cluster.healthy : null;
+      const ok = !shuttingDown && storage !== false && redis !== false;
       const status = shuttingDown ? 'stopping' : !ok ? 'failing' : state === 'unavailable' ? 'degraded' : 'ok';
       res.cork(() => {
         res
           .writeStatus(ok ? '200 OK' : '503 Service Unavailable')
           .writeHeader('Content-Type', 'application/json')
           .writeHeader('Cache-Control', 'no-store')
-          .end(JSON.stringify({ ok, status, accounts: state, storage, connections: hub.sockets.size, games: gameManager.size }));
+          .end(JSON.stringify({ ok, status, accounts: state, storage, redis, ...(cluster ? { node: cluster.node } : {}), connections: hub.sockets.size, games: gameManager.size }));
       });
     });
   });
@@ -297,6 +330,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         hub.stop();
         gameManager.stopAll();
         heartbeat.stop();
+        await cluster?.close();
         await durable?.journal.close();
         matchmaking!.stop();
         await Promise.allSettled([ai?.close(), opts.accounts?.close()]);
@@ -328,4 +362,18 @@ function archivedPlayer(hub: Hub, playerId: string): ArchivedPlayer {
   const session = hub.session(playerId);
   const isAccount = session ? session.kind === 'account' : !playerId.startsWith('player_');
   return { name: session?.name ?? (isAccount ? 'Player' : 'Guest'), accountId: isAccount ? playerId : null, guestId: isAccount ? null : playerId };
+}
+
+/** This node's place in a site of several nodes: its Redis link and the shared database. */
+async function openSite(site: SiteOptions, dataDir: string, hub: Hub, metrics: ServerMetrics, log: Logger): Promise<ClusterNode> {
+  const db = await openDb({ dataDir, databaseUrl: site.databaseUrl, schema: site.databaseSchema, timeouts: site.dbTimeouts });
+  let node: ClusterNode | null = null;
+  const clusterMetrics = metrics.cluster({
+    sitePlayersOnline: () => hub.sitePlayersOnline,
+    liveNodes: () => node?.membership.view.nodes ?? 0,
+    redisRoundTripSeconds: () => (node?.membership.roundTripMs ?? 0) / 1000,
+    redisUp: () => (node?.redisReachable ? 1 : 0),
+  });
+  node = await ClusterNode.open({ redisUrl: site.redisUrl, prefix: site.prefix, db }, hub, clusterMetrics, log);
+  return node;
 }

@@ -41,6 +41,8 @@ export const SERVER_DEFAULTS = {
   idleTimeoutSeconds: 60,
   shutdownTimeoutMs: 3000,
   rateLimit: { messages: 100, windowMs: 20_000 },
+  /** the prefix of the site's Redis keys (several nodes) */
+  redisPrefix: 'chess',
 } as const;
 
 export const MODES = ['development', 'production', 'test'] as const;
@@ -174,6 +176,9 @@ const envSchema = z.object({
       ? 'list the addresses of your reverse proxies (e.g. 127.0.0.1,10.0.0.0/8) instead of "true": a forwarded address is believed only from them'
       : proxyEntryProblem(e),
   ),
+  // several nodes
+  REDIS_URL: matching('REDIS_URL', /^rediss?:\/\//, 'must start with redis:// or rediss://'),
+  REDIS_PREFIX: matching('REDIS_PREFIX', /^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1-64 letters, digits or _.:-'),
   METRICS_TOKEN: text.refine((v) => v === undefined || v.length >= 16, 'METRICS_TOKEN must be at least 16 characters'),
   // accounts
   DATABASE_URL: matching('DATABASE_URL', /^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://'),
@@ -260,6 +265,8 @@ export interface ServerConfig {
   accountsEnabled: boolean;
   /** Reverse proxies (IPs or CIDR ranges) whose X-Forwarded-For is believed. */
   trustProxy: string[];
+  /** several nodes: the site's Redis and key prefix (unset: a single node) */
+  redis?: { url: string; prefix: string };
   /** When set, GET /metrics needs "Authorization: Bearer <token>"; unset in production, only this machine may read it. */
   metricsToken?: string;
   accounts: AccountsConfig;
@@ -310,6 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     accountsEnabled: e.ACCOUNTS_ENABLED ?? true,
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
+    ...(e.REDIS_URL ? { redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX ?? SERVER_DEFAULTS.redisPrefix } } : {}),
     accounts: accountsSettings(e, siteUrl, dataDir),
     ai: aiSettings(e),
   };
@@ -330,6 +338,22 @@ function crossProblems(e: Env): string[] {
   const out: string[] = [];
   if (Boolean(e.SUPABASE_URL) !== Boolean(e.SUPABASE_ANON_KEY)) {
     out.push('SUPABASE_URL and SUPABASE_ANON_KEY must be set together (hosted mode) or both left unset');
+  }
+  if (e.REDIS_URL) out.push(...severalNodesProblems(e));
+  return out;
+}
+
+/** Several nodes (REDIS_URL) share what a single node keeps in its data directory. */
+function severalNodesProblems(e: Env): string[] {
+  const out: string[] = [];
+  if (!e.DATABASE_URL) {
+    out.push('REDIS_URL (several nodes) needs DATABASE_URL (PostgreSQL): the embedded database has a single writer and cannot be shared by nodes');
+  }
+  if (!e.SERVER_SECRET) {
+    out.push('REDIS_URL (several nodes) needs SERVER_SECRET, the same on every node, so that a guest identity made on one node is valid on all');
+  }
+  if (e.ACCOUNTS_ENABLED !== false && !e.SUPABASE_URL && !e.JWT_PRIVATE_KEY) {
+    out.push('REDIS_URL (several nodes) needs JWT_PRIVATE_KEY, the same on every node, so that an access token signed by one node is valid on all');
   }
   return out;
 }

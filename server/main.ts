@@ -81,6 +81,17 @@ async function main(): Promise<void> {
     connectOrigins: [cfg.accounts.supabaseUrl, cfg.accounts.publicUrlExplicit ? cfg.accounts.publicUrl : undefined].filter((u): u is string => Boolean(u)),
     inspect,
     durableDir: cfg.durableGames ? cfg.dataDir : undefined,
+    ...(cfg.redis && cfg.databaseUrl
+      ? {
+          cluster: {
+            redisUrl: cfg.redis.url,
+            prefix: cfg.redis.prefix,
+            databaseUrl: cfg.databaseUrl,
+            databaseSchema: cfg.accounts.dbSchema,
+            dbTimeouts: cfg.accounts.dbTimeouts,
+          },
+        }
+      : {}),
   });
   log.info({ url: server.url, accounts: !!accounts, ai: !!ai }, 'chess server ready');
 

@@ -112,6 +112,7 @@ export const errorCodeSchema = z.enum([
   'identity_rejected',
   'replaced',
   'server_error',
+  'unavailable',
   'unknown_game',
   'not_your_game',
   'foreign_identity',

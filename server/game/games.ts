@@ -65,6 +65,16 @@ export interface GameOptions {
   inspect?: unknown;
   /** told of every finished game, with its log and final state (the archive stores it) */
   onEnded?: (ended: EndedGame) => void;
+  /** several nodes: told when a game starts and ends here (server/cluster) */
+  placement?: GamePlacement;
+  /** several nodes: false while this node may not change its games (its lease is uncertain) */
+  mayPlay?: () => boolean;
+}
+
+/** Where games are played, for a site of several nodes. */
+export interface GamePlacement {
+  gameStarted(game: LiveGame): void;
+  gameEnded(game: LiveGame): void;
 }
 
 /** A game that has just finished; `at` is the end in the log's time base (performance.now()). */
@@ -195,7 +205,8 @@ export class GameManager {
       }
     });
     // A player may have disconnected between pairing and now.
-    for (const s of [white, black]) if (!s.ws) this.command(game, { type: 'PLAYER_DISCONNECTED', playerId: s.id });
+    this.opts.placement?.gameStarted(game);
+    for (const s of [white, black]) if (!this.hub.connected(s)) this.command(game, { type: 'PLAYER_DISCONNECTED', playerId: s.id });
     return game;
   }
 
@@ -227,7 +238,7 @@ export class GameManager {
     }
     for (const color of ['white', 'black'] as const) {
       const s = game.sessions[color];
-      if (!s.ws && !state.away[color]) this.command(game, { type: 'PLAYER_DISCONNECTED', playerId: s.id });
+      if (!this.hub.connected(s) && !state.away[color]) this.command(game, { type: 'PLAYER_DISCONNECTED', playerId: s.id });
     }
     return game;
   }
@@ -297,9 +308,14 @@ export class GameManager {
     return game;
   }
 
-  /** Sends a command to a game actor, stamped with the time now; never throws. */
-  command(game: LiveGame, cmd: GameCommand, arrivedAt?: number): void {
-    if (game.ended) return;
+  /**
+   * Sends a command to a game actor, stamped with the time now; never throws. False when the
+   * game is over, or when this node may not play its games right now (several nodes: its lease
+   * is uncertain), and nothing was done.
+   */
+  command(game: LiveGame, cmd: GameCommand, arrivedAt?: number): boolean {
+    if (game.ended) return false;
+    if (this.opts.mayPlay && !this.opts.mayPlay()) return false;
     this.moveArrivedAt = arrivedAt ?? 0;
     try {
       const entry = { ...cmd, at: performance.now() };
@@ -312,6 +328,7 @@ export class GameManager {
       this.moveArrivedAt = 0;
     }
     this.reschedule(game);
+    return true;
   }
 
   /** Puts the game in the wheel slot of its next due time (see the top of this file). */
@@ -428,6 +445,19 @@ export class GameManager {
     // its own buffer: the frame is kept for players who come back late
     const frame = this.both(game, encodeJson({ type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) } satisfies ServerMessage));
     this.ended.record(game.id, game.white.id, game.black.id, frame, performance.now());
+    this.unseat(game);
+    this.opts.placement?.gameEnded(game);
+    this.metrics.gamesEnded.inc({ reason: e.reason });
+    this.log.info(
+      { gameId: game.id, white: game.white.id, black: game.black.id, winner: e.winner, reason: e.reason, durationMs: Date.now() - game.startedAt },
+      'game ended',
+    );
+    // A finished game's state changes no more; its actor is stopped and dropped with the game.
+    game.actor.stop();
+  }
+
+  /** The game leaves this node's games and its players' seats. */
+  private unseat(game: LiveGame): void {
     this.games.delete(game.id);
     this.wheel.cancel(game);
     for (const s of [game.sessions.white, game.sessions.black]) {
@@ -436,13 +466,19 @@ export class GameManager {
         this.hub.forgetIfIdle(s);
       }
     }
-    this.metrics.gamesEnded.inc({ reason: e.reason });
-    this.log.info(
-      { gameId: game.id, white: game.white.id, black: game.black.id, winner: e.winner, reason: e.reason, durationMs: Date.now() - game.startedAt },
-      'game ended',
-    );
-    // A finished game's state changes no more; its actor is stopped and dropped with the game.
+  }
+
+  /**
+   * Drops a game another node plays now (several nodes): stopped here without a result, nothing
+   * told to anybody. False when there is no such game here.
+   */
+  drop(gameId: string): boolean {
+    const game = this.games.get(gameId);
+    if (!game) return false;
+    game.ended = true;
+    this.unseat(game);
     game.actor.stop();
+    return true;
   }
 
   private tellEnded(game: LiveGame, result: GameResult, at: number): void {
@@ -456,6 +492,7 @@ export class GameManager {
 
   /** The games whose due time has come: deadlines to the machine, clock reports to the players. */
   private tick(now: number): void {
+    if (this.opts.mayPlay && !this.opts.mayPlay()) return;
     const due = this.wheel.takeDue(now);
     for (const game of due) {
       if (game.ended) continue;

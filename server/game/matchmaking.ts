@@ -37,6 +37,8 @@ export class Matchmaking {
     private readonly random: () => number = Math.random,
     private readonly inspect?: unknown,
     private readonly ratingOf?: RatingLookup,
+    /** starts a paired game; false when it could not start (several nodes: it may start on another node) */
+    private readonly startGame: (white: PlayerSession, black: PlayerSession) => boolean = (w, b) => games.start(w, b) !== null,
   ) {
     this.actor = this.startActor();
     this.ticker = setInterval(() => {
@@ -87,7 +89,7 @@ export class Matchmaking {
     this.joining.add(session.id);
     this.lookUpRating(session.id).then((rating) => {
       // cancelled, gone or seated while the rating was looked up
-      if (!this.joining.delete(session.id) || !session.ws || session.game) return;
+      if (!this.joining.delete(session.id) || !this.hub.connected(session) || session.game) return;
       // the game the pairing starts shows it
       session.rating = rating;
       this.enter(session, session.name ?? name, rating?.rating ?? null);
@@ -170,12 +172,12 @@ export class Matchmaking {
         if (!white || !black || white.game || black.game || white.id === black.id) {
           this.log.warn({ white: e.white.id, black: e.black.id }, 'pairing dropped: a player is gone or busy');
           // put whoever is still waiting back in the pool
-          for (const s of [white, black]) if (s?.ws && !s.game) this.join(s, s.name ?? e.white.name);
+          for (const s of [white, black]) if (s && this.hub.connected(s) && !s.game) this.join(s, s.name ?? e.white.name);
           return;
         }
         white.name = e.white.name;
         black.name = e.black.name;
-        if (!this.games.start(white, black)) {
+        if (!this.startGame(white, black)) {
           for (const s of [white, black]) {
             this.hub.send(s.id, { type: 'error', code: 'game_start_failed', message: 'The game could not be started. Please search again.' });
             this.hub.send(s.id, { type: 'matchmakingStatus', status: 'idle', message: 'The game could not be started. Please search again.' });

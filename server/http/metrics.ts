@@ -244,11 +244,62 @@ export class ServerMetrics {
     this.gamesResumed = new client.Counter({ name: 'chess_games_resumed_total', help: 'Live games resumed from the journal at start', registers });
   }
 
+  /** The metrics of a site of several nodes (server/cluster), registered once the node joins. */
+  cluster(live: ClusterLive): ClusterMetrics {
+    return new ClusterMetrics(this.registry, live);
+  }
+
   text(): Promise<string> {
     return this.registry.metrics();
   }
 
   get contentType(): string {
     return this.registry.contentType;
+  }
+}
+
+/** What the cluster metrics read at scrape time. */
+export interface ClusterLive {
+  /** players with an open socket on the whole site */
+  sitePlayersOnline(): number;
+  /** nodes whose lease holds */
+  liveNodes(): number;
+  /** the last round trip of the node's Redis beat, seconds */
+  redisRoundTripSeconds(): number;
+  /** 1 while Redis answers */
+  redisUp(): number;
+}
+
+export class ClusterMetrics {
+  readonly gamesOwned: client.Gauge;
+  readonly gamesTakenOver: client.Counter;
+  readonly crossNodeMessages: client.Counter<'direction'>;
+  /** the shared game log's group commits (server/cluster/sharedLog.ts) */
+  readonly logCommitSeconds: FastHistogram;
+  readonly logBytes: FastCounter;
+
+  constructor(registry: client.Registry, live: ClusterLive) {
+    const registers = [registry];
+    const gauge = gaugeIn(registers);
+    gauge('chess_site_players_online', 'Players with an open socket on the whole site (every node)', () => live.sitePlayersOnline());
+    gauge('chess_site_nodes', 'Nodes of the site whose lease holds', () => live.liveNodes());
+    gauge('chess_redis_round_trip_seconds', "Round trip of the node's last Redis beat", () => live.redisRoundTripSeconds());
+    gauge('chess_redis_up', '1 while this node reaches Redis', () => live.redisUp());
+    this.gamesOwned = new client.Gauge({ name: 'chess_games_owned', help: 'Live multiplayer games this node plays (owns)', registers });
+    this.gamesTakenOver = new client.Counter({ name: 'chess_games_taken_over_total', help: 'Games of dead nodes this node took over', registers });
+    this.crossNodeMessages = new client.Counter({
+      name: 'chess_cross_node_messages_total',
+      help: 'Messages between nodes through Redis: sent, received, lost (publish failed)',
+      labelNames: ['direction'],
+      registers,
+    });
+    this.logCommitSeconds = new FastHistogram(
+      'chess_game_log_commit_seconds',
+      'One group commit of the shared game log (one INSERT into PostgreSQL)',
+      [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    );
+    this.logBytes = new FastCounter('chess_game_log_bytes_total', 'Bytes of game log rows written to PostgreSQL');
+    registry.registerMetric(this.logCommitSeconds as unknown as client.Metric);
+    registry.registerMetric(this.logBytes as unknown as client.Metric);
   }
 }

@@ -35,6 +35,8 @@ export interface SocketData {
   identifying: boolean;
   /** the session this socket was last attached to (it speaks for it while `session.ws` is this socket) */
   session: PlayerSession | null;
+  /** several nodes: the player's live game when another node plays it, found before the socket opened */
+  elsewhere: RemoteGame | null;
 }
 
 export type WS = WebSocket<SocketData>;
@@ -49,6 +51,24 @@ export interface PlayerSession {
   queued: boolean;
   /** a signed-in player's pool rating, as looked up when they last searched for a game */
   rating?: PlayerRating | null;
+  /** several nodes: the other node this player's socket is on (this node owns their game or runs the pool) */
+  node?: string | null;
+  /** several nodes: the live game this player (socket here) plays on another node, and that node */
+  remoteGame?: RemoteGame | null;
+  /** several nodes: the last game this player played on another node (rematch offers go there) */
+  lastRemoteGame?: RemoteGame | null;
+}
+
+export interface RemoteGame {
+  id: string;
+  owner: string;
+}
+
+/** Delivery of frames to players whose socket is on another node (server/cluster). */
+export interface RemoteDelivery {
+  sendText(node: string, playerId: string, text: string): void;
+  /** players online on the other nodes, as last counted */
+  elsewhereOnline: number;
 }
 
 export const LOBBY_TOPIC = 'lobby';
@@ -60,6 +80,8 @@ export class Hub {
   private countTimer: NodeJS.Timeout | null = null;
   private lastCountSent = -1;
   private lastCountAt = -Infinity;
+  /** set when the site has several nodes */
+  remote: RemoteDelivery | null = null;
 
   constructor(
     private readonly app: TemplatedApp,
@@ -68,8 +90,19 @@ export class Hub {
     readonly pings: LagPings,
   ) {}
 
+  /** players with an open socket on this node */
   get playersOnline(): number {
     return this.online;
+  }
+
+  /** players with an open socket on the whole site (what playerCount tells the players) */
+  get sitePlayersOnline(): number {
+    return this.online + (this.remote?.elsewhereOnline ?? 0);
+  }
+
+  /** The player has an open socket, here or on another node. */
+  connected(session: PlayerSession): boolean {
+    return session.ws !== null || Boolean(session.node);
   }
 
   session(playerId: string): PlayerSession | undefined {
@@ -94,7 +127,7 @@ export class Hub {
   seat(playerId: string, kind: 'guest' | 'account'): PlayerSession {
     let session = this.players.get(playerId);
     if (!session) {
-      session = { id: playerId, kind, ws: null, game: null, queued: false };
+      session = { id: playerId, kind, ws: null, game: null, queued: false, node: null, remoteGame: null, lastRemoteGame: null };
       this.players.set(playerId, session);
     }
     return session;
@@ -112,7 +145,7 @@ export class Hub {
 
   /** Forget a player that has no socket and no seat. */
   forgetIfIdle(session: PlayerSession): void {
-    if (!session.ws && !session.game && !session.queued) this.players.delete(session.id);
+    if (!session.ws && !session.node && !session.game && !session.queued) this.players.delete(session.id);
   }
 
   send(playerId: string, msg: ServerMessage): boolean {
@@ -121,13 +154,21 @@ export class Hub {
   }
 
   sendTo(session: PlayerSession, msg: ServerMessage): boolean {
-    return session.ws ? this.sendWs(session.ws, JSON.stringify(msg)) : false;
+    if (session.ws) return this.sendWs(session.ws, JSON.stringify(msg));
+    return this.sendRemote(session, JSON.stringify(msg));
+  }
+
+  /** A frame to a player whose socket is on another node; false when there is none. */
+  private sendRemote(session: PlayerSession, text: string): boolean {
+    if (!session.node || !this.remote) return false;
+    this.remote.sendText(session.node, session.id, text);
+    return true;
   }
 
   /** A frame (the games' gameMove, timerUpdate and gameEnd) to a player, with a lag ping when one is due. */
   sendBytesTo(session: PlayerSession, bytes: Uint8Array): boolean {
     const ws = session.ws;
-    if (!ws) return false;
+    if (!ws) return this.sendRemote(session, Buffer.from(bytes).toString());
     const data = ws.getUserData();
     if (data.closing) return false;
     return this.pings.send(ws, data, bytes) !== 2;
@@ -143,15 +184,16 @@ export class Hub {
    * the monotonic clock: with the wall clock, a step back (NTP, a resumed VM) would hold every
    * later broadcast back by the size of the step.
    */
-  private countChanged(): void {
+  countChanged(): void {
     if (this.countTimer) return;
     const wait = Math.max(0, this.lastCountAt + this.countIntervalMs - performance.now());
     this.countTimer = setTimeout(() => {
       this.countTimer = null;
       this.lastCountAt = performance.now();
-      if (this.online === this.lastCountSent) return;
-      this.lastCountSent = this.online;
-      this.app.publish(LOBBY_TOPIC, JSON.stringify({ type: 'playerCount', count: this.online }), false);
+      const count = this.sitePlayersOnline;
+      if (count === this.lastCountSent) return;
+      this.lastCountSent = count;
+      this.app.publish(LOBBY_TOPIC, JSON.stringify({ type: 'playerCount', count }), false);
     }, wait);
     this.countTimer.unref?.();
   }

@@ -8,10 +8,11 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t } fro
 import { TEXT, type ErrorCode, type ParsedMessage, type ParsedPayloads, type ServerMessage } from '../../machines/protocol/messages';
 import type { ServerMetrics } from '../http/metrics';
 import type { GameManager } from '../game/games';
-import type { Matchmaking } from '../game/matchmaking';
+import type { MatchmakingPort } from '../cluster/matchmaking';
+import { NEW_GAMES_REFUSED, type ClusterNode, type RemoteSockets } from '../cluster/node';
 import type { AccessClaims, AccountsModule, AiService } from '../wiring';
 import type { Heartbeat } from '../heartbeat';
-import { Hub, LOBBY_TOPIC, type PlayerSession, type SocketData, type WS } from './hub';
+import { Hub, LOBBY_TOPIC, type PlayerSession, type RemoteGame, type SocketData, type WS } from './hub';
 import type { GuestIdentity } from './identity';
 import { Admission, addressKey, type AdmissionLimits } from './admission';
 import { TrustedProxies, clientAddress } from '../http/clientAddress';
@@ -67,10 +68,21 @@ const TEXTS = {
   identifyRateLimited: 'Too many identifications right now; you stay as you are. Try again in a few seconds.',
   tooBig: 'message too big',
   aiWhileInGame: 'Cannot start an AI game while in an active game',
+  cannotPlayNow: 'The server cannot save moves right now; nothing was played. Try again in a moment.',
   invalidAiOptions: (issue: string) => `Invalid AI game options: ${issue}`,
 };
 
-export class Realtime {
+/** Client messages about a game, which go to the node that plays it when that is another node. */
+type GameMessage = Extract<
+  ParsedMessage,
+  { type: 'gameMove' | 'resign' | 'offerDraw' | 'acceptDraw' | 'declineDraw' | 'offerRematch' | 'declineRematch' | 'checkActiveGame' | 'rejoinGame' }
+>;
+const GAME_MESSAGES: ReadonlySet<string> = new Set<GameMessage['type']>([
+  'gameMove', 'resign', 'offerDraw', 'acceptDraw', 'declineDraw', 'offerRematch', 'declineRematch', 'checkActiveGame', 'rejoinGame',
+]);
+const isGameMessage = (msg: ParsedMessage): msg is GameMessage => GAME_MESSAGES.has(msg.type);
+
+export class Realtime implements RemoteSockets {
   private nextConnId = 1;
   private readonly rematches: Rematches;
   private readonly admission: Admission;
@@ -83,7 +95,7 @@ export class Realtime {
   constructor(
     readonly hub: Hub,
     private readonly games: GameManager,
-    private readonly matchmaking: Matchmaking,
+    private readonly matchmaking: MatchmakingPort,
     private readonly identity: GuestIdentity,
     private readonly metrics: ServerMetrics,
     private readonly log: Logger,
@@ -91,6 +103,8 @@ export class Realtime {
     private readonly getAi: () => AiService | undefined,
     private readonly accounts: AccountsModule | undefined,
     private readonly heartbeat: Heartbeat,
+    /** this node's part in a site of several nodes, or null for a single node */
+    private readonly cluster: ClusterNode | null = null,
   ) {
     this.rematches = new Rematches(hub, games, matchmaking);
     this.admission = new Admission(opts.admission);
@@ -197,14 +211,36 @@ export class Realtime {
       identifiedWith: null,
       identifying: false,
       session: null,
+      elsewhere: null,
     };
-    res.upgrade(
-      data,
-      req.getHeader('sec-websocket-key'),
-      req.getHeader('sec-websocket-protocol'),
-      req.getHeader('sec-websocket-extensions'),
-      ctx,
-    );
+    const key = req.getHeader('sec-websocket-key');
+    const protocol = req.getHeader('sec-websocket-protocol');
+    const extensions = req.getHeader('sec-websocket-extensions');
+    if (!this.cluster) {
+      res.upgrade(data, key, protocol, extensions, ctx);
+      return;
+    }
+    this.upgradeOnSite(this.cluster, res, data, [key, protocol, extensions], ctx);
+  }
+
+  /**
+   * Several nodes: before the socket opens, the site learns it is here (an older socket of the
+   * player on another node is closed) and whether the player's live game is played elsewhere.
+   */
+  private upgradeOnSite(cluster: ClusterNode, res: HttpResponse, data: SocketData, headers: [string, string, string], ctx: us_socket_context_t): void {
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    cluster.socketOpened(data.playerId).then(
+      (game) => {
+        data.elsewhere = game;
+      },
+      (err: Error) => this.log.warn({ err: err.message, playerId: data.playerId }, 'could not look the player up on the site'),
+    ).finally(() => {
+      if (aborted) return;
+      res.cork(() => res.upgrade(data, headers[0], headers[1], headers[2], ctx));
+    });
   }
 
   /**
@@ -240,11 +276,12 @@ export class Realtime {
       this.log.warn({ connId: data.connId }, 'guest identity rejected on connect: bad secret');
     }
     const session = this.bind(ws, data.playerId, 'guest');
+    if (data.elsewhere && !session.game) this.cluster?.playingElsewhere(session, data.elsewhere);
     ws.cork(() => {
       this.sendWs(ws, {
         type: 'connectionAck',
         playerId: session.id,
-        count: this.hub.playersOnline,
+        count: this.hub.sitePlayersOnline,
         secret: this.identity.secretFor(session.id),
       });
       if (data.identityRejected) this.sendWs(ws, { type: 'error', code: 'identity_rejected', message: TEXTS.identityRejected });
@@ -255,6 +292,7 @@ export class Realtime {
   private bind(ws: WS, playerId: string, kind: 'guest' | 'account'): PlayerSession {
     const { session, replaced } = this.hub.attach(ws, playerId, kind);
     session.kind = kind;
+    session.node = null;
     if (replaced) {
       const old = replaced.getUserData();
       old.replaced = true;
@@ -284,6 +322,44 @@ export class Realtime {
     if (!session) return;
     this.log.debug({ playerId: session.id, code }, 'socket closed');
     this.playerGone(session);
+    this.cluster?.socketClosed(session);
+  }
+
+  /** Several nodes: the player connected on node `by`; their socket here closes without a disconnection. */
+  replaced(playerId: string, by: string): void {
+    const session = this.hub.session(playerId);
+    const ws = session?.ws;
+    if (!session || !ws) return;
+    const data = ws.getUserData();
+    data.replaced = true;
+    this.sendWs(ws, { type: 'error', code: 'replaced', message: TEXTS.replaced });
+    data.closing = true;
+    this.hub.detach(ws);
+    session.node = by;
+    session.remoteGame = null;
+    session.lastRemoteGame = null;
+    if (session.queued) this.matchmaking.leave(session, false);
+    this.log.info({ playerId, node: by }, 'newer socket on another node took the seat');
+    ws.end(REPLACED_CLOSE_CODE, 'replaced by a newer connection');
+    this.hub.forgetIfIdle(session);
+  }
+
+  /**
+   * Several nodes: a client message of a player whose socket is on node `from`, about a game
+   * this node plays (or played). Parsed and checked as a local player's.
+   */
+  command(from: string, playerId: string, kind: 'guest' | 'account', text: string, lagMs: number | undefined): void {
+    const known = this.hub.session(playerId);
+    if (known?.ws) return; // their socket is here now: the other node's is stale
+    // a player this node knows nothing of is answered without being seated here
+    const session: PlayerSession = known ?? { id: playerId, kind, ws: null, game: null, queued: false, node: from, remoteGame: null, lastRemoteGame: null };
+    session.node = from;
+    const parsed = parseClientMessage(text);
+    if (!parsed.ok || !isGameMessage(parsed.msg)) {
+      this.rejectTo(session, parsed.ok ? 'unknown_type' : parsed.reason, parsed.ok ? 'not a game message' : parsed.detail);
+      return;
+    }
+    this.routeGame(session, parsed.msg, performance.now(), lagMs);
   }
 
   /** The player has no socket any more: leave the queue, start the grace period of a game. */
@@ -352,6 +428,13 @@ export class Realtime {
     if (reply && !isClosingRefusal(reason)) this.sendWs(ws, { type: 'error', code: reason, message });
   }
 
+  /** Counts and logs a refused message and answers the player, wherever their socket is. */
+  private rejectTo(session: PlayerSession, reason: ErrorCode, message: string): void {
+    this.metrics.messagesRejected.inc({ reason });
+    this.log.info({ playerId: session.id, reason, detail: message }, 'message rejected');
+    this.hub.sendTo(session, { type: 'error', code: reason, message });
+  }
+
   private sendWs(ws: WS, msg: ServerMessage): void {
     this.hub.sendWs(ws, JSON.stringify(msg));
   }
@@ -359,34 +442,16 @@ export class Realtime {
   private route(ws: WS, data: SocketData, msg: ParsedMessage, arrivedAt: number): void {
     const session = data.session;
     if (!session || session.ws !== ws) return; // a socket without a seat (should not happen)
+    if (isGameMessage(msg)) {
+      const elsewhere = this.cluster && this.playedElsewhere(session, msg);
+      if (elsewhere) return this.cluster!.forward(session, elsewhere.owner, JSON.stringify(msg), data.lagMs);
+      return this.routeGame(session, msg, arrivedAt, data.lagMs);
+    }
     switch (msg.type) {
       case 'findGame':
         return this.findGame(ws, session, msg.payload);
       case 'cancelMatchmaking':
         return this.matchmaking.leave(session, true);
-      case 'gameMove':
-        return this.gameCommand(ws, session, msg.payload.gameId, 'MOVE', arrivedAt, msg.payload.move, data.lagMs);
-      case 'resign': {
-        const ai = this.getAi();
-        if (ai?.ownsGame(msg.payload.gameId)) return ai.resign(session.id, msg.payload.gameId);
-        return this.gameCommand(ws, session, msg.payload.gameId, 'RESIGN', arrivedAt);
-      }
-      case 'offerDraw':
-        return this.gameCommand(ws, session, msg.payload.gameId, 'OFFER_DRAW', arrivedAt);
-      case 'acceptDraw':
-        return this.gameCommand(ws, session, msg.payload.gameId, 'ACCEPT_DRAW', arrivedAt);
-      case 'declineDraw':
-        return this.gameCommand(ws, session, msg.payload.gameId, 'DECLINE_DRAW', arrivedAt);
-      case 'offerRematch': {
-        const refused = this.rematches.offer(session, msg.payload.gameId);
-        return refused ? this.reject(ws, refused.code, refused.message) : undefined;
-      }
-      case 'declineRematch':
-        return this.rematches.decline(session, msg.payload.gameId);
-      case 'checkActiveGame':
-        return this.checkActiveGame(ws, session, msg.payload);
-      case 'rejoinGame':
-        return this.rejoin(ws, session, msg.payload.gameId);
       case 'identifyUser':
         return void this.identifyUser(ws, session, msg.payload);
       case 'startAIGame':
@@ -398,6 +463,46 @@ export class Realtime {
       }
       case 'claimGuestGames':
         return void this.claimGuestGames(ws, session, msg.payload);
+    }
+  }
+
+  /** Several nodes: the game a message is about when another node plays it, or null. */
+  private playedElsewhere(session: PlayerSession, msg: GameMessage): RemoteGame | null {
+    if (session.game) return null;
+    const gameId = msg.payload && 'gameId' in msg.payload ? msg.payload.gameId : undefined;
+    if (msg.type === 'resign' && gameId && this.getAi()?.ownsGame(gameId)) return null;
+    for (const game of [session.remoteGame, session.lastRemoteGame]) {
+      if (game && (gameId === undefined || gameId === game.id)) return game;
+    }
+    return null;
+  }
+
+  /** A message about a game, from a socket here or (several nodes) from another node's socket. */
+  private routeGame(session: PlayerSession, msg: GameMessage, arrivedAt: number, lagMs: number | undefined): void {
+    switch (msg.type) {
+      case 'gameMove':
+        return this.gameCommand(session, msg.payload.gameId, 'MOVE', arrivedAt, msg.payload.move, lagMs);
+      case 'resign': {
+        const ai = this.getAi();
+        if (ai?.ownsGame(msg.payload.gameId)) return ai.resign(session.id, msg.payload.gameId);
+        return this.gameCommand(session, msg.payload.gameId, 'RESIGN', arrivedAt);
+      }
+      case 'offerDraw':
+        return this.gameCommand(session, msg.payload.gameId, 'OFFER_DRAW', arrivedAt);
+      case 'acceptDraw':
+        return this.gameCommand(session, msg.payload.gameId, 'ACCEPT_DRAW', arrivedAt);
+      case 'declineDraw':
+        return this.gameCommand(session, msg.payload.gameId, 'DECLINE_DRAW', arrivedAt);
+      case 'offerRematch': {
+        const refused = this.rematches.offer(session, msg.payload.gameId);
+        return refused ? this.rejectTo(session, refused.code, refused.message) : undefined;
+      }
+      case 'declineRematch':
+        return this.rematches.decline(session, msg.payload.gameId);
+      case 'checkActiveGame':
+        return this.checkActiveGame(session, msg.payload);
+      case 'rejoinGame':
+        return this.rejoin(session, msg.payload.gameId);
     }
   }
 
@@ -417,7 +522,13 @@ export class Realtime {
   }
 
   private findGame(ws: WS, session: PlayerSession, payload: ParsedPayloads['findGame']): void {
-    if (session.game || this.getAi()?.hasGame(session.id)) {
+    if (this.cluster && !this.cluster.healthy) {
+      this.metrics.messagesRejected.inc({ reason: 'unavailable' });
+      this.log.warn({ playerId: session.id, reason: 'unavailable' }, 'search refused: the site store is unreachable');
+      this.sendWs(ws, { type: 'matchmakingStatus', status: 'idle', message: NEW_GAMES_REFUSED });
+      return;
+    }
+    if (session.game || session.remoteGame || this.getAi()?.hasGame(session.id)) {
       this.metrics.messagesRejected.inc({ reason: 'active_game' });
       this.log.info({ playerId: session.id, reason: 'active_game' }, 'search refused');
       this.sendWs(ws, { type: 'matchmakingStatus', status: 'idle', message: TEXT.activeGameRefusal });
@@ -428,7 +539,6 @@ export class Realtime {
   }
 
   private gameCommand(
-    ws: WS,
     session: PlayerSession,
     gameId: string,
     type: 'MOVE' | 'RESIGN' | 'OFFER_DRAW' | 'ACCEPT_DRAW' | 'DECLINE_DRAW',
@@ -444,39 +554,46 @@ export class Realtime {
       const message = someoneElses ? TEXTS.notYourGame : TEXTS.noGame;
       this.metrics.messagesRejected.inc({ reason });
       this.log.info({ playerId: session.id, gameId, reason, type }, 'game command rejected');
-      if (type === 'MOVE') this.sendWs(ws, { type: 'moveRejected', gameId, message });
-      else this.sendWs(ws, { type: 'error', code: reason, message });
+      if (type === 'MOVE') this.hub.sendTo(session, { type: 'moveRejected', gameId, message });
+      else this.hub.sendTo(session, { type: 'error', code: reason, message });
       return;
     }
+    let done: boolean;
     if (type !== 'MOVE') {
-      this.games.command(game, { type, playerId: session.id });
-    } else if (move) {
+      done = this.games.command(game, { type, playerId: session.id });
+    } else {
       // One object shape for every move command, whatever the client sent.
-      const m = { from: move.from, to: move.to, promotion: move.promotion };
-      this.games.command(game, { type: 'MOVE', playerId: session.id, move: m, lagMs }, arrivedAt);
+      const m = move && { from: move.from, to: move.to, promotion: move.promotion };
+      done = !m || this.games.command(game, { type: 'MOVE', playerId: session.id, move: m, lagMs }, arrivedAt);
+    }
+    if (!done && !game.ended) {
+      // several nodes: this node's lease is uncertain (Redis unreachable); nothing was played
+      this.metrics.messagesRejected.inc({ reason: 'unavailable' });
+      if (type === 'MOVE') this.hub.sendTo(session, { type: 'moveRejected', gameId, message: TEXTS.cannotPlayNow });
+      else this.hub.sendTo(session, { type: 'error', code: 'unavailable', message: TEXTS.cannotPlayNow });
     }
   }
 
-  private checkActiveGame(ws: WS, session: PlayerSession, payload: ParsedPayloads['checkActiveGame']): void {
+  private checkActiveGame(session: PlayerSession, payload: ParsedPayloads['checkActiveGame']): void {
     if (payload?.playerId && payload.playerId !== session.id) {
-      this.reject(ws, 'foreign_identity', TEXTS.notYourIdentity);
+      this.rejectTo(session, 'foreign_identity', TEXTS.notYourIdentity);
       return;
     }
     const game = session.game;
     if (!game) {
-      this.sendWs(ws, { type: 'activeGameStatus', gameId: null });
+      this.hub.sendTo(session, { type: 'activeGameStatus', gameId: null });
       return;
     }
     const color = this.games.colorOf(game, session.id)!;
     const opponent = color === 'white' ? game.black : game.white;
-    this.sendWs(ws, { type: 'activeGameStatus', gameId: game.id, color, opponentId: opponent.id });
+    this.hub.sendTo(session, { type: 'activeGameStatus', gameId: game.id, color, opponentId: opponent.id });
   }
 
-  private rejoin(ws: WS, session: PlayerSession, gameId: string): void {
+  private rejoin(session: PlayerSession, gameId: string): void {
     const ai = this.getAi();
     if (ai?.ownsGame(gameId)) {
       if (ai.hasGame(session.id)) ai.playerReconnected(session.id);
-      else this.reject(ws, 'unknown_game', TEXTS.noGame);
+      else this.rejectTo(session, 'unknown_game', TEXTS.noGame);
       return;
     }
     const game = this.games.games.get(gameId);
@@ -484,11 +601,11 @@ export class Realtime {
       // ended while this player was away: tell them how
       const end = this.games.endedFrame(gameId, session.id);
       if (end) this.hub.sendBytesTo(session, end);
-      else this.reject(ws, 'unknown_game', TEXTS.noGame);
+      else this.rejectTo(session, 'unknown_game', TEXTS.noGame);
       return;
     }
     if (session.game !== game) {
-      this.reject(ws, 'not_your_game', TEXTS.noGame);
+      this.rejectTo(session, 'not_your_game', TEXTS.noGame);
       return;
     }
     const color = this.games.colorOf(game, session.id)!;
@@ -496,7 +613,7 @@ export class Realtime {
     const state = this.games.currentState(game);
     // the position may hold a move still being written: the player sees it once it is durable
     this.games.afterCommit(() => {
-      this.sendWs(ws, {
+      this.hub.sendTo(session, {
         type: 'gameStart',
         gameId,
         color,
@@ -507,7 +624,7 @@ export class Realtime {
         ...(game.ratings ? { ratings: game.ratings } : {}),
       });
       // the opponent's pending draw offer is part of currentState; send it as an event as well
-      if (state.drawOfferFrom && state.drawOfferFrom !== color) this.sendWs(ws, { type: 'drawOffer', gameId });
+      if (state.drawOfferFrom && state.drawOfferFrom !== color) this.hub.sendTo(session, { type: 'drawOffer', gameId });
     });
   }
 
@@ -565,7 +682,7 @@ export class Realtime {
       this.sendWs(ws, identified);
       return;
     }
-    if (current.game || current.queued || this.getAi()?.hasGame(current.id)) {
+    if (current.game || current.remoteGame || current.queued || this.getAi()?.hasGame(current.id)) {
       this.reject(ws, 'identify_busy', TEXTS.identifyBusy);
       return;
     }
@@ -584,7 +701,7 @@ export class Realtime {
       this.reject(ws, 'ai_unavailable', TEXTS.aiUnavailable);
       return;
     }
-    if (session.game) {
+    if (session.game || session.remoteGame) {
       this.reject(ws, 'active_game', TEXTS.aiWhileInGame);
       return;
     }

@@ -5,7 +5,7 @@
  * is forgotten (the server keeps ended games a few minutes). Offers are keyed by the ended game.
  */
 import type { GameManager } from '../game/games';
-import type { Matchmaking } from '../game/matchmaking';
+import type { MatchmakingPort } from '../cluster/matchmaking';
 import type { Hub, PlayerSession } from './hub';
 
 /** At most this many open offers are kept; the oldest go first (a bound, not a feature). */
@@ -27,7 +27,7 @@ export class Rematches {
   constructor(
     private readonly hub: Hub,
     private readonly games: GameManager,
-    private readonly matchmaking: Matchmaking,
+    private readonly matchmaking: MatchmakingPort,
   ) {}
 
   /** Offers, or accepts the standing offer; returns why not, or null. */

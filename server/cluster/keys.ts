@@ -1,0 +1,53 @@
+/**
+ * The names of everything the nodes of one site share in Redis, under one prefix (REDIS_PREFIX),
+ * so that several sites, or several test runs, can share one Redis without meeting.
+ * docs/operations.md ("Several nodes on Redis") describes what each one holds.
+ */
+export class ClusterKeys {
+  constructor(private readonly prefix: string) {}
+
+  /** a node's sign of life (expires unless renewed): `<node>` while it may play its games */
+  alive(node: string): string {
+    return `${this.prefix}:alive:${node}`;
+  }
+  /** every node that may still own games (a dead one leaves once its games are taken over) */
+  get nodes(): string {
+    return `${this.prefix}:nodes`;
+  }
+  /** hash node -> wall-clock ms of its last renewal (how long a dead node was away) */
+  get seen(): string {
+    return `${this.prefix}:seen`;
+  }
+  /** a node's count of players with an open socket (expires with the node) */
+  count(node: string): string {
+    return `${this.prefix}:count:${node}`;
+  }
+  /** the games a node owns */
+  owned(node: string): string {
+    return `${this.prefix}:owned:${node}`;
+  }
+  /** the node that owns (plays) a live game */
+  owner(gameId: string): string {
+    return `${this.prefix}:owner:${gameId}`;
+  }
+  /** the live game a player has a seat in */
+  seat(playerId: string): string {
+    return `${this.prefix}:seat:${playerId}`;
+  }
+  /** the node a player's socket is on */
+  socket(playerId: string): string {
+    return `${this.prefix}:socket:${playerId}`;
+  }
+  /** the node that runs the matchmaking pool (expires unless renewed) */
+  get matchmaker(): string {
+    return `${this.prefix}:matchmaker`;
+  }
+  /** a node's channel: what other nodes tell it (server/cluster/messages.ts) */
+  channel(node: string): string {
+    return `${this.prefix}:node:${node}`;
+  }
+  /** a token bucket of a rate limit shared by every node */
+  bucket(name: string, key: string): string {
+    return `${this.prefix}:bucket:${name}:${key}`;
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The node's place in the site: once a second it renews its lease (`alive:<node>`, expiring
+ * after LEASE_MS), publishes its player count, learns which node runs the matchmaking pool (and
+ * takes that role when nobody holds it), and finds nodes whose lease expired, whose games it
+ * then takes over. A node plays its games only while its lease surely holds: if a renewal does
+ * not get through, it stops LEASE_MARGIN_MS before the lease could have expired.
+ */
+import type { Logger } from 'pino';
+import type { RedisLink } from './redis';
+import type { ClusterKeys } from './keys';
+
+/** How long a node's lease lasts without renewal: a killed node's games move within this plus a beat. */
+export const LEASE_MS = 3000;
+/** A node stops playing this long before its lease could have run out (clock drift, slow replies). */
+export const LEASE_MARGIN_MS = 500;
+/** How often the lease is renewed and the other nodes looked at. */
+export const BEAT_MS = 1000;
+
+/** Renews the node's lease, count and last-seen time; 1 if the lease was still held, 0 if it had lapsed. */
+const RENEW = `
+local had = redis.call('GET', KEYS[1])
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[2])
+redis.call('SADD', KEYS[3], ARGV[1])
+redis.call('HSET', KEYS[4], ARGV[1], ARGV[4])
+if had == ARGV[1] then return 1 else return 0 end`;
+
+/** The matchmaker role: kept by its holder, taken when free; returns the holder. */
+const MATCHMAKER = `
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return holder end
+if not holder then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return ARGV[1] end
+return holder`;
+
+export interface MembershipEvents {
+  /** the lease had lapsed (Redis was away too long): games may have been taken over meanwhile */
+  leaseLapsed(): void;
+  /** nodes whose lease expired (their games are for the taking) */
+  deadNodes(nodes: string[]): void;
+  /** the node running the matchmaking pool changed */
+  matchmakerChanged(node: string): void;
+  /** the site's player count or number of nodes changed */
+  siteChanged(view: SiteView): void;
+}
+
+export interface SiteView {
+  /** players with an open socket on the whole site, as counted at the last beat */
+  playersOnline: number;
+  /** of those, the ones on other nodes */
+  elsewhere: number;
+  /** live nodes */
+  nodes: number;
+}
+
+export class Membership {
+  private timer: NodeJS.Timeout | null = null;
+  /** performance.now() until which this node may play its games */
+  private playUntil = 0;
+  private renewedOnce = false;
+  private matchmakerNode = '';
+  private site: SiteView = { playersOnline: 0, elsewhere: 0, nodes: 1 };
+  /** this node's count as the last beat reported it */
+  private reported = 0;
+  /** round trip of the last beat's commands, ms */
+  roundTripMs = 0;
+  private stopped = false;
+
+  constructor(
+    readonly node: string,
+    private readonly redis: RedisLink,
+    private readonly keys: ClusterKeys,
+    private readonly log: Logger,
+    private readonly localCount: () => number,
+    private readonly events: MembershipEvents,
+  ) {}
+
+  /** Renews once (rejects if Redis does not answer), then every BEAT_MS. */
+  async start(): Promise<void> {
+    await this.beat();
+    this.timer = setInterval(() => void this.beat().catch(() => {}), BEAT_MS);
+    this.timer.unref();
+  }
+
+  /** True while the lease surely holds: the node may change its games. */
+  get mayPlay(): boolean {
+    return !this.stopped && performance.now() < this.playUntil;
+  }
+
+  get matchmaker(): string {
+    return this.matchmakerNode;
+  }
+
+  get view(): SiteView {
+    return this.site;
+  }
+
+  private async beat(): Promise<void> {
+    if (this.stopped) return;
+    const sent = performance.now();
+    const { cmd } = this.redis;
+    try {
+      const local = this.localCount();
+      const held = (await cmd.eval(RENEW, 4, this.keys.alive(this.node), this.keys.count(this.node), this.keys.nodes, this.keys.seen, this.node, LEASE_MS, local, Date.now())) as number;
+      this.reported = local;
+      this.playUntil = sent + LEASE_MS - LEASE_MARGIN_MS;
+      this.roundTripMs = performance.now() - sent;
+      if (held === 0 && this.renewedOnce) {
+        this.log.warn({ node: this.node }, 'node lease had lapsed; checking which games are still ours');
+        this.events.leaseLapsed();
+      }
+      this.renewedOnce = true;
+      const holder = (await cmd.eval(MATCHMAKER, 1, this.keys.matchmaker, this.node, LEASE_MS)) as string;
+      if (holder !== this.matchmakerNode) {
+        this.matchmakerNode = holder;
+        this.events.matchmakerChanged(holder);
+      }
+      await this.lookAtNodes();
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'cluster beat failed (Redis unreachable?)');
+      throw err;
+    }
+  }
+
+  /** Sums the live nodes' player counts and reports the dead ones. */
+  private async lookAtNodes(): Promise<void> {
+    const { cmd } = this.redis;
+    const nodes = await cmd.smembers(this.keys.nodes);
+    if (nodes.length === 0) return;
+    const pipe = cmd.pipeline();
+    for (const n of nodes) pipe.exists(this.keys.alive(n));
+    pipe.mget(...nodes.map((n) => this.keys.count(n)));
+    const replies = (await pipe.exec()) ?? [];
+    const dead: string[] = [];
+    nodes.forEach((n, i) => {
+      if (replies[i]?.[1] === 0 && n !== this.node) dead.push(n);
+    });
+    const counts = (replies[nodes.length]?.[1] ?? []) as (string | null)[];
+    const total = counts.reduce((sum, c) => sum + (Number(c) || 0), 0);
+    const site = { playersOnline: total, elsewhere: Math.max(0, total - this.reported), nodes: nodes.length - dead.length };
+    const changed = site.elsewhere !== this.site.elsewhere || site.nodes !== this.site.nodes;
+    this.site = site;
+    if (changed) this.events.siteChanged(site);
+    if (dead.length > 0) this.events.deadNodes(dead);
+  }
+
+  /**
+   * Stops renewing and gives the lease up at once (a drained node's games are taken over by the
+   * others within a beat rather than after the lease runs out).
+   */
+  async leave(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    try {
+      await this.redis.cmd.del(this.keys.alive(this.node), this.keys.count(this.node));
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'could not give the node lease up; it expires on its own');
+    }
+  }
+}

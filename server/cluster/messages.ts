@@ -1,0 +1,55 @@
+/**
+ * What one node tells another over Redis pub/sub (each node listens on its own channel). A
+ * player's socket lives on one node and their game is played on its owner node: commands go from
+ * the socket's node to the owner as the client's own text, and are parsed and checked there as
+ * for a local player; what the game says to the player comes back as the frame's text.
+ */
+import { z } from 'zod';
+import { playerRatingSchema } from '../../machines/protocol/schemas';
+
+const kind = z.enum(['guest', 'account']);
+
+/** A matched player as the node that starts their game needs them. */
+export const seatInfoSchema = z.object({
+  id: z.string(),
+  kind,
+  name: z.string(),
+  rating: playerRatingSchema.nullable().optional(),
+  /** the node their socket is on */
+  node: z.string(),
+});
+export type SeatInfo = z.infer<typeof seatInfoSchema>;
+
+export const busMessageSchema = z.discriminatedUnion('k', [
+  /** send this text to the player's socket */
+  z.object({ k: z.literal('frame'), p: z.string(), t: z.string() }),
+  /** the player has a seat in game `g`, played on node `o` */
+  z.object({ k: z.literal('seat'), p: z.string(), g: z.string(), o: z.string() }),
+  /** game `g` is over for the player */
+  z.object({ k: z.literal('unseat'), p: z.string(), g: z.string() }),
+  /** a client message (its text) of the player whose socket is on node `n` */
+  z.object({ k: z.literal('cmd'), n: z.string(), p: z.string(), t: z.string(), lag: z.number().optional() }),
+  /** the player's socket is now on node `n` */
+  z.object({ k: z.literal('here'), n: z.string(), p: z.string() }),
+  /** the player's socket on node `n` closed */
+  z.object({ k: z.literal('gone'), n: z.string(), p: z.string() }),
+  /** the player connected again on node `n`: close the older socket here */
+  z.object({ k: z.literal('replace'), n: z.string(), p: z.string() }),
+  /** matchmaking: the player on node `n` searches (to the node running the pool) */
+  z.object({ k: z.literal('join'), n: z.string(), p: z.string(), kind, name: z.string() }),
+  /** matchmaking: the player on node `n` stops searching */
+  z.object({ k: z.literal('leave'), n: z.string(), p: z.string() }),
+  /** matchmaking paired these two: start their game here */
+  z.object({ k: z.literal('create'), white: seatInfoSchema, black: seatInfoSchema }),
+]);
+export type BusMessage = z.infer<typeof busMessageSchema>;
+
+/** A message from the channel, or null when it is not one (logged by the caller). */
+export function readBusMessage(text: string): BusMessage | null {
+  try {
+    const parsed = busMessageSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,400 @@
+/**
+ * This node's part in a site of several nodes on one Redis and one PostgreSQL (REDIS_URL): the
+ * lila / lila-ws split. Sockets may be on any node; each game is played by one owner node, and a
+ * player whose socket is elsewhere plays it through Redis: their commands travel to the owner as
+ * the client's own text and are checked there as for a local player, the frames come back to
+ * the socket's node. Games are written to the shared game log (PostgreSQL) before their effects
+ * are sent; a node whose lease expires has its games taken over by another, from that log.
+ * docs/operations.md ("Several nodes on Redis") describes the whole.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Hub, PlayerSession } from '../realtime/hub';
+import type { GameManager, LiveGame } from '../game/games';
+import type { Matchmaking } from '../game/matchmaking';
+import type { ClusterMetrics } from '../http/metrics';
+import type { Db } from '../accounts/db';
+import { openRedis, type RedisLink } from './redis';
+import { ClusterKeys } from './keys';
+import { Membership } from './membership';
+import { Ownership } from './ownership';
+import { SharedGameLog, GAME_LOG_TABLE_SQL, loadGameLog } from './sharedLog';
+import { SiteMatchmaking } from './matchmaking';
+import { readBusMessage, type BusMessage, type SeatInfo } from './messages';
+
+export interface ClusterOptions {
+  redisUrl: string;
+  /** the prefix of every Redis key of this site (REDIS_PREFIX) */
+  prefix: string;
+  /** the shared PostgreSQL database (accounts, archive and the game log) */
+  db: Db;
+}
+
+/** What the socket layer does for messages that come from another node. */
+export interface RemoteSockets {
+  /** a client message of a player whose socket is on node `from` */
+  command(from: string, playerId: string, kind: 'guest' | 'account', text: string, lagMs: number | undefined): void;
+  /** the player connected on node `by`: close their socket here, without a disconnection */
+  replaced(playerId: string, by: string): void;
+}
+
+export const NEW_GAMES_REFUSED = 'New games cannot start right now: this server cannot reach the site\'s shared store. Please try again in a moment.';
+
+export class ClusterNode {
+  readonly keys: ClusterKeys;
+  readonly log: SharedGameLog;
+  readonly membership: Membership;
+  readonly ownership: Ownership;
+  private games!: GameManager;
+  private sockets!: RemoteSockets;
+  matchmaking!: SiteMatchmaking;
+  /** dead nodes whose games are being taken over now */
+  private readonly takingOver = new Set<string>();
+  private closing = false;
+
+  private constructor(
+    readonly node: string,
+    private readonly redis: RedisLink,
+    private readonly db: Db,
+    private readonly hub: Hub,
+    private readonly metrics: ClusterMetrics,
+    private readonly logger: Logger,
+    prefix: string,
+  ) {
+    this.keys = new ClusterKeys(prefix);
+    this.ownership = new Ownership(this.node, redis, this.keys);
+    this.log = new SharedGameLog(db, { commitSeconds: metrics.logCommitSeconds, bytesWritten: metrics.logBytes }, logger.child({ part: 'game-log' }), (lost) => this.dropGames(lost, 'fenced'));
+    this.membership = new Membership(this.node, redis, this.keys, logger, () => hub.playersOnline, {
+      leaseLapsed: () => void this.checkOwnership(),
+      deadNodes: (nodes) => {
+        for (const n of nodes) void this.takeOver(n);
+      },
+      matchmakerChanged: (holder) => this.matchmakerChanged(holder),
+      siteChanged: (view) => {
+        if (this.hub.remote) this.hub.remote.elsewhereOnline = view.elsewhere;
+        this.hub.countChanged();
+      },
+    });
+  }
+
+  /** Connects to Redis and PostgreSQL; rejects (with the reason) when either cannot be reached. */
+  static async open(opts: ClusterOptions, hub: Hub, metrics: ClusterMetrics, logger: Logger): Promise<ClusterNode> {
+    if (opts.db.kind !== 'pg') throw new Error('several nodes need PostgreSQL (DATABASE_URL): the embedded database has one writer');
+    await opts.db.exec(GAME_LOG_TABLE_SQL);
+    const node = 'n' + randomBytes(6).toString('hex');
+    const redis = await openRedis(opts.redisUrl, node, logger);
+    return new ClusterNode(node, redis, opts.db, hub, metrics, logger.child({ part: 'cluster' }), opts.prefix);
+  }
+
+  /** The site's matchmaking as this node's sockets use it, around the node's own pool. */
+  sitePool(games: GameManager, localPool: Matchmaking): SiteMatchmaking {
+    this.games = games;
+    this.matchmaking = new SiteMatchmaking(this.node, localPool, this.hub, () => this.membership.matchmaker, (n, m) => this.publish(n, m));
+    return this.matchmaking;
+  }
+
+  /** Joins the site once the games, the pool (sitePool) and the sockets exist. */
+  async start(sockets: RemoteSockets): Promise<void> {
+    this.sockets = sockets;
+    this.hub.remote = { sendText: (node, playerId, text) => this.sendText(node, playerId, text), elsewhereOnline: 0 };
+    await this.redis.sub.subscribe(this.keys.channel(this.node));
+    this.redis.sub.on('message', (_channel: string, text: string) => this.received(text));
+    await this.membership.start();
+    this.logger.info({ node: this.node }, 'node joined the site');
+  }
+
+  /** Redis answers and the lease holds: this node may start and play games. */
+  get healthy(): boolean {
+    return this.redis.reachable && this.membership.mayPlay;
+  }
+
+  get redisReachable(): boolean {
+    return this.redis.reachable;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Messages between nodes
+
+  publish(node: string, msg: BusMessage): void {
+    if (!node || node === this.node) return;
+    this.metrics.crossNodeMessages.inc({ direction: 'sent' });
+    this.redis.cmd.publish(this.keys.channel(node), JSON.stringify(msg)).catch((err: Error) => {
+      this.metrics.crossNodeMessages.inc({ direction: 'lost' });
+      this.logger.warn({ err: err.message, to: node, k: msg.k }, 'message to another node lost');
+    });
+  }
+
+  /** A frame to a player whose socket is on `node`. */
+  sendText(node: string, playerId: string, text: string): void {
+    this.publish(node, { k: 'frame', p: playerId, t: text });
+  }
+
+  private received(text: string): void {
+    this.metrics.crossNodeMessages.inc({ direction: 'received' });
+    const msg = readBusMessage(text);
+    if (!msg) {
+      this.logger.error({ bytes: text.length }, 'unreadable message from another node; ignored');
+      return;
+    }
+    try {
+      this.handle(msg);
+    } catch (err) {
+      this.logger.error({ err, k: msg.k }, 'message from another node failed');
+    }
+  }
+
+  private handle(msg: BusMessage): void {
+    switch (msg.k) {
+      case 'frame': {
+        const s = this.hub.session(msg.p);
+        if (s?.ws) this.hub.sendWs(s.ws, msg.t);
+        return;
+      }
+      case 'seat':
+        return this.seated(msg.p, msg.g, msg.o);
+      case 'unseat': {
+        const s = this.hub.session(msg.p);
+        if (s?.remoteGame?.id === msg.g) s.remoteGame = null;
+        return;
+      }
+      case 'cmd':
+        return this.sockets.command(msg.n, msg.p, this.hub.session(msg.p)?.kind ?? 'guest', msg.t, msg.lag);
+      case 'here':
+        return this.playerHere(msg.p, msg.n);
+      case 'gone':
+        return this.playerGone(msg.p, msg.n);
+      case 'replace':
+        return this.sockets.replaced(msg.p, msg.n);
+      case 'join':
+        return this.matchmaking.remoteJoin(msg.n, msg.p, msg.kind, msg.name);
+      case 'leave':
+        return this.matchmaking.remoteLeave(msg.n, msg.p);
+      case 'create':
+        return this.createPaired(msg.white, msg.black);
+    }
+  }
+
+  /** The player (socket here) has a seat in game `gameId` played on `owner`. */
+  private seated(playerId: string, gameId: string, owner: string): void {
+    const s = this.hub.session(playerId);
+    if (!s?.ws) {
+      this.publish(owner, { k: 'gone', n: this.node, p: playerId });
+      return;
+    }
+    s.queued = false;
+    s.remoteGame = { id: gameId, owner };
+    s.lastRemoteGame = s.remoteGame;
+    this.publish(owner, { k: 'here', n: this.node, p: playerId });
+  }
+
+  /** The socket of a player of one of this node's games is now on node `from`. */
+  private playerHere(playerId: string, from: string): void {
+    const s = this.hub.session(playerId);
+    if (!s || s.ws) return;
+    const wasAway = !s.node;
+    s.node = from;
+    if (s.game && wasAway) this.games.command(s.game, { type: 'PLAYER_RECONNECTED', playerId });
+  }
+
+  private playerGone(playerId: string, from: string): void {
+    const s = this.hub.session(playerId);
+    if (!s || s.node !== from) return;
+    s.node = null;
+    if (s.queued) this.matchmaking.remoteLeave(from, playerId);
+    if (s.game) this.games.command(s.game, { type: 'PLAYER_DISCONNECTED', playerId });
+    this.hub.forgetIfIdle(s);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Sockets of this node
+
+  /** A socket opened here: the previous one elsewhere is closed, and a game played elsewhere is found. */
+  async socketOpened(playerId: string): Promise<{ id: string; owner: string } | null> {
+    const { previous, game } = await this.ownership.socketOpened(playerId);
+    if (previous && previous !== this.node) this.publish(previous, { k: 'replace', n: this.node, p: playerId });
+    return game && game.owner !== this.node ? game : null;
+  }
+
+  /** The player's game is played elsewhere: its owner hears they are here. */
+  playingElsewhere(session: PlayerSession, game: { id: string; owner: string }): void {
+    session.remoteGame = game;
+    session.lastRemoteGame = game;
+    this.publish(game.owner, { k: 'here', n: this.node, p: session.id });
+  }
+
+  /** The player's socket here closed: the owner of their game and the pool hear it. */
+  socketClosed(session: PlayerSession): void {
+    void this.ownership.socketClosed(session.id).catch(() => {});
+    const told = new Set<string>();
+    for (const node of [session.remoteGame?.owner, session.lastRemoteGame?.owner, this.membership.matchmaker]) {
+      if (!node || node === this.node || told.has(node)) continue;
+      told.add(node);
+      this.publish(node, { k: 'gone', n: this.node, p: session.id });
+    }
+    session.remoteGame = null;
+    session.lastRemoteGame = null;
+  }
+
+  /** Forwards a client message about a game played elsewhere to that game's owner. */
+  forward(session: PlayerSession, owner: string, text: string, lagMs: number | undefined): void {
+    this.publish(owner, { k: 'cmd', n: this.node, p: session.id, t: text, ...(lagMs === undefined ? {} : { lag: lagMs }) });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Games
+
+  /**
+   * Starts a paired game: here when a player's socket is here, otherwise on the node of white's
+   * socket (so at most one of the two plays across nodes). False when it could not start.
+   */
+  startPaired(white: PlayerSession, black: PlayerSession): boolean {
+    if (white.ws || black.ws || !white.node) return this.games.start(white, black) !== null;
+    const info = (s: PlayerSession): SeatInfo => ({ id: s.id, kind: s.kind, name: s.name ?? s.id, rating: s.rating ?? null, node: s.node ?? this.node });
+    this.publish(white.node, { k: 'create', white: info(white), black: info(black) });
+    for (const s of [white, black]) this.hub.forgetIfIdle(s);
+    return true;
+  }
+
+  private createPaired(white: SeatInfo, black: SeatInfo): void {
+    const seat = (p: SeatInfo) => {
+      const s = this.hub.seat(p.id, p.kind);
+      s.name = p.name;
+      s.rating = p.rating;
+      s.queued = false;
+      if (!s.ws) s.node = p.node === this.node ? null : p.node;
+      return s;
+    };
+    const w = seat(white);
+    const b = seat(black);
+    if (w.game || b.game || w.remoteGame || b.remoteGame || !this.games.start(w, b)) {
+      this.logger.warn({ white: white.id, black: black.id }, 'paired game not started here: a player is busy or gone');
+      for (const s of [w, b]) this.hub.sendTo(s, { type: 'matchmakingStatus', status: 'idle', message: 'The game could not be started. Please search again.' });
+    }
+  }
+
+  /** Told by the game manager: a game started here (its players' nodes learn where it is played). */
+  gameStarted(game: LiveGame): void {
+    void this.ownership.started(game.id, [game.white.id, game.black.id]).catch((err: Error) => this.logger.error({ err: err.message, gameId: game.id }, 'could not record the game\'s owner'));
+    this.metrics.gamesOwned.inc();
+    this.tellSeats(game);
+  }
+
+  private tellSeats(game: LiveGame): void {
+    for (const s of [game.sessions.white, game.sessions.black]) {
+      if (!s.ws && s.node) this.publish(s.node, { k: 'seat', p: s.id, g: game.id, o: this.node });
+    }
+  }
+
+  /** Told by the game manager: a game of this node ended. */
+  gameEnded(game: LiveGame): void {
+    this.metrics.gamesOwned.dec();
+    void this.ownership.ended(game.id, [game.white.id, game.black.id]).catch((err: Error) => this.logger.warn({ err: err.message, gameId: game.id }, 'could not clear the game\'s owner'));
+    for (const s of [game.sessions.white, game.sessions.black]) {
+      if (!s.ws && s.node) this.publish(s.node, { k: 'unseat', p: s.id, g: game.id });
+    }
+  }
+
+  /** Games this node lost (lease lapsed and taken, or rows refused): dropped without a result. */
+  private dropGames(gameIds: string[], why: 'fenced' | 'lease_lost'): void {
+    for (const id of gameIds) {
+      if (this.games.drop(id)) {
+        this.metrics.gamesOwned.dec();
+        this.log.forget(id);
+        this.logger.error({ gameId: id, why }, 'game dropped: another node plays it now');
+      }
+    }
+  }
+
+  /** After a lapsed lease: the games another node took meanwhile are dropped here. */
+  private async checkOwnership(): Promise<void> {
+    const mine = [...this.games.games.keys()];
+    try {
+      const owned = await this.ownership.stillOwned(mine);
+      this.dropGames(mine.filter((g) => !owned.has(g)), 'lease_lost');
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'could not check which games are still ours');
+    }
+  }
+
+  /**
+   * Takes over the games of a dead node: each is claimed (one node wins each game), its log is
+   * read from the shared game log, moved into this node's time (the time the node was gone is
+   * given back to both clocks), and resumed; its players' nodes are told where it is played now.
+   */
+  private async takeOver(dead: string): Promise<void> {
+    if (this.takingOver.has(dead) || this.closing || !this.membership.mayPlay) return;
+    this.takingOver.add(dead);
+    try {
+      const seen = await this.ownership.lastSeen(dead);
+      for (const gameId of await this.ownership.gamesOf(dead)) {
+        if (!this.membership.mayPlay) break;
+        const claim = await this.ownership.claim(dead, gameId);
+        if (claim === 'owner_alive') break;
+        if (claim === 'taken') await this.resumeClaimed(dead, gameId, seen);
+      }
+      await this.ownership.forgetIfEmpty(dead);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message, dead }, 'taking over a dead node\'s games failed; trying again');
+    } finally {
+      this.takingOver.delete(dead);
+    }
+  }
+
+  private async resumeClaimed(dead: string, gameId: string, seen: number | null): Promise<void> {
+    const began = performance.now();
+    const awayMs = seen === null ? 0 : Math.max(0, Date.now() - seen);
+    let loaded;
+    try {
+      loaded = await loadGameLog(this.db, gameId, awayMs);
+    } catch (err) {
+      this.logger.error({ err: (err as Error).message, gameId }, 'game log damaged; the game is aborted');
+      await this.ownership.ended(gameId, []);
+      return;
+    }
+    if (!loaded || loaded.result) {
+      await this.ownership.ended(gameId, loaded ? [loaded.log.input.white.id, loaded.log.input.black.id] : []);
+      return;
+    }
+    const { log } = loaded;
+    const players = [log.input.white.id, log.input.black.id];
+    const nodes = await this.ownership.socketNodes(players);
+    const socketNode = new Map(players.map((p, i) => [p, nodes[i]]));
+    this.log.adopt(gameId, log.entries.length);
+    const game = this.games.resume(log, (id, kind) => {
+      const s = this.hub.seat(id, kind);
+      const at = socketNode.get(id);
+      if (!s.ws) s.node = at && at !== this.node ? at : null;
+      return s;
+    }, awayMs);
+    if (!game) {
+      this.log.forget(gameId);
+      await this.ownership.ended(gameId, players);
+      return;
+    }
+    this.metrics.gamesOwned.inc();
+    this.metrics.gamesTakenOver.inc();
+    this.tellSeats(game);
+    this.logger.info({ gameId, from: dead, awayMs: Math.round(awayMs), moves: log.entries.length, ms: Math.round(performance.now() - began) }, 'game taken over');
+  }
+
+  private matchmakerChanged(holder: string): void {
+    const previous = this.previousMatchmaker;
+    this.previousMatchmaker = holder;
+    this.logger.info({ matchmaker: holder }, 'matchmaking pool runs on node');
+    this.matchmaking?.matchmakerChanged(previous);
+  }
+  private previousMatchmaker = '';
+
+  /**
+   * Leaves the site (SIGTERM): the games stop here, everything written is committed, and the
+   * lease is given up so that the other nodes take the games over at their next beat.
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.log.drain();
+    await this.ownership.releaseMatchmaker().catch(() => {});
+    await this.membership.leave();
+    await this.redis.close();
+    await this.db.close();
+  }
+}

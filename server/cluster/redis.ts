@@ -1,0 +1,80 @@
+/**
+ * The node's two Redis connections: one for commands (it fails fast while Redis is away, so a
+ * move never waits on a reconnect) and one subscribed to the node's channel. Both reconnect on
+ * their own; `reachable` says whether the command connection answers right now.
+ */
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
+export interface RedisLink {
+  cmd: Redis;
+  sub: Redis;
+  /** false from a connection's loss until it is ready again */
+  readonly reachable: boolean;
+  close(): Promise<void>;
+}
+
+/** How long a command may wait for an answer before it counts as failed. */
+const COMMAND_TIMEOUT_MS = 1000;
+/** Reconnect attempts: every 200 ms at first, then at most once a second. */
+const retryDelay = (attempt: number) => Math.min(200 * attempt, 1000);
+
+function connect(url: string, name: string, log: Logger, onState: (up: boolean) => void): Redis {
+  const redis = new Redis(url, {
+    connectionName: name,
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    retryStrategy: retryDelay,
+  });
+  let up = false;
+  redis.on('ready', () => {
+    if (!up) log.info({ connection: name }, 'redis connected');
+    up = true;
+    onState(true);
+  });
+  redis.on('close', () => {
+    if (up) log.error({ connection: name }, 'redis connection lost; reconnecting');
+    up = false;
+    onState(false);
+  });
+  // errors come with 'close' too; ioredis wants a listener so they are not thrown
+  redis.on('error', () => {});
+  return redis;
+}
+
+/** Opens both connections; rejects with the reason when Redis cannot be reached at start. */
+export async function openRedis(url: string, node: string, log: Logger): Promise<RedisLink> {
+  const state = { cmd: false, sub: false };
+  const cmd = connect(url, `chess-${node}`, log, (up) => (state.cmd = up));
+  const sub = connect(url, `chess-${node}-sub`, log, (up) => (state.sub = up));
+  try {
+    await Promise.all([cmd.connect(), sub.connect()]);
+  } catch (err) {
+    cmd.disconnect();
+    sub.disconnect();
+    throw new Error(`cannot reach Redis at ${redactedUrl(url)}: ${(err as Error).message}`);
+  }
+  return {
+    cmd,
+    sub,
+    get reachable() {
+      return state.cmd && state.sub;
+    },
+    async close() {
+      await Promise.allSettled([cmd.quit(), sub.quit()]);
+    },
+  };
+}
+
+/** The URL without its password, for messages. */
+export function redactedUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * The games' durable store when several nodes share the site: every game's log in one
+ * PostgreSQL table that any node can read when it takes a game over. It is written like the
+ * single node's journal, with group commit: the rows gathered during one turn of the event loop
+ * go in one INSERT, and what the games tell the players about them waits (afterCommit) until
+ * that INSERT has committed. While one batch is being written the next one gathers.
+ *
+ * A row's `seq` is the entry's place in the game's log (0 = the game's input), so a node that
+ * lost a game can never add to it: its row collides with the new owner's and is refused
+ * (fencing). The node is told which games it lost that way and drops them.
+ *
+ * Times in a log are performance.now() of the node that wrote the row; each row keeps that
+ * node's time origin (wall-clock ms), so a node taking the game over moves every time into its
+ * own time base.
+ */
+import type { Logger } from 'pino';
+import { newGameLog, shiftLog, type GameInput, type GameLog, type GameResult, type TimedCommand } from '../../machines/game';
+import type { GameRecorder } from '../game/journal';
+import { GroupCommit } from '../game/groupCommit';
+import type { Queryable } from '../accounts/db';
+import type { FastCounter, FastHistogram } from '../http/metrics';
+
+export const GAME_LOG_TABLE_SQL = `
+CREATE TABLE IF NOT EXISTS game_log (
+  game_id text NOT NULL,
+  seq integer NOT NULL,
+  origin double precision NOT NULL,
+  body jsonb NOT NULL,
+  PRIMARY KEY (game_id, seq)
+)`;
+
+const INSERT_SQL = `
+INSERT INTO game_log (game_id, seq, origin, body)
+SELECT * FROM unnest($1::text[], $2::int[], $3::float8[], $4::jsonb[])
+ON CONFLICT DO NOTHING
+RETURNING game_id, seq`;
+
+const RETRY_AFTER_MS = 1000;
+
+interface Row {
+  game: string;
+  seq: number;
+  body: string;
+}
+
+export interface SharedLogMetrics {
+  commitSeconds: FastHistogram;
+  bytesWritten: FastCounter;
+}
+
+export class SharedGameLog implements GameRecorder {
+  private readonly commits: GroupCommit<Row>;
+  /** the next seq of each live game this node writes */
+  private readonly nextSeq = new Map<string, number>();
+  private readonly origin = performance.timeOrigin;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly metrics: SharedLogMetrics,
+    private readonly log: Logger,
+    /** games whose rows were refused: another node owns them now */
+    private readonly onFenced: (gameIds: string[]) => void,
+  ) {
+    this.commits = new GroupCommit<Row>(
+      {
+        write: (rows) => this.insert(rows),
+        failed: (err, rows) => this.log.error({ err, rows: rows.length }, 'game log write failed; moves wait until it succeeds'),
+        recovered: () => this.log.info('game log writes again'),
+        callbackFailed: (err) => this.log.error({ err }, 'sending after a game log commit failed'),
+      },
+      RETRY_AFTER_MS,
+    );
+  }
+
+  /** false while the last batch failed (it is retried); /healthz reports it */
+  get healthy(): boolean {
+    return this.commits.healthy;
+  }
+
+  started(input: GameInput): void {
+    this.nextSeq.set(input.gameId, 0);
+    this.add(input.gameId, { input });
+  }
+
+  /** A game taken over: its log holds `entries` commands, the next one is written after them. */
+  adopt(gameId: string, entries: number): void {
+    this.nextSeq.set(gameId, entries + 1);
+  }
+
+  /** A game this node no longer plays. */
+  forget(gameId: string): void {
+    this.nextSeq.delete(gameId);
+  }
+
+  command(gameId: string, entry: TimedCommand): void {
+    this.add(gameId, entry);
+  }
+
+  ended(log: GameLog, at: number, result: GameResult): void {
+    this.add(log.input.gameId, { end: result, at });
+    this.nextSeq.delete(log.input.gameId);
+  }
+
+  get waiting(): boolean {
+    return this.commits.waiting;
+  }
+
+  afterCommit(fn: () => void): void {
+    this.commits.afterCommit(fn);
+  }
+
+  /** Resolves once nothing gathered or being written is left. */
+  drain(): Promise<void> {
+    return this.commits.drain();
+  }
+
+  private add(game: string, body: unknown): void {
+    const seq = this.nextSeq.get(game);
+    if (seq === undefined) return; // not ours (dropped)
+    this.nextSeq.set(game, seq + 1);
+    this.commits.add({ game, seq, body: JSON.stringify(body) });
+  }
+
+  /** One INSERT for the batch; rows another node's rows already hold are refused and reported. */
+  private async insert(rows: Row[]): Promise<void> {
+    const began = performance.now();
+    const inserted = await this.db.query<{ game_id: string; seq: number }>(INSERT_SQL, [
+      rows.map((r) => r.game),
+      rows.map((r) => r.seq),
+      rows.map(() => this.origin),
+      rows.map((r) => r.body),
+    ]);
+    this.metrics.commitSeconds.observe((performance.now() - began) / 1000);
+    this.metrics.bytesWritten.add(rows.reduce((n, r) => n + r.body.length, 0));
+    if (inserted.length < rows.length) this.reportFenced(rows, inserted);
+  }
+
+  private reportFenced(rows: Row[], inserted: { game_id: string; seq: number }[]): void {
+    const written = new Set(inserted.map((r) => `${r.game_id} ${r.seq}`));
+    const lost = [...new Set(rows.filter((r) => !written.has(`${r.game} ${r.seq}`)).map((r) => r.game))];
+    for (const g of lost) this.nextSeq.delete(g);
+    this.log.error({ games: lost }, 'game log rows refused: another node owns these games now; dropping them here');
+    this.onFenced(lost);
+  }
+}
+
+/** What a node taking a game over reads: its log in this process's time base, and whether it ended. */
+export interface LoadedGame {
+  log: GameLog;
+  result: GameResult | null;
+}
+
+/**
+ * The log of `gameId` moved into this process's time base, with the time the game was not
+ * played (`awayMs`) given back: the clock that was running goes on from where it stood.
+ * Null when the game has no rows; throws when the rows do not make a log.
+ */
+export async function loadGameLog(db: Queryable, gameId: string, awayMs: number): Promise<LoadedGame | null> {
+  const rows = await db.query<{ seq: number; origin: number; body: unknown }>(
+    'SELECT seq, origin, body FROM game_log WHERE game_id = $1 ORDER BY seq',
+    [gameId],
+  );
+  if (rows.length === 0) return null;
+  const here = performance.timeOrigin;
+  // each row's times into this process's base: (time + writer's origin) - this origin
+  const toHere = (t: number, origin: number) => t + Number(origin) - here;
+  const first = rows[0];
+  if (first.seq !== 0 || !isInputBody(first.body)) throw new Error(`game ${gameId}: the log does not begin with its input`);
+  const input: GameInput = { ...first.body.input, startedAt: toHere(first.body.input.startedAt, first.origin) };
+  const entries: TimedCommand[] = [];
+  let result: GameResult | null = null;
+  for (let i = 1; i < rows.length; i++) {
+    const row = rows[i];
+    if (row.seq !== i) throw new Error(`game ${gameId}: row ${i} is missing from the log`);
+    const body = row.body as (TimedCommand & { end?: undefined }) | { end: GameResult; at: number };
+    if (body.end) {
+      result = body.end;
+      break;
+    }
+    entries.push({ ...(body as TimedCommand), at: toHere((body as TimedCommand).at, row.origin) });
+  }
+  return { log: shiftLog({ ...newGameLog(input), entries }, awayMs), result };
+}
+
+function isInputBody(body: unknown): body is { input: GameInput } {
+  return typeof body === 'object' && body !== null && 'input' in body;
+}

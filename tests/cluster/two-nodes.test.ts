@@ -1,0 +1,96 @@
+/**
+ * Two nodes of one site in this process, on the test Redis and PostgreSQL: players on different
+ * nodes are paired with each other and play through Redis; the players-online count is the
+ * site's; a second socket on the other node takes the seat.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../server/app';
+import { REPLACED_CLOSE_CODE } from '../../machines/protocol/closeCodes';
+import { TestClient, playMoves, startTestServer, type Msg, type Pair } from '../server/helpers';
+import { testSite, type TestSite } from './site';
+
+let site: TestSite;
+const servers: RunningServer[] = [];
+const clients: TestClient[] = [];
+
+async function nodes(n: number): Promise<RunningServer[]> {
+  site = testSite();
+  for (let i = 0; i < n; i++) servers.push(await startTestServer({ cluster: site.options, serverSecret: 'x'.repeat(32) }));
+  return servers;
+}
+
+async function connect(server: RunningServer, query = ''): Promise<TestClient> {
+  const c = await TestClient.connect(server.url, query);
+  clients.push(c);
+  return c;
+}
+
+/** `first` searches, then `second`: they are paired (the first gets white) into one game. */
+async function pair(first: TestClient, second: TestClient): Promise<{ p: Pair; starts: [Msg, Msg] }> {
+  first.send('findGame', { username: 'Alice' });
+  await first.next('matchmakingStatus', (m) => m.status === 'queued');
+  second.send('findGame', { username: 'Bob' });
+  const starts = (await Promise.all([first.next('gameStart'), second.next('gameStart')])) as [Msg, Msg];
+  expect(starts[0].gameId).toBe(starts[1].gameId);
+  const white = starts[0].color === 'white' ? first : second;
+  return { p: { white, black: white === first ? second : first, gameId: starts[0].gameId as string }, starts };
+}
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  await site?.destroy();
+});
+
+describe('two nodes on Redis', () => {
+  it('pairs players on different nodes and plays their game to the end through Redis', async () => {
+    const [a, b] = await nodes(2);
+    const alice = await connect(a);
+    const bob = await connect(b);
+    const { p, starts } = await pair(alice, bob);
+    expect(starts[0].opponentName).toBe('Bob');
+    expect(starts[1].opponentName).toBe('Alice');
+    const { white, black } = p;
+    // fool's mate: both see every move, then the end
+    await playMoves(p, ['f2f3', 'e7e5', 'g2g4']);
+    black.send('gameMove', { gameId: p.gameId, move: { from: 'd8', to: 'h4' } });
+    const [ew, eb] = await Promise.all([white.next('gameEnd'), black.next('gameEnd')]);
+    expect(ew).toMatchObject({ winner: 'black', reason: 'checkmate' });
+    expect(eb).toMatchObject({ winner: 'black', reason: 'checkmate' });
+    // exactly one of the two nodes played it
+    expect(servers.map((s) => s.stats().liveGames)).toEqual([0, 0]);
+  });
+
+  it('answers a remote player\'s illegal move and foreign game id as it answers a local one', async () => {
+    const [a, b] = await nodes(2);
+    const { p } = await pair(await connect(a), await connect(b));
+    const white = p.white;
+    white.send('gameMove', { gameId: p.gameId, move: { from: 'e2', to: 'e5' } });
+    const rejected = await white.next('moveRejected');
+    expect(rejected.gameId).toBe(p.gameId);
+    white.send('resign', { gameId: 'game_someoneelse' });
+    expect((await white.next('error')).code).toMatch(/unknown_game|not_your_game/);
+  });
+
+  it('counts the players of the whole site', async () => {
+    const [a, b] = await nodes(2);
+    await connect(a);
+    await connect(b);
+    const third = await connect(b);
+    // each node counts its own and reads the others' at its next beat (every second)
+    await third.next('playerCount', (m: Msg) => m.count === 3, 5000);
+  });
+
+  it('gives the seat to a newer socket on the other node, which plays on', async () => {
+    const [a, b] = await nodes(2);
+    const { p } = await pair(await connect(a), await connect(a));
+    const { white, black } = p;
+    // white comes back on node b with the same identity: the old socket is replaced
+    const again = await connect(b, `?playerId=${white.playerId}&secret=${white.secret}`);
+    expect(await white.closed).toMatchObject({ code: REPLACED_CLOSE_CODE });
+    again.send('rejoinGame', { gameId: p.gameId });
+    const start = await again.next('gameStart');
+    expect(start).toMatchObject({ gameId: p.gameId, color: 'white' });
+    await playMoves({ white: again, black, gameId: p.gameId }, ['e2e4', 'e7e5']);
+  });
+});
