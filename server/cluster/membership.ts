@@ -41,6 +41,8 @@ export interface MembershipEvents {
   matchmakerChanged(node: string): void;
   /** the site's player count or number of nodes changed */
   siteChanged(view: SiteView): void;
+  /** a beat went through; `live` are the nodes whose lease holds (this one included) */
+  beat(live: ReadonlySet<string>): void;
 }
 
 export interface SiteView {
@@ -125,14 +127,15 @@ export class Membership {
   private async lookAtNodes(): Promise<void> {
     const { cmd } = this.redis;
     const nodes = await cmd.smembers(this.keys.nodes);
-    if (nodes.length === 0) return;
     const pipe = cmd.pipeline();
     for (const n of nodes) pipe.exists(this.keys.alive(n));
     pipe.mget(...nodes.map((n) => this.keys.count(n)));
     const replies = (await pipe.exec()) ?? [];
     const dead: string[] = [];
+    const live = new Set<string>([this.node]);
     nodes.forEach((n, i) => {
       if (replies[i]?.[1] === 0 && n !== this.node) dead.push(n);
+      else live.add(n);
     });
     const counts = (replies[nodes.length]?.[1] ?? []) as (string | null)[];
     const total = counts.reduce((sum, c) => sum + (Number(c) || 0), 0);
@@ -141,6 +144,7 @@ export class Membership {
     this.site = site;
     if (changed) this.events.siteChanged(site);
     if (dead.length > 0) this.events.deadNodes(dead);
+    this.events.beat(live);
   }
 
   /**

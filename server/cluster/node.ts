@@ -70,6 +70,7 @@ export class ClusterNode {
         for (const n of nodes) void this.takeOver(n);
       },
       matchmakerChanged: (holder) => this.matchmakerChanged(holder),
+      beat: (live) => void this.findMovedGames(live),
       siteChanged: (view) => {
         if (this.hub.remote) this.hub.remote.elsewhereOnline = view.elsewhere;
         this.hub.countChanged();
@@ -191,9 +192,12 @@ export class ClusterNode {
   private playerHere(playerId: string, from: string): void {
     const s = this.hub.session(playerId);
     if (!s || s.ws) return;
-    const wasAway = !s.node;
+    const wasAway = s.node !== from;
     s.node = from;
-    if (s.game && wasAway) this.games.command(s.game, { type: 'PLAYER_RECONNECTED', playerId });
+    if (!s.game || !wasAway) return;
+    this.games.command(s.game, { type: 'PLAYER_RECONNECTED', playerId });
+    // a player found again (a game taken over, a socket on another node) sees where it stands
+    this.games.sendPosition(s.game, s);
   }
 
   private playerGone(playerId: string, from: string): void {
@@ -213,6 +217,23 @@ export class ClusterNode {
     const { previous, game } = await this.ownership.socketOpened(playerId);
     if (previous && previous !== this.node) this.publish(previous, { k: 'replace', n: this.node, p: playerId });
     return game && game.owner !== this.node ? game : null;
+  }
+
+  /**
+   * Games of this node's players whose owner died: once another node has taken one over, the
+   * player's commands go there, and the new owner hears the player is here (and shows them the
+   * game as it stands).
+   */
+  private async findMovedGames(live: ReadonlySet<string>): Promise<void> {
+    const orphans = [...this.hub.players.values()].filter((s) => s.ws && s.remoteGame && !live.has(s.remoteGame.owner));
+    if (orphans.length === 0) return;
+    const owners = await this.ownership.owners(orphans.map((s) => s.remoteGame!.id));
+    orphans.forEach((s, i) => {
+      const owner = owners[i];
+      if (!s.remoteGame || !owner || owner === s.remoteGame.owner || !live.has(owner)) return;
+      if (owner === this.node) return; // taken over here: the takeover seated the player
+      this.playingElsewhere(s, { id: s.remoteGame.id, owner });
+    });
   }
 
   /** The player's game is played elsewhere: its owner hears they are here. */
@@ -374,6 +395,8 @@ export class ClusterNode {
     this.metrics.gamesOwned.inc();
     this.metrics.gamesTakenOver.inc();
     this.tellSeats(game);
+    // players still connected (on another live node) see the game go on from where it stands
+    for (const s of [game.sessions.white, game.sessions.black]) if (s.ws || s.node) this.games.sendPosition(game, s);
     this.logger.info({ gameId, from: dead, awayMs: Math.round(awayMs), moves: log.entries.length, ms: Math.round(performance.now() - began) }, 'game taken over');
   }
 

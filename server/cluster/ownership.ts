@@ -94,10 +94,22 @@ export class Ownership {
     return new Set(gameIds.filter((_, i) => owners[i] === this.node));
   }
 
-  /** The node of each player's socket (null: none). */
+  /** The node of each player's socket (null: none, or a node whose lease is gone). */
   async socketNodes(players: string[]): Promise<(string | null)[]> {
     if (players.length === 0) return [];
-    return this.redis.cmd.mget(...players.map((p) => this.keys.socket(p)));
+    const nodes = await this.redis.cmd.mget(...players.map((p) => this.keys.socket(p)));
+    const named = [...new Set(nodes.filter((n): n is string => n !== null))];
+    if (named.length === 0) return nodes;
+    const pipe = this.redis.cmd.pipeline();
+    for (const n of named) pipe.exists(this.keys.alive(n));
+    const replies = (await pipe.exec()) ?? [];
+    const alive = new Set(named.filter((_, i) => replies[i]?.[1] === 1));
+    return nodes.map((n) => (n !== null && alive.has(n) ? n : null));
+  }
+
+  /** The owner of each game (null: none). */
+  owners(gameIds: string[]): Promise<(string | null)[]> {
+    return this.redis.cmd.mget(...gameIds.map((g) => this.keys.owner(g)));
   }
 
   /**

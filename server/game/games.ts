@@ -358,6 +358,32 @@ export class GameManager {
     return state.turnStartedAt + (game.reportsThisTurn + 1) * CLOCK_REPORT_MS;
   }
 
+  /**
+   * Tells a player of the game where it stands (a rejoin, or a game taken over from another
+   * node): gameStart with the position, move list and clocks, and the opponent's pending draw
+   * offer. The position may hold a move still being written: the player sees it once durable.
+   */
+  sendPosition(game: LiveGame, session: PlayerSession): void {
+    const color = this.colorOf(game, session.id);
+    if (!color) return;
+    const opponent = color === 'white' ? game.black : game.white;
+    const state = this.currentState(game);
+    this.recorder.afterCommit(() => {
+      this.hub.sendTo(session, {
+        type: 'gameStart',
+        gameId: game.id,
+        color,
+        opponentId: opponent.id,
+        opponentName: opponent.name,
+        timerDuration: Math.round(this.opts.clockMs / 1000),
+        currentState: state,
+        ...(game.ratings ? { ratings: game.ratings } : {}),
+      });
+      // the opponent's pending draw offer is part of currentState; send it as an event as well
+      if (state.drawOfferFrom && state.drawOfferFrom !== color) this.hub.sendTo(session, { type: 'drawOffer', gameId: game.id });
+    });
+  }
+
   /** The rejoin snapshot (gameStart.currentState) as of now. */
   currentState(game: LiveGame): CurrentState {
     return rejoinState(game.actor.getSnapshot().context, performance.now());

@@ -608,24 +608,7 @@ export class Realtime implements RemoteSockets {
       this.rejectTo(session, 'not_your_game', TEXTS.noGame);
       return;
     }
-    const color = this.games.colorOf(game, session.id)!;
-    const opponent = color === 'white' ? game.black : game.white;
-    const state = this.games.currentState(game);
-    // the position may hold a move still being written: the player sees it once it is durable
-    this.games.afterCommit(() => {
-      this.hub.sendTo(session, {
-        type: 'gameStart',
-        gameId,
-        color,
-        opponentId: opponent.id,
-        opponentName: opponent.name,
-        timerDuration: Math.round(this.games.clockMs / 1000),
-        currentState: state,
-        ...(game.ratings ? { ratings: game.ratings } : {}),
-      });
-      // the opponent's pending draw offer is part of currentState; send it as an event as well
-      if (state.drawOfferFrom && state.drawOfferFrom !== color) this.hub.sendTo(session, { type: 'drawOffer', gameId });
-    });
+    this.games.sendPosition(game, session);
   }
 
   /**
