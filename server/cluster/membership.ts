@@ -59,6 +59,8 @@ export class Membership {
   /** performance.now() until which this node may play its games */
   private playUntil = 0;
   private renewedOnce = false;
+  /** performance.now() since when every beat went through (NaN after a failed one) */
+  private heldSince = Number.NaN;
   private matchmakerNode = '';
   private site: SiteView = { playersOnline: 0, elsewhere: 0, nodes: 1 };
   /** this node's count as the last beat reported it */
@@ -105,6 +107,7 @@ export class Membership {
       const held = (await cmd.eval(RENEW, 4, this.keys.alive(this.node), this.keys.count(this.node), this.keys.nodes, this.keys.seen, this.node, LEASE_MS, local, Date.now())) as number;
       this.reported = local;
       this.playUntil = sent + LEASE_MS - LEASE_MARGIN_MS;
+      if (Number.isNaN(this.heldSince)) this.heldSince = sent;
       this.roundTripMs = performance.now() - sent;
       if (held === 0 && this.renewedOnce) {
         this.log.warn({ node: this.node }, 'node lease had lapsed; checking which games are still ours');
@@ -118,6 +121,7 @@ export class Membership {
       }
       await this.lookAtNodes();
     } catch (err) {
+      this.heldSince = Number.NaN;
       this.log.warn({ err: (err as Error).message }, 'cluster beat failed (Redis unreachable?)');
       throw err;
     }
@@ -143,7 +147,9 @@ export class Membership {
     const changed = site.elsewhere !== this.site.elsewhere || site.nodes !== this.site.nodes;
     this.site = site;
     if (changed) this.events.siteChanged(site);
-    if (dead.length > 0) this.events.deadNodes(dead);
+    // After an outage of its own, a node waits a whole lease before it judges others dead: they
+    // may have lost Redis too, and be renewing their leases just now.
+    if (dead.length > 0 && performance.now() - this.heldSince >= LEASE_MS) this.events.deadNodes(dead);
     this.events.beat(live);
   }
 

@@ -98,6 +98,9 @@ export class ClusterNode {
   async start(sockets: RemoteSockets): Promise<void> {
     this.sockets = sockets;
     this.hub.remote = { sendText: (node, playerId, text) => this.sendText(node, playerId, text), elsewhereOnline: 0 };
+    this.redis.onChange((reachable) => {
+      if (reachable) this.resyncRemoteGames();
+    });
     await this.redis.sub.subscribe(this.keys.channel(this.node));
     this.redis.sub.on('message', (_channel: string, text: string) => this.received(text));
     await this.membership.start();
@@ -234,6 +237,18 @@ export class ClusterNode {
       if (owner === this.node) return; // taken over here: the takeover seated the player
       this.playingElsewhere(s, { id: s.remoteGame.id, owner });
     });
+  }
+
+  /**
+   * Redis is back after an outage, during which frames between nodes were lost: each player of
+   * this node whose game is played elsewhere asks its owner for the game as it stands.
+   */
+  private resyncRemoteGames(): void {
+    for (const s of this.hub.players.values()) {
+      if (!s.ws || !s.remoteGame) continue;
+      this.publish(s.remoteGame.owner, { k: 'here', n: this.node, p: s.id });
+      this.forward(s, s.remoteGame.owner, JSON.stringify({ type: 'rejoinGame', payload: { gameId: s.remoteGame.id } }), undefined);
+    }
   }
 
   /** The player's game is played elsewhere: its owner hears they are here. */

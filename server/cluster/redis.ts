@@ -11,6 +11,8 @@ export interface RedisLink {
   sub: Redis;
   /** false from a connection's loss until it is ready again */
   readonly reachable: boolean;
+  /** `fn` runs whenever `reachable` changes */
+  onChange(fn: (reachable: boolean) => void): void;
   close(): Promise<void>;
 }
 
@@ -47,8 +49,22 @@ function connect(url: string, name: string, log: Logger, onState: (up: boolean) 
 /** Opens both connections; rejects with the reason when Redis cannot be reached at start. */
 export async function openRedis(url: string, node: string, log: Logger): Promise<RedisLink> {
   const state = { cmd: false, sub: false };
-  const cmd = connect(url, `chess-${node}`, log, (up) => (state.cmd = up));
-  const sub = connect(url, `chess-${node}-sub`, log, (up) => (state.sub = up));
+  const listeners: ((reachable: boolean) => void)[] = [];
+  let was = false;
+  const changed = () => {
+    const now = state.cmd && state.sub;
+    if (now === was) return;
+    was = now;
+    for (const fn of listeners) fn(now);
+  };
+  const cmd = connect(url, `chess-${node}`, log, (up) => {
+    state.cmd = up;
+    changed();
+  });
+  const sub = connect(url, `chess-${node}-sub`, log, (up) => {
+    state.sub = up;
+    changed();
+  });
   try {
     await Promise.all([cmd.connect(), sub.connect()]);
   } catch (err) {
@@ -61,6 +77,9 @@ export async function openRedis(url: string, node: string, log: Logger): Promise
     sub,
     get reachable() {
       return state.cmd && state.sub;
+    },
+    onChange(fn) {
+      listeners.push(fn);
     },
     async close() {
       await Promise.allSettled([cmd.quit(), sub.quit()]);
