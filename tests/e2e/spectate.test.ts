@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { build, ConsoleGuard, launch, pieceOn, startArchiveSite, VIEWPORTS, type ArchiveSite } from './harness';
-import { pairPlayers, playMoves, type Pair } from '../server/helpers';
+import { pairPlayers, playMoves, type Pair, type TestClient } from '../server/helpers';
 
 let site: ArchiveSite;
 let browser: Browser;
@@ -38,8 +38,11 @@ describe('watching a live game in Chromium', () => {
     const p = await page();
     await p.goto(`${url}/game/${pair.gameId}`);
     await p.getByTestId('live-game').waitFor();
-    expect(await p.getByTestId('live-name-white').textContent()).toBe('Alice');
-    expect(await p.getByTestId('live-name-black').textContent()).toBe('Bob');
+    // colours are drawn at random here: each player's gameStart names the other
+    const opponentOf = (c: TestClient) => c.received.find((m) => m.type === 'gameStart')?.opponentName;
+    expect(await p.getByTestId('live-name-white').textContent()).toBe(opponentOf(pair.black));
+    expect(await p.getByTestId('live-name-black').textContent()).toBe(opponentOf(pair.white));
+    expect([opponentOf(pair.black), opponentOf(pair.white)].sort()).toEqual(['Alice', 'Bob']);
     for (const color of ['white', 'black']) expect(await p.getByTestId(`clock-${color}`).textContent()).toMatch(/^\d\d:\d\d$/);
     expect(await p.getByTestId('move-list').textContent()).toContain('e4');
     expect(await p.getByTestId('live-status').textContent()).toBe('Live · Black to move');
