@@ -4,6 +4,9 @@
  * nothing meant for a player only; the limits and bad input are refused with a clear error
  * that changes nothing.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
 import { TestClient, pairPlayers, playMoves, startTestServer, timedGame, type Msg } from './helpers';
@@ -79,6 +82,25 @@ describe('watching a live game', () => {
     const [mine, theirs] = await Promise.all([c.next('timerUpdate'), t.p.white.next('timerUpdate')]);
     expect(mine).toEqual(theirs);
     expect(mine).toMatchObject({ gameId: t.p.gameId, timers: { white: 599, black: 600 } });
+  });
+
+  it('with the games journaled, gets the same frames in the same order, after the same commit', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'watch-journal-'));
+    try {
+      server = await startTestServer({ durableDir: dataDir });
+      const p = await pairPlayers(server.url);
+      clients.push(p.white, p.black);
+      const { c, start } = await watching(server.url, p.gameId);
+      expect(start.currentState).toMatchObject({ seq: 0 });
+      const played = await playMoves(p, ['e2e4', 'c7c5', 'g1f3']);
+      p.white.send('resign', { gameId: p.gameId });
+      const end = await p.black.next('gameEnd');
+      expect([await c.next('gameMove'), await c.next('gameMove'), await c.next('gameMove'), await c.next('gameEnd')]).toEqual([...played, end]);
+    } finally {
+      await server?.close();
+      server = null;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('is answered again on a repeated watchGame (a resync) without counting twice, and stops on unwatchGame', async () => {
