@@ -27,6 +27,7 @@ import { SERVER_DEFAULTS } from './config';
 import { openGameJournal, type OpenedJournal } from './game/journal';
 import { ClusterNode } from './cluster/node';
 import { openDb, type DbTimeouts } from './accounts/db';
+import { Spectators, type WatchLimits } from './realtime/spectators';
 
 export interface StartServerOptions {
   /** 0 = a free port (the real one is returned) */
@@ -79,6 +80,8 @@ export interface StartServerOptions {
    * one matchmaking pool, games played by one owner node each and taken over when it dies.
    */
   cluster?: SiteOptions;
+  /** how many may watch live games (default SERVER_DEFAULTS.watch) */
+  watch?: WatchLimits;
 }
 
 /** Where the nodes of one site meet (REDIS_URL, REDIS_PREFIX, DATABASE_URL). */
@@ -155,6 +158,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const pings = new LagPings(opts.pingIntervalMs ?? 15_000, { withFrame: metrics.lagPingsWithFrame, alone: metrics.lagPingsAlone });
   const hub = new Hub(app, opts.playerCountIntervalMs ?? 1000, pings);
   const cluster = opts.cluster ? await openSite(opts.cluster, opts.durableDir ?? '', hub, metrics, log) : null;
+  const spectators = new Spectators(app, opts.watch ?? SERVER_DEFAULTS.watch, () => games.current, Boolean(opts.accounts?.archive));
   const durable: OpenedJournal | undefined = opts.durableDir
     ? openGameJournal(
         opts.durableDir,
@@ -178,11 +182,19 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       startFen: opts.startFen,
       inspect: opts.inspect,
       ...(cluster ? { placement: cluster, mayPlay: () => cluster.membership.mayPlay } : {}),
+      watchers: spectators,
       ...(opts.accounts?.archive
         ? {
-            onEnded: archiveFinishedGames(opts.accounts.archive, log.child({ part: 'archive' }), (accountIds, msg) => {
-              for (const id of accountIds) hub.send(id, msg);
-            }),
+            onEnded: archiveFinishedGames(
+              opts.accounts.archive,
+              log.child({ part: 'archive' }),
+              (accountIds, msg) => {
+                for (const id of accountIds) hub.send(id, msg);
+                // a player away now gets it when they come back to the game
+                gameManager.rated(msg);
+              },
+              (gameId) => spectators.archived(gameId),
+            ),
           }
         : {}),
     },
@@ -230,6 +242,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       admission: opts.admission ?? DEFAULT_ADMISSION_LIMITS,
       identification: opts.identification ?? DEFAULT_IDENTIFICATION_LIMITS,
       trustProxy: opts.trustProxy ?? [],
+      spectators,
     },
     () => ai,
     opts.accounts,

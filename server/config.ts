@@ -28,6 +28,7 @@ import {
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
 import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
 import { proxyEntryProblem } from './http/clientAddress';
+import type { WatchLimits } from './realtime/spectators';
 
 export { ConfigError };
 
@@ -43,6 +44,8 @@ export const SERVER_DEFAULTS = {
   rateLimit: { messages: 100, windowMs: 20_000 },
   /** the prefix of the site's Redis keys (several nodes) */
   redisPrefix: 'chess',
+  /** spectators of live games (server/realtime/spectators.ts): games one socket may watch, watchers per game and on the server */
+  watch: { gamesPerSocket: 3, watchersPerGame: 10_000, watchersTotal: 100_000 },
 } as const;
 
 export const MODES = ['development', 'production', 'test'] as const;
@@ -152,6 +155,10 @@ const envSchema = z.object({
   IDENTIFY_PER_ADDRESS_BURST: intIn('IDENTIFY_PER_ADDRESS_BURST', 1, 1_000_000, DEFAULT_IDENTIFICATION_LIMITS.perAddress.burst),
   IDENTIFY_PER_SECOND: intIn('IDENTIFY_PER_SECOND', 1, 1_000_000, DEFAULT_IDENTIFICATION_LIMITS.global.perSecond),
   IDENTIFY_BURST: intIn('IDENTIFY_BURST', 1, 1_000_000, DEFAULT_IDENTIFICATION_LIMITS.global.burst),
+  // spectators of live games (docs/protocol.md, "Spectators")
+  WATCH_GAMES_PER_SOCKET: intIn('WATCH_GAMES_PER_SOCKET', 0, 100, SERVER_DEFAULTS.watch.gamesPerSocket),
+  WATCHERS_PER_GAME: intIn('WATCHERS_PER_GAME', 0, 10_000_000, SERVER_DEFAULTS.watch.watchersPerGame),
+  WATCHERS_MAX: intIn('WATCHERS_MAX', 0, 10_000_000, SERVER_DEFAULTS.watch.watchersTotal),
   // INSPECT=ws://host:port streams the actors to a WebSocket inspector; 1/true uses
   // @statelyai/inspect's default address (ws://localhost:8080); unset/0/false is off.
   INSPECT: text.transform((v, ctx) => {
@@ -250,6 +257,8 @@ export interface ServerConfig {
   admission: AdmissionLimits;
   /** identifyUser's budget and cache */
   identification: IdentificationLimits;
+  /** how many may watch live games (0 = watching is off) */
+  watch: WatchLimits;
   shutdownTimeoutMs: number;
   /** WebSocket inspector URL, or null when off */
   inspect: string | null;
@@ -304,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       perAddress: { perSecond: e.IDENTIFY_PER_ADDRESS_PER_SECOND, burst: e.IDENTIFY_PER_ADDRESS_BURST },
       global: { perSecond: e.IDENTIFY_PER_SECOND, burst: e.IDENTIFY_BURST },
     },
+    watch: { gamesPerSocket: e.WATCH_GAMES_PER_SOCKET, watchersPerGame: e.WATCHERS_PER_GAME, watchersTotal: e.WATCHERS_MAX },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     inspect: e.INSPECT,
     serverSecret: e.SERVER_SECRET,

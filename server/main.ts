@@ -76,6 +76,7 @@ async function main(): Promise<void> {
     idleTimeoutSeconds: cfg.idleTimeoutSeconds,
     admission: cfg.admission,
     identification: cfg.identification,
+    watch: cfg.watch,
     trustProxy: cfg.trustProxy,
     metricsAccess: { token: cfg.metricsToken, loopbackOnly: cfg.nodeEnv === 'production' },
     connectOrigins: [cfg.accounts.supabaseUrl, cfg.accounts.publicUrlExplicit ? cfg.accounts.publicUrl : undefined].filter((u): u is string => Boolean(u)),

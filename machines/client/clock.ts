@@ -5,6 +5,7 @@
  */
 import type { Color, ClocksMs } from '../protocol/messages';
 import { runningClocks } from '../game/clock';
+import { UNTIMED_PLIES } from '../game/defaults';
 
 export { formatClock } from '../game/display';
 
@@ -14,6 +15,11 @@ export interface ClockState {
   syncedAt: number;
   /** the side whose clock is running, or null */
   running: Color | null;
+}
+
+/** The side whose clock runs after `plies` plies with `turn` to move: from the second ply on (the game core's rule). */
+export function runningSide(plies: number, turn: Color): Color | null {
+  return plies >= UNTIMED_PLIES ? turn : null;
 }
 
 export function currentClocks(state: ClockState, now: number): ClocksMs {

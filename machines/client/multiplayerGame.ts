@@ -17,6 +17,7 @@ import type {
 import { START_FEN } from '../chess/index';
 import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, UNTIMED_PLIES } from '../game/defaults';
 import { runningClocks } from '../game/clock';
+import { runningSide } from './clock';
 import { applyMove, placement, positionOf } from './engine';
 import { replayMoves } from './moveHistory';
 import { opponentDisplayName, outcomeFor, pickOutcomeMessage, type GameResult, type Outcome } from './outcome';
@@ -103,10 +104,6 @@ export type MultiplayerEmitted =
   | { type: 'finished'; result: GameResult }
   | { type: 'notify'; title: string; body: string; onlyWhenHidden?: boolean };
 
-/** Clocks run from the second ply, for the side to move (the game core's rule). */
-function runningSide(moves: string[], turn: Color): Color | null {
-  return moves.length >= UNTIMED_PLIES ? turn : null;
-}
 
 /** Until both sides have moved (no clock runs yet), each side must move within the first-move deadline. */
 function firstMoveDeadline(moves: string[], now: number): number | null {
@@ -181,7 +178,7 @@ export const multiplayerGameMachine = setup({
                 gameId: m.gameId, color: m.color, opponentId: m.opponentId,
                 opponentName: opponentDisplayName(m.opponentId, m.opponentName),
                 fen, moves, lastMove: last ? [last.from, last.to] as [string, string] : null, turn,
-                clocks, clockSyncedAt: context.now(), clockRunning: runningSide(moves, turn),
+                clocks, clockSyncedAt: context.now(), clockRunning: runningSide(moves.length, turn),
                 draw: st?.drawOfferFrom && st.drawOfferFrom !== m.color ? 'received' as const : st?.drawOfferFrom ? 'sent' as const : 'none' as const,
                 end: null, notice: null, boardVersion: context.boardVersion + 1,
                 firstMoveDeadline: firstMoveDeadline(moves, context.now()), opponentAway: null, endedGameId: null, rematch: 'none' as const,
@@ -222,7 +219,7 @@ export const multiplayerGameMachine = setup({
                   const now = context.now();
                   enqueue.assign({
                     fen: applied.fen, moves, lastMove: [event.from, event.to], turn,
-                    clocks: currentClocksAt(context, now), clockSyncedAt: now, clockRunning: runningSide(moves, turn),
+                    clocks: currentClocksAt(context, now), clockSyncedAt: now, clockRunning: runningSide(moves.length, turn),
                     firstMoveDeadline: firstMoveDeadline(moves, now),
                   });
                   const move = event.promotion
@@ -246,7 +243,7 @@ export const multiplayerGameMachine = setup({
                   ? placement(msg.fen) === placement(context.fen)
                   : context.lastMove?.[0] === msg.move.from && context.lastMove?.[1] === msg.move.to && context.turn !== context.color;
                 if (echo) {
-                  enqueue.assign({ clocks, clockSyncedAt: now, clockRunning: runningSide(context.moves, msg.nextTurn), turn: msg.nextTurn });
+                  enqueue.assign({ clocks, clockSyncedAt: now, clockRunning: runningSide(context.moves.length, msg.nextTurn), turn: msg.nextTurn });
                   return;
                 }
                 const applied = applyMove(context.fen, msg.move);
@@ -255,14 +252,14 @@ export const multiplayerGameMachine = setup({
                   const fen = msg.fen ?? context.fen;
                   enqueue.assign({
                     fen, turn: msg.nextTurn, clocks, clockSyncedAt: now,
-                    clockRunning: runningSide(context.moves, msg.nextTurn), boardVersion: context.boardVersion + 1,
+                    clockRunning: runningSide(context.moves.length, msg.nextTurn), boardVersion: context.boardVersion + 1,
                   });
                   return;
                 }
                 const moves = [...context.moves, applied.uci];
                 enqueue.assign({
                   fen: applied.fen, moves, lastMove: [msg.move.from, msg.move.to], turn: msg.nextTurn,
-                  clocks, clockSyncedAt: now, clockRunning: runningSide(moves, msg.nextTurn), firstMoveDeadline: firstMoveDeadline(moves, now),
+                  clocks, clockSyncedAt: now, clockRunning: runningSide(moves.length, msg.nextTurn), firstMoveDeadline: firstMoveDeadline(moves, now),
                   draw: context.draw === 'sent' ? 'sent' : 'none',
                 });
                 if (msg.nextTurn === context.color) {
@@ -317,7 +314,7 @@ export const multiplayerGameMachine = setup({
                 const last = plies[plies.length - 1];
                 return {
                   moves, fen, turn: fenTurn(fen), lastMove: last ? [last.from, last.to] as [string, string] : null,
-                  clockRunning: runningSide(moves, fenTurn(fen)), boardVersion: context.boardVersion + 1,
+                  clockRunning: runningSide(moves.length, fenTurn(fen)), boardVersion: context.boardVersion + 1,
                 };
               }),
             },

@@ -1,6 +1,6 @@
 /** Game outcomes, stats, reason labels and end-of-game messages (docs/product.md). */
 import type { Color, Winner } from '../protocol/messages';
-import { REASON_LABELS } from '../game/display';
+import { REASON_LABELS, reasonLabel } from '../game/display';
 
 export type Outcome = 'win' | 'loss' | 'draw';
 
@@ -63,6 +63,13 @@ export function opponentRecord(history: GameResult[], opponentId: string): Oppon
 // The reason labels (docs/product.md) live once, beside the game machine; the multiplayer dialog shows unknown
 // reasons as given.
 export { REASON_LABELS, reasonLabel } from '../game/display';
+
+const SCORE: Record<Winner, string> = { white: '1-0', black: '0-1', draw: '½-½' };
+
+/** A finished game's result as the game page reads it: "1-0 · Resignation", or "Aborted". */
+export function resultLine(winner: Winner, reason: string): string {
+  return reason === 'aborted' ? 'Aborted' : `${SCORE[winner]} · ${reasonLabel(reason)}`;
+}
 
 /** AI dialog: unknown reasons are capitalised. */
 export function aiReasonLabel(reason: string): string {

@@ -2,7 +2,7 @@
  * Types of the game core: its input, its state, the commands it takes, the events it emits and
  * the log that records a game. All of them are plain JSON.
  */
-import type { ClocksMs, Color, GameEndReason, WireMove, Winner } from '../protocol/messages';
+import type { ClocksMs, Color, GameEndReason, GameRatings, WireMove, Winner } from '../protocol/messages';
 
 export type { ClocksMs, Color, GameEndReason, WireMove, Winner };
 
@@ -46,6 +46,8 @@ export interface GameInput {
   startFen?: string;
   /** Maximum game length in plies before a draw; default 600. */
   maxPlies?: number;
+  /** The players' pool ratings as the game started, for the host to show (the step ignores them). */
+  ratings?: GameRatings;
 }
 
 export interface GameSettings {

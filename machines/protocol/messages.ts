@@ -70,6 +70,9 @@ export type ErrorMsg = ServerMessageOf<'error'>;
 export type ServerShutdownMsg = ServerMessageOf<'serverShutdown'>;
 export type IdentifiedMsg = ServerMessageOf<'identified'>;
 export type RatingChangeMsg = ServerMessageOf<'ratingChange'>;
+export type WatchStartMsg = ServerMessageOf<'watchStart'>;
+export type WatchStoppedMsg = ServerMessageOf<'watchStopped'>;
+export type GameArchivedMsg = ServerMessageOf<'gameArchived'>;
 
 // ---------------------------------------------------------------------------
 // Client -> server

@@ -133,7 +133,19 @@ export const errorCodeSchema = z.enum([
   'rematch_unavailable',
   'not_signed_in',
   'archive_unavailable',
+  'watch_limit',
+  'watchers_full',
+  'not_watching',
 ]);
+
+/**
+ * A player of a game as a spectator sees it: the name shown, nothing else (no player id: the
+ * archive keeps them private too).
+ */
+export const watchedPlayerSchema = z.strictObject({ name: z.string() });
+
+/** The position a spectator gets in `watchStart`: `currentStateSchema` without the players' draw offers. */
+export const watchStateSchema = currentStateSchema.omit({ drawOfferFrom: true });
 
 // ---------------------------------------------------------------------------
 // Server -> client
@@ -248,7 +260,28 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     message: z.string(),
     /** additive: machine-readable reason */
     code: errorCodeSchema.optional(),
+    /** additive: the game a refused `watchGame` / `unwatchGame` named */
+    gameId: z.string().optional(),
   }),
+  /**
+   * additive: answer to watchGame: a live game as a spectator sees it now. The game's `gameMove`,
+   * `timerUpdate` and `gameEnd` frames follow, the same the players get.
+   */
+  z.strictObject({
+    type: z.literal('watchStart'),
+    gameId: z.string(),
+    white: watchedPlayerSchema,
+    black: watchedPlayerSchema,
+    /** seconds per side at the start */
+    timerDuration: z.number(),
+    currentState: watchStateSchema,
+    /** both players' pool ratings, when at least one is signed in */
+    ratings: gameRatingsSchema.optional(),
+  }),
+  /** additive: answer to unwatchGame: no more frames of `gameId` come to this socket */
+  z.strictObject({ type: z.literal('watchStopped'), gameId: z.string() }),
+  /** additive: a watched game that ended is now in the archive (its replay can be loaded) */
+  z.strictObject({ type: z.literal('gameArchived'), gameId: z.string() }),
   /** additive: graceful shutdown notice */
   z.strictObject({ type: z.literal('serverShutdown'), message: z.string() }),
   /** additive: answer to identifyUser */
@@ -293,4 +326,8 @@ export const clientPayloadSchemas = {
   playerMoveAI: z.object({ gameId: gameIdSchema, move: wireMoveSchema }),
   /** additive: on a signed-in socket, take the games this device played as a guest (proved by its secret) */
   claimGuestGames: z.object({ guestId: z.string().min(1).max(64), secret: z.string().min(1).max(128) }),
+  /** additive: follow a live game as a spectator (read-only) */
+  watchGame: gameRef,
+  /** additive: stop following a game */
+  unwatchGame: gameRef,
 } as const;

@@ -73,15 +73,17 @@ function storeWithRetries(archive: Archive, record: FinishedGame, logger: Logger
 /**
  * The GameManager's `onEnded`: each finished game goes to the archive, tried again a few times
  * if the database fails (the game's log also stays in the journal's finished file). A rated
- * game's rating changes go to `onRated` once, by the write that scored it.
+ * game's rating changes go to `onRated` once, by the write that scored it; `onArchived` hears of
+ * every game once its record can be read.
  */
-export function archiveFinishedGames(archive: Archive, logger: Logger, onRated?: OnRated): (ended: EndedGame) => void {
+export function archiveFinishedGames(archive: Archive, logger: Logger, onRated?: OnRated, onArchived?: (gameId: string) => void): (ended: EndedGame) => void {
   return (ended) => {
     const record = finishedGameFromLog(ended.log, ended.state, ended.result, {
       monotonicNow: ended.at,
       wallNow: Date.now() - (performance.now() - ended.at),
     });
     storeWithRetries(archive, record, logger, (r) => {
+      onArchived?.(record.id);
       if (!r.ratings) return;
       logger.info({ gameId: record.id, ratings: r.ratings }, 'rated game archived');
       const { white, black } = record;

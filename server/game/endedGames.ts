@@ -5,12 +5,14 @@
  * runs out, or the last move and the end go out in one read that the client never handles.
  * When that player comes back and asks to rejoin, the answer is how the game ended, not "Game
  * not found". Entries are kept in the order they ended, for `keepMs` and at most `maxEntries`,
- * and the oldest are dropped whenever one is added, so no timer is needed.
+ * and the oldest are dropped whenever one is added, so no timer is needed. What the players
+ * are told after the end (a rated game's rating changes) is kept with it, for the same players.
  */
 interface Ended {
   white: string;
   black: string;
-  frame: Uint8Array;
+  /** the gameEnd frame, then what followed it for the players (a rated game's ratingChange) */
+  frames: Uint8Array[];
   endedAt: number;
 }
 
@@ -23,7 +25,7 @@ export class EndedGames {
   ) {}
 
   record(gameId: string, white: string, black: string, frame: Uint8Array, now: number): void {
-    this.byId.set(gameId, { white, black, frame, endedAt: now });
+    this.byId.set(gameId, { white, black, frames: [frame], endedAt: now });
     for (const [id, e] of this.byId) {
       if (this.byId.size <= this.maxEntries && now - e.endedAt <= this.keepMs) break;
       this.byId.delete(id);
@@ -39,9 +41,24 @@ export class EndedGames {
 
   /** The game's gameEnd frame if it ended within keepMs and `playerId` played in it, else null. */
   frameFor(gameId: string, playerId: string, now: number): Uint8Array | null {
+    return this.framesFor(gameId, playerId, now)[0] ?? null;
+  }
+
+  /** The game's gameEnd frame and the frames that followed it, if it ended within keepMs and `playerId` played in it; else none. */
+  framesFor(gameId: string, playerId: string, now: number): Uint8Array[] {
     const e = this.byId.get(gameId);
-    if (!e || now - e.endedAt > this.keepMs || (e.white !== playerId && e.black !== playerId)) return null;
-    return e.frame;
+    if (!e || now - e.endedAt > this.keepMs || (e.white !== playerId && e.black !== playerId)) return [];
+    return e.frames;
+  }
+
+  /**
+   * A frame for the players that came after the end (a rated game's ratingChange, once the
+   * archive has scored it): a player who comes back late gets it after the gameEnd. Ignored for
+   * a game no longer kept.
+   */
+  followUp(gameId: string, frame: Uint8Array, now: number): void {
+    const e = this.byId.get(gameId);
+    if (e && now - e.endedAt <= this.keepMs) e.frames.push(frame);
   }
 
   get size(): number {

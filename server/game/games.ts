@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ClocksMs, Color, CurrentState, GameRatings, ServerMessage } from '../../machines/protocol/messages';
+import type { ClocksMs, Color, CurrentState, GameRatings, RatingChangeMsg, ServerMessage } from '../../machines/protocol/messages';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
 import {
@@ -34,6 +34,7 @@ import { EndedGames } from './endedGames';
 import { encodeJson, gameMoveFrame, timerUpdateFrame } from './frames';
 import { NO_RECORDER, type GameRecorder } from './journal';
 import type { DamagedGame } from './journalRecovery';
+import type { GameWatchers } from '../realtime/spectators';
 
 /**
  * Time in the server's games comes from one timing wheel, turned by the server's heartbeat
@@ -69,6 +70,8 @@ export interface GameOptions {
   placement?: GamePlacement;
   /** several nodes: false while this node may not change its games (its lease is uncertain) */
   mayPlay?: () => boolean;
+  /** the games' spectators (server/realtime/spectators.ts), given every frame the players get */
+  watchers?: GameWatchers;
 }
 
 /** Where games are played, for a site of several nodes. */
@@ -111,11 +114,11 @@ export interface LiveGame {
   ratings?: GameRatings;
 }
 
-/** The players' ratings a game shows: a signed-in player's as looked up, none for a guest; undefined if neither has one. */
-function ratingsOf(white: PlayerSession, black: PlayerSession): GameRatings | undefined {
+/** The players' ratings a game shows: a signed-in player's as looked up, none for a guest; left out if neither has one. */
+function ratingsInput(white: PlayerSession, black: PlayerSession): { ratings?: GameRatings } {
   const of = (s: PlayerSession) => (s.kind === 'account' ? (s.rating ?? null) : null);
   const ratings = { white: of(white), black: of(black) };
-  return ratings.white || ratings.black ? ratings : undefined;
+  return ratings.white || ratings.black ? { ratings } : {};
 }
 
 const OPPONENT_LEFT = (seconds: number) =>
@@ -172,12 +175,12 @@ export class GameManager {
       startedAt: performance.now(),
       accountIds: [white, black].filter((s) => s.kind === 'account').map((s) => s.id),
       ...(this.opts.startFen ? { startFen: this.opts.startFen } : {}),
+      ...ratingsInput(white, black),
     };
     const actor = this.startActor(input);
     if (!actor) return null;
     this.recorder.started(input);
     const game = this.adopt(actor, newGameLog(input), { white, black });
-    game.ratings = ratingsOf(white, black);
     this.metrics.gamesStarted.inc();
     this.log.info({ gameId: id, white: white.id, black: black.id }, 'game started');
     const timerDuration = Math.round(this.opts.clockMs / 1000);
@@ -293,6 +296,8 @@ export class GameManager {
       log,
       startedAt: Date.now(),
       ended: false,
+      // kept in the input, so a game resumed from the journal shows them too
+      ratings: input.ratings,
     };
     this.games.set(id, game);
     this.reschedule(game);
@@ -398,6 +403,7 @@ export class GameManager {
     this.recorder.afterCommit(() => {
       this.hub.sendBytesTo(game.sessions.white, bytes);
       this.hub.sendBytesTo(game.sessions.black, bytes);
+      this.opts.watchers?.frame(game.id, bytes);
       if (relayFrom) this.metrics.relayLatency.observe((performance.now() - relayFrom) / 1000);
     });
     return bytes;
@@ -408,9 +414,14 @@ export class GameManager {
     return this.ended.playersOf(gameId, playerId, performance.now());
   }
 
-  /** The gameEnd frame of a game `playerId` played in that ended in the last minutes, or null. */
-  endedFrame(gameId: string, playerId: string): Uint8Array | null {
-    return this.ended.frameFor(gameId, playerId, performance.now());
+  /** The gameEnd frame of a game `playerId` played in that ended in the last minutes, then its ratingChange if scored; none if not. */
+  endedFrames(gameId: string, playerId: string): Uint8Array[] {
+    return this.ended.framesFor(gameId, playerId, performance.now());
+  }
+
+  /** A rated game's ratingChange, kept with its end for a player who comes back late. */
+  rated(msg: RatingChangeMsg): void {
+    this.ended.followUp(msg.gameId, encodeJson(msg), performance.now());
   }
 
   /** A frame to one player of the game, once durable. */
@@ -470,6 +481,7 @@ export class GameManager {
     this.tellEnded(game, { winner: e.winner, reason: e.reason }, endedAt);
     // its own buffer: the frame is kept for players who come back late
     const frame = this.both(game, encodeJson({ type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) } satisfies ServerMessage));
+    this.recorder.afterCommit(() => this.opts.watchers?.ended(game.id));
     this.ended.record(game.id, game.white.id, game.black.id, frame, performance.now());
     this.unseat(game);
     this.opts.placement?.gameEnded(game);

@@ -21,6 +21,7 @@ import { LagPings } from './lagPings';
 import { newRateState, takeToken } from './rateLimit';
 import { readMoveFrame } from './moveFrame';
 import { Rematches } from './rematch';
+import type { Spectators } from './spectators';
 import { parseClientMessage, type ParseResult } from '../../machines/protocol/parse';
 
 export interface RealtimeOptions {
@@ -31,6 +32,8 @@ export interface RealtimeOptions {
   identification: IdentificationLimits;
   /** reverse proxies whose X-Forwarded-For names the client (TRUST_PROXY) */
   trustProxy: readonly string[];
+  /** the spectators of live games (watchGame, unwatchGame) */
+  spectators: Spectators;
 }
 
 /**
@@ -317,6 +320,7 @@ export class Realtime implements RemoteSockets {
     }
     data.closing = true;
     this.hub.sockets.delete(ws);
+    this.opts.spectators.socketClosed(ws);
     if (data.replaced) return;
     const session = this.hub.detach(ws);
     if (!session) return;
@@ -422,10 +426,10 @@ export class Realtime implements RemoteSockets {
   }
 
   /** Counts and logs a refused message; answers it with an error unless the socket is being closed for it. */
-  private reject(ws: WS, reason: ErrorCode | ClosingRefusal, message: string, reply = true): void {
+  private reject(ws: WS, reason: ErrorCode | ClosingRefusal, message: string, reply = true, gameId?: string): void {
     this.metrics.messagesRejected.inc({ reason });
     this.log.info({ playerId: ws.getUserData().playerId, reason, detail: message }, 'message rejected');
-    if (reply && !isClosingRefusal(reason)) this.sendWs(ws, { type: 'error', code: reason, message });
+    if (reply && !isClosingRefusal(reason)) this.sendWs(ws, { type: 'error', code: reason, message, ...(gameId ? { gameId } : {}) });
   }
 
   /** Counts and logs a refused message and answers the player, wherever their socket is. */
@@ -463,6 +467,12 @@ export class Realtime implements RemoteSockets {
       }
       case 'claimGuestGames':
         return void this.claimGuestGames(ws, session, msg.payload);
+      case 'watchGame':
+      case 'unwatchGame': {
+        const { gameId } = msg.payload;
+        const refused = msg.type === 'watchGame' ? this.opts.spectators.watch(ws, gameId) : this.opts.spectators.unwatch(ws, gameId);
+        return refused ? this.reject(ws, refused.code, refused.message, true, gameId) : undefined;
+      }
     }
   }
 
@@ -598,10 +608,10 @@ export class Realtime implements RemoteSockets {
     }
     const game = this.games.games.get(gameId);
     if (!game) {
-      // ended while this player was away: tell them how
-      const end = this.games.endedFrame(gameId, session.id);
-      if (end) this.hub.sendBytesTo(session, end);
-      else this.rejectTo(session, 'unknown_game', TEXTS.noGame);
+      // ended while this player was away: tell them how (and their rating change, if scored)
+      const frames = this.games.endedFrames(gameId, session.id);
+      for (const frame of frames) this.hub.sendBytesTo(session, frame);
+      if (frames.length === 0) this.rejectTo(session, 'unknown_game', TEXTS.noGame);
       return;
     }
     if (session.game !== game) {

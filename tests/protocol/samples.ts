@@ -55,6 +55,13 @@ export const SERVER_SAMPLES: { [K in ServerMessageType]: ServerMessageOf<K> } = 
   identified: { type: 'identified', playerId: 'user-uuid', username: 'alice' },
   ratingChange: { type: 'ratingChange', gameId: 'g1', white: { before: 1500, after: 1662.3 }, black: { before: 1500, after: 1337.7 } },
   guestGamesClaimed: { type: 'guestGamesClaimed', guestId: 'player_abcdefgh12', count: 3 },
+  watchStart: {
+    type: 'watchStart', gameId: 'g1', white: { name: 'Alice' }, black: { name: 'bob' }, timerDuration: 600,
+    currentState: { fen: currentState.fen, turn: 'black', moves: [move], timers: { white: 600, black: 600 }, clocks: { white: 600_000, black: 600_000 }, seq: 1 },
+    ratings: { white: null, black: { rating: 1500, provisional: true } },
+  },
+  watchStopped: { type: 'watchStopped', gameId: 'g1' },
+  gameArchived: { type: 'gameArchived', gameId: 'g1' },
 };
 
 export const CLIENT_SAMPLES: { [K in ClientMessageType]: Extract<ClientMessage, { type: K }> } = {
@@ -73,4 +80,6 @@ export const CLIENT_SAMPLES: { [K in ClientMessageType]: Extract<ClientMessage, 
   startAIGame: { type: 'startAIGame', payload: { options: { difficulty: 5, playerColor: 'random' } } },
   playerMoveAI: { type: 'playerMoveAI', payload: { gameId: 'ai_1', move: { from: 'e7', to: 'e8', promotion: 'q' } } },
   claimGuestGames: { type: 'claimGuestGames', payload: { guestId: 'player_abcdefgh12', secret: 'c2VjcmV0' } },
+  watchGame: { type: 'watchGame', payload: { gameId: 'g1' } },
+  unwatchGame: { type: 'unwatchGame', payload: { gameId: 'g1' } },
 };

@@ -4,7 +4,7 @@
  * (NODE_ENV) has one source that the accounts follow.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../server/config';
+import { ConfigError, SERVER_DEFAULTS, loadConfig } from '../../server/config';
 import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS } from '../../machines/game/defaults';
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -46,5 +46,13 @@ describe('one configuration', () => {
     expect(problemsOf({ TRUST_PROXY: 'true' }).join('\n')).toMatch(/TRUST_PROXY.*list the addresses/);
     expect(problemsOf({ TRUST_PROXY: '10.0.0.0/40,nonsense' })).toHaveLength(2);
     expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' }).accounts.trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8']);
+  });
+
+  it('reads the spectator limits, with their defaults from SERVER_DEFAULTS, and names a bad one', () => {
+    expect(loadConfig({}).watch).toEqual(SERVER_DEFAULTS.watch);
+    expect(loadConfig({ WATCH_GAMES_PER_SOCKET: '1', WATCHERS_PER_GAME: '50', WATCHERS_MAX: '0' }).watch).toEqual({ gamesPerSocket: 1, watchersPerGame: 50, watchersTotal: 0 });
+    const lines = problemsOf({ WATCH_GAMES_PER_SOCKET: '-1', WATCHERS_PER_GAME: 'many', WATCHERS_MAX: '1.5' });
+    expect(lines).toHaveLength(3);
+    for (const name of ['WATCH_GAMES_PER_SOCKET', 'WATCHERS_PER_GAME', 'WATCHERS_MAX']) expect(lines.filter((l) => l.includes(name)), name).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * /game/:id — an archived game replayed on the board: SAN move list (click a move, arrow keys,
+ * /game/:id — a game being played is shown live to whoever opens it (./LiveGame.tsx); any other
+ * is an archived game replayed on the board: SAN move list (click a move, arrow keys,
  * Home/End), both clocks at every move, PGN download and FEN copy of the position shown.
  */
 import { lazy, Suspense, useMemo, useState } from 'react';
@@ -14,9 +15,9 @@ import { ARCHIVE_API, publicGameSchema, type PublicGame, type PublicPlayer } fro
 import type { Color } from '../../../../machines/protocol/messages';
 import { replayGame, type ReplayPly } from '../../../../machines/client/replay';
 import { formatClock } from '../../../../machines/game/display';
-import { reasonLabel } from '../../../../machines/client/outcome';
+import { resultLine } from '../../../../machines/client/outcome';
+import { LiveGame, useWatchedGame } from './LiveGame';
 
-const RESULT = { white: '1-0', black: '0-1', draw: '½-½' } as const;
 const noMove = () => undefined;
 /** Stockfish and the analysis panel load only when asked for. */
 const AnalysisPanel = lazy(() => import('./analysis/AnalysisPanel'));
@@ -51,7 +52,7 @@ function Replay({ game }: { game: PublicGame }) {
   useMoveKeys(sans.length, viewPly, onView);
 
   const top: Color = orientation === 'white' ? 'black' : 'white';
-  const result = game.reason === 'aborted' ? 'Aborted' : `${RESULT[game.winner]} · ${reasonLabel(game.reason)}`;
+  const result = resultLine(game.winner, game.reason);
   return (
     <div className="replay">
       <div className="board-column">
@@ -86,6 +87,14 @@ function Replay({ game }: { game: PublicGame }) {
 
 export default function GameReplay() {
   const { id = '' } = useParams();
+  const watch = useWatchedGame(id);
+  if (watch.state === 'asking') return <Page><Spinner label="Loading game..." /></Page>;
+  // a live game ends on the live view, which gives way to the replay once the record is stored
+  if (watch.state === 'live' && !watch.game.archived) return <Page><LiveGame game={watch.game} /></Page>;
+  return <ArchivedGame id={id} />;
+}
+
+function ArchivedGame({ id }: { id: string }) {
   const game = useArchive(ARCHIVE_API.game(id), publicGameSchema);
   if (game.state === 'loading') return <Page><Spinner label="Loading game..." /></Page>;
   if (game.state === 'missing') return <Page><h1>Game not found</h1><p>No finished game has this address.</p></Page>;
