@@ -67,8 +67,16 @@ async function foolsMate(p: Pair, from = 0): Promise<void> {
 async function backInGame(p: Pair, color: 'white' | 'black', until: number): Promise<TestClient> {
   let c = p[color];
   for (;;) {
-    // the balancer closes the socket of a dead node's player a little after the node died
-    if (c.closeCode !== null) c = await connect(siteUrl(), `?playerId=${c.playerId}&secret=${c.secret}`);
+    // the balancer closes the socket of a dead node's player a little after the node died; until
+    // it has marked the node down, a new socket may be refused (503), and the client tries again
+    if (c.closeCode !== null) {
+      try {
+        c = await connect(siteUrl(), `?playerId=${c.playerId}&secret=${c.secret}`);
+      } catch (err) {
+        if (performance.now() > until) throw err;
+        continue;
+      }
+    }
     c.send('rejoinGame', { gameId: p.gameId });
     try {
       await c.next('gameStart', (m) => m.gameId === p.gameId, 500);
@@ -96,9 +104,9 @@ describe('three nodes behind HAProxy', () => {
 
   for (const [signal, withinMs] of [
     // the lease runs out after 3 s; the next beat of a live node takes the games
-    ['SIGKILL', 6_000],
+    ['SIGKILL', 5_000],
     // a drained node gives its lease up at once: its games move at the others' next beat
-    ['SIGTERM', 4_000],
+    ['SIGTERM', 2_500],
   ] as const) {
     it(`resumes the games of a node stopped mid-game (${signal}) on the others, with every move, and plays them to the end`, async () => {
       site = await startBalancedSite(3);
@@ -120,7 +128,15 @@ describe('three nodes behind HAProxy', () => {
           return { white, black, gameId: p.gameId };
         }),
       );
-      expect(performance.now() - stoppedAt).toBeLessThan(withinMs);
+      // the takeover itself, as the taking nodes log it: from the dead node's last renewal of its
+      // lease to the game playing again (the players' reconnections come on top, and the test
+      // machine may be loaded: they are only bounded above)
+      const takeovers = site.nodes
+        .flatMap((n) => n.lines)
+        .map((l) => JSON.parse(l) as { msg: string; awayMs: number; gameId: string })
+        .filter((l) => l.msg === 'game taken over');
+      expect(takeovers.length).toBeGreaterThan(0);
+      for (const t of takeovers) expect(t.awayMs).toBeLessThan(withinMs);
       const after = await site.health();
       expect(after[victim].ok).toBe(false);
       expect(after.reduce((n, h) => n + h.games, 0)).toBe(4);
