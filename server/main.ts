@@ -9,6 +9,9 @@ import { UwsLoadError, loadUws } from './uws';
 import { startServer } from './app';
 import { warmUp } from './game/warmUp';
 import { loadAccounts, loadAiFactory } from './wiring';
+import { openRedisCommands } from './cluster/redis';
+import { SharedLimits } from './cluster/sharedLimits';
+import { ClusterKeys } from './cluster/keys';
 import { SERVER_NODE_FLAGS, missingNodeFlags } from './nodeFlags';
 import { createMigratedPglite } from './accounts/db';
 import { CREATE_DATABASE_ENV, CREATE_DATABASE_SCHEMA_ENV, createDatabasesWithEntry } from './accounts/pglite-memory';
@@ -54,7 +57,10 @@ async function main(): Promise<void> {
     inspect = createWebSocketInspector({ url: cfg.inspect }).inspect;
     log.info({ url: cfg.inspect }, 'XState inspector streaming to a WebSocket inspector');
   }
-  const accounts = await loadAccounts(cfg, log.child({ part: 'accounts' }));
+  // several nodes: the accounts' request limits are the site's, in Redis
+  const limitsRedis = cfg.redis ? await openRedisCommands(cfg.redis.url, 'chess-limits', log.child({ part: 'cluster' })) : null;
+  const limits = cfg.redis && limitsRedis ? new SharedLimits(limitsRedis, new ClusterKeys(cfg.redis.prefix), log.child({ part: 'accounts' })) : undefined;
+  const accounts = await loadAccounts(cfg, log.child({ part: 'accounts' }), limits);
   const ai = await loadAiFactory(cfg);
 
   const warmStart = performance.now();
@@ -107,7 +113,8 @@ async function main(): Promise<void> {
     }, cfg.shutdownTimeoutMs);
     force.unref();
     server.close().then(
-      () => {
+      async () => {
+        await limitsRedis?.quit().catch(() => {});
         log.flush?.();
         process.exit(0);
       },

@@ -10,6 +10,7 @@ import type { AiGameRecorder } from './game/journal';
 import type { EndedAiGame } from './ai/service';
 import { createAccounts, type AccountsModule as FullAccountsModule, type VerifiedIdentity } from './accounts/index';
 import { DatabaseUnavailableError } from './accounts/db';
+import type { RequestLimits } from './accounts/rate-limit';
 import { unavailableAccounts } from './accounts/unavailable';
 import { aiServiceFactory, type AiService as FullAiService } from './ai/index';
 
@@ -36,10 +37,10 @@ export type AiServiceFactory = (opts: {
  * The accounts module (server/accounts) with the settings read at start, unless disabled. When
  * its database cannot be opened the site starts anyway, with accounts answering 503.
  */
-export async function loadAccounts(cfg: ServerConfig, logger: Logger): Promise<AccountsModule | undefined> {
+export async function loadAccounts(cfg: ServerConfig, logger: Logger, limits?: RequestLimits): Promise<AccountsModule | undefined> {
   if (!cfg.accountsEnabled) return undefined;
   try {
-    return await createAccounts({ config: cfg.accounts, logger });
+    return await createAccounts({ config: cfg.accounts, logger, ...(limits ? { limits } : {}) });
   } catch (err) {
     if (!(err instanceof DatabaseUnavailableError)) throw err;
     logger.error({ err }, `accounts unavailable, the rest of the site starts without them (restart once the database is back): ${err.message}`);

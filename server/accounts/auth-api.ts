@@ -12,7 +12,7 @@ import type { SigningKeys } from './keys';
 import type { Mailer } from './mail';
 import { consumeToken, createLinkToken, createSmsCode, codeHash, sha256Hex, type TokenType } from './one-time-tokens';
 import { passwordProblem, PASSWORD_MIN, type PasswordHasher } from './passwords';
-import { AfterReply, LoginBackoff, RateLimiter, SendInterval } from './rate-limit';
+import { AfterReply, LOCAL_LIMITS, SendInterval, type RequestLimiter, type RequestLimits } from './rate-limit';
 import type { RedirectPolicy } from './redirect';
 import { endSessions, issueSession, refreshSession, sessionExists, type SessionDeps } from './sessions';
 import {
@@ -38,6 +38,8 @@ export interface AuthDeps {
   logger: Logger;
   /** where the work behind uniform answers runs (looking addresses up, sending mail) */
   afterReply: AfterReply;
+  /** where the request limits are kept (default: this process; several nodes: shared in Redis) */
+  limits?: RequestLimits;
 }
 
 const EMAIL_RE = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
@@ -82,15 +84,16 @@ export function createAuthHandler(deps: AuthDeps): Handler {
   /** sign-ups answered whose account is still being written, by address (see signup) */
   const pendingSignUps = new Map<string, Promise<void>>();
   const rl = cfg.rateLimits;
-  const tokenLimiter = new RateLimiter(rl.token, rl.windowMs);
-  const sensitive = new Map<string, RateLimiter>();
-  const limit = (endpoint: string, ip: string): void => {
+  const limits = deps.limits ?? LOCAL_LIMITS;
+  const tokenLimiter = limits.limiter('token', rl.token, rl.windowMs);
+  const sensitive = new Map<string, RequestLimiter>();
+  const limit = async (endpoint: string, ip: string): Promise<void> => {
     let limiter = sensitive.get(endpoint);
-    if (!limiter) sensitive.set(endpoint, (limiter = new RateLimiter(rl.sensitive, rl.windowMs)));
-    if (!limiter.take(ip)) throw errors.overRequestRate();
+    if (!limiter) sensitive.set(endpoint, (limiter = limits.limiter(endpoint, rl.sensitive, rl.windowMs)));
+    if (!(await limiter.take(ip))) throw errors.overRequestRate();
   };
   const sendInterval = new SendInterval(rl.emailIntervalSeconds * 1000);
-  const backoff = new LoginBackoff(cfg.loginBackoff);
+  const backoff = limits.loginBackoff(cfg.loginBackoff);
 
   const verifyLink = (token: string, type: string, redirectTo: string): string => {
     const q = new URLSearchParams({ token, type, redirect_to: redirectTo });
@@ -149,7 +152,7 @@ export function createAuthHandler(deps: AuthDeps): Handler {
    * taken or waiting for confirmation is only acted on after the answer (registerPending).
    */
   async function signup(req: Req, body: Record<string, unknown>): Promise<Reply> {
-    limit('signup', req.ip);
+    await limit('signup', req.ip);
     const email = normalizeEmail(body.email);
     const phone = email ? undefined : normalizePhone(body.phone);
     if (!email && !phone) throw errors.validation('To signup, please provide your email');
@@ -230,7 +233,7 @@ export function createAuthHandler(deps: AuthDeps): Handler {
   }
 
   async function token(req: Req, body: Record<string, unknown>): Promise<Reply> {
-    if (!tokenLimiter.take(req.ip)) throw errors.overRequestRate();
+    if (!(await tokenLimiter.take(req.ip))) throw errors.overRequestRate();
     const grant = req.query.get('grant_type');
     if (grant === 'refresh_token') {
       const presented = body.refresh_token;
@@ -243,22 +246,22 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     if (typeof body.password !== 'string' || (!email && !phone)) throw errors.invalidCredentials();
     const account = email ? `email:${email}` : `phone:${phone}`;
     await pendingSignUps.get(account);
-    const locked = backoff.waitSeconds(account);
+    const locked = await backoff.waitSeconds(account);
     if (locked > 0) throw errors.accountLocked(locked);
     const user = email ? await findUserByEmail(db, email) : await findUserByPhone(db, phone!);
     const ok = await hasher.verify(user?.encrypted_password, body.password);
     if (!user || !ok) {
-      backoff.failed(account);
+      await backoff.failed(account);
       throw errors.invalidCredentials();
     }
-    backoff.succeeded(account);
+    await backoff.succeeded(account);
     if (email && !user.email_confirmed_at) throw errors.emailNotConfirmed();
     if (phone && !user.phone_confirmed_at) throw errors.phoneNotConfirmed();
     return json(200, await issueSession(deps.sessions, user.id, 'password'));
   }
 
   async function putUser(req: Req, body: Record<string, unknown>): Promise<Reply> {
-    limit('user', req.ip);
+    await limit('user', req.ip);
     const { user, sessionId } = await currentUser(req);
     const wantsEmail = normalizeEmail(body.email);
     const wantsPhone = normalizePhone(body.phone);
@@ -314,7 +317,7 @@ export function createAuthHandler(deps: AuthDeps): Handler {
   }
 
   async function recover(req: Req, body: Record<string, unknown>): Promise<Reply> {
-    limit('recover', req.ip);
+    await limit('recover', req.ip);
     const email = normalizeEmail(body.email);
     if (!email) throw errors.validation('Password recovery requires an email');
     const redirectTo = redirects.resolve(req.query.get('redirect_to'));
@@ -337,7 +340,7 @@ export function createAuthHandler(deps: AuthDeps): Handler {
   }
 
   async function resend(req: Req, body: Record<string, unknown>): Promise<Reply> {
-    limit('resend', req.ip);
+    await limit('resend', req.ip);
     const type = body.type;
     const redirectTo = redirects.resolve(req.query.get('redirect_to'));
     if (type === 'signup') {
@@ -365,7 +368,7 @@ export function createAuthHandler(deps: AuthDeps): Handler {
   }
 
   async function otp(req: Req, body: Record<string, unknown>): Promise<Reply> {
-    limit('otp', req.ip);
+    await limit('otp', req.ip);
     const email = normalizeEmail(body.email);
     const phone = email ? undefined : normalizePhone(body.phone);
     if (!email && !phone) throw errors.validation('An email address or phone number is required');
@@ -429,7 +432,7 @@ export function createAuthHandler(deps: AuthDeps): Handler {
   }
 
   async function verifyPost(req: Req, body: Record<string, unknown>): Promise<Reply> {
-    limit('verify', req.ip);
+    await limit('verify', req.ip);
     const type = typeof body.type === 'string' ? body.type : '';
     const tokenHash = typeof body.token_hash === 'string' ? body.token_hash : undefined;
     const tokenValue = typeof body.token === 'string' ? body.token : undefined;
@@ -452,7 +455,7 @@ export function createAuthHandler(deps: AuthDeps): Handler {
       return { status: 303, headers: { Location: `${redirectTo}#${hash.toString()}` } };
     };
     try {
-      limit('verify', req.ip);
+      await limit('verify', req.ip);
     } catch {
       return fail('over_request_rate_limit', 'Request rate limit reached');
     }

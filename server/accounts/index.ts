@@ -3,6 +3,7 @@
  * by our own uWebSockets.js app on PGlite or PostgreSQL (embedded mode), or only token verification
  * against a hosted Supabase project (hosted mode: SUPABASE_URL + SUPABASE_ANON_KEY).
  */
+import type { RequestLimits } from './rate-limit';
 import { mkdirSync } from 'node:fs';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { Logger } from 'pino';
@@ -55,16 +56,18 @@ export type CreateAccountsOptions = AccountsConfigOverrides & {
   /** The settings the server read at start (server/config.ts); without them, read from `env`. */
   config?: AccountsConfig;
   env?: NodeJS.ProcessEnv;
+  /** where request limits are kept (default: this process; several nodes: shared in Redis) */
+  limits?: RequestLimits;
 };
 
 const AUTH_METHODS = ['get', 'post', 'put', 'patch', 'del', 'options', 'head'] as const;
 
 export async function createAccounts(opts: CreateAccountsOptions): Promise<AccountsModule> {
-  const { logger: parentLogger, env, config, ...overrides } = opts;
+  const { logger: parentLogger, env, config, limits, ...overrides } = opts;
   const cfg = config ? withOverrides(config, overrides) : loadAccountsConfig(overrides, env ?? process.env);
   const logger = parentLogger.child({ module: 'accounts' });
   if (cfg.mode === 'hosted') return createHostedAccounts(cfg, logger);
-  return createEmbeddedAccounts(cfg, logger);
+  return createEmbeddedAccounts(cfg, logger, limits);
 }
 
 function configReply(supabaseUrl: string, supabaseAnonKey: string): Reply {
@@ -185,7 +188,7 @@ function unavailableOr(otherwise: () => Reply, unavailable: () => Reply) {
   return (err: unknown): Reply => (isDbUnavailable(err) ? unavailable() : otherwise());
 }
 
-async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Promise<AccountsModule> {
+async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger, limits?: RequestLimits): Promise<AccountsModule> {
   const { keys, anonKey } = await loadKeys(cfg);
   const db = await openDatabase(cfg);
   let mailer: Mailer | undefined;
@@ -210,7 +213,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger): Prom
       rotationKey,
     };
     const afterReply = new AfterReply((err, what) => logger.error({ err }, `${what} failed after the answer`));
-    const auth = createAuthHandler({ cfg, db, keys, hasher, mailer, redirects, sessions, logger, afterReply });
+    const auth = createAuthHandler({ cfg, db, keys, hasher, mailer, redirects, sessions, logger, afterReply, ...(limits ? { limits } : {}) });
     const profiles = createProfilesHandler({ db, keys });
     const cors = corsPolicy([...new Set([new URL(cfg.publicUrl).origin, ...redirects.corsOrigins()])]);
     const proxies = new TrustedProxies(cfg.trustProxy);

@@ -103,6 +103,41 @@ export class LoginBackoff {
   }
 }
 
+/** A limit on requests per key (an address), kept by this node or shared by every node of a site. */
+export interface RequestLimiter {
+  /** Takes one request's token for `key`; false when the budget is spent (answer 429). */
+  take(key: string): Promise<boolean>;
+}
+
+/** The per-account sign-in back-off (LoginBackoff), kept by this node or shared by every node of a site. */
+export interface SignInBackoff {
+  waitSeconds(key: string): Promise<number>;
+  failed(key: string): Promise<void>;
+  succeeded(key: string): Promise<void>;
+}
+
+/** Where the accounts' request limits are kept. */
+export interface RequestLimits {
+  limiter(name: string, limit: number, windowMs: number): RequestLimiter;
+  loginBackoff(policy: { freeFailures: number; baseLockMs: number; maxLockMs: number }): SignInBackoff;
+}
+
+/** The limits of a single node: in this process's memory. */
+export const LOCAL_LIMITS: RequestLimits = {
+  limiter(_name, limit, windowMs) {
+    const local = new RateLimiter(limit, windowMs);
+    return { take: async (key) => local.take(key) };
+  },
+  loginBackoff(policy) {
+    const local = new LoginBackoff(policy);
+    return {
+      waitSeconds: async (key) => local.waitSeconds(key),
+      failed: async (key) => local.failed(key),
+      succeeded: async (key) => local.succeeded(key),
+    };
+  },
+};
+
 /**
  * Work an endpoint does after it has answered (looking an address up, sending mail), so that the
  * answer and its timing are the same whether or not the address has an account. `settled()`

@@ -18,8 +18,9 @@ import { openRedis, type RedisLink } from './redis';
 import { ClusterKeys } from './keys';
 import { Membership } from './membership';
 import { Ownership } from './ownership';
-import { SharedGameLog, GAME_LOG_TABLE_SQL, loadGameLog } from './sharedLog';
+import { SharedGameLog, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loadGameLog } from './sharedLog';
 import { SiteMatchmaking } from './matchmaking';
+import { SharedLimits } from './sharedLimits';
 import { readBusMessage, type BusMessage, type SeatInfo } from './messages';
 
 export interface ClusterOptions {
@@ -45,6 +46,8 @@ export class ClusterNode {
   readonly log: SharedGameLog;
   readonly membership: Membership;
   readonly ownership: Ownership;
+  /** request limits shared by the site's nodes (a socket's connect rate per address) */
+  readonly limits: SharedLimits;
   private games!: GameManager;
   private sockets!: RemoteSockets;
   matchmaking!: SiteMatchmaking;
@@ -63,6 +66,7 @@ export class ClusterNode {
   ) {
     this.keys = new ClusterKeys(prefix);
     this.ownership = new Ownership(this.node, redis, this.keys);
+    this.limits = new SharedLimits(redis.cmd, this.keys, logger);
     this.log = new SharedGameLog(db, { commitSeconds: metrics.logCommitSeconds, bytesWritten: metrics.logBytes }, logger.child({ part: 'game-log' }), (lost) => this.dropGames(lost, 'fenced'));
     this.membership = new Membership(this.node, redis, this.keys, logger, () => hub.playersOnline, {
       leaseLapsed: () => void this.checkOwnership(),
@@ -81,7 +85,11 @@ export class ClusterNode {
   /** Connects to Redis and PostgreSQL; rejects (with the reason) when either cannot be reached. */
   static async open(opts: ClusterOptions, hub: Hub, metrics: ClusterMetrics, logger: Logger): Promise<ClusterNode> {
     if (opts.db.kind !== 'pg') throw new Error('several nodes need PostgreSQL (DATABASE_URL): the embedded database has one writer');
-    await opts.db.exec(GAME_LOG_TABLE_SQL);
+    // nodes starting together create the table once (an advisory lock serialises them)
+    await opts.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [GAME_LOG_LOCK_KEY]);
+      await tx.exec(GAME_LOG_TABLE_SQL);
+    });
     const node = 'n' + randomBytes(6).toString('hex');
     const redis = await openRedis(opts.redisUrl, node, logger);
     return new ClusterNode(node, redis, opts.db, hub, metrics, logger.child({ part: 'cluster' }), opts.prefix);

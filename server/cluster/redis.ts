@@ -87,6 +87,18 @@ export async function openRedis(url: string, node: string, log: Logger): Promise
   };
 }
 
+/** One command connection (request limits shared by the nodes); rejects when Redis cannot be reached. */
+export async function openRedisCommands(url: string, name: string, log: Logger): Promise<Redis> {
+  const redis = connect(url, name, log, () => {});
+  try {
+    await redis.connect();
+  } catch (err) {
+    redis.disconnect();
+    throw new Error(`cannot reach Redis at ${redactedUrl(url)}: ${(err as Error).message}`);
+  }
+  return redis;
+}
+
 /** The URL without its password, for messages. */
 export function redactedUrl(url: string): string {
   try {

@@ -20,6 +20,9 @@ import { GroupCommit } from '../game/groupCommit';
 import type { Queryable } from '../accounts/db';
 import type { FastCounter, FastHistogram } from '../http/metrics';
 
+/** the advisory lock under which a starting node creates the table */
+export const GAME_LOG_LOCK_KEY = 7_412_001;
+
 export const GAME_LOG_TABLE_SQL = `
 CREATE TABLE IF NOT EXISTS game_log (
   game_id text NOT NULL,

@@ -75,6 +75,16 @@ export function addressKey(remote: string): string {
   return remote; // an abbreviated form: counted as written
 }
 
+/** Too many new sockets from one address (on this node, or on the whole site: server/cluster). */
+export function connectRateRefusal(retryAfterSeconds: number): AdmissionRefusal {
+  return {
+    reason: 'address_connect_rate',
+    status: TOO_MANY,
+    message: 'Too many new connections from this address; try again shortly.',
+    retryAfterSeconds: Math.max(1, retryAfterSeconds),
+  };
+}
+
 export class Admission {
   private readonly open = new Map<string, number>();
   private total = 0;
@@ -94,14 +104,7 @@ export class Admission {
     if (cap > 0 && openNow >= cap) {
       return { reason: 'address_socket_cap', status: TOO_MANY, message: `At most ${cap} connections from one address.`, retryAfterSeconds: 10 };
     }
-    if (this.connects && !this.connects.take(address, now)) {
-      return {
-        reason: 'address_connect_rate',
-        status: TOO_MANY,
-        message: 'Too many new connections from this address; try again shortly.',
-        retryAfterSeconds: Math.max(1, this.connects.retryAfterSeconds(address)),
-      };
-    }
+    if (this.connects && !this.connects.take(address, now)) return connectRateRefusal(this.connects.retryAfterSeconds(address));
     this.open.set(address, openNow + 1);
     this.total++;
     return null;

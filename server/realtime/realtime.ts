@@ -14,7 +14,8 @@ import type { AccessClaims, AccountsModule, AiService } from '../wiring';
 import type { Heartbeat } from '../heartbeat';
 import { Hub, LOBBY_TOPIC, type PlayerSession, type RemoteGame, type SocketData, type WS } from './hub';
 import type { GuestIdentity } from './identity';
-import { Admission, addressKey, type AdmissionLimits } from './admission';
+import { Admission, addressKey, connectRateRefusal, type AdmissionLimits, type AdmissionRefusal } from './admission';
+import type { RequestLimiter } from '../accounts/rate-limit';
 import { TrustedProxies, clientAddress } from '../http/clientAddress';
 import { Identification, tokenKey, type IdentificationLimits, type IdentifyOutcome } from './identification';
 import { LagPings } from './lagPings';
@@ -94,6 +95,9 @@ export class Realtime implements RemoteSockets {
   private readonly refusedUnlogged = new Map<string, { what: Refused; address: string; reason: string; unlogged: number }>();
   private readonly identification: Identification | null;
   private lastSweep = 0;
+  /** several nodes: new sockets per address over the whole site */
+  private readonly siteConnects: RequestLimiter | null;
+  private readonly siteConnectWindowSeconds: number;
 
   constructor(
     readonly hub: Hub,
@@ -112,6 +116,9 @@ export class Realtime implements RemoteSockets {
     this.rematches = new Rematches(hub, games, matchmaking);
     this.admission = new Admission(opts.admission);
     this.proxies = new TrustedProxies(opts.trustProxy);
+    const rate = opts.admission.connectRate;
+    this.siteConnects = cluster && rate ? cluster.limits.limiter('connect', rate.burst, (rate.burst / rate.perSecond) * 1000) : null;
+    this.siteConnectWindowSeconds = rate ? Math.ceil(1 / rate.perSecond) : 1;
     this.identification = accounts
       ? new Identification((token) => accounts.verifyAccessToken(token), opts.identification, metrics.identifications)
       : null;
@@ -174,16 +181,7 @@ export class Realtime implements RemoteSockets {
     if (refusal) {
       // answered at once with a status (429, or 503 when the server is full), before any other
       // work (the guest secret's HMAC included)
-      this.metrics.connectionsRefused.inc({ reason: refusal.reason });
-      this.logRefusal('connection', address, refusal.reason);
-      res.cork(() => {
-        res
-          .writeStatus(refusal.status)
-          .writeHeader('Retry-After', String(refusal.retryAfterSeconds))
-          .writeHeader('Content-Type', 'text/plain; charset=utf-8')
-          .writeHeader('Connection', 'close')
-          .end(refusal.message, true);
-      });
+      this.refuse(res, address, refusal);
       return;
     }
     const askedId = req.getQuery('playerId') ?? '';
@@ -226,22 +224,54 @@ export class Realtime implements RemoteSockets {
     this.upgradeOnSite(this.cluster, res, data, [key, protocol, extensions], ctx);
   }
 
+  private refuse(res: HttpResponse, address: string, refusal: AdmissionRefusal): void {
+    this.metrics.connectionsRefused.inc({ reason: refusal.reason });
+    this.logRefusal('connection', address, refusal.reason);
+    res.cork(() => {
+      res
+        .writeStatus(refusal.status)
+        .writeHeader('Retry-After', String(refusal.retryAfterSeconds))
+        .writeHeader('Content-Type', 'text/plain; charset=utf-8')
+        .writeHeader('Connection', 'close')
+        .end(refusal.message, true);
+    });
+  }
+
   /**
-   * Several nodes: before the socket opens, the site learns it is here (an older socket of the
-   * player on another node is closed) and whether the player's live game is played elsewhere.
+   * Several nodes: the address's connect rate is checked for the whole site; then, before the
+   * socket opens, the site learns it is here (an older socket of the player on another node is
+   * closed) and whether the player's live game is played elsewhere.
    */
   private upgradeOnSite(cluster: ClusterNode, res: HttpResponse, data: SocketData, headers: [string, string, string], ctx: us_socket_context_t): void {
     let aborted = false;
     res.onAborted(() => {
       aborted = true;
+      this.admission.release(data.address);
     });
+    void this.siteAdmits(data.address).then((allowed) => {
+      if (aborted) return;
+      if (!allowed) {
+        this.admission.release(data.address);
+        this.refuse(res, data.address, connectRateRefusal(this.siteConnectWindowSeconds));
+        return;
+      }
+      this.locateOnSite(cluster, res, data, headers, ctx, () => aborted);
+    });
+  }
+
+  /** Whether the site lets one more socket in from `address` (its connect rate over every node). */
+  private async siteAdmits(address: string): Promise<boolean> {
+    return this.siteConnects ? this.siteConnects.take(address) : true;
+  }
+
+  private locateOnSite(cluster: ClusterNode, res: HttpResponse, data: SocketData, headers: [string, string, string], ctx: us_socket_context_t, aborted: () => boolean): void {
     cluster.socketOpened(data.playerId).then(
       (game) => {
         data.elsewhere = game;
       },
       (err: Error) => this.log.warn({ err: err.message, playerId: data.playerId }, 'could not look the player up on the site'),
     ).finally(() => {
-      if (aborted) return;
+      if (aborted()) return;
       res.cork(() => res.upgrade(data, headers[0], headers[1], headers[2], ctx));
     });
   }
