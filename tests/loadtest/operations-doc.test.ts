@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app';
+import { testSite } from '../cluster/site';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 // Code blocks blanked out, so a shell comment is not taken for a heading.
@@ -40,11 +41,14 @@ function filesUnder(dir: string): string[] {
 
 describe('docs/operations.md matches the server', () => {
   let server: RunningServer;
+  // a node of a site of several nodes exposes every metric (the cluster's as well)
+  const site = testSite();
   beforeAll(async () => {
-    server = await startServer({ port: 0, host: '127.0.0.1', staticDir: join(ROOT, 'node_modules/.cache/no-client') });
+    server = await startServer({ port: 0, host: '127.0.0.1', staticDir: join(ROOT, 'node_modules/.cache/no-client'), cluster: site.options, serverSecret: 'x'.repeat(32) });
   }, 60_000);
   afterAll(async () => {
     await server?.close();
+    await site.destroy();
   });
 
   it('lists only chess_* metrics GET /metrics exposes (and reports new undocumented ones)', async () => {
