@@ -23,6 +23,12 @@
  *                      each run also reports the journal's group-commit p50/p99 and bytes per move
  *          --p99 ms    the relay p99 every run must stay under (default: 20 ms at 1,000
  *                      players, the issue's target, and none at other counts; 100 with --ci)
+ *          --nodes N   also run the players against a site of N nodes (server/cluster) on Redis
+ *                      and PostgreSQL (BENCH_REDIS_URL, BENCH_DATABASE_URL; defaults: the local
+ *                      ones), each worker's players on one node, so that about half the games
+ *                      cross nodes; prints the site's relay p99 and its CPU per move (all nodes)
+ *                      as a ratio of the single node's in the same run, then kills one node and
+ *                      times the takeover of its games (p50 and max, from the taking node's log)
  * Exit 1 when a run fails: a connection or legal move refused, an error, a game without its
  * end, or a relay p99 over its threshold.
  * BENCH_ENTRY=path/main.js drives another build of the server (e.g. an older commit's, for
@@ -33,6 +39,8 @@ import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
 import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
 
 // ------------------------------------------------------------------------------------------------
@@ -56,6 +64,10 @@ const workersWanted = Number(opt('workers', '0'));
 const serverMode = opt('server', ci ? 'tsx' : 'built') as 'built' | 'tsx';
 const withEcho = !ci && !flag('no-echo');
 const durable = opt('durable', 'on') !== 'off';
+/** --nodes N: a site of N nodes beside the single node (1: the single node only) */
+const siteNodes = Math.max(1, Number(opt('nodes', '1')));
+const SITE_REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SITE_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** the issue's targets: relay p99 under 20 ms at 1,000 players, CPU per move within 3x the echo's */
 const RELAY_P99_TARGET_MS = 20;
 const RELAY_P99_TARGET_PLAYERS = 1000;
@@ -105,8 +117,11 @@ function pinTo(pid: number | undefined, cpus: string): void {
   if (r.status !== 0) throw new Error(`cannot pin ${pid} to CPU ${cpus} (${(r.stderr || String(r.error)).trim()}); run with --shared`);
 }
 pinTo(process.pid, DRIVER_CPUS);
-/** players arriving in the queue per second, over all workers */
-const queueRate = Number(opt('queue-rate', '1000'));
+/**
+ * players arriving in the queue per second, over all workers; with --nodes the default is 200,
+ * so that a search passed to the pool by another node arrives before the next local one
+ */
+const queueRate = Number(opt('queue-rate', siteNodes > 1 ? '200' : '1000'));
 
 // ------------------------------------------------------------------------------------------------
 // process helpers
@@ -136,7 +151,7 @@ interface Spawned {
  * Starts a server process with its stdout going to a file (a pipe that fills up would block the
  * server's synchronous log writes) and waits for the line that names its port.
  */
-async function spawnAndWaitForPort(cmd: string, args: string[], env: NodeJS.ProcessEnv, portOf: (line: string) => number | null): Promise<Spawned> {
+async function spawnAndWaitForPort(cmd: string, args: string[], env: NodeJS.ProcessEnv, portOf: (line: string) => number | null): Promise<Spawned & { logFile: string }> {
   const logFile = join(mkdtempSync(join(tmpdir(), 'bench-log-')), 'stdout.log');
   const fd = openSync(logFile, 'w');
   const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', fd, 'inherit'] });
@@ -150,7 +165,7 @@ async function spawnAndWaitForPort(cmd: string, args: string[], env: NodeJS.Proc
     if (exited !== undefined) throw new Error(`${args.join(' ')} exited with ${exited}`);
     for (const line of readFileSync(logFile, 'utf8').split('\n')) {
       const p = portOf(line);
-      if (p) return { proc, port: p };
+      if (p) return { proc, port: p, logFile };
     }
     await sleep(100);
   }
@@ -169,7 +184,18 @@ const CHESS_SERVER_ARGS = [
   ...(serverMode === 'built' ? [process.env.BENCH_ENTRY ?? 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts']),
 ];
 
-function startChessServer(): Promise<Spawned> {
+/** One node of a benchmark site: the site's Redis prefix and database schema, shared secrets. */
+function siteEnv(site: string): NodeJS.ProcessEnv {
+  return {
+    REDIS_URL: SITE_REDIS_URL,
+    REDIS_PREFIX: `bench:${site}`,
+    DATABASE_URL: SITE_DATABASE_URL,
+    DATABASE_SCHEMA: `bench_${site}`,
+    SERVER_SECRET: 'bench-site-secret-shared-by-every-node',
+  };
+}
+
+function startChessServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<Spawned & { logFile: string }> {
   return spawnAndWaitForPort(
     process.execPath,
     CHESS_SERVER_ARGS,
@@ -186,6 +212,7 @@ function startChessServer(): Promise<Spawned> {
       MAX_SOCKETS_PER_ADDRESS: '0',
       DURABLE_GAMES: durable ? 'true' : 'false',
       CONNECTS_PER_ADDRESS_PER_SECOND: '0',
+      ...extraEnv,
     },
     (line) => {
       try {
@@ -213,6 +240,12 @@ async function metric(port: number, name: string): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text);
   return m ? Number(m[1]) : NaN;
+}
+
+/** A metric summed over every node of a run. */
+async function siteMetric(servers: Spawned[], name: string): Promise<number> {
+  const values = await Promise.all(servers.map((s) => metric(s.port, name)));
+  return values.reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -293,50 +326,126 @@ interface ChessResult {
   closedUnexpectedly: number;
   endReasons: Record<string, number>;
   rejections: string[];
+  /** a site of several nodes: messages between nodes per relayed move, and the takeover of a killed node's games */
+  crossMessagesPerMove: number;
+  /** of the games started, the share with players on two nodes */
+  acrossShare: number;
+  takeover: { games: number; allMs: number; awayP50ms: number; awayMaxMs: number } | null;
 }
 
-async function runChess(n: number): Promise<ChessResult> {
-  const server = await startChessServer();
-  const pid = server.proc.pid!;
-  const url = `ws://127.0.0.1:${server.port}/socket`;
-  const workers = await startWorkers(workersWanted || Math.max(1, Math.min(4, Math.ceil(n / 800))));
+/** The CPU seconds of several processes, added up. */
+function cpuOfAll(pids: number[]): { user: number; system: number; total: number } {
+  const all = pids.map(cpuTimes);
+  return { user: all.reduce((a, c) => a + c.user, 0), system: all.reduce((a, c) => a + c.system, 0), total: all.reduce((a, c) => a + c.total, 0) };
+}
+
+/**
+ * The node each of worker `w`'s players connects to, in the order they queue. The workers queue
+ * their players in step, and the pool pairs players in arrival order: for two nodes, worker 0
+ * follows A A A B B B B A and worker 1 the same pattern two places on (A B B B B A A A), so the
+ * pairs go A-A, A-B, A-B, B-B, B-B, B-A, B-A, A-A: half of the games cross nodes, and each node
+ * has half the players. More nodes: round robin.
+ */
+function siteUrls(servers: Spawned[], w: number): string[] {
+  const at = (i: number) => `ws://127.0.0.1:${servers[i].port}/socket`;
+  if (servers.length !== 2) return servers.map((_, i) => at((i + w) % servers.length));
+  const pattern = [0, 0, 0, 1, 1, 1, 1, 0];
+  return pattern.map((_, i) => at(pattern[(i + 2 * w) % pattern.length]));
+}
+
+/** Messages one node sent to the others (a site of several nodes). */
+function crossSent(text: string): number {
+  return Number(/^chess_cross_node_messages_total\{direction="sent"\} ([0-9.e+-]+)$/m.exec(text)?.[1] ?? 0);
+}
+
+/**
+ * Kills the last node of a site with SIGKILL and times the takeover of its games by the others:
+ * until the others' games-taken-over counters add up to what it owned, and each game's time
+ * away as the taking node logged it.
+ */
+async function timeTakeover(servers: (Spawned & { logFile: string })[]): Promise<NonNullable<ChessResult['takeover']>> {
+  const victim = servers[servers.length - 1];
+  const others = servers.slice(0, -1);
+  const owned = await metric(victim.port, 'chess_games_owned');
+  const before = await siteMetric(others, 'chess_games_taken_over_total');
+  victim.proc.kill('SIGKILL');
+  const killedAt = performance.now();
+  let allMs = NaN;
+  while (performance.now() - killedAt < 30_000) {
+    if ((await siteMetric(others, 'chess_games_taken_over_total')) - before >= owned) {
+      allMs = performance.now() - killedAt;
+      break;
+    }
+    await sleep(50);
+  }
+  const away = others
+    .flatMap((s) => readFileSync(s.logFile, 'utf8').split('\n'))
+    .filter((l) => l.includes('"game taken over"'))
+    .map((l) => JSON.parse(l).awayMs as number)
+    .sort((a, b) => a - b);
+  return { games: owned, allMs, awayP50ms: pct(away, 50), awayMaxMs: away.at(-1) ?? NaN };
+}
+
+async function runChess(n: number, nodes = 1): Promise<ChessResult> {
+  const site = nodes > 1 ? `s${process.pid}_${Date.now().toString(36)}` : '';
+  const servers: (Spawned & { logFile: string })[] = [];
+  for (let i = 0; i < nodes; i++) servers.push(await startChessServer(site ? siteEnv(site) : {}));
+  const pids = servers.map((s) => s.proc.pid!);
+
+  const rssOfAll = () => pids.reduce((sum, p) => sum + rssBytes(p), 0);
+  const workers = await startWorkers(Math.max(nodes, workersWanted || Math.max(1, Math.min(4, Math.ceil(n / 800)))));
+  let takeover: ChessResult['takeover'] = null;
   try {
     await sleep(500);
-    const rss0 = rssBytes(pid);
+    const rss0 = rssOfAll();
     const shares = split(n, workers.length);
-    const conn = await Promise.all(workers.map((w, i) => w.call({ cmd: 'connect', url, count: shares[i], mode: 'chess', concurrency: 50 }, 'connected')));
+    const conn = await Promise.all(workers.map((w, i) => w.call({ cmd: 'connect', urls: siteUrls(servers, i), count: shares[i], mode: 'chess', concurrency: 50 }, 'connected')));
     const connectMs = Math.max(...conn.map((c) => c.ms));
     const connectFailed = conn.reduce((s, c) => s + c.failed, 0);
     log(`  connected ${n - connectFailed}/${n} in ${connectMs.toFixed(0)} ms`);
     await sleep(1000);
-    const rss1 = rssBytes(pid);
+    const rss1 = rssOfAll();
     await Promise.all(workers.map((w) => w.call({ cmd: 'queue', ratePerSec: queueRate / workers.length }, 'queued')));
     const pairDeadline = Date.now() + 30_000 + (n / queueRate) * 1000;
     let live = 0;
     while (Date.now() < pairDeadline) {
-      live = await metric(server.port, 'chess_live_games');
+      live = await siteMetric(servers, 'chess_live_games');
       if (live >= Math.floor((n - connectFailed) / 2)) break;
       await sleep(200);
     }
     log(`  ${live} games live`);
     await sleep(500);
-    const rss2 = rssBytes(pid);
+    const rss2 = rssOfAll();
     await Promise.all(workers.map((w) => w.call({ cmd: 'play', durationMs: durationS * 1000, paceMs }, 'playing')));
     await sleep(warmupS * 1000);
-    const cpu0 = cpuTimes(pid);
-    const moves0 = await metric(server.port, 'chess_moves_relayed_total');
-    const journalBytes0 = await metric(server.port, 'chess_game_journal_bytes_total');
+    // the durable store: the node's journal, or (several nodes) the shared game log
+    const storeBytes = nodes > 1 ? 'chess_game_log_bytes_total' : 'chess_game_journal_bytes_total';
+    const storeCommit = nodes > 1 ? 'chess_game_log_commit_seconds' : 'chess_game_journal_commit_seconds';
+    const texts = () => Promise.all(servers.map(async (s) => (await fetch(`http://127.0.0.1:${s.port}/metrics`)).text()));
+    const cpu0 = cpuOfAll(pids);
+    const moves0 = await siteMetric(servers, 'chess_moves_relayed_total');
+    const journalBytes0 = await siteMetric(servers, storeBytes);
+    const cross0 = (await texts()).reduce((sum, t) => sum + crossSent(t), 0);
     await sleep(durationS * 1000);
-    const cpu1 = cpuTimes(pid);
+    const cpu1 = cpuOfAll(pids);
     // the event-loop delay over the play window (prom-client resets it at every scrape)
-    const loopText = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
+    const allTexts = await texts();
+    const loopText = allTexts[0];
     if (process.env.BENCH_DUMP_METRICS) writeFileSync(process.env.BENCH_DUMP_METRICS, loopText);
-    const loopMetric = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(loopText)?.[1] ?? NaN) * 1000;
+    // the worst node's
+    const loopMetric = (name: string) => Math.max(...allTexts.map((t) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(t)?.[1] ?? NaN) * 1000));
     const serverLoopP99 = loopMetric('nodejs_eventloop_lag_p99_seconds');
     const serverLoopMax = loopMetric('nodejs_eventloop_lag_max_seconds');
-    const moves1 = await metric(server.port, 'chess_moves_relayed_total');
-    const journalBytes1 = await metric(server.port, 'chess_game_journal_bytes_total');
-    const serverRelayP99 = histogramQuantileMs(loopText, 'chess_move_relay_seconds', 0.99);
+    const moves1 = await siteMetric(servers, 'chess_moves_relayed_total');
+    const journalBytes1 = await siteMetric(servers, storeBytes);
+    const cross1 = allTexts.reduce((sum, t) => sum + crossSent(t), 0);
+    const serverRelayP99 = Math.max(...allTexts.map((t) => histogramQuantileMs(t, 'chess_move_relay_seconds', 0.99)));
+    const acrossShare = nodes > 1 ? (await siteMetric(servers, 'chess_games_across_nodes_total')) / Math.max(1, await siteMetric(servers, 'chess_games_started_total')) : 0;
+    if (nodes > 1) {
+      log('  killing the last node (SIGKILL): timing the takeover of its games…');
+      takeover = await timeTakeover(servers);
+      log(`  ${takeover.games} games taken over in ${fmt(takeover.allMs, 0)} ms; time away p50 ${fmt(takeover.awayP50ms, 0)} ms, max ${fmt(takeover.awayMaxMs, 0)} ms`);
+    }
     const reports = await Promise.all(workers.map((w) => w.call({ cmd: 'finish', waitMs: 30_000 }, 'report')));
     // join sends and receipts across workers
     const sent = new Map<string, number>();
@@ -364,14 +473,17 @@ async function runChess(n: number): Promise<ChessResult> {
       relayP99ms: pct(lat, 99),
       serverRelayP99ms: serverRelayP99,
       // the game journal (0 bytes with --durable off): one group commit is a write plus fdatasync
-      journalCommitP50ms: histogramQuantileMs(loopText, 'chess_game_journal_commit_seconds', 0.5),
-      journalCommitP99ms: histogramQuantileMs(loopText, 'chess_game_journal_commit_seconds', 0.99),
+      journalCommitP50ms: histogramQuantileMs(loopText, storeCommit, 0.5),
+      journalCommitP99ms: histogramQuantileMs(loopText, storeCommit, 0.99),
       journalBytesPerMove: (journalBytes1 - journalBytes0) / (moves1 - moves0),
       serverLoopP99ms: serverLoopP99,
       serverLoopMaxMs: serverLoopMax,
       driverLoopP99ms: Math.max(...reports.map((r) => r.loopDelayP99ms as number)),
       driverLoopMaxMs: Math.max(...reports.map((r) => r.loopDelayMaxMs as number)),
       cpuUsPerMove: ((cpu1.total - cpu0.total) * 1e6) / moves,
+      crossMessagesPerMove: (cross1 - cross0) / moves,
+      acrossShare,
+      takeover,
       // of which in user space (our code, V8, Node, uWS) and in the kernel (mostly sending)
       cpuUserUsPerMove: ((cpu1.user - cpu0.user) * 1e6) / moves,
       cpuSystemUsPerMove: ((cpu1.system - cpu0.system) * 1e6) / moves,
@@ -387,9 +499,27 @@ async function runChess(n: number): Promise<ChessResult> {
     };
   } finally {
     stopWorkers(workers);
-    server.proc.kill('SIGTERM');
-    await new Promise((r) => server.proc.once('exit', r));
+    await Promise.all(
+      servers.map((s) => {
+        if (s.proc.exitCode !== null || s.proc.signalCode !== null) return undefined;
+        s.proc.kill('SIGTERM');
+        return new Promise((r) => s.proc.once('exit', r));
+      }),
+    );
+    if (site) await dropSite(site);
   }
+}
+
+/** Removes a benchmark site's Redis keys and database schema. */
+async function dropSite(site: string): Promise<void> {
+  const redis = new Redis(SITE_REDIS_URL);
+  const keys = await redis.keys(`bench:${site}:*`);
+  for (let i = 0; i < keys.length; i += 1000) await redis.del(...keys.slice(i, i + 1000));
+  redis.disconnect();
+  const db = new pg.Client({ connectionString: SITE_DATABASE_URL });
+  await db.connect();
+  await db.query(`DROP SCHEMA IF EXISTS "bench_${site}" CASCADE`);
+  await db.end();
 }
 
 /** The upper bound (ms) of the bucket holding quantile `q` of a histogram in a /metrics text. */
@@ -414,7 +544,7 @@ async function runEcho(n: number, relay = false): Promise<{ cpuUsPerMsg: number;
   const workers = await startWorkers(workersWanted || Math.max(1, Math.min(4, Math.ceil(n / 800))));
   try {
     const shares = split(n, workers.length);
-    await Promise.all(workers.map((w, i) => w.call({ cmd: 'connect', url, count: shares[i], mode: 'echo', concurrency: 50 }, 'connected')));
+    await Promise.all(workers.map((w, i) => w.call({ cmd: 'connect', urls: [url], count: shares[i], mode: 'echo', concurrency: 50 }, 'connected')));
     await sleep(1000);
     await Promise.all(workers.map((w) => w.call({ cmd: 'play', durationMs: durationS * 1000, paceMs }, 'playing')));
     await sleep(warmupS * 1000);
@@ -439,6 +569,44 @@ async function runEcho(n: number, relay = false): Promise<{ cpuUsPerMsg: number;
 
 type Sample = { cpu: number; echo: number; ratio: number; relay: number; p99: number };
 
+/** A site run (--nodes N) beside the single node's of the same run. */
+type SiteSample = { p99: number; cpu: number; ratio: number; across: number; cross: number; bytes: number; takeoverAllMs: number; awayP50ms: number; awayMaxMs: number };
+const siteRows: string[] = [];
+const siteSamples = new Map<number, SiteSample[]>();
+
+/** The same players against a site of `siteNodes` nodes; its CPU per move is compared with `single`'s. */
+async function measureSite(n: number, single: ChessResult): Promise<boolean> {
+  log(`site of ${siteNodes} nodes, ${n} players…`);
+  const c = await runChess(n, siteNodes);
+  log(JSON.stringify({ site: c }));
+  const t = c.takeover;
+  const sample: SiteSample = {
+    p99: c.relayP99ms,
+    cpu: c.cpuUsPerMove,
+    ratio: c.cpuUsPerMove / single.cpuUsPerMove,
+    across: c.acrossShare,
+    cross: c.crossMessagesPerMove,
+    bytes: c.journalBytesPerMove,
+    takeoverAllMs: t?.allMs ?? NaN,
+    awayP50ms: t?.awayP50ms ?? NaN,
+    awayMaxMs: t?.awayMaxMs ?? NaN,
+  };
+  siteSamples.set(n, [...(siteSamples.get(n) ?? []), sample]);
+  siteRows.push(
+    `| ${n} | ${siteNodes} | ${c.moves} | ${fmt(c.relayP50ms, 2)} / ${fmt(c.relayP99ms, 2)} | ${fmt(c.cpuUsPerMove, 0)} | ${fmt(single.cpuUsPerMove, 0)} | ${fmt(sample.ratio, 2)}x | ${fmt(sample.across * 100, 0)}% | ${fmt(sample.cross, 2)} | ${fmt(sample.bytes, 0)} | ${t ? `${t.games} in ${fmt(t.allMs, 0)} ms (away p50 ${fmt(t.awayP50ms, 0)}, max ${fmt(t.awayMaxMs, 0)})` : 'n/a'} |`,
+  );
+  // the killed node's players lose their games in the driver (it does not reconnect): not a failure here
+  const problems = problemsOf({ ...c, lostGames: 0, closedUnexpectedly: 0 });
+  if (!(sample.ratio <= SITE_CPU_RATIO_TARGET)) problems.push(`site CPU per move ${fmt(sample.ratio, 2)}x the single node's (target ${SITE_CPU_RATIO_TARGET}x)`);
+  if (!(sample.awayMaxMs < TAKEOVER_TARGET_MS)) problems.push(`takeover max ${fmt(sample.awayMaxMs, 0)} ms (target under ${TAKEOVER_TARGET_MS} ms)`);
+  if (problems.length) log(`FAIL (site) at ${n} players: ${problems.join('; ')}`);
+  return problems.length === 0;
+}
+
+/** The site's targets: CPU per move within 2x the single node's, a killed node's games back within 5 s. */
+const SITE_CPU_RATIO_TARGET = 2;
+const TAKEOVER_TARGET_MS = 5000;
+
 const fmt = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 
 /** What went wrong in a chess run (empty: it passed). */
@@ -459,6 +627,7 @@ function problemsOf(c: Awaited<ReturnType<typeof runChess>>): string[] {
 async function measureOnce(n: number): Promise<{ row: string; sample: Sample; ok: boolean }> {
   log(`chess server, ${n} players, ${durationS} s at ${paceMs} ms per move…`);
   const c = await runChess(n);
+  const siteOk = siteNodes > 1 ? await measureSite(n, c) : true;
   let echo: Awaited<ReturnType<typeof runEcho>> | null = null;
   let relayPeer: Awaited<ReturnType<typeof runEcho>> | null = null;
   if (withEcho) {
@@ -478,7 +647,7 @@ async function measureOnce(n: number): Promise<{ row: string; sample: Sample; ok
     if (c.rejections.length) log('  first problems: ' + c.rejections.join(' | '));
   } else log(`ok at ${n} players`);
   const sample = { cpu: c.cpuUsPerMove, echo: echo?.cpuUsPerMsg ?? NaN, ratio, relay, p99: c.relayP99ms };
-  return { row, sample, ok: problems.length === 0 };
+  return { row, sample, ok: problems.length === 0 && siteOk };
 }
 
 /** One measure of the runs, sorted. */
@@ -511,6 +680,27 @@ function targetsMet(n: number, samples: Sample[]): string {
   return `- ${n} players${samples.length > 1 ? `, medians of ${samples.length} runs` : ''}: ${parts.join('; ')}`;
 }
 
+/** The site runs' table and medians (--nodes N). */
+function siteTable(): string[] {
+  const med = (xs: SiteSample[], k: keyof SiteSample, d = 1) => {
+    const v = xs.map((x) => x[k]).sort((a, b) => a - b);
+    return `${fmt(pct(v, 50), d)} (${fmt(v[0], d)}–${fmt(v[v.length - 1], d)})`;
+  };
+  return [
+    `Site of ${siteNodes} nodes on Redis and PostgreSQL (server CPU: all nodes; ratio: to the single node of the same run; cross-node: messages between nodes per relayed move; bytes: game log bytes per move; takeover: the last node killed with SIGKILL):`,
+    '',
+    '| players | nodes | moves relayed | relay p50/p99 ms | site CPU µs/move | single node CPU µs/move | ratio | games across nodes | cross-node msgs/move | log bytes/move | takeover |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...siteRows,
+    '',
+    'Medians (range):',
+    '',
+    '| players | runs | relay p99 ms | CPU ratio to one node | takeover of all games ms | time away p50 ms | time away max ms |',
+    '|---|---|---|---|---|---|---|',
+    ...[...siteSamples].map(([n, xs]) => `| ${n} | ${xs.length} | ${med(xs, 'p99')} | ${med(xs, 'ratio', 2)}x | ${med(xs, 'takeoverAllMs', 0)} | ${med(xs, 'awayP50ms', 0)} | ${med(xs, 'awayMaxMs', 0)} |`),
+  ];
+}
+
 /** The CPU this ran on: results from different hosts are not comparable. */
 function cpuModel(): string {
   const line = readFileSync('/proc/cpuinfo', 'utf8')
@@ -541,6 +731,7 @@ async function main(): Promise<void> {
     if (runs > 1) summary.push(summaryRow(n, samples));
   }
   const verdicts = playerCounts.map((n, i) => targetsMet(n, samplesByCount[i]));
+  if (siteNodes > 1) rows.push('', ...siteTable());
   if (summary.length) {
     rows.push(
       '',

@@ -12,7 +12,8 @@ import { ChessGame } from '../../machines/chess';
 import type { ClientMessage, PromotionPiece, ServerMessage, WireMove } from '../../machines/protocol/messages';
 
 type Cmd =
-  | { cmd: 'connect'; url: string; count: number; mode: 'chess' | 'echo'; concurrency: number }
+  /** player i connects to urls[i % urls.length] (several nodes: see bench.ts, --nodes) */
+  | { cmd: 'connect'; urls: string[]; count: number; mode: 'chess' | 'echo'; concurrency: number }
   | { cmd: 'queue'; ratePerSec: number }
   | { cmd: 'play'; durationMs: number; paceMs: number }
   | { cmd: 'finish'; waitMs: number }
@@ -151,13 +152,13 @@ function queue(p: Player): void {
   sendToServer(p.ws, { type: 'findGame', payload: { username: 'Bot ' + p.playerId.slice(-4) } });
 }
 
-async function connectAll(url: string, count: number, concurrency: number): Promise<{ ms: number; failed: number }> {
+async function connectAll(urls: string[], count: number, concurrency: number): Promise<{ ms: number; failed: number }> {
   const start = nowUs();
   let next = 0;
   let failed = 0;
-  const one = () =>
+  const one = (i: number) =>
     new Promise<void>((resolve) => {
-      const ws = new WebSocket(url, { perMessageDeflate: false });
+      const ws = new WebSocket(urls[i % urls.length], { perMessageDeflate: false });
       const p: Player = { ws, playerId: '', gameId: null, color: null, chess: null, ply: 0, inFlight: false, queuedAt: 0, moveTimer: null, gamesEnded: 0, gamesStarted: 0 };
       let acked = false;
       ws.on('message', (data) => {
@@ -202,8 +203,7 @@ async function connectAll(url: string, count: number, concurrency: number): Prom
     });
   const lanes = Array.from({ length: Math.min(concurrency, count) }, async () => {
     while (next < count) {
-      next++;
-      await one();
+      await one(next++);
     }
   });
   await Promise.all(lanes);
@@ -218,7 +218,7 @@ process.on('message', async (c: Cmd) => {
     case 'connect': {
       mode = c.mode;
       // echo mode: the echo server sends a hello on open, like connectionAck
-      const r = await connectAll(c.url, c.count, c.concurrency);
+      const r = await connectAll(c.urls, c.count, c.concurrency);
       send({ ev: 'connected', ...r, players: players.length });
       return;
     }

@@ -320,6 +320,7 @@ export class ClusterNode {
   gameStarted(game: LiveGame): void {
     void this.ownership.started(game.id, [game.white.id, game.black.id]).catch((err: Error) => this.logger.error({ err: err.message, gameId: game.id }, 'could not record the game\'s owner'));
     this.metrics.gamesOwned.inc();
+    if (!game.sessions.white.ws || !game.sessions.black.ws) this.metrics.gamesAcrossNodes.inc();
     this.tellSeats(game);
   }
 

@@ -273,6 +273,7 @@ export interface ClusterLive {
 export class ClusterMetrics {
   readonly gamesOwned: client.Gauge;
   readonly gamesTakenOver: client.Counter;
+  readonly gamesAcrossNodes: client.Counter;
   readonly crossNodeMessages: client.Counter<'direction'>;
   /** the shared game log's group commits (server/cluster/sharedLog.ts) */
   readonly logCommitSeconds: FastHistogram;
@@ -287,6 +288,7 @@ export class ClusterMetrics {
     gauge('chess_redis_up', '1 while this node reaches Redis', () => live.redisUp());
     this.gamesOwned = new client.Gauge({ name: 'chess_games_owned', help: 'Live multiplayer games this node plays (owns)', registers });
     this.gamesTakenOver = new client.Counter({ name: 'chess_games_taken_over_total', help: 'Games of dead nodes this node took over', registers });
+    this.gamesAcrossNodes = new client.Counter({ name: 'chess_games_across_nodes_total', help: 'Games started here with a player whose socket is on another node', registers });
     this.crossNodeMessages = new client.Counter({
       name: 'chess_cross_node_messages_total',
       help: 'Messages between nodes through Redis: sent, received, lost (publish failed)',
