@@ -18,7 +18,8 @@ import { openRedis, type RedisLink } from './redis';
 import { ClusterKeys } from './keys';
 import { Membership } from './membership';
 import { Ownership } from './ownership';
-import { SharedGameLog, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loadGameLog } from './sharedLog';
+import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loadGameLog } from './sharedLog';
+import type { ServerMessage } from '../../machines/protocol/messages';
 import { SiteMatchmaking } from './matchmaking';
 import { SharedLimits } from './sharedLimits';
 import { readBusMessage, type BusMessage, type SeatInfo } from './messages';
@@ -392,8 +393,7 @@ export class ClusterNode {
     try {
       loaded = await loadGameLog(this.db, gameId, awayMs);
     } catch (err) {
-      this.logger.error({ err: (err as Error).message, gameId }, 'game log damaged; the game is aborted');
-      await this.ownership.ended(gameId, []);
+      await this.abortDamaged(gameId, (err as Error).message, err instanceof DamagedLogError ? err.players : undefined);
       return;
     }
     if (!loaded || loaded.result) {
@@ -413,7 +413,7 @@ export class ClusterNode {
     }, awayMs);
     if (!game) {
       this.log.forget(gameId);
-      await this.ownership.ended(gameId, players);
+      await this.abortDamaged(gameId, 'the log does not replay', { white: log.input.white, black: log.input.black });
       return;
     }
     this.metrics.gamesOwned.inc();
@@ -422,6 +422,30 @@ export class ClusterNode {
     // players still connected (on another live node) see the game go on from where it stands
     for (const s of [game.sessions.white, game.sessions.black]) if (s.ws || s.node) this.games.sendPosition(game, s);
     this.logger.info({ gameId, from: dead, awayMs: Math.round(awayMs), moves: log.entries.length, ms: Math.round(performance.now() - began) }, 'game taken over');
+  }
+
+  /**
+   * A taken-over game whose log is damaged ends as aborted, the others go on: its players are
+   * told (now, on the node of their socket, and when they come back here).
+   */
+  private async abortDamaged(gameId: string, reason: string, players?: { white: { id: string }; black: { id: string } }): Promise<void> {
+    this.logger.error({ gameId, reason }, 'game log damaged; the game is aborted');
+    this.games.abortDamaged({ gameId, reason, ...(players ? { white: { id: players.white.id, name: '' }, black: { id: players.black.id, name: '' } } : {}) });
+    const ids = players ? [players.white.id, players.black.id] : [];
+    await this.ownership.ended(gameId, ids);
+    const nodes = await this.ownership.socketNodes(ids);
+    const end = JSON.stringify({ type: 'gameEnd', gameId, winner: 'draw', reason: 'aborted' } satisfies ServerMessage);
+    ids.forEach((id, i) => {
+      const node = nodes[i];
+      if (!node) return;
+      if (node === this.node) {
+        const s = this.hub.session(id);
+        if (s?.ws) this.hub.sendWs(s.ws, end);
+        return;
+      }
+      this.publish(node, { k: 'unseat', p: id, g: gameId });
+      this.publish(node, { k: 'frame', p: id, t: end });
+    });
   }
 
   private matchmakerChanged(holder: string): void {

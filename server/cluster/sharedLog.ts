@@ -147,6 +147,17 @@ export class SharedGameLog implements GameRecorder {
   }
 }
 
+/** A game whose log cannot be read back; its players, when its input row is readable. */
+export class DamagedLogError extends Error {
+  constructor(
+    readonly gameId: string,
+    reason: string,
+    readonly players?: { white: GameInput['white']; black: GameInput['black'] },
+  ) {
+    super(`game ${gameId}: ${reason}`);
+  }
+}
+
 /** What a node taking a game over reads: its log in this process's time base, and whether it ended. */
 export interface LoadedGame {
   log: GameLog;
@@ -168,13 +179,14 @@ export async function loadGameLog(db: Queryable, gameId: string, awayMs: number)
   // each row's times into this process's base: (time + writer's origin) - this origin
   const toHere = (t: number, origin: number) => t + Number(origin) - here;
   const first = rows[0];
-  if (first.seq !== 0 || !isInputBody(first.body)) throw new Error(`game ${gameId}: the log does not begin with its input`);
+  if (first.seq !== 0 || !isInputBody(first.body)) throw new DamagedLogError(gameId, 'the log does not begin with its input');
   const input: GameInput = { ...first.body.input, startedAt: toHere(first.body.input.startedAt, first.origin) };
+  const players = { white: input.white, black: input.black };
   const entries: TimedCommand[] = [];
   let result: GameResult | null = null;
   for (let i = 1; i < rows.length; i++) {
     const row = rows[i];
-    if (row.seq !== i) throw new Error(`game ${gameId}: row ${i} is missing from the log`);
+    if (row.seq !== i) throw new DamagedLogError(gameId, `row ${i} is missing from the log`, players);
     const body = row.body as (TimedCommand & { end?: undefined }) | { end: GameResult; at: number };
     if (body.end) {
       result = body.end;

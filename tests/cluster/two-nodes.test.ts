@@ -4,6 +4,7 @@
  * site's; a second socket on the other node takes the seat.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import type { RunningServer } from '../../server/app';
 import { REPLACED_CLOSE_CODE } from '../../machines/protocol/closeCodes';
 import { TestClient, playMoves, startTestServer, type Msg, type Pair } from '../server/helpers';
@@ -93,4 +94,29 @@ describe('two nodes on Redis', () => {
     expect(start).toMatchObject({ gameId: p.gameId, color: 'white' });
     await playMoves({ white: again, black, gameId: p.gameId }, ['e2e4', 'e7e5']);
   });
+});
+
+describe('a node leaving the site', () => {
+  it('has its games taken over by the other node; a game whose log is damaged ends as aborted, the others go on', async () => {
+    const [a, b] = await nodes(2);
+    const games: Pair[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { p } = await pair(await connect(a), await connect(b));
+      await playMoves(p, ['e2e4', 'e7e5']);
+      games.push(p);
+    }
+    const [damaged, healthy] = games;
+    // the first game's log loses a row, as a damaged store would
+    const db = new pg.Client({ connectionString: site.options.databaseUrl });
+    await db.connect();
+    await db.query(`DELETE FROM "${site.options.databaseSchema}".game_log WHERE game_id = $1 AND seq = 1`, [damaged.gameId]);
+    await db.end();
+    // node a stops (its players' sockets there close); node b takes its games over
+    await servers.shift()!.close();
+    const end = await damaged.black.next('gameEnd', (m) => m.gameId === damaged.gameId, 15_000);
+    expect(end).toMatchObject({ reason: 'aborted' });
+    const back = await healthy.black.next('gameStart', (m) => m.gameId === healthy.gameId, 15_000);
+    expect((back.currentState as { moves: unknown[] }).moves).toHaveLength(2);
+    expect(b.stats().liveGames).toBe(1);
+  }, 30_000);
 });

@@ -1,0 +1,62 @@
+/**
+ * The k6 scenarios through the balancer against three nodes (BASE_URL pointing at HAProxy), as
+ * docs/operations.md says to run them against a site: players land on every node, are paired
+ * across nodes, and the scenarios' own thresholds and counts hold (k6's runtime stood in for by
+ * tests/loadtest/k6-node, as in the single-node scenario tests).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScenario, type ScenarioRun } from '../loadtest/k6-node/run-scenario';
+import { startBalancedSite, type BalancedSite } from './balancedSite';
+
+/** the players share this machine with three nodes, Redis, PostgreSQL and the balancer */
+const RELAXED_LATENCY = {
+  P95_RELAY_MS: '1000',
+  P99_RELAY_MS: '2000',
+  P95_PAIRING_MS: '3000',
+  P99_PAIRING_MS: '5000',
+  P95_CONNECT_MS: '3000',
+  P95_REJOIN_MS: '3000',
+  P99_TIMER_LAG_MS: '1000',
+};
+
+let site: BalancedSite;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  site = await startBalancedSite(3);
+  env = { BASE_URL: site.url, THINK_MIN_MS: '20', THINK_MAX_MS: '80', ...RELAXED_LATENCY };
+}, 60_000);
+
+afterAll(async () => {
+  await site?.stop();
+});
+
+function expectAllThresholdsPass(run: ScenarioRun): void {
+  expect(run.failed, JSON.stringify(run.failed)).toEqual([]);
+  expect(run.thresholds.filter((t) => t.value === null).map((t) => `${t.metric} ${t.expression}`)).toEqual([]);
+}
+
+describe('k6 scenarios through HAProxy against three nodes', () => {
+  it('steady play: every game finished, every move relayed, games on every node', async () => {
+    const players = 24;
+    const run = await runScenario('steady-play', { ...env, VUS: String(players), MAX_PLIES: '16' }, players);
+    expectAllThresholdsPass(run);
+    expect(run.count('games_finished')).toBe(players);
+    expect(run.count('moves_rejected')).toBe(0);
+    expect(run.count('protocol_violations')).toBe(0);
+    expect(run.samples('move_relay_latency')).toHaveLength(run.count('moves_played'));
+  }, 90_000);
+
+  it('reconnect storm: players drop, come back through the balancer (often on another node) and finish', async () => {
+    const players = 12;
+    const run = await runScenario(
+      'reconnect-storm',
+      { ...env, VUS: String(players), MAX_PLIES: '14', RECONNECT_SHARE: '1', OFFLINE_MIN_MS: '100', OFFLINE_MAX_MS: '400' },
+      players,
+    );
+    expectAllThresholdsPass(run);
+    expect(run.count('games_finished')).toBe(players);
+    expect(run.count('rejoin_failures')).toBe(0);
+    expect(run.samples('rejoin_time')).toHaveLength(run.count('reconnects'));
+  }, 90_000);
+});
