@@ -5,19 +5,10 @@
  * tests/loadtest/k6-node, as in the single-node scenario tests).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runScenario, type ScenarioRun } from '../loadtest/k6-node/run-scenario';
+import { runScenario } from '../loadtest/k6-node/run-scenario';
+import { RELAXED_LATENCY, expectAllThresholdsPass } from '../loadtest/k6-node/expectations';
 import { startBalancedSite, type BalancedSite } from './balancedSite';
 
-/** the players share this machine with three nodes, Redis, PostgreSQL and the balancer */
-const RELAXED_LATENCY = {
-  P95_RELAY_MS: '1000',
-  P99_RELAY_MS: '2000',
-  P95_PAIRING_MS: '3000',
-  P99_PAIRING_MS: '5000',
-  P95_CONNECT_MS: '3000',
-  P95_REJOIN_MS: '3000',
-  P99_TIMER_LAG_MS: '1000',
-};
 
 let site: BalancedSite;
 let env: Record<string, string>;
@@ -30,11 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.stop();
 });
-
-function expectAllThresholdsPass(run: ScenarioRun): void {
-  expect(run.failed, JSON.stringify(run.failed)).toEqual([]);
-  expect(run.thresholds.filter((t) => t.value === null).map((t) => `${t.metric} ${t.expression}`)).toEqual([]);
-}
 
 describe('k6 scenarios through HAProxy against three nodes', () => {
   it('steady play: every game finished, every move relayed, games on every node', async () => {
