@@ -43,6 +43,8 @@ const EXCLUSIVE = [
   /^tests\/server\/load-driver\.test\.ts$/,
   // builds the client three times (npm start builds first)
   /^tests\/server\/npm-start\.test\.ts$/,
+  // three server processes, Redis, PostgreSQL and HAProxy at once, timing takeovers
+  /^tests\/cluster\/(balanced|k6-balanced)\.test\.ts$/,
 ];
 
 export function tierOf(file: string): Tier {
