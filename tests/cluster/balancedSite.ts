@@ -63,16 +63,13 @@ async function waitForHealthy(url: string, timeoutMs = 10_000): Promise<void> {
   }
 }
 
-/** Three nodes and the balancer; resolves once the balancer passes requests to a healthy node. */
-export async function startBalancedSite(count = 3): Promise<BalancedSite> {
-  const site = testSite();
-  const dataDir = mkdtempSync(join(tmpdir(), 'site-'));
-  const nodes: Proc[] = [];
-  for (let i = 0; i < count; i++) nodes.push(await startProcess(nodeEnv(site, join(dataDir, `node${i + 1}`))));
+/** HAProxy with deploy/haproxy.cfg in front of `nodes`; resolves with its address once it passes requests on. */
+async function startBalancer(nodes: Proc[], started: (b: ChildProcess) => void): Promise<string> {
   const port = await freePort();
-  const env: Record<string, string> = { ...process.env as Record<string, string>, SITE_BIND: `127.0.0.1:${port}` };
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), SITE_BIND: `127.0.0.1:${port}` };
   nodes.forEach((n, i) => (env[`NODE${i + 1}`] = `127.0.0.1:${n.port}`));
-  const balancer: ChildProcess = spawn('haproxy', ['-db', '-f', HAPROXY_CONFIG], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const balancer = spawn('haproxy', ['-db', '-f', HAPROXY_CONFIG], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  started(balancer);
   let balancerErr = '';
   balancer.stderr!.on('data', (d) => (balancerErr += d));
   const url = `http://127.0.0.1:${port}`;
@@ -81,12 +78,30 @@ export async function startBalancedSite(count = 3): Promise<BalancedSite> {
   } catch (err) {
     throw new Error(`${(err as Error).message}: ${balancerErr}`);
   }
+  return url;
+}
+
+/** Three nodes and the balancer; resolves once the balancer passes requests to a healthy node. */
+export async function startBalancedSite(count = 3): Promise<BalancedSite> {
+  const site = testSite();
+  const dataDir = mkdtempSync(join(tmpdir(), 'site-'));
+  const nodes: Proc[] = [];
+  let balancer: ChildProcess | null = null;
   const stop = async () => {
-    balancer.kill('SIGKILL');
-    await Promise.all(nodes.map((n) => (n.child.exitCode === null && n.child.signalCode === null ? (n.child.kill('SIGKILL'), n.exit) : n.exit)));
+    balancer?.kill('SIGKILL');
+    await Promise.all(nodes.map((n) => (n.child.exitCode === null && n.child.signalCode === null ? (n.child.kill('SIGKILL'), n.exit.catch(() => null)) : n.exit.catch(() => null))));
     rmSync(dataDir, { recursive: true, force: true });
     await site.destroy();
   };
+  let url: string;
+  try {
+    for (let i = 0; i < count; i++) nodes.push(await startProcess(nodeEnv(site, join(dataDir, `node${i + 1}`))));
+    url = await startBalancer(nodes, (b) => (balancer = b));
+  } catch (err) {
+    // nothing of a site that did not start is left running
+    await stop();
+    throw err;
+  }
   return {
     site,
     nodes,
