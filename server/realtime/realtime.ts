@@ -715,7 +715,19 @@ export class Realtime implements RemoteSockets {
     const account = this.bind(ws, claims.sub, 'account');
     if (claims.username && !account.name) account.name = claims.username;
     this.log.info({ guestId: current.id, playerId: account.id }, 'socket identified as an account');
-    this.sendWs(ws, identified);
+    if (!this.cluster) {
+      this.sendWs(ws, identified);
+      return;
+    }
+    // several nodes: the account's socket is here now, and its live game may be played on
+    // another node; the answer waits for that, so a checkActiveGame right after it finds the game
+    const cluster = this.cluster;
+    cluster.socketOpened(account.id).then(
+      (game) => {
+        if (game && !account.game && account.ws === ws) cluster.playingElsewhere(account, game);
+      },
+      (err: Error) => this.log.warn({ err: err.message, playerId: account.id }, 'could not look the account up on the site'),
+    ).finally(() => this.sendWs(ws, identified));
   }
 
   private startAi(ws: WS, session: PlayerSession, payload: ParsedPayloads['startAIGame']): void {
