@@ -32,11 +32,21 @@ CREATE TABLE IF NOT EXISTS game_log (
   PRIMARY KEY (game_id, seq)
 )`;
 
+/** One batch's rows; answers how many went in (one row back, whatever the batch's size). */
 const INSERT_SQL = `
-INSERT INTO game_log (game_id, seq, origin, body)
-SELECT * FROM unnest($1::text[], $2::int[], $3::float8[], $4::jsonb[])
-ON CONFLICT DO NOTHING
-RETURNING game_id, seq`;
+WITH added AS (
+  INSERT INTO game_log (game_id, seq, origin, body)
+  SELECT * FROM unnest($1::text[], $2::int[], $3::float8[], $4::jsonb[])
+  ON CONFLICT DO NOTHING
+  RETURNING 1
+)
+SELECT count(*)::int AS added FROM added`;
+
+/** Of a batch that did not all go in: the games whose rows another writer holds (other rows than ours). */
+const REFUSED_SQL = `
+SELECT DISTINCT g.game_id FROM unnest($1::text[], $2::int[], $4::jsonb[]) AS g(game_id, seq, body)
+JOIN game_log l ON l.game_id = g.game_id AND l.seq = g.seq
+WHERE l.origin <> $3 OR l.body <> g.body`;
 
 const RETRY_AFTER_MS = 1000;
 
@@ -127,20 +137,18 @@ export class SharedGameLog implements GameRecorder {
   /** One INSERT for the batch; rows another node's rows already hold are refused and reported. */
   private async insert(rows: Row[]): Promise<void> {
     const began = performance.now();
-    const inserted = await this.db.query<{ game_id: string; seq: number }>(INSERT_SQL, [
-      rows.map((r) => r.game),
-      rows.map((r) => r.seq),
-      rows.map(() => this.origin),
-      rows.map((r) => r.body),
-    ]);
+    const games = rows.map((r) => r.game);
+    const seqs = rows.map((r) => r.seq);
+    const [{ added }] = await this.db.query<{ added: number }>(INSERT_SQL, [games, seqs, rows.map(() => this.origin), rows.map((r) => r.body)]);
     this.metrics.commitSeconds.observe((performance.now() - began) / 1000);
     this.metrics.bytesWritten.add(rows.reduce((n, r) => n + r.body.length, 0));
-    if (inserted.length < rows.length) this.reportFenced(rows, inserted);
+    if (added < rows.length) {
+      const refused = await this.db.query<{ game_id: string }>(REFUSED_SQL, [games, seqs, this.origin, rows.map((r) => r.body)]);
+      this.reportFenced(refused.map((r) => r.game_id));
+    }
   }
 
-  private reportFenced(rows: Row[], inserted: { game_id: string; seq: number }[]): void {
-    const written = new Set(inserted.map((r) => `${r.game_id} ${r.seq}`));
-    const lost = [...new Set(rows.filter((r) => !written.has(`${r.game} ${r.seq}`)).map((r) => r.game))];
+  private reportFenced(lost: string[]): void {
     for (const g of lost) this.nextSeq.delete(g);
     this.log.error({ games: lost }, 'game log rows refused: another node owns these games now; dropping them here');
     this.onFenced(lost);

@@ -1,0 +1,71 @@
+/**
+ * The shared game log (PostgreSQL): a batch of rows goes in with one statement and what waits
+ * for it runs once it has committed; a node that lost a game can never add to its log (its row
+ * collides with the new owner's and is refused), and it is told which games it lost; a log
+ * taken over reads back as it was written, in the reader's time base.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { openDb, type Db } from '../../server/accounts/db';
+import { SharedGameLog, GAME_LOG_TABLE_SQL, loadGameLog } from '../../server/cluster/sharedLog';
+import { FastCounter, FastHistogram } from '../../server/http/metrics';
+import { createGame, type GameInput } from '../../machines/game';
+import { testSite, type TestSite } from './site';
+
+let site: TestSite;
+let db: Db;
+
+afterEach(async () => {
+  await db?.close();
+  await site?.destroy();
+});
+
+async function openLog(onFenced: (games: string[]) => void = () => {}): Promise<SharedGameLog> {
+  const metrics = { commitSeconds: new FastHistogram('t_commit', 't', [1]), bytesWritten: new FastCounter('t_bytes', 't') };
+  return new SharedGameLog(db, metrics, pino({ level: 'silent' }), onFenced);
+}
+
+function input(gameId: string): GameInput {
+  return {
+    gameId,
+    white: { id: 'w', name: 'White' },
+    black: { id: 'b', name: 'Black' },
+    clockMs: 600_000,
+    firstMoveDeadlineMs: 30_000,
+    graceMs: { guest: 40_000, account: 80_000 },
+    lag: { perMoveCapMs: 1000, initialBankMs: 3000, bankCapMs: 7000 },
+    startedAt: performance.now(),
+  };
+}
+
+const committed = (log: SharedGameLog) => new Promise<void>((resolve) => log.afterCommit(resolve));
+
+describe('the shared game log', () => {
+  it('reads back what was written, and refuses a second writer of the same rows, naming the game', async () => {
+    site = testSite();
+    db = await openDb({ dataDir: '/nonexistent', databaseUrl: site.options.databaseUrl, schema: site.options.databaseSchema });
+    await db.exec(GAME_LOG_TABLE_SQL);
+    createGame(input('g1')); // the input is one the core accepts
+    const owner = await openLog();
+    owner.started(input('g1'));
+    owner.command('g1', { type: 'MOVE', playerId: 'w', move: { from: 'e2', to: 'e4' }, at: performance.now() });
+    await committed(owner);
+    const loaded = await loadGameLog(db, 'g1', 0);
+    expect(loaded?.log.entries.map((e) => e.type)).toEqual(['MOVE']);
+    expect(loaded?.result).toBeNull();
+
+    // a node that took the game over writes the next row; the old owner's row for the same place is refused
+    const lost: string[][] = [];
+    const stale = await openLog((games) => lost.push(games));
+    stale.adopt('g1', 1);
+    const taker = await openLog();
+    taker.adopt('g1', 1);
+    taker.command('g1', { type: 'MOVE', playerId: 'b', move: { from: 'e7', to: 'e5' }, at: performance.now() });
+    await committed(taker);
+    stale.command('g1', { type: 'RESIGN', playerId: 'b', at: performance.now() });
+    await committed(stale);
+    expect(lost).toEqual([['g1']]);
+    const after = await loadGameLog(db, 'g1', 0);
+    expect(after?.log.entries.map((e) => e.type)).toEqual(['MOVE', 'MOVE']);
+  });
+});
