@@ -3,10 +3,9 @@
  * starts as a guest, identifies with their access token, and finds the account's game there
  * (checkActiveGame right after `identified`), then plays on.
  */
-import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
-import type { AccountsModule } from '../../server/wiring';
+import { tokenAccounts } from '../server/tokenAccounts';
 import { TestClient, playMoves, startTestServer } from '../server/helpers';
 import { testSite, type TestSite } from './site';
 
@@ -22,26 +21,6 @@ afterEach(async () => {
 
 const ALICE = '5b1e6c52-6a4e-4c5e-9d7e-1f2a3b4c5d6e';
 
-/** The accounts seam as every node of a site sees it: access tokens checked against one shared key. */
-async function sharedAccounts(): Promise<{ accounts: AccountsModule; token: (sub: string) => Promise<string> }> {
-  const { privateKey, publicKey } = await generateKeyPair('ES256');
-  const publicOnly = await importJWK(await exportJWK(publicKey), 'ES256');
-  const accounts: AccountsModule = {
-    mount() {},
-    async verifyAccessToken(token) {
-      try {
-        const { payload } = await jwtVerify(token, publicOnly, { algorithms: ['ES256'] });
-        return payload.sub ? { sub: payload.sub } : null;
-      } catch {
-        return null;
-      }
-    },
-    async close() {},
-  };
-  const token = (sub: string) => new SignJWT({ sub }).setProtectedHeader({ alg: 'ES256' }).setIssuedAt().setExpirationTime('1h').sign(privateKey);
-  return { accounts, token };
-}
-
 async function connect(server: RunningServer): Promise<TestClient> {
   const c = await TestClient.connect(server.url);
   clients.push(c);
@@ -51,7 +30,9 @@ async function connect(server: RunningServer): Promise<TestClient> {
 describe('an account across nodes', () => {
   it('finds its game played on another node after identifying there, and plays on', async () => {
     site = testSite();
-    const { accounts, token } = await sharedAccounts();
+    // every node checks access tokens against the same key (JWT_PRIVATE_KEY on a site)
+    const { accounts, sign } = await tokenAccounts();
+    const token = (sub: string) => sign({ sub });
     for (let i = 0; i < 2; i++) servers.push(await startTestServer({ cluster: site.options, serverSecret: 'x'.repeat(32), accounts }));
     const [a, b] = servers;
     const alice = await connect(a);

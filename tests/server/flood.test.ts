@@ -4,7 +4,7 @@
  * once. Clients connect from two loopback addresses, 127.0.0.1 (the flood) and 127.0.0.2 (a
  * bystander), so the per-address limits are seen from both sides.
  */
-import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import WebSocket from 'ws';
@@ -13,6 +13,7 @@ import type { AccountsModule } from '../../server/wiring';
 import { DEFAULT_IDENTIFICATION_LIMITS } from '../../server/realtime/identification';
 import { socketsTheFdLimitAllows } from '../../server/realtime/admission';
 import { TestClient, pairPlayers, playMoves, startTestServer } from './helpers';
+import { tokenAccounts } from './tokenAccounts';
 
 const FLOOD = { localAddress: '127.0.0.1' };
 const BYSTANDER = { localAddress: '127.0.0.2' };
@@ -26,23 +27,8 @@ let accounts: AccountsModule;
 const servers: RunningServer[] = [];
 
 beforeAll(async () => {
-  const { privateKey, publicKey } = await generateKeyPair('ES256');
-  const publicOnly = await importJWK(await exportJWK(publicKey), 'ES256');
-  sign = (claims) => new SignJWT(claims).setProtectedHeader({ alg: 'ES256' }).setIssuedAt().setExpirationTime('1h').sign(privateKey);
   // a real ES256 verifier that counts how often it is asked
-  accounts = {
-    mount() {},
-    async verifyAccessToken(token) {
-      verifyCalls++;
-      try {
-        const { payload } = await jwtVerify(token, publicOnly, { algorithms: ['ES256'] });
-        return payload.sub ? { sub: payload.sub } : null;
-      } catch {
-        return null;
-      }
-    },
-    async close() {},
-  };
+  ({ accounts, sign } = await tokenAccounts(() => verifyCalls++));
 });
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
