@@ -18,7 +18,8 @@ import { openRedis, type RedisLink } from './redis';
 import { ClusterKeys } from './keys';
 import { Membership } from './membership';
 import { Ownership } from './ownership';
-import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loadGameLog } from './sharedLog';
+import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loadGameLogs } from './sharedLog';
+import type { GameLog } from '../../machines/game';
 import type { ServerMessage } from '../../machines/protocol/messages';
 import { SiteMatchmaking } from './matchmaking';
 import { SharedLimits } from './sharedLimits';
@@ -372,12 +373,10 @@ export class ClusterNode {
     this.takingOver.add(dead);
     try {
       const seen = await this.ownership.lastSeen(dead);
-      for (const gameId of await this.ownership.gamesOf(dead)) {
-        if (!this.membership.mayPlay) break;
-        const claim = await this.ownership.claim(dead, gameId);
-        if (claim === 'owner_alive') break;
-        if (claim === 'taken') await this.resumeClaimed(dead, gameId, seen);
-      }
+      // every game at once: one script claims them, one query reads their logs, one lookup
+      // finds their players' sockets
+      const taken = await this.ownership.claimAll(dead);
+      if (taken && taken.length > 0) await this.resumeClaimed(dead, taken, seen);
       await this.ownership.forgetIfEmpty(dead);
     } catch (err) {
       this.logger.warn({ err: (err as Error).message, dead }, 'taking over a dead node\'s games failed; trying again');
@@ -386,24 +385,24 @@ export class ClusterNode {
     }
   }
 
-  private async resumeClaimed(dead: string, gameId: string, seen: number | null): Promise<void> {
+  private async resumeClaimed(dead: string, gameIds: string[], seen: number | null): Promise<void> {
     const began = performance.now();
     const awayMs = seen === null ? 0 : Math.max(0, Date.now() - seen);
-    let loaded;
-    try {
-      loaded = await loadGameLog(this.db, gameId, awayMs);
-    } catch (err) {
-      await this.abortDamaged(gameId, (err as Error).message, err instanceof DamagedLogError ? err.players : undefined);
-      return;
-    }
-    if (!loaded || loaded.result) {
-      await this.ownership.ended(gameId, loaded ? [loaded.log.input.white.id, loaded.log.input.black.id] : []);
-      return;
-    }
-    const { log } = loaded;
-    const players = [log.input.white.id, log.input.black.id];
+    const loaded = await loadGameLogs(this.db, gameIds, awayMs);
+    const players = loaded.flatMap((l) => (l && !(l instanceof Error) ? [l.log.input.white.id, l.log.input.black.id] : []));
     const nodes = await this.ownership.socketNodes(players);
     const socketNode = new Map(players.map((p, i) => [p, nodes[i]]));
+    for (const [i, gameId] of gameIds.entries()) {
+      const game = loaded[i];
+      if (game instanceof DamagedLogError) await this.abortDamaged(gameId, game.message, game.players);
+      else if (!game || game.result) await this.ownership.ended(gameId, game ? [game.log.input.white.id, game.log.input.black.id] : []);
+      else await this.resumeTaken(dead, game.log, socketNode, awayMs, began);
+    }
+  }
+
+  /** One game taken over: resumed here, its players' nodes told, its connected players shown it. */
+  private async resumeTaken(dead: string, log: GameLog, socketNode: Map<string, string | null>, awayMs: number, began: number): Promise<void> {
+    const gameId = log.input.gameId;
     this.log.adopt(gameId, log.entries.length);
     const game = this.games.resume(log, (id, kind) => {
       const s = this.hub.seat(id, kind);

@@ -1,21 +1,33 @@
 /**
  * Who plays which game, and where each player's socket is, in Redis. A game has one owner node
  * (`owner:<game>`, and the node's `owned:<node>` set); a player has a seat (`seat:<player>`,
- * their live game) and a socket node (`socket:<player>`). A dead node's games are claimed one by
- * one with a script that checks, in one step, that its lease is really gone and that it still
- * owns the game, so two nodes can never both take one game, and a node whose lease came back
- * keeps the games nobody took yet.
+ * their live game) and a socket node (`socket:<player>`). A dead node's games are claimed with one
+ * script that checks, in one step, that its lease is really gone and that it still owns each
+ * game, so two nodes can never both take one game, and a node whose lease came back keeps the
+ * games nobody took yet. (The scripts build key names from a prefix: one Redis, not a
+ * Redis Cluster.)
  */
 import type { RedisLink } from './redis';
 import type { ClusterKeys } from './keys';
 
-/** Claims a game of a dead node: 1 taken, 0 not (owned by someone else, or the node is alive). */
-const CLAIM = `
+/**
+ * Claims every game of a dead node still owned by it, in one step: nothing if its lease is back
+ * (-1), else the ids taken (games another node took meanwhile are dropped from its set).
+ */
+const CLAIM_ALL = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
-if redis.call('GET', KEYS[2]) ~= ARGV[1] then redis.call('SREM', KEYS[3], ARGV[3]) return 0 end
-redis.call('SET', KEYS[2], ARGV[2])
-redis.call('SMOVE', KEYS[3], KEYS[4], ARGV[3])
-return 1`;
+local taken = {}
+for _, game in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  local owner = KEYS[4] .. game
+  if redis.call('GET', owner) == ARGV[1] then
+    redis.call('SET', owner, ARGV[2])
+    redis.call('SMOVE', KEYS[2], KEYS[3], game)
+    taken[#taken + 1] = game
+  else
+    redis.call('SREM', KEYS[2], game)
+  end
+end
+return taken`;
 
 /** Deletes a key only while it still holds the given value. */
 const DELETE_IF = `
@@ -26,8 +38,6 @@ return 0`;
 const SEAT_TTL_S = 6 * 3600;
 /** How long a socket's node is kept (renewed while the node lives: a socket lasts hours at most). */
 const SOCKET_TTL_S = 24 * 3600;
-
-export type Claim = 'taken' | 'not_ours' | 'owner_alive';
 
 export class Ownership {
   constructor(
@@ -54,24 +64,19 @@ export class Ownership {
     await pipe.exec();
   }
 
-  /** The games of node `dead`, to claim one by one. */
-  gamesOf(dead: string): Promise<string[]> {
-    return this.redis.cmd.smembers(this.keys.owned(dead));
-  }
-
-  async claim(dead: string, gameId: string): Promise<Claim> {
+  /** Every game of `dead` it still owns, now this node's; null when its lease is back. */
+  async claimAll(dead: string): Promise<string[] | null> {
     const r = (await this.redis.cmd.eval(
-      CLAIM,
+      CLAIM_ALL,
       4,
       this.keys.alive(dead),
-      this.keys.owner(gameId),
       this.keys.owned(dead),
       this.keys.owned(this.node),
+      this.keys.owner(''),
       dead,
       this.node,
-      gameId,
-    )) as number;
-    return r === 1 ? 'taken' : r === -1 ? 'owner_alive' : 'not_ours';
+    )) as string[] | number;
+    return r === -1 ? null : (r as string[]);
   }
 
   /** When node `dead` was last seen (wall-clock ms), or null. */

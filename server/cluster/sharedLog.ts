@@ -178,10 +178,35 @@ export interface LoadedGame {
  * Null when the game has no rows; throws when the rows do not make a log.
  */
 export async function loadGameLog(db: Queryable, gameId: string, awayMs: number): Promise<LoadedGame | null> {
-  const rows = await db.query<{ seq: number; origin: number; body: unknown }>(
-    'SELECT seq, origin, body FROM game_log WHERE game_id = $1 ORDER BY seq',
-    [gameId],
-  );
+  const [loaded] = await loadGameLogs(db, [gameId], awayMs);
+  if (loaded instanceof Error) throw loaded;
+  return loaded;
+}
+
+type LogRow = { game_id: string; seq: number; origin: number; body: unknown };
+
+/**
+ * The logs of several games in one query (a node taking many games over), each as
+ * loadGameLog gives it, or the DamagedLogError of a game whose rows do not make a log.
+ */
+export async function loadGameLogs(db: Queryable, gameIds: string[], awayMs: number): Promise<(LoadedGame | null | DamagedLogError)[]> {
+  const rows = await db.query<LogRow>('SELECT game_id, seq, origin, body FROM game_log WHERE game_id = ANY($1) ORDER BY game_id, seq', [gameIds]);
+  const byGame = new Map<string, LogRow[]>();
+  for (const row of rows) {
+    let mine = byGame.get(row.game_id);
+    if (!mine) byGame.set(row.game_id, (mine = []));
+    mine.push(row);
+  }
+  return gameIds.map((id) => {
+    try {
+      return logFromRows(id, byGame.get(id) ?? [], awayMs);
+    } catch (err) {
+      return err instanceof DamagedLogError ? err : new DamagedLogError(id, (err as Error).message);
+    }
+  });
+}
+
+function logFromRows(gameId: string, rows: LogRow[], awayMs: number): LoadedGame | null {
   if (rows.length === 0) return null;
   const here = performance.timeOrigin;
   // each row's times into this process's base: (time + writer's origin) - this origin
