@@ -9,7 +9,7 @@
  * (one JSON line per game, for the archive), damaged ones are reported, and a fresh journal holds
  * only the live games. docs/operations.md (Durability) says why a journal file and how it behaves.
  */
-import { fstatSync, closeSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, write, writeSync, appendFileSync, existsSync } from 'node:fs';
+import { fstatSync, closeSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync, appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { shiftLog, type GameInput, type GameLog, type GameResult, type TimedCommand } from '../../machines/game';
@@ -181,18 +181,24 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
     this.writeFrom(bytes, 0, performance.now());
   };
 
+  /**
+   * The batch is copied into the page cache on the event loop (a small write that does not wait
+   * for the disk) and only the fdatasync, which does, runs on libuv's thread pool: one round trip
+   * to the pool per batch instead of two, which is most of a batch's CPU.
+   */
   private writeFrom(bytes: Buffer, offset: number, began: number): void {
-    if (offset >= bytes.length) {
-      fdatasync(this.fd, (err) => (err ? this.retry(err, bytes, offset, began) : this.committed(bytes.length, began)));
+    let done = offset;
+    try {
+      while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    } catch (err) {
+      this.retry(err, bytes, done, began);
       return;
     }
-    write(this.fd, bytes, offset, bytes.length - offset, null, (err, written) =>
-      err ? this.retry(err, bytes, offset, began) : this.writeFrom(bytes, offset + written, began),
-    );
+    fdatasync(this.fd, (err) => (err ? this.retry(err, bytes, done, began) : this.committed(bytes.length, began)));
   }
 
   /** A failed write or sync is tried again; the players hear of the batch only once it is on disk. */
-  private retry(err: Error, bytes: Buffer, offset: number, began: number): void {
+  private retry(err: unknown, bytes: Buffer, offset: number, began: number): void {
     if (this.healthy) this.log.error({ err, bytes: bytes.length, offset }, 'game journal write failed; moves wait until it succeeds');
     this.healthy = false;
     setTimeout(() => this.writeFrom(bytes, offset, began), RETRY_AFTER_MS);
