@@ -75,6 +75,8 @@ export interface StartServerOptions {
   durableDir?: string;
   /** the journal is compacted past this size (default COMPACT_AT_BYTES; tests make it small) */
   journalCompactBytes?: number;
+  /** how long the journal gathers records before one write and sync (default COMMIT_WINDOW_MS) */
+  journalCommitWindowMs?: number;
   /**
    * Several nodes act as one site through this Redis and this PostgreSQL database (server/cluster):
    * one matchmaking pool, games played by one owner node each and taken over when it dies.
@@ -166,7 +168,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         log.child({ part: 'journal' }),
         // several nodes: the multiplayer games are in the shared game log, the AI games here
         { games: () => (cluster ? [] : (games.current?.liveLogs() ?? [])), aiGames: () => ai?.liveGames() ?? [] },
-        opts.journalCompactBytes,
+        { compactAtBytes: opts.journalCompactBytes, commitWindowMs: opts.journalCommitWindowMs },
       )
     : undefined;
   const gameManager = new GameManager(

@@ -29,6 +29,7 @@ import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admis
 import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
 import { proxyEntryProblem } from './http/clientAddress';
 import type { WatchLimits } from './realtime/spectators';
+import { COMMIT_WINDOW_MS } from './game/journal';
 
 export { ConfigError };
 
@@ -173,6 +174,7 @@ const envSchema = z.object({
   SERVER_SECRET: text.refine((v) => v === undefined || v.length >= 32, 'SERVER_SECRET must be at least 32 characters'),
   DATA_DIR: text,
   DURABLE_GAMES: boolOf('DURABLE_GAMES'),
+  GAME_JOURNAL_COMMIT_WINDOW_MS: intIn('GAME_JOURNAL_COMMIT_WINDOW_MS', 0, 1000, COMMIT_WINDOW_MS),
   STATIC_DIR: text,
   PUBLIC_URL: httpUrlOf('PUBLIC_URL'),
   SITE_URL: httpUrlOf('SITE_URL'),
@@ -266,6 +268,8 @@ export interface ServerConfig {
   dataDir: string;
   /** live games journaled under dataDir and resumed after a restart (default on) */
   durableGames: boolean;
+  /** how long the game journal gathers records before one write and sync, ms */
+  journalCommitWindowMs: number;
   staticDir: string;
   publicUrl?: string;
   siteUrl: string;
@@ -319,6 +323,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     serverSecret: e.SERVER_SECRET,
     dataDir,
     durableGames: e.DURABLE_GAMES ?? true,
+    journalCommitWindowMs: e.GAME_JOURNAL_COMMIT_WINDOW_MS,
     staticDir: e.STATIC_DIR ?? SERVER_DEFAULTS.staticDir,
     publicUrl: e.PUBLIC_URL,
     siteUrl,

@@ -99,6 +99,7 @@ async function main(): Promise<void> {
           },
         }
       : {}),
+    journalCommitWindowMs: cfg.journalCommitWindowMs,
   });
   log.info({ url: server.url, accounts: !!accounts, ai: !!ai }, 'chess server ready');
 

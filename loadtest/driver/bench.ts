@@ -310,6 +310,8 @@ interface ChessResult {
   journalCommitP50ms: number;
   journalCommitP99ms: number;
   journalBytesPerMove: number;
+  /** moves relayed per group commit of the journal (how many moves share one fdatasync) */
+  journalMovesPerCommit: number;
   serverLoopP99ms: number;
   serverLoopMaxMs: number;
   driverLoopP99ms: number;
@@ -426,6 +428,7 @@ async function runChess(n: number, nodes = 1): Promise<ChessResult> {
     const moves0 = await siteMetric(servers, 'chess_moves_relayed_total');
     const journalBytes0 = await siteMetric(servers, storeBytes);
     const cross0 = (await texts()).reduce((sum, t) => sum + crossSent(t), 0);
+    const commits0 = await siteMetric(servers, `${storeCommit}_count`);
     await sleep(durationS * 1000);
     const cpu1 = cpuOfAll(pids);
     // the event-loop delay over the play window (prom-client resets it at every scrape)
@@ -438,6 +441,7 @@ async function runChess(n: number, nodes = 1): Promise<ChessResult> {
     const serverLoopMax = loopMetric('nodejs_eventloop_lag_max_seconds');
     const moves1 = await siteMetric(servers, 'chess_moves_relayed_total');
     const journalBytes1 = await siteMetric(servers, storeBytes);
+    const commits1 = await siteMetric(servers, `${storeCommit}_count`);
     const cross1 = allTexts.reduce((sum, t) => sum + crossSent(t), 0);
     const serverRelayP99 = Math.max(...allTexts.map((t) => histogramQuantileMs(t, 'chess_move_relay_seconds', 0.99)));
     const acrossShare = nodes > 1 ? (await siteMetric(servers, 'chess_games_across_nodes_total')) / Math.max(1, await siteMetric(servers, 'chess_games_started_total')) : 0;
@@ -476,6 +480,7 @@ async function runChess(n: number, nodes = 1): Promise<ChessResult> {
       journalCommitP50ms: histogramQuantileMs(loopText, storeCommit, 0.5),
       journalCommitP99ms: histogramQuantileMs(loopText, storeCommit, 0.99),
       journalBytesPerMove: (journalBytes1 - journalBytes0) / (moves1 - moves0),
+      journalMovesPerCommit: (moves1 - moves0) / (commits1 - commits0),
       serverLoopP99ms: serverLoopP99,
       serverLoopMaxMs: serverLoopMax,
       driverLoopP99ms: Math.max(...reports.map((r) => r.loopDelayP99ms as number)),
@@ -637,7 +642,7 @@ async function measureOnce(n: number): Promise<{ row: string; sample: Sample; ok
     relayPeer = await runEcho(n, true);
   }
   log(JSON.stringify({ chess: c, echo, relay: relayPeer }));
-  if (durable) log(`  game journal: group commit p50 ${fmt(c.journalCommitP50ms, 2)} ms, p99 ${fmt(c.journalCommitP99ms, 2)} ms (bucket bounds), ${fmt(c.journalBytesPerMove, 0)} bytes per move`);
+  if (durable) log(`  game journal: group commit p50 ${fmt(c.journalCommitP50ms, 2)} ms, p99 ${fmt(c.journalCommitP99ms, 2)} ms (bucket bounds), ${fmt(c.journalBytesPerMove, 0)} bytes per move, ${fmt(c.journalMovesPerCommit, 2)} moves per commit`);
   const ratio = echo ? c.cpuUsPerMove / echo.cpuUsPerMsg : NaN;
   const relay = relayPeer && echo ? relayPeer.cpuUsPerMsg / echo.cpuUsPerMsg : NaN;
   const row = `| ${n} | ${fmt(c.connectPerSec, 0)} | ${c.pairedGames} | ${fmt(c.pairP50ms)} / ${fmt(c.pairP99ms)} | ${c.moves} | ${fmt(c.relayP50ms, 2)} / ${fmt(c.relayP99ms, 2)} | ${fmt(c.cpuUsPerMove, 0)} | ${echo ? fmt(echo.cpuUsPerMsg, 0) : 'n/a'} | ${echo ? fmt(ratio, 2) + 'x' : 'n/a'} | ${relayPeer ? `${fmt(relayPeer.cpuUsPerMsg, 0)} (${fmt(relay, 2)}x)` : 'n/a'} | ${fmt(c.rssPerPlayerKB)} | ${fmt(c.rssPerGameKB)} | ${c.moveRejected + c.errors} / ${c.lostGames} |`;

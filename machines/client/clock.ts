@@ -1,7 +1,7 @@
 /**
  * Clock display: server-given milliseconds ticking locally between updates, through the game
- * core's own clock formula and format (the browser does not run the game's step: the server's
- * state is the truth, and the view only counts down what it was last told).
+ * core's own clock formula and format. The multiplayer view's clocks are its copy of the game's
+ * core state (gameMirror.ts), re-anchored to the server's clocks whenever the server sends them.
  */
 import type { Color, ClocksMs } from '../protocol/messages';
 import { runningClocks } from '../game/clock';

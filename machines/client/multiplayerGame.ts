@@ -6,20 +6,24 @@
  * Parallel to the game runs a `notice` region for the status line: timed
  * notices clear after 3 s, disconnect notices stay until replaced.
  *
- * Context is plain JSON (FEN, UCI list, clocks in ms); the engine is rebuilt
- * from the FEN when needed. Messages for the server are emitted as `send`,
- * results as `finished`, browser notifications as `notify`.
+ * The game itself is the game core's state (`game`), kept by the core's own
+ * step with the player's moves and the moves the server announces
+ * (gameMirror.ts); the board, the turn, the clocks and the first-move deadline
+ * in context are what the screen shows of it (`viewOf`). Context is plain JSON.
+ * Messages for the server are emitted as `send`, results as `finished`,
+ * browser notifications as `notify`.
  */
 import { assign, emit, enqueueActions, setup } from 'xstate';
 import type {
-  ClientMessage, ClocksMs, Color, GameEndMsg, GameMoveMsg, GameRatings, GameStartMsg, PromotionPiece, RatingChangeMsg, TimerUpdateMsg,
+  ClientMessage, Color, GameEndMsg, GameMoveMsg, GameRatings, GameStartMsg, PromotionPiece, RatingChangeMsg, TimerUpdateMsg,
 } from '../protocol/messages';
-import { START_FEN } from '../chess/index';
-import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, UNTIMED_PLIES } from '../game/defaults';
-import { runningClocks } from '../game/clock';
-import { runningSide } from './clock';
-import { applyMove, placement, positionOf } from './engine';
-import { replayMoves } from './moveHistory';
+import { clocksAt } from '../game/clock';
+import { opposite } from '../game/display';
+import type { GameState, WireMove } from '../game/types';
+import { placement, positionOf } from './engine';
+import {
+  atServerPosition, copyOfServerGame, endedByServer, playMove, viewOf, withServerClocks, withoutLastMove, type GameView,
+} from './gameMirror';
 import { opponentDisplayName, outcomeFor, pickOutcomeMessage, type GameResult, type Outcome } from './outcome';
 
 export const NOTICE_MS = 3000;
@@ -41,23 +45,17 @@ export type RematchState = 'none' | 'sent' | 'received' | 'declined';
 /** The opponent's socket is gone: since when (monotonic ms) and how long the server waits for them. */
 export interface OpponentAway { since: number; graceMs: number }
 
-export interface MultiplayerContext {
+/** The view fields (GameView) are what the screen shows of `game`, rewritten with it. */
+export interface MultiplayerContext extends GameView {
   gameId: string | null;
   color: Color;
   opponentId: string;
   opponentName: string;
-  fen: string;
-  moves: string[];
-  lastMove: [string, string] | null;
-  turn: Color;
-  clocks: ClocksMs;
-  clockSyncedAt: number;
-  clockRunning: Color | null;
+  /** the game core's state of the game on the board (null: none yet) */
+  game: GameState | null;
   draw: 'none' | 'sent' | 'received';
   notice: string | null;
   end: GameEnd | null;
-  /** until both sides have moved: when the side to move must have moved (monotonic ms), else null */
-  firstMoveDeadline: number | null;
   opponentAway: OpponentAway | null;
   /** the game that just ended (what a rematch refers to), and where its rematch stands */
   endedGameId: string | null;
@@ -104,10 +102,9 @@ export type MultiplayerEmitted =
   | { type: 'finished'; result: GameResult }
   | { type: 'notify'; title: string; body: string; onlyWhenHidden?: boolean };
 
-
-/** Until both sides have moved (no clock runs yet), each side must move within the first-move deadline. */
-function firstMoveDeadline(moves: string[], now: number): number | null {
-  return moves.length < UNTIMED_PLIES ? now + DEFAULT_FIRST_MOVE_DEADLINE_MS : null;
+/** The game core's state and, with it, what the screen shows of it. */
+function showing(game: GameState | null): Pick<MultiplayerContext, 'game' | keyof GameView> {
+  return { game, ...viewOf(game) };
 }
 
 /** The server's disconnect notice says how many seconds the absent player has ("They have 40 seconds"). */
@@ -116,14 +113,13 @@ export function graceFromNotice(message: string): number {
   return m ? Number(m[1]) * 1000 : 0;
 }
 
-/** The position after the plies, from the standard start. */
-function fenAfter(moves: string[]): string {
-  const plies = replayMoves(moves);
-  return plies.length ? plies[plies.length - 1].fen : START_FEN;
-}
-
 function fenTurn(fen: string): Color {
   return fen.split(' ')[1] === 'b' ? 'black' : 'white';
+}
+
+/** The move as the core takes it (a promotion only when there is one). */
+function wireMove(m: { from: string; to: string; promotion?: WireMove['promotion'] }): WireMove {
+  return m.promotion ? { from: m.from, to: m.to, promotion: m.promotion } : { from: m.from, to: m.to };
 }
 
 export const multiplayerGameMachine = setup({
@@ -137,24 +133,14 @@ export const multiplayerGameMachine = setup({
   actions: {
     logRejectedServerMove: (_, params: { move: string }) => console.warn(`local engine rejected the server move ${params.move}`),
   },
-  guards: {
-    isMyLegalMove: ({ context, event }) => {
-      if (event.type !== 'LOCAL_MOVE' || context.turn !== context.color) return false;
-      const game = positionOf(context.fen);
-      const piece = game.pieceAt(event.from);
-      if (!piece || (piece.color === 'w' ? 'white' : 'black') !== context.color || game.turn() !== context.color) return false;
-      return game.isLegal({ from: event.from, to: event.to, promotion: event.promotion });
-    },
-  },
 }).createMachine({
   id: 'multiplayerGame',
   type: 'parallel',
   context: ({ input }) => {
     const now = input.now ?? (() => Date.now());
     return {
-      gameId: null, color: 'white', opponentId: '', opponentName: '', fen: START_FEN, moves: [], lastMove: null,
-      turn: 'white', clocks: { white: DEFAULT_CLOCK_MS, black: DEFAULT_CLOCK_MS }, clockSyncedAt: now(), clockRunning: null,
-      draw: 'none', notice: null, end: null, firstMoveDeadline: null, opponentAway: null, endedGameId: null, rematch: 'none',
+      gameId: null, color: 'white', opponentId: '', opponentName: '', ...showing(null), clockSyncedAt: now(),
+      draw: 'none', notice: null, end: null, opponentAway: null, endedGameId: null, rematch: 'none',
       ratings: null, ratingChange: null, boardVersion: 0, now, random: input.random ?? Math.random,
     };
   },
@@ -168,20 +154,20 @@ export const multiplayerGameMachine = setup({
             assign(({ context, event }) => {
               const m = event.msg;
               const st = m.currentState;
-              const clockMs = (m.timerDuration > 0 ? m.timerDuration * 1000 : DEFAULT_CLOCK_MS);
-              const fen = st?.fen || START_FEN;
-              const moves = (st?.moves ?? []).map((mv) => `${mv.from}${mv.to}${mv.promotion ?? ''}`);
-              const last = st?.moves?.length ? st.moves[st.moves.length - 1] : null;
-              const turn = st?.turn ?? fenTurn(fen);
-              const clocks = st?.clocks ?? (st?.timers ? { white: st.timers.white * 1000, black: st.timers.black * 1000 } : { white: clockMs, black: clockMs });
+              const game = copyOfServerGame({
+                gameId: m.gameId,
+                clockMs: m.timerDuration * 1000,
+                moves: st?.moves ?? [],
+                fen: st?.fen || undefined,
+                clocks: st?.clocks ?? (st?.timers ? { white: st.timers.white * 1000, black: st.timers.black * 1000 } : undefined),
+              }, context.now());
               return {
                 gameId: m.gameId, color: m.color, opponentId: m.opponentId,
                 opponentName: opponentDisplayName(m.opponentId, m.opponentName),
-                fen, moves, lastMove: last ? [last.from, last.to] as [string, string] : null, turn,
-                clocks, clockSyncedAt: context.now(), clockRunning: runningSide(moves.length, turn),
+                ...showing(game),
                 draw: st?.drawOfferFrom && st.drawOfferFrom !== m.color ? 'received' as const : st?.drawOfferFrom ? 'sent' as const : 'none' as const,
                 end: null, notice: null, boardVersion: context.boardVersion + 1,
-                firstMoveDeadline: firstMoveDeadline(moves, context.now()), opponentAway: null, endedGameId: null, rematch: 'none' as const,
+                opponentAway: null, endedGameId: null, rematch: 'none' as const,
                 ratings: m.ratings ?? null, ratingChange: null,
               };
             }),
@@ -193,9 +179,8 @@ export const multiplayerGameMachine = setup({
         RESET: {
           target: '.idle',
           actions: assign(({ context }) => ({
-            gameId: null, endedGameId: null, rematch: 'none' as const, fen: START_FEN, moves: [], lastMove: null, turn: 'white' as Color, draw: 'none' as const,
-            end: null, notice: null, clocks: { white: DEFAULT_CLOCK_MS, black: DEFAULT_CLOCK_MS }, clockRunning: null,
-            firstMoveDeadline: null, opponentAway: null, ratings: null, ratingChange: null, boardVersion: context.boardVersion + 1,
+            gameId: null, endedGameId: null, rematch: 'none' as const, ...showing(null), clockSyncedAt: context.clockSyncedAt, draw: 'none' as const,
+            end: null, notice: null, opponentAway: null, ratings: null, ratingChange: null, boardVersion: context.boardVersion + 1,
           })),
         },
         // usually just after the end; on a slow archive write it may come later
@@ -208,71 +193,58 @@ export const multiplayerGameMachine = setup({
         idle: {},
         playing: {
           on: {
-            LOCAL_MOVE: [
-              {
-                guard: 'isMyLegalMove',
-                actions: enqueueActions(({ context, event, enqueue }) => {
-                  const applied = applyMove(context.fen, event);
-                  if (!applied) return;
-                  const moves = [...context.moves, applied.uci];
-                  const turn = fenTurn(applied.fen);
-                  const now = context.now();
-                  enqueue.assign({
-                    fen: applied.fen, moves, lastMove: [event.from, event.to], turn,
-                    clocks: currentClocksAt(context, now), clockSyncedAt: now, clockRunning: runningSide(moves.length, turn),
-                    firstMoveDeadline: firstMoveDeadline(moves, now),
-                  });
-                  const move = event.promotion
-                    ? { from: event.from, to: event.to, piece: event.piece ?? 'p', promotion: event.promotion }
-                    : { from: event.from, to: event.to, piece: event.piece ?? positionOf(context.fen).pieceAt(event.from)?.type ?? '' };
-                  enqueue.emit({ type: 'send', message: { type: 'gameMove', payload: { gameId: context.gameId ?? '', move } } });
-                }),
-              },
-              // dropped locally: the board is reset to the position
-              { actions: assign(({ context }) => ({ boardVersion: context.boardVersion + 1 })) },
-            ],
+            LOCAL_MOVE: {
+              actions: enqueueActions(({ context, event, enqueue }) => {
+                const played = context.game ? playMove(context.game, context.color, wireMove(event), context.now()) : null;
+                // refused by the core (not our turn, not legal): the board is reset to the position
+                if (!played) {
+                  enqueue.assign({ boardVersion: context.boardVersion + 1 });
+                  return;
+                }
+                enqueue.assign(showing(played.game));
+                const move = event.promotion
+                  ? { from: event.from, to: event.to, piece: event.piece ?? 'p', promotion: event.promotion }
+                  : { from: event.from, to: event.to, piece: event.piece ?? positionOf(context.fen).pieceAt(event.from)?.type ?? '' };
+                enqueue.emit({ type: 'send', message: { type: 'gameMove', payload: { gameId: context.gameId ?? '', move } } });
+              }),
+            },
             SERVER_MOVE: {
               guard: ({ context, event }) => !event.msg.gameId || event.msg.gameId === context.gameId,
               actions: enqueueActions(({ context, event, enqueue }) => {
                 const msg = event.msg;
+                const game = context.game;
+                if (!game) return;
                 const now = context.now();
-                const clocks = msg.clocks ?? currentClocksAt(context, now);
-                const uci = `${msg.move.from}${msg.move.to}${msg.move.promotion ?? ''}`;
-                // our own move echoed back: only the clocks and turn are news
+                // our own move echoed back: only the clocks are news
                 const echo = msg.fen
                   ? placement(msg.fen) === placement(context.fen)
                   : context.lastMove?.[0] === msg.move.from && context.lastMove?.[1] === msg.move.to && context.turn !== context.color;
                 if (echo) {
-                  enqueue.assign({ clocks, clockSyncedAt: now, clockRunning: runningSide(context.moves.length, msg.nextTurn), turn: msg.nextTurn });
+                  enqueue.assign(showing(withServerClocks(game, msg.clocks ?? clocksAt(game, now), now)));
                   return;
                 }
-                const applied = applyMove(context.fen, msg.move);
-                if (!applied) {
-                  enqueue({ type: 'logRejectedServerMove', params: { move: uci } });
-                  const fen = msg.fen ?? context.fen;
-                  enqueue.assign({
-                    fen, turn: msg.nextTurn, clocks, clockSyncedAt: now,
-                    clockRunning: runningSide(context.moves.length, msg.nextTurn), boardVersion: context.boardVersion + 1,
-                  });
+                const played = playMove(game, opposite(context.color), wireMove(msg.move), now);
+                if (!played) {
+                  enqueue({ type: 'logRejectedServerMove', params: { move: `${msg.move.from}${msg.move.to}${msg.move.promotion ?? ''}` } });
+                  const resynced = atServerPosition(game, msg.nextTurn, msg.fen);
+                  enqueue.assign({ ...showing(withServerClocks(resynced, msg.clocks ?? clocksAt(game, now), now)), boardVersion: context.boardVersion + 1 });
                   return;
                 }
-                const moves = [...context.moves, applied.uci];
                 enqueue.assign({
-                  fen: applied.fen, moves, lastMove: [msg.move.from, msg.move.to], turn: msg.nextTurn,
-                  clocks, clockSyncedAt: now, clockRunning: runningSide(moves.length, msg.nextTurn), firstMoveDeadline: firstMoveDeadline(moves, now),
+                  ...showing(msg.clocks ? withServerClocks(played.game, msg.clocks, now) : played.game),
                   draw: context.draw === 'sent' ? 'sent' : 'none',
                 });
-                if (msg.nextTurn === context.color) {
-                  enqueue.emit({ type: 'notify', title: 'Your Move!', body: `${opponentDisplayName(context.opponentId, context.opponentName)} played ${applied.san}.`, onlyWhenHidden: true });
+                if (played.game.turn === context.color) {
+                  enqueue.emit({ type: 'notify', title: 'Your Move!', body: `${opponentDisplayName(context.opponentId, context.opponentName)} played ${played.san}.`, onlyWhenHidden: true });
                 }
               }),
             },
             TIMERS: {
               guard: ({ context, event }) => !event.msg.gameId || event.msg.gameId === context.gameId,
-              actions: assign(({ context, event }) => ({
-                clocks: event.msg.clocks ?? { white: event.msg.timers.white * 1000, black: event.msg.timers.black * 1000 },
-                clockSyncedAt: context.now(),
-              })),
+              actions: assign(({ context, event }) => {
+                const clocks = event.msg.clocks ?? { white: event.msg.timers.white * 1000, black: event.msg.timers.black * 1000 };
+                return context.game ? showing(withServerClocks(context.game, clocks, context.now())) : {};
+              }),
             },
             OFFER_DRAW: {
               guard: ({ context }) => context.draw === 'none',
@@ -306,17 +278,11 @@ export const multiplayerGameMachine = setup({
               actions: emit(({ context }) => ({ type: 'send' as const, message: { type: 'resign' as const, payload: { gameId: context.gameId ?? '' } } })),
             },
             MOVE_NOT_SENT: {
-              guard: ({ context }) => context.moves.length > 0 && context.turn !== context.color,
-              actions: assign(({ context }) => {
-                const moves = context.moves.slice(0, -1);
-                const fen = fenAfter(moves);
-                const plies = replayMoves(moves);
-                const last = plies[plies.length - 1];
-                return {
-                  moves, fen, turn: fenTurn(fen), lastMove: last ? [last.from, last.to] as [string, string] : null,
-                  clockRunning: runningSide(moves.length, fenTurn(fen)), boardVersion: context.boardVersion + 1,
-                };
-              }),
+              guard: ({ context }) => context.game !== null && context.moves.length > 0 && context.turn !== context.color,
+              actions: assign(({ context }) => ({
+                ...showing(context.game && withoutLastMove(context.game)),
+                boardVersion: context.boardVersion + 1,
+              })),
             },
             OPPONENT_DISCONNECTED: {
               actions: assign(({ context, event }) => ({ opponentAway: { since: context.now(), graceMs: graceFromNotice(event.message) } })),
@@ -324,8 +290,7 @@ export const multiplayerGameMachine = setup({
             OPPONENT_RECONNECTED: { actions: assign({ opponentAway: null }) },
             REJECTED: {
               actions: assign(({ context, event }) => ({
-                fen: event.fen ?? context.fen,
-                turn: event.fen ? fenTurn(event.fen) : context.turn,
+                ...(context.game && event.fen ? showing(atServerPosition(context.game, fenTurn(event.fen), event.fen)) : {}),
                 boardVersion: context.boardVersion + 1,
               })),
             },
@@ -344,8 +309,8 @@ export const multiplayerGameMachine = setup({
                 const now = context.now();
                 enqueue.assign({
                   end, gameId: null, endedGameId: context.gameId ?? event.msg.gameId, rematch: 'none',
-                  draw: 'none', clocks: currentClocksAt(context, now), clockSyncedAt: now, clockRunning: null,
-                  firstMoveDeadline: null, opponentAway: null,
+                  draw: 'none', opponentAway: null,
+                  ...showing(context.game && endedByServer(context.game, { winner, reason }, now)),
                 });
                 // an aborted game is not scored: it stays out of the history and the W/L/D counts
                 if (aborted) return;
@@ -408,7 +373,3 @@ export const multiplayerGameMachine = setup({
   },
 });
 
-/** The clocks last received, the running one counted down since: the game core's clock formula. */
-function currentClocksAt(ctx: Pick<MultiplayerContext, 'clocks' | 'clockRunning' | 'clockSyncedAt'>, now: number): ClocksMs {
-  return runningClocks(ctx.clocks, ctx.clockRunning, ctx.clockSyncedAt, now);
-}

@@ -1,7 +1,7 @@
 /**
  * The multiplayer game core: a pure step, the XState actor that runs it, the log that replays
- * it, and the helpers hosts and clients read a game with. The client may import the display
- * helpers from './display' and the clock formula from './clock' alone.
+ * it, and the helpers hosts and clients read a game with. The client imports the step from
+ * './step' and the display and clock helpers from their own files, without the log and the actor.
  */
 export { createGame, step, gamePgn } from './step';
 export { gameLogic, type GameActor } from './actor';

@@ -40,6 +40,8 @@ export interface AuthDeps {
   afterReply: AfterReply;
   /** where the request limits are kept (default: this process; several nodes: shared in Redis) */
   limits?: RequestLimits;
+  /** the wall clock of the least time between two e-mails (ms since the epoch) */
+  now: () => number;
 }
 
 const EMAIL_RE = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
@@ -80,7 +82,7 @@ function checkNewPassword(password: unknown): string {
 }
 
 export function createAuthHandler(deps: AuthDeps): Handler {
-  const { cfg, db, keys, hasher, mailer, redirects, afterReply } = deps;
+  const { cfg, db, keys, hasher, mailer, redirects, afterReply, now } = deps;
   /** sign-ups answered whose account is still being written, by address (see signup) */
   const pendingSignUps = new Map<string, Promise<void>>();
   const rl = cfg.rateLimits;
@@ -92,7 +94,7 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     if (!limiter) sensitive.set(endpoint, (limiter = limits.limiter(endpoint, rl.sensitive, rl.windowMs)));
     if (!(await limiter.take(ip))) throw errors.overRequestRate();
   };
-  const sendInterval = new SendInterval(rl.emailIntervalSeconds * 1000);
+  const sendInterval = new SendInterval(rl.emailIntervalSeconds * 1000, now);
   const backoff = limits.loginBackoff(cfg.loginBackoff);
 
   const verifyLink = (token: string, type: string, redirectTo: string): string => {

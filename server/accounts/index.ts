@@ -58,16 +58,18 @@ export type CreateAccountsOptions = AccountsConfigOverrides & {
   env?: NodeJS.ProcessEnv;
   /** where request limits are kept (default: this process; several nodes: shared in Redis) */
   limits?: RequestLimits;
+  /** The wall clock (ms since the epoch) of the least time between two e-mails; default Date.now. Tests move it instead of waiting. */
+  now?: () => number;
 };
 
 const AUTH_METHODS = ['get', 'post', 'put', 'patch', 'del', 'options', 'head'] as const;
 
 export async function createAccounts(opts: CreateAccountsOptions): Promise<AccountsModule> {
-  const { logger: parentLogger, env, config, limits, ...overrides } = opts;
+  const { logger: parentLogger, env, config, limits, now = Date.now, ...overrides } = opts;
   const cfg = config ? withOverrides(config, overrides) : loadAccountsConfig(overrides, env ?? process.env);
   const logger = parentLogger.child({ module: 'accounts' });
   if (cfg.mode === 'hosted') return createHostedAccounts(cfg, logger);
-  return createEmbeddedAccounts(cfg, logger, limits);
+  return createEmbeddedAccounts(cfg, logger, now, limits);
 }
 
 function configReply(supabaseUrl: string, supabaseAnonKey: string): Reply {
@@ -188,7 +190,7 @@ function unavailableOr(otherwise: () => Reply, unavailable: () => Reply) {
   return (err: unknown): Reply => (isDbUnavailable(err) ? unavailable() : otherwise());
 }
 
-async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger, limits?: RequestLimits): Promise<AccountsModule> {
+async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger, now: () => number, limits?: RequestLimits): Promise<AccountsModule> {
   const { keys, anonKey } = await loadKeys(cfg);
   const db = await openDatabase(cfg);
   let mailer: Mailer | undefined;
@@ -213,7 +215,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger, limit
       rotationKey,
     };
     const afterReply = new AfterReply((err, what) => logger.error({ err }, `${what} failed after the answer`));
-    const auth = createAuthHandler({ cfg, db, keys, hasher, mailer, redirects, sessions, logger, afterReply, ...(limits ? { limits } : {}) });
+    const auth = createAuthHandler({ cfg, db, keys, hasher, mailer, redirects, sessions, logger, afterReply, now, ...(limits ? { limits } : {}) });
     const profiles = createProfilesHandler({ db, keys });
     const cors = corsPolicy([...new Set([new URL(cfg.publicUrl).origin, ...redirects.corsOrigins()])]);
     const proxies = new TrustedProxies(cfg.trustProxy);

@@ -236,7 +236,7 @@ export class ServerMetrics {
     this.journalCommitSeconds = register(
       new FastHistogram(
         'chess_game_journal_commit_seconds',
-        'Durable write of one group commit of the game journal: one write plus fdatasync',
+        'Durable write of one group commit of the game journal: one synced write (O_DSYNC, or a write plus fdatasync)',
         [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       ),
     );

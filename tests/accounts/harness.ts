@@ -13,6 +13,7 @@ import WebSocket from 'ws';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { loadUws } from '../../server/uws';
 import { createAccounts, type AccountsModule, type CreateAccountsOptions } from '../../server/accounts';
+import { freshDataDir } from '../support/pgliteTemplate';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -71,7 +72,7 @@ export async function startAccountsServer(opts: StartOptions = {}): Promise<Test
   );
   const port = uws.us_socket_local_port(listenSocket as never);
   const url = `http://127.0.0.1:${port}`;
-  const dataDir = reuse?.dataDir ?? mkdtempSync(join(tmpdir(), 'accounts-test-'));
+  const dataDir = reuse?.dataDir ?? (backend === 'pglite' ? await freshDataDir('accounts-test-') : mkdtempSync(join(tmpdir(), 'accounts-test-')));
   const dbSchema =
     backend === 'postgres' ? (reuse?.dbSchema ?? `acc_${randomBytes(6).toString('hex')}`) : undefined;
   let accounts: AccountsModule;

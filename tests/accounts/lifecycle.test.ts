@@ -133,9 +133,7 @@ describe('production-like server', () => {
     await as('10.0.0.8').auth.signUp({ email, password: 'secret123' });
     const { error } = await as('10.0.0.8').auth.resetPasswordForEmail(email, { redirectTo: 'http://localhost:5173/reset-password' });
     expect(error).toBeNull();
-    const deadline = Date.now() + 10_000;
-    while (!smtp!.messages.some((m) => m.to.includes(email)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const msg = smtp!.messages.find((m) => m.to.includes(email))!;
+    const [msg] = await smtp!.received(email);
     expect(msg.raw).toMatch(/^From: Chess <no-reply@chess\.test>/m);
     // undo quoted-printable soft breaks and escapes, then find the link
     const text = msg.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));

@@ -2,14 +2,32 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
+export interface SmtpMessage {
+  to: string[];
+  raw: string;
+}
+
 export interface TestSmtp {
   port: number;
-  messages: { to: string[]; raw: string }[];
+  messages: SmtpMessage[];
+  /** Resolves once `count` messages (default 1) to `address` have been received. */
+  received(address: string, count?: number): Promise<SmtpMessage[]>;
   close(): Promise<void>;
 }
 
 export async function startTestSmtp(opts: { delayMs?: number } = {}): Promise<TestSmtp> {
-  const messages: TestSmtp['messages'] = [];
+  const messages: SmtpMessage[] = [];
+  const waiters: (() => void)[] = [];
+  const to = (address: string) => messages.filter((m) => m.to.includes(address));
+  const received = (address: string, count = 1) =>
+    new Promise<SmtpMessage[]>((resolve) => {
+      const check = () => {
+        if (to(address).length < count) return false;
+        resolve(to(address));
+        return true;
+      };
+      if (!check()) waiters.push(() => void check());
+    });
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -20,11 +38,12 @@ export async function startTestSmtp(opts: { delayMs?: number } = {}): Promise<Te
       stream.on('end', () =>
         setTimeout(() => {
           messages.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+          for (const wake of waiters) wake();
           cb();
         }, opts.delayMs ?? 0),
       );
     },
   });
   const port = await new Promise<number>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve((smtp.server.address() as AddressInfo).port)));
-  return { port, messages, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
+  return { port, messages, received, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
 }

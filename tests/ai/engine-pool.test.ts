@@ -72,7 +72,7 @@ describe.each(specs)('engine pool (%s)', (_name, spec) => {
     const jobs = Array.from({ length: 6 }, (_, i) =>
       pool.search({ moves: i % 2 ? ['e2e4'] : [], skill: 20, depth: 30, movetimeMs: 60 }, `g${i}`),
     );
-    await new Promise((r) => setTimeout(r, 20));
+    await until(() => pool.stats().queue > 0);
     expect(pool.stats().queue).toBeGreaterThan(0);
     const results = await Promise.all(jobs);
     expect(results.map((r) => r.bestmove).every((m) => /^[a-h][1-8][a-h][1-8]/.test(m))).toBe(true);
@@ -84,7 +84,7 @@ describe.each(specs)('engine pool (%s)', (_name, spec) => {
     const pool = await makePool(spec, 2);
     const victim = pool.search({ moves: [], skill: 20, depth: 40, movetimeMs: 3000 }, 'victim');
     const bystander = pool.search({ moves: ['d2d4'], skill: 20, depth: 40, movetimeMs: 600 }, 'bystander');
-    await new Promise((r) => setTimeout(r, 150));
+    await until(() => pool.pidFor('victim') !== undefined && pool.pidFor('bystander') !== undefined);
     const pid = pool.pidFor('victim');
     expect(pid).toBeTypeOf('number');
     process.kill(pid!, 'SIGKILL');
@@ -100,7 +100,7 @@ describe.each(specs)('engine pool (%s)', (_name, spec) => {
   it('a hung engine is killed by the watchdog and replaced', async () => {
     const pool = await makePool(spec, 1, { watchdogGraceMs: 300 });
     const job = pool.search({ moves: [], skill: 20, depth: 40, movetimeMs: 200 }, 'hang');
-    await new Promise((r) => setTimeout(r, 30));
+    await until(() => pool.pidFor('hang') !== undefined);
     const pid = pool.pidFor('hang')!;
     process.kill(pid, 'SIGSTOP'); // frozen: no bestmove will ever come
     const err = await job.catch((e: unknown) => e);
@@ -130,10 +130,13 @@ describe.each(specs)('engine pool (%s)', (_name, spec) => {
 
   it('close() ends every engine process', async () => {
     const pool = await EnginePool.create({ spec, size: 2, logger });
-    await Promise.all([0, 1].map(() => pool.search({ moves: [], skill: 20, depth: 40, movetimeMs: 1500 })));
+    // closed once both engines run, searching or not: nothing waits for the searches to end first
+    const searches = Promise.allSettled([0, 1].map(() => pool.search({ moves: [], skill: 20, depth: 40, movetimeMs: 1500 })));
+    await until(() => pool.pids().length === 2, 15_000);
     const pids = pool.pids();
     expect(pids).toHaveLength(2);
     await pool.close();
+    await searches;
     await until(() => pids.filter(processAlive).length === 0);
     await expect(pool.search({ moves: [], skill: 1, depth: 1, movetimeMs: 10 })).rejects.toMatchObject({ code: 'closed' });
   });

@@ -2,9 +2,7 @@
  * Games against the AI reach the archive: the real server with the real AI service (real
  * Stockfish) and the real accounts module on PGlite; a guest plays and resigns over a real socket.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { publicGameSchema } from '../../machines/protocol/archive';
@@ -12,13 +10,14 @@ import type { RunningServer } from '../../server/app';
 import { createAccounts, type AccountsModule } from '../../server/accounts';
 import { createAiService } from '../../server/ai/index';
 import { TestClient, startTestServer } from '../server/helpers';
+import { freshDataDir } from '../support/pgliteTemplate';
 
 let dataDir: string;
 let accounts: AccountsModule;
 let server: RunningServer;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'archive-ai-'));
+  dataDir = await freshDataDir('archive-ai-');
   accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
   server = await startTestServer({
     accounts,

@@ -3,9 +3,7 @@
  * supabase-js sign-up, real access tokens over real sockets) and two guests play on a
  * uWebSockets.js port with the real accounts module; their games are then read through the API.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profileSchema, publicGameSchema, type PublicGame } from '../../machines/protocol/archive';
@@ -14,6 +12,7 @@ import type { RunningServer } from '../../server/app';
 import { createAccounts, type AccountsModule } from '../../server/accounts';
 import { nodeSupabaseClient } from '../accounts/harness';
 import { TestClient, pairPlayers, playMoves, startTestServer, type Pair } from '../server/helpers';
+import { freshDataDir } from '../support/pgliteTemplate';
 
 const FOOLS_MATE = ['f2f3', 'e7e5', 'g2g4', 'd8h4'];
 
@@ -45,7 +44,7 @@ async function archived(gameId: string): Promise<PublicGame> {
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'archive-games-'));
+  dataDir = await freshDataDir('archive-games-');
   accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
   server = await startTestServer({ accounts });
 }, 120_000);

@@ -3,15 +3,14 @@
  * archive) and are paired by rating, the window widening while they wait; guests pair with
  * anyone. The server runs on the test's clock, so a minute of waiting takes no time.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
 import { createAccounts, type AccountsModule } from '../../server/accounts';
 import { nodeSupabaseClient } from '../accounts/harness';
 import { TestClient, startTestServer, useTestClock, type TestClock } from '../server/helpers';
+import { freshDataDir } from '../support/pgliteTemplate';
 
 let dataDir: string;
 let accounts: AccountsModule;
@@ -37,7 +36,7 @@ async function searching(username: string): Promise<TestClient> {
 
 beforeAll(async () => {
   clock = useTestClock();
-  dataDir = mkdtempSync(join(tmpdir(), 'rated-pool-'));
+  dataDir = await freshDataDir('rated-pool-');
   accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
   server = await startTestServer({ accounts });
   for (const name of ['strong', 'weak', 'newA', 'newB']) await signUp(name);

@@ -3,6 +3,11 @@ import { createActor } from 'xstate';
 import { GAME_TEXT, multiplayerGameMachine, type MultiplayerEmitted } from '../../machines/client/multiplayerGame';
 import { statusText } from '../../machines/client/engine';
 import type { GameStartMsg } from '../../machines/protocol/messages';
+import { createGame, step } from '../../machines/game/step';
+import { wakeAt } from '../../machines/game/clock';
+import { uciToWireMove } from '../../machines/game/rejoin';
+import { DEFAULT_FIRST_MOVE_DEADLINE_MS } from '../../machines/game/defaults';
+import type { GameState } from '../../machines/game/types';
 
 function start(opts: { color?: 'white' | 'black'; random?: number } = {}) {
   let t = 0;
@@ -180,5 +185,78 @@ describe('local engine status texts', () => {
     expect(statusText('4k3/8/8/8/8/8/4q3/4K3 w - - 0 1')).toBe("Check! White's turn.");
     expect(statusText('7k/5Q2/6K1/8/8/8/8/8 b - - 0 1')).toBe('Stalemate! Game is a draw.');
     expect(statusText('4k3/8/8/8/8/8/8/4K3 w - - 0 1', true)).toBe('Draw!');
+  });
+});
+
+describe('multiplayer game view: the game is the core\'s state, kept by the core\'s step', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => { vi.useRealTimers(); vi.restoreAllMocks(); });
+
+  /** The same moves through the core directly, each at its time, white's id 'white' and black's 'black'. */
+  function coreAfter(moves: [string, number][], startedAt = 0): GameState {
+    let state = createGame({ gameId: 'g1', white: { id: 'white', name: '' }, black: { id: 'black', name: '' }, startedAt });
+    for (const [uci, at] of moves) state = step(state, { type: 'MOVE', playerId: state.turn, move: uciToWireMove(uci) }, at).state;
+    return state;
+  }
+
+  it("holds the core's state after our moves and the server's, and shows what the core says", () => {
+    const h = start();
+    h.begin();
+    h.advance(3000);
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e2', to: 'e4' });
+    h.advance(2000);
+    h.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from: 'e7', to: 'e5' }, nextTurn: 'white' } });
+    h.advance(4000);
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'g1', to: 'f3' });
+    const core = coreAfter([['e2e4', 3000], ['e7e5', 5000], ['g1f3', 9000]]);
+    expect(h.ctx().game).toEqual(core);
+    expect(h.ctx()).toMatchObject({
+      fen: core.fen, moves: core.moves, turn: 'black', clocks: core.clocks, clockSyncedAt: 9000,
+      clockRunning: 'black', firstMoveDeadline: null, lastMove: ['g1', 'f3'],
+    });
+    expect(h.ctx().clocks.white).toBe(600_000 - 4000);
+  });
+
+  it("the first-move deadline is the core's wake-up time until both sides have moved", () => {
+    const h = start();
+    h.advance(1500);
+    h.begin();
+    const game = h.ctx().game;
+    expect(game && wakeAt(game)).toBe(h.ctx().firstMoveDeadline);
+    expect(h.ctx().firstMoveDeadline).toBe(1500 + DEFAULT_FIRST_MOVE_DEADLINE_MS);
+  });
+
+  it('a rejoin replays the moves the server lists through the core, with the server clocks', () => {
+    const h = start({ color: 'white' });
+    h.advance(10_000);
+    h.begin({ currentState: { fen: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2', turn: 'white', moves: [{ from: 'e2', to: 'e4' }, { from: 'e7', to: 'e5' }], timers: { white: 500, black: 550 }, clocks: { white: 500_000, black: 550_000 } } });
+    expect(h.ctx().moves).toEqual(['e2e4', 'e7e5']);
+    expect(h.ctx().game?.fen).toBe(coreAfter([['e2e4', 0], ['e7e5', 0]]).fen);
+    expect(h.ctx()).toMatchObject({ clocks: { white: 500_000, black: 550_000 }, clockSyncedAt: 10_000, clockRunning: 'white' });
+  });
+
+  it('a clock at zero is the server\'s to flag: the copy shows 0:00 and still takes the move', () => {
+    const h = start();
+    h.begin({ timerDuration: 60 });
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e2', to: 'e4' });
+    h.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from: 'e7', to: 'e5' }, nextTurn: 'white' } });
+    h.advance(61_000);
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'g1', to: 'f3' });
+    expect(sends(h.out)).toHaveLength(2);
+    expect(h.ctx().game?.result).toBeNull();
+    expect(h.ctx().clocks.white).toBe(0);
+  });
+
+  it('a mating move ends the copy at once (clocks stop); the view waits for the server to end the game', () => {
+    const h = start({ color: 'black' });
+    h.begin();
+    for (const [from, to] of [['f2', 'f3'], ['g2', 'g4']]) {
+      h.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from, to }, nextTurn: 'black' } });
+      if (from === 'f2') h.actor.send({ type: 'LOCAL_MOVE', from: 'e7', to: 'e5' });
+    }
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'd8', to: 'h4' });
+    expect(h.ctx().game?.result).toEqual({ winner: 'black', reason: 'checkmate' });
+    expect(h.ctx().clockRunning).toBeNull();
+    expect(h.actor.getSnapshot().matches({ game: 'playing' })).toBe(true);
   });
 });

@@ -4,9 +4,8 @@
  * directory, and drives Debian's Chromium through playwright-core.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
@@ -15,6 +14,7 @@ import { ChessGame } from '../../machines/chess';
 import { startServer, type RunningServer } from '../../server/app';
 import { createAccounts, type AccountsModule } from '../../server/accounts';
 import type { ArchivedPlayer, FinishedGame } from '../../server/archive/index';
+import { freshDataDir } from '../support/pgliteTemplate';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -47,7 +47,7 @@ export interface RunningSite { url: string; port: number; stop(): Promise<void>;
 
 export async function startSite(env: Record<string, string> = {}): Promise<RunningSite> {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'chess-e2e-'));
+  const dataDir = await freshDataDir('chess-e2e-');
   const url = `http://127.0.0.1:${port}`;
   let output = '';
   const child: ChildProcess = spawn('node', [...SERVER_NODE_FLAGS, 'dist/server/main.js'], {
@@ -196,7 +196,7 @@ export interface ArchiveSite {
  * the built client: tests can store games through `accounts.archive` and read them in Chromium.
  */
 export async function startArchiveSite(): Promise<ArchiveSite> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'archive-site-'));
+  const dataDir = await freshDataDir('archive-site-');
   const accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
   const server = await startServer({ port: 0, host: '127.0.0.1', accounts, staticDir: join(ROOT, 'dist', 'client') });
   return {

@@ -1,0 +1,170 @@
+/**
+ * The browser's copy of the game it plays: the game core's own state (machines/game), advanced
+ * by the core's pure `step` with the player's moves and the moves the server announces, so the
+ * rules the board follows and the clocks it shows are the core's, the same ones the server runs.
+ * The server stays the truth: the clocks it sends re-anchor the copy, where the copy cannot
+ * follow a move the server's position wins, and only the server ends a game (the copy never
+ * lets a clock run past zero: the flag grace and lag credit that decide a flag are the server's).
+ * Nothing here is sent on the wire; the protocol is unchanged (docs/protocol.md).
+ */
+import { START_FEN } from '../chess/index';
+import { positionKey } from '../game/board';
+import { clockRunning, clocksAt, wakeAt } from '../game/clock';
+import { DEFAULT_CLOCK_MS, UNTIMED_PLIES } from '../game/defaults';
+import { uciToWireMove } from '../game/rejoin';
+import { createGame, step } from '../game/step';
+import type { ClocksMs, Color, GameResult, GameState, WireMove } from '../game/types';
+
+/** In the copy the colours stand for the players: the browser knows only its own side. */
+const SEATS = { white: { id: 'white', name: '' }, black: { id: 'black', name: '' } } as const;
+
+/** What the game screen shows of the copy (or of no game). */
+export interface GameView {
+  fen: string;
+  moves: string[];
+  lastMove: [string, string] | null;
+  turn: Color;
+  /** the clocks as of `clockSyncedAt`; the running one counts down from then */
+  clocks: ClocksMs;
+  clockSyncedAt: number;
+  clockRunning: Color | null;
+  /** until both sides have moved: when the side to move must have moved, else null */
+  firstMoveDeadline: number | null;
+}
+
+/** How the server describes a game to a player joining or rejoining it (gameStart). */
+export interface ServerGame {
+  gameId: string;
+  /** each side's clock at the start (ms); not positive: the default */
+  clockMs: number;
+  /** the moves so far, from the standard start */
+  moves: WireMove[];
+  /** the position now, when the server sends it */
+  fen?: string;
+  /** the clocks now, when the server sends them */
+  clocks?: ClocksMs;
+}
+
+/** A move the copy played, with what the screen says of it. */
+export interface PlayedMove {
+  game: GameState;
+  san: string;
+  uci: string;
+}
+
+function newCopy(gameId: string, clockMs: number, startedAt: number, startFen = START_FEN): GameState {
+  return createGame({
+    gameId: gameId || 'game',
+    white: SEATS.white,
+    black: SEATS.black,
+    startedAt,
+    clockMs: clockMs > 0 ? clockMs : DEFAULT_CLOCK_MS,
+    startFen,
+  });
+}
+
+/** A running clock is not run past zero here: the copy shows 0:00 and the server decides the flag. */
+function notPastTheFlag(game: GameState, now: number): number {
+  return clockRunning(game) ? Math.min(now, game.turnStartedAt + game.clocks[game.turn]) : now;
+}
+
+/** `by` plays `move` at `now` through the core's step; null when the core refuses it. */
+export function playMove(game: GameState, by: Color, move: WireMove, now: number): PlayedMove | null {
+  const { state, events } = step(game, { type: 'MOVE', playerId: SEATS[by].id, move }, notPastTheFlag(game, now));
+  const moved = events[0];
+  return moved?.type === 'moved' ? { game: state, san: moved.san, uci: moved.uci } : null;
+}
+
+/** `moves` played one after the other at `now`; null when one of them cannot be played. */
+function replayed(game: GameState, moves: readonly WireMove[], now: number): GameState | null {
+  let copy = game;
+  for (const move of moves) {
+    const played = playMove(copy, copy.turn, move, now);
+    if (!played) return null;
+    copy = played.game;
+  }
+  return copy;
+}
+
+/** The server's clocks, as they stand at `now`: the running one counts down from here. */
+export function withServerClocks(game: GameState, clocks: ClocksMs, now: number): GameState {
+  return clockRunning(game) ? { ...game, clocks, turnStartedAt: now } : { ...game, clocks };
+}
+
+/**
+ * The copy of a game the server has just described: its moves replayed from the start (or, if
+ * they do not lead to its position, a game from that position), its clocks the server's.
+ */
+export function copyOfServerGame(desc: ServerGame, now: number): GameState {
+  const start = newCopy(desc.gameId, desc.clockMs, now);
+  const fromMoves = replayed(start, desc.moves, now);
+  const copy = fromMoves && (desc.fen === undefined || samePosition(fromMoves.fen, desc.fen))
+    ? fromMoves
+    : (desc.fen !== undefined ? copyAtPosition(desc, desc.fen, now) : null) ?? fromMoves ?? start;
+  return desc.clocks ? withServerClocks(copy, desc.clocks, now) : copy;
+}
+
+/** A game from `fen` (its moves unknown here); null when the FEN cannot be read. */
+function copyAtPosition(desc: ServerGame, fen: string, now: number): GameState | null {
+  try {
+    return newCopy(desc.gameId, desc.clockMs, now, fen);
+  } catch {
+    return null;
+  }
+}
+
+/** Where the copy could not follow the server: the server's position and side to move win. */
+export function atServerPosition(game: GameState, turn: Color, fen?: string): GameState {
+  return fen === undefined ? { ...game, turn } : { ...game, fen, turn, positions: [positionKey(fen)] };
+}
+
+/**
+ * The copy without its last move (a move the socket could not carry): replayed without it, the
+ * clocks as they stood when it was played.
+ */
+export function withoutLastMove(game: GameState): GameState {
+  const start = newCopy(game.gameId, game.settings.clockMs, game.turnStartedAt, game.startFen);
+  const back = replayed(start, game.moves.slice(0, -1).map(uciToWireMove), game.turnStartedAt) ?? start;
+  return { ...back, clocks: game.clocks, turnStartedAt: game.turnStartedAt };
+}
+
+/** The server ended the game at `now`: the clocks stop where they stand. */
+export function endedByServer(game: GameState, result: GameResult, now: number): GameState {
+  return { ...game, clocks: clocksAt(game, now), turnStartedAt: now, result };
+}
+
+/** The same pieces on the same squares and the same side to move (FENs differ in how they write en passant). */
+function samePosition(a: string, b: string): boolean {
+  return boardAndSide(a) === boardAndSide(b);
+}
+
+function boardAndSide(fen: string): string {
+  return fen.split(' ', 2).join(' ');
+}
+
+const NO_GAME: GameView = {
+  fen: START_FEN,
+  moves: [],
+  lastMove: null,
+  turn: 'white',
+  clocks: { white: DEFAULT_CLOCK_MS, black: DEFAULT_CLOCK_MS },
+  clockSyncedAt: 0,
+  clockRunning: null,
+  firstMoveDeadline: null,
+};
+
+/** What the screen shows of the copy: the core's position, clocks and deadline. */
+export function viewOf(game: GameState | null): GameView {
+  if (game === null) return NO_GAME;
+  const last = game.moves.length > 0 ? game.moves[game.moves.length - 1] : null;
+  return {
+    fen: game.fen,
+    moves: game.moves,
+    lastMove: last ? [last.slice(0, 2), last.slice(2, 4)] : null,
+    turn: game.turn,
+    clocks: game.clocks,
+    clockSyncedAt: game.turnStartedAt,
+    clockRunning: clockRunning(game) ? game.turn : null,
+    firstMoveDeadline: game.result === null && game.moves.length < UNTIMED_PLIES ? wakeAt(game) : null,
+  };
+}

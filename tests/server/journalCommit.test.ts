@@ -1,0 +1,101 @@
+/**
+ * The game journal's group commit (server/game/journal.ts): a batch gathers for its commit window
+ * and then goes to disk in one write and one sync, shared by every command of the window; nobody
+ * hears of a command before the batch holding it is on disk. The window runs on the test's clock.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { TimedCommand } from '../../machines/game';
+import { FastCounter, FastHistogram } from '../../server/http/metrics';
+import { openGameJournal, type GameJournal } from '../../server/game/journal';
+
+const NO_LIVE_GAMES = { games: () => [], aiGames: () => [] };
+
+function openJournal(commitWindowMs: number) {
+  const commits = new FastHistogram('commits', 'test', [Infinity]);
+  const bytes = new FastCounter('bytes', 'test');
+  const dataDir = mkdtempSync(join(tmpdir(), 'journal-commit-'));
+  const { journal } = openGameJournal(dataDir, { commitSeconds: commits, bytesWritten: bytes }, pino({ level: 'silent' }), NO_LIVE_GAMES, { commitWindowMs });
+  const file = join(dataDir, 'games', 'journal');
+  return { journal, syncs: () => countOf(commits), onDisk: () => readFileSync(file, 'utf8') };
+}
+
+function countOf(h: FastHistogram): number {
+  return h.get().values.find((v) => v.metricName.endsWith('_count'))?.value ?? 0;
+}
+
+const wake = (n: number): TimedCommand => ({ type: 'WAKE', at: 1000 + n });
+
+/** The end of this turn of the event loop (records of later turns are "later moves"). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Resolves once everything recorded so far is on disk. */
+const committed = (journal: GameJournal) => new Promise<void>((resolve) => journal.afterCommit(resolve));
+
+let open: GameJournal[] = [];
+afterEach(async () => {
+  await Promise.all(open.map((j) => j.close()));
+  open = [];
+  vi.useRealTimers();
+});
+
+describe('game journal group commit', () => {
+  it('shares one write and sync among the commands of a window, and tells of none before it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const j = openJournal(2);
+    open.push(j.journal);
+    const before = j.onDisk();
+    const told: number[] = [];
+    for (let n = 0; n < 5; n++) {
+      j.journal.command('game_a', wake(n));
+      j.journal.afterCommit(() => {
+        // what a player is told of is on disk already
+        expect(j.onDisk()).toContain(`"at":${1000 + n}`);
+        told.push(n);
+      });
+      await nextTurn();
+    }
+    expect(j.journal.waiting).toBe(true);
+    expect(told).toEqual([]);
+    expect(j.onDisk()).toBe(before);
+
+    const done = committed(j.journal);
+    await vi.advanceTimersByTimeAsync(2);
+    await done;
+    expect(told).toEqual([0, 1, 2, 3, 4]);
+    expect(j.syncs()).toBe(1);
+    expect(j.journal.waiting).toBe(false);
+  });
+
+  it('with a window of 0 writes what one turn gathered at the end of that turn', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const j = openJournal(0);
+    open.push(j.journal);
+    j.journal.command('game_a', wake(0));
+    j.journal.command('game_a', wake(1));
+    await committed(j.journal);
+    expect(j.syncs()).toBe(1);
+    expect(j.onDisk()).toContain('"at":1001');
+  });
+
+  it('gathers the next batch while one is being synced, and writes it after its own window', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const j = openJournal(2);
+    open.push(j.journal);
+    j.journal.command('game_a', wake(0));
+    const first = committed(j.journal);
+    await vi.advanceTimersByTimeAsync(2);
+    // the first batch is being written: what comes now waits for the next
+    j.journal.command('game_a', wake(1));
+    const second = committed(j.journal);
+    await first;
+    expect(j.onDisk()).not.toContain('"at":1001');
+    await vi.advanceTimersByTimeAsync(2);
+    await second;
+    expect(j.onDisk()).toContain('"at":1001');
+    expect(j.syncs()).toBe(2);
+  });
+});
