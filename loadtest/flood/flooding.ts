@@ -21,7 +21,6 @@ export const opt = (name: string, def: string): string => {
 export const log = (s: string): void => void process.stderr.write(s + '\n');
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ------------------------------------------------------------------------------------------------
 // the flooding child: opens `count` sockets at once, each sends identifyUser once its ack came
@@ -132,11 +131,12 @@ export interface ServerUnderTest {
 
 /**
  * Starts the server (`mode` built: BENCH_ENTRY or dist/server/main.js; tsx: server/main.ts) with
- * the server's own node flags, accounts on an embedded database in `dataDir` (a new one unless
+ * the server's own node flags and BENCH_NODE_ARGS (extra node flags, e.g. "--cpu-prof
+ * --cpu-prof-dir=/tmp/prof" or "--trace-gc"), accounts on an embedded database in `dataDir` (a new one unless
  * given) and `env` over the defaults; resolves when it is ready.
  */
 export function startServer(mode: string, env: NodeJS.ProcessEnv = {}, dataDir = mkdtempSync(join(tmpdir(), 'flood-data-'))): Promise<ServerUnderTest> {
-  const args = [...SERVER_NODE_FLAGS, ...(mode === 'built' ? [process.env.BENCH_ENTRY ?? 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'])];
+  const args = [...SERVER_NODE_FLAGS, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), ...(mode === 'built' ? [process.env.BENCH_ENTRY ?? 'dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'])];
   const started = performance.now();
   const logFile = join(mkdtempSync(join(tmpdir(), 'flood-log-')), 'stdout.log');
   const fd = openSync(logFile, 'w');
