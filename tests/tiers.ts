@@ -24,6 +24,7 @@ const UNIT_FOLDERS = ['tests/chess/', 'tests/client/', 'tests/machines/', 'tests
 /** Unit tests in folders that hold integration tests too. */
 const UNIT_FILES = new Set([
   'tests/ai/machine.test.ts',
+  'tests/server/clientAddress.test.ts',
   'tests/server/config.test.ts',
   'tests/server/endedGames.test.ts',
   'tests/server/frames.test.ts',

@@ -42,10 +42,47 @@ export function proxyEntryProblem(entry: string): string | null {
   return null;
 }
 
-/** uWS gives IPv4 peers as IPv4-mapped IPv6 ("::ffff:1.2.3.4") on dual-stack sockets. */
+/** An IPv4 address mapped into IPv6, in the short form (its last 32 bits as two hex groups). */
+const IPV4_MAPPED = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/;
+
+/**
+ * One spelling per address, so that limits, proxy lists and loopback checks see the same client
+ * however it was written. uWS gives an IPv6 peer as eight full hex groups, and on a socket
+ * listening on "::" (HOST=::) an IPv4 peer mapped into IPv6 the same way:
+ * "0000:0000:0000:0000:0000:ffff:7f00:0001" is 127.0.0.1, "0000:…:0000:0001" is ::1. An
+ * IPv4-mapped address in any spelling ("::ffff:1.2.3.4" too) becomes the IPv4 address, another
+ * IPv6 address its short form ("2001:db8::1", RFC 5952); anything else is returned as it is.
+ */
 export function plainAddress(address: string): string {
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  return mapped ? mapped[1] : address;
+  if (isIP(address) !== 6) return address;
+  const short = shortIPv6(address);
+  const mapped = IPV4_MAPPED.exec(short);
+  return mapped ? ipv4FromGroups(mapped[1], mapped[2]) : short;
+}
+
+/** The RFC 5952 form of an IPv6 address (the URL parser writes hosts that way); a zoned one lower-cased. */
+function shortIPv6(address: string): string {
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return address.toLowerCase(); // a zone ("fe80::1%eth0") is no URL host
+  }
+}
+
+function ipv4FromGroups(high: string, low: string): string {
+  const hi = parseInt(high, 16);
+  const lo = parseInt(low, 16);
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+}
+
+/** The eight groups of an IPv6 address, without leading zeros ("0" for a zero group); null if it is none. */
+export function ipv6Groups(address: string): string[] | null {
+  if (isIP(address) !== 6 || address.includes('.') || address.includes('%')) return null;
+  const [head, tail] = shortIPv6(address).split('::');
+  const front = head ? head.split(':') : [];
+  const back = tail ? tail.split(':') : [];
+  const zeros = tail === undefined ? [] : Array<string>(8 - front.length - back.length).fill('0');
+  return [...front, ...zeros, ...back];
 }
 
 export function clientAddress(peer: string, forwardedFor: string | undefined, trusted: TrustedProxies): string {
@@ -62,7 +99,7 @@ export function clientAddress(peer: string, forwardedFor: string | undefined, tr
 
 export function isLoopbackAddress(address: string): boolean {
   const a = plainAddress(address);
-  return /^127(\.\d{1,3}){3}$/.test(a) || a === '::1' || a === '0:0:0:0:0:0:0:1';
+  return /^127(\.\d{1,3}){3}$/.test(a) || a === '::1';
 }
 
 /** localhost, *.localhost, 127.0.0.0/8 and ::1 as a host name (a URL's, or a Host header's without the port). */

@@ -7,6 +7,7 @@
  * counted by its /64, the block one subscriber gets.
  */
 import { readFileSync } from 'node:fs';
+import { ipv6Groups, plainAddress } from '../http/clientAddress';
 import { KeyedBuckets, type BucketRate } from './buckets';
 
 /** File descriptors kept for everything but sockets: the database, engines, logs, HTTP requests. */
@@ -59,20 +60,11 @@ function readLimits(): string {
 
 const TOO_MANY = '429 Too Many Requests';
 
-const IPV4_MAPPED = /^(?:0{1,4}:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i;
-
 /** The address a limit counts by: IPv4 as is (also when mapped into IPv6), IPv6 by its /64. */
 export function addressKey(remote: string): string {
-  const mapped = IPV4_MAPPED.exec(remote);
-  if (mapped) {
-    const hi = parseInt(mapped[1], 16);
-    const lo = parseInt(mapped[2], 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  if (!remote.includes(':')) return remote;
-  const groups = remote.split(':');
-  if (groups.length === 8) return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
-  return remote; // an abbreviated form: counted as written
+  const address = plainAddress(remote);
+  const groups = ipv6Groups(address);
+  return groups ? `${groups.slice(0, 4).join(':')}::/64` : address;
 }
 
 /** Too many new sockets from one address (on this node, or on the whole site: server/cluster). */
