@@ -29,6 +29,7 @@ const UNIT_FILES = new Set([
   'tests/server/endedGames.test.ts',
   'tests/server/frames.test.ts',
   'tests/server/hub.test.ts',
+  'tests/server/identification.test.ts',
   'tests/server/journal.test.ts',
   'tests/server/moveFrame.test.ts',
   'tests/server/schemas.test.ts',

@@ -2,10 +2,18 @@
  * identifyUser's budget: checking an access token costs a signature verification and database
  * reads, so a flood of them (issue 24: 1,000 sockets from one address stalled every game 5.7 s)
  * must not run unbounded. Each token's answer is kept for a short while (so a token presented
- * again, by any socket, costs a hash and a map lookup), concurrent checks of one token share one
- * verification, and verifications that do run draw from a per-address and a global token bucket
- * and a cap on how many are in flight at once. Past the budget the answer is "try later" and
- * nothing changes.
+ * again, by any socket, costs a hash and a map lookup), and concurrent checks of one token share
+ * one verification. Verifications that do run draw from a per-address and a global token bucket,
+ * then wait in a short queue and run one at a time, each started in its own event-loop turn.
+ * Past the budget or the queue the answer is "try later" and nothing changes.
+ *
+ * Why one at a time: the signature is checked on libuv's thread pool, and a burst of checks
+ * started at once wakes all of its threads. On a machine with few cores they take the cores
+ * from the event loop, so every game's moves waited behind the burst (1,000 distinct bad tokens
+ * from 100 addresses: a bystander's relay p99 of 163 ms with 32 checks at a time, BENCHMARKS.md).
+ * One at a time, with socket events read between two checks, a check costs the games about its
+ * own synchronous part (~50 µs; the database reads of a valid token with the embedded
+ * database), and one thread-pool thread.
  */
 import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
@@ -17,8 +25,10 @@ export interface IdentificationLimits {
   perAddress: BucketRate;
   /** verifications for the whole server */
   global: BucketRate;
-  /** verifications running at once */
+  /** verifications running at once; the others admitted wait in the queue */
   maxInFlight: number;
+  /** verifications waiting for their turn at most; past it the answer is "try later" */
+  maxQueued: number;
   /** how long a token's answer is kept (a valid token's never past its expiry) */
   cacheTtlMs: number;
   /** tokens whose answers are kept at most (the oldest go first) */
@@ -26,16 +36,18 @@ export interface IdentificationLimits {
 }
 
 /**
- * Defaults: a verification costs well under a millisecond of the event loop's time (the
- * signature is checked off it, the two database reads are on it with the embedded database), so
- * 100 a second leave the games nearly all of it; an address gets a tab per player of a household
- * at once, then 2 a second. A token's answer is kept a minute: a session ended elsewhere can
- * still identify a new socket for that long (its access token is valid until it expires anyway).
+ * Defaults: an address gets a tab per player of a household at once, then 2 a second; the
+ * server 50 at once, then 100 a second. A check takes well under a millisecond, so the queue of
+ * 50 is gone in a few tens of milliseconds and a real player waits no longer than that; the
+ * burst is no larger than the queue, so a burst from many addresses is queued, not refused.
+ * A token's answer is kept a minute: a session ended elsewhere can still identify a new socket
+ * for that long (its access token is valid until it expires anyway).
  */
 export const DEFAULT_IDENTIFICATION_LIMITS: IdentificationLimits = {
   perAddress: { burst: 20, perSecond: 2 },
-  global: { burst: 200, perSecond: 100 },
-  maxInFlight: 32,
+  global: { burst: 50, perSecond: 100 },
+  maxInFlight: 1,
+  maxQueued: 50,
   cacheTtlMs: 60_000,
   cacheSize: 10_000,
 };
@@ -58,9 +70,21 @@ export function tokenKey(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }
 
+/** Runs `start` in a later event-loop turn (setImmediate; tests step it by hand). */
+export type Defer = (start: () => void) => void;
+
+interface Waiting {
+  token: string;
+  settle: (claims: AccessClaims | null) => void;
+}
+
 export class Identification {
   private readonly answers = new Map<string, Answer>();
+  /** checks admitted and not yet answered (queued or running), by token key */
   private readonly running = new Map<string, Promise<AccessClaims | null>>();
+  private readonly queue: Waiting[] = [];
+  private inFlight = 0;
+  private startScheduled = false;
   private readonly perAddress: KeyedBuckets;
   private readonly global: Bucket;
 
@@ -70,6 +94,7 @@ export class Identification {
     private readonly counter: IdentificationCounter,
     /** monotonic milliseconds for the buckets and the cache */
     private readonly now: () => number = () => performance.now(),
+    private readonly defer: Defer = (start) => void setImmediate(start),
   ) {
     this.perAddress = new KeyedBuckets(limits.perAddress);
     this.global = fullBucket(limits.global, this.now());
@@ -92,7 +117,7 @@ export class Identification {
       this.counter.inc({ outcome: 'rate_limited' });
       return { kind: 'rate_limited' };
     }
-    const verification = this.verify(token).catch(() => null);
+    const verification = this.enqueue(token);
     this.running.set(key, verification);
     try {
       const claims = await verification;
@@ -104,13 +129,50 @@ export class Identification {
     }
   }
 
+  /** Verifications admitted and not yet started. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
   /** Takes a verification from the address's and the server's budgets, or neither. */
   private admit(address: string, now: number): boolean {
-    if (this.running.size >= this.limits.maxInFlight) return false;
+    if (this.queue.length >= this.limits.maxQueued) return false;
     if (!this.perAddress.take(address, now)) return false;
     if (takeFrom(this.global, this.limits.global, now)) return true;
     this.perAddress.giveBack(address);
     return false;
+  }
+
+  /** The claims of `token` once its turn has come and its verification has run. */
+  private enqueue(token: string): Promise<AccessClaims | null> {
+    return new Promise((settle) => {
+      this.queue.push({ token, settle });
+      this.scheduleStart();
+    });
+  }
+
+  /** Starts the next waiting verification in a later turn, if one may run. */
+  private scheduleStart(): void {
+    if (this.startScheduled || this.queue.length === 0 || this.inFlight >= this.limits.maxInFlight) return;
+    this.startScheduled = true;
+    this.defer(() => {
+      this.startScheduled = false;
+      this.startNext();
+    });
+  }
+
+  private startNext(): void {
+    const next = this.queue.shift();
+    if (!next) return;
+    this.inFlight++;
+    void this.verify(next.token)
+      .catch(() => null)
+      .then((claims) => {
+        this.inFlight--;
+        next.settle(claims);
+        this.scheduleStart();
+      });
+    this.scheduleStart(); // with more than one allowed at once, the next starts a turn later
   }
 
   private remember(key: string, claims: AccessClaims | null, token: string): void {
