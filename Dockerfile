@@ -93,7 +93,10 @@ RUN if [ "$NATIVE_STOCKFISH" = "1" ]; then \
       && rm -rf /var/lib/apt/lists/*; \
     fi
 
+# MALLOC_*: the allocator settings of server/nodeFlags.ts (glibc reads them at process start).
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
+    MALLOC_TRIM_THRESHOLD_=131072 \
     PORT=3000 \
     HOST=0.0.0.0 \
     DATA_DIR=/app/data \

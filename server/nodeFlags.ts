@@ -25,6 +25,29 @@
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--no-memory-reducer', '--max-semi-space-size=64'];
 
+/**
+ * The C library's allocator settings the server runs with (glibc reads them once, when the process
+ * starts, so they are given in its environment: `npm start`, the Dockerfile's ENV, the e2e harness
+ * and the benches; elsewhere, e.g. with musl, they do nothing).
+ *
+ * MALLOC_ARENA_MAX=2: glibc gives threads their own 64 MB arenas, up to 8 per core. The thread
+ * pool (signature checks) and V8's helper threads allocated in 13 of them during the floods of
+ * issue 24 and kept the freed memory: after 3,000 sockets and the identification floods the
+ * server stayed about 45-55 MB above its resting RSS for good (BENCHMARKS.md, "Memory at rest").
+ * MALLOC_TRIM_THRESHOLD_=131072: a fixed threshold (glibc otherwise raises it, and the mmap
+ * threshold, after a large block is freed), so freed memory at the top of an arena goes back to
+ * the system and blocks over 128 KB are mapped apart and unmapped when freed. Together: about
+ * +10 MB after the floods instead of +55, and some 25 MB less at rest.
+ */
+export const SERVER_MALLOC_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072' };
+
+/** SERVER_MALLOC_ENV as shell assignments ("MALLOC_ARENA_MAX=2 …"), as npm start writes them. */
+export function mallocEnvAssignments(): string {
+  return Object.entries(SERVER_MALLOC_ENV)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+}
+
 /** The flags of SERVER_NODE_FLAGS this process was started without. */
 export function missingNodeFlags(execArgv: readonly string[] = process.execArgv): string[] {
   return SERVER_NODE_FLAGS.filter((flag) => !execArgv.includes(flag));

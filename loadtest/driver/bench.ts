@@ -41,7 +41,7 @@ import { availableParallelism, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
+import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../../server/nodeFlags';
 
 // ------------------------------------------------------------------------------------------------
 // options
@@ -200,6 +200,7 @@ function startChessServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<Spawned & {
     process.execPath,
     CHESS_SERVER_ARGS,
     {
+      ...SERVER_MALLOC_ENV,
       PORT: '0',
       HOST: '127.0.0.1',
       NODE_ENV: 'production',

@@ -8,7 +8,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
+import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../../server/nodeFlags';
 
 /** The benchmark's command-line words after the script. */
 export const argv = process.argv.slice(2);
@@ -131,7 +131,7 @@ export interface ServerUnderTest {
 
 /**
  * Starts the server (`mode` built: BENCH_ENTRY or dist/server/main.js; tsx: server/main.ts) with
- * the server's own node flags and BENCH_NODE_ARGS (extra node flags, e.g. "--cpu-prof
+ * the server's own node flags and allocator settings, BENCH_NODE_ARGS (extra node flags, e.g. "--cpu-prof
  * --cpu-prof-dir=/tmp/prof" or "--trace-gc"), accounts on an embedded database in `dataDir` (a new one unless
  * given) and `env` over the defaults; resolves when it is ready.
  */
@@ -143,6 +143,7 @@ export function startServer(mode: string, env: NodeJS.ProcessEnv = {}, dataDir =
   const proc = spawn(process.execPath, args, {
     env: {
       ...process.env,
+      ...SERVER_MALLOC_ENV,
       PORT: '0',
       HOST: '0.0.0.0',
       NODE_ENV: 'production',

@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
+import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../../server/nodeFlags';
 import pino from 'pino';
 import { ChessGame } from '../../machines/chess';
 import { startServer, type RunningServer } from '../../server/app';
@@ -53,7 +53,7 @@ export async function startSite(env: Record<string, string> = {}): Promise<Runni
   const child: ChildProcess = spawn('node', [...SERVER_NODE_FLAGS, 'dist/server/main.js'], {
     cwd: ROOT,
     env: {
-      ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEV_INBOX: 'true',
+      ...process.env, ...SERVER_MALLOC_ENV, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEV_INBOX: 'true',
       PUBLIC_URL: url, SITE_URL: url, NODE_ENV: 'production',
       // the reset test mails the address that signed up moments before (GoTrue allows one mail per 60 s)
       AUTH_EMAIL_MAX_FREQUENCY_SECONDS: '1', ...env,

@@ -15,7 +15,7 @@ import { validate } from 'dockerfile-utils';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../server/app';
-import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
+import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../../server/nodeFlags';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TEXT = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
@@ -104,6 +104,11 @@ describe('Dockerfile structure', () => {
     expect(JSON.parse(cmd[0].getArgumentsContent()!)).toEqual(['node', ...SERVER_NODE_FLAGS, 'dist/server/main.js']);
     expect(FINAL.getInstructions().find((i) => i.getKeyword() === 'STOPSIGNAL')?.getArgumentsContent()).toBe('SIGTERM');
     expect(FINAL.getENTRYPOINTs()).toEqual([]);
+  });
+
+  it("runs the server with the allocator settings of server/nodeFlags.ts in its environment", () => {
+    const env = finalEnv();
+    for (const [name, value] of Object.entries(SERVER_MALLOC_ENV)) expect(env.get(name)).toBe(value);
   });
 
   it('ships what the server reads at run time: dist/server, dist/client, the accounts migrations', () => {
