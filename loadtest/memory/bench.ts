@@ -11,7 +11,10 @@
  * (/metrics), and the engine processes (count and total RSS). Target: main process under
  * 250 MB after start, first start included.
  *
- *   tsx loadtest/memory/bench.ts [--runs 3] [--server built|tsx] [--idle-wait 70]
+ *   tsx loadtest/memory/bench.ts [--runs 3] [--server built|tsx] [--idle-wait 70] [--malloc-env off]
+ *
+ * --malloc-env off starts the server without the allocator settings it runs with
+ * (SERVER_MALLOC_ENV in server/nodeFlags.ts), to see what they change.
  *
  * The server is built first (server only) unless BENCH_ENTRY names a build. Linux only (/proc).
  */
@@ -19,6 +22,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVER_MALLOC_ENV } from '../../server/nodeFlags';
 import { floodChild, log, opt, sleep, startServer, tokens, type ServerUnderTest } from '../flood/flooding';
 
 const MB = 1024 * 1024;
@@ -88,14 +92,20 @@ async function floods(server: ServerUnderTest): Promise<void> {
   log(`  floods: 3,000 sockets from one address: ${connections.opened} opened, ${connections.refused} refused; ` + `1,000 bad from 100 addresses: ${bad.identifyFailed} failed, ${bad.otherErrors.identify_rate_limited ?? 0} rate-limited; ` + `300 valid: ${valid.identified} identified`);
 }
 
+/** The server's environment: the AI on, and the allocator settings removed with --malloc-env off. */
+function serverEnv(): NodeJS.ProcessEnv {
+  const off = opt('malloc-env', 'on') === 'off';
+  return { AI_ENABLED: '1', ...(off ? Object.fromEntries(Object.keys(SERVER_MALLOC_ENV).map((k) => [k, undefined])) : {}) };
+}
+
 async function oneRun(mode: string, idleWaitS: number): Promise<Reading[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'memory-data-'));
   const readings: Reading[] = [];
-  let server = await startServer(mode, { AI_ENABLED: '1' }, dataDir);
+  let server = await startServer(mode, serverEnv(), dataDir);
   await sleep(SETTLE_MS);
   readings.push(await read(`first start (ready in ${(server.readyMs / 1000).toFixed(1)} s)`, server));
   await stop(server);
-  server = await startServer(mode, { AI_ENABLED: '1' }, dataDir);
+  server = await startServer(mode, serverEnv(), dataDir);
   try {
     await sleep(SETTLE_MS);
     readings.push(await read('normal start', server));
@@ -122,7 +132,7 @@ async function main(): Promise<void> {
     all.push(await oneRun(mode, idleWaitS));
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  log(`\nmedians over ${runs} run(s):`);
+  log(`\nmedians over ${runs} run(s), allocator settings ${opt('malloc-env', 'on')}:`);
   for (let i = 0; i < all[0].length; i++) {
     const col = (k: keyof Omit<Reading, 'label'>) => median(all.map((run) => run[i][k] as number));
     log(
