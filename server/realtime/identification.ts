@@ -7,13 +7,14 @@
  * then wait in a short queue and run one at a time, each started in its own event-loop turn.
  * Past the budget or the queue the answer is "try later" and nothing changes.
  *
- * Why one at a time: the signature is checked on libuv's thread pool, and a burst of checks
- * started at once wakes all of its threads. On a machine with few cores they take the cores
- * from the event loop, so every game's moves waited behind the burst (1,000 distinct bad tokens
- * from 100 addresses: a bystander's relay p99 of 163 ms with 32 checks at a time, BENCHMARKS.md).
- * One at a time, with socket events read between two checks, a check costs the games about its
- * own synchronous part (~50 µs; the database reads of a valid token with the embedded
- * database), and one thread-pool thread.
+ * Why one at a time: the signature is checked on libuv's thread pool (4 threads), which the
+ * game journal's write and fdatasync share, and a move is relayed only once its batch is on
+ * disk. With up to 32 checks started at once, a burst of distinct tokens queued every move's
+ * commit behind them and took the cores from the event loop. One at a time, with socket events
+ * read between two checks, a check costs the games about its own synchronous part (~50 µs; the
+ * database reads of a valid token with the embedded database) and one pool thread. This alone
+ * did not bring a bystander's relay p99 under a flood of 1,000 distinct bad tokens from 100
+ * addresses below 50 ms on a shared 2-core machine (BENCHMARKS.md, "Floods, second pass").
  */
 import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
