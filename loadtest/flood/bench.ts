@@ -13,6 +13,10 @@
  *   tsx loadtest/flood/bench.ts [--bad 1000] [--valid 300] [--runs 3] [--sources 1] [--p99 50]
  *                               [--games 10] [--server tsx|built]
  *
+ * Each phase also reports, from the server's /metrics, how many of its journal commits (write +
+ * fdatasync, which a move waits for) and of its server-side move relays took over 25 and 100 ms,
+ * so that a slow relay can be told apart from a slow disk.
+ *
  * --sources N spreads the flood over N loopback addresses (127.0.1.1 …): the per-address limits
  * then bind less and the global identification budget is what is left. --distinct gives every
  * bad-signature socket its own token, so that no answer is cached and each one costs a check. Exit 1 when a flood
@@ -130,6 +134,8 @@ const median = (xs: number[]) => pct(xs, 50);
 
 interface PhaseResult {
   phase: string;
+  /** the server's side of the phase: slow journal commits and slow server-side relays */
+  server: string;
   moves: number;
   p50: number;
   p99: number;
@@ -137,13 +143,32 @@ interface PhaseResult {
   outcome?: FloodOutcome;
 }
 
-async function phase(name: string, bystanders: Bystander[], work: () => Promise<FloodOutcome | undefined>): Promise<PhaseResult> {
+/** Cumulative counts of one of the server's histograms by upper bound ("le"), from /metrics. */
+async function buckets(port: number, name: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const out = new Map<string, number>();
+  for (const m of text.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\d+)$`, 'gm'))) out.set(m[1], Number(m[2]));
+  return out;
+}
+
+/** How many observations between two readings of a histogram were over `le` seconds. */
+function over(before: Map<string, number>, after: Map<string, number>, le: string): number {
+  const all = (after.get('+Inf') ?? 0) - (before.get('+Inf') ?? 0);
+  return all - ((after.get(le) ?? 0) - (before.get(le) ?? 0));
+}
+
+const SERVER_HISTOGRAMS = ['chess_game_journal_commit_seconds', 'chess_move_relay_seconds'] as const;
+
+async function phase(name: string, port: number, bystanders: Bystander[], work: () => Promise<FloodOutcome | undefined>): Promise<PhaseResult> {
   for (const b of bystanders) b.take();
+  const [commits0, relays0] = await Promise.all(SERVER_HISTOGRAMS.map((h) => buckets(port, h)));
   const started = performance.now();
   const outcome = await work();
   await sleep(Math.max(500, PHASE_MIN_MS - (performance.now() - started))); // the flood's tail counts too
   const relays = bystanders.flatMap((b) => b.take());
-  return { phase: name, moves: relays.length, p50: pct(relays, 50), p99: pct(relays, 99), max: pct(relays, 100), outcome };
+  const [commits1, relays1] = await Promise.all(SERVER_HISTOGRAMS.map((h) => buckets(port, h)));
+  const server = `server: journal commits over 25 / 100 ms: ${over(commits0, commits1, '0.025')} / ${over(commits0, commits1, '0.1')}, server-side relays over 25 / 100 ms: ${over(relays0, relays1, '0.025')} / ${over(relays0, relays1, '0.1')}`;
+  return { phase: name, server, moves: relays.length, p50: pct(relays, 50), p99: pct(relays, 99), max: pct(relays, 100), outcome };
 }
 
 async function oneRun(bad: number, valid: number, sources: string[], games: number): Promise<{ results: PhaseResult[]; lost: number }> {
@@ -156,9 +181,9 @@ async function oneRun(bad: number, valid: number, sources: string[], games: numb
     for (const b of bystanders) await b.start(url); // one pair at a time, so each pair plays each other
     await sleep(2000); // the bystanders' games warm up the move path
     const results = [
-      await phase('quiet', bystanders, async () => undefined),
-      await phase(`${bad} bad-signature identifyUser`, bystanders, await floodChild().then((flood) => () => flood({ url, count: bad, sources, userId: t.userId, token: t.badSignature, distinct }))),
-      await phase(`${valid} valid identifyUser`, bystanders, await floodChild().then((flood) => () => flood({ url, count: valid, sources, userId: t.userId, token: t.valid }))),
+      await phase('quiet', server.port, bystanders, async () => undefined),
+      await phase(`${bad} bad-signature identifyUser`, server.port, bystanders, await floodChild().then((flood) => () => flood({ url, count: bad, sources, userId: t.userId, token: t.badSignature, distinct }))),
+      await phase(`${valid} valid identifyUser`, server.port, bystanders, await floodChild().then((flood) => () => flood({ url, count: valid, sources, userId: t.userId, token: t.valid }))),
     ];
     return { results, lost: bystanders.reduce((n, b) => n + b.lost, 0) };
   } finally {
@@ -189,7 +214,8 @@ async function main(): Promise<void> {
         `  ${res.phase.padEnd(34)} bystander relay p50 ${res.p50.toFixed(1)} ms, p99 ${res.p99.toFixed(1)} ms, max ${res.max.toFixed(1)} ms over ${res.moves} moves` +
           (o
             ? `; flood: ${o.opened} opened, ${o.refused} refused ${JSON.stringify(o.refusedStatuses)}, ${o.identified} identified, ${o.identifyFailed} identify_failed, other ${JSON.stringify(o.otherErrors)}, ${o.unanswered} unanswered, ${o.ms.toFixed(0)} ms`
-            : ''),
+            : '') +
+          `\n    ${res.server}`,
       );
     }
     all.push(run.results);
