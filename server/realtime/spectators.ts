@@ -147,8 +147,9 @@ export class Spectators implements GameWatchers {
     for (const ws of sockets) this.watches.get(ws)?.set(gameId, 'ended');
     this.live -= sockets.size;
     if (!this.withArchive) return this.release(gameId);
-    if (this.archivedEarly.delete(gameId)) return this.archived(gameId);
     this.awaitAmongOthers(gameId, performance.now());
+    // stored before its end reached the spectators (the archive was quicker than the commit)
+    if (this.archivedEarly.delete(gameId)) this.archived(gameId);
   }
 
   /** The archive stored the game: its spectators are told, and their watch is over. */

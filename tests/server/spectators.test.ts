@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
+import type { Archive, StoreResult } from '../../server/archive/index';
+import type { PlayerRating } from '../../machines/protocol/messages';
 import { TestClient, pairPlayers, playMoves, startTestServer, timedGame, type Msg } from './helpers';
 
 let server: RunningServer | null = null;
@@ -96,6 +98,31 @@ describe('watching a live game', () => {
       p.white.send('resign', { gameId: p.gameId });
       const end = await p.black.next('gameEnd');
       expect([await c.next('gameMove'), await c.next('gameMove'), await c.next('gameMove'), await c.next('gameEnd')]).toEqual([...played, end]);
+    } finally {
+      await server?.close();
+      server = null;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('hears gameArchived after gameEnd when the archive stores the game before the journal has committed its end', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'watch-archive-'));
+    // stored at once: the archive answers before the journal's fdatasync of the end
+    const archive: Archive = {
+      store: async (): Promise<StoreResult> => ({ stored: true, ratings: null }),
+      ratingOf: async (): Promise<PlayerRating> => ({ rating: 1500, provisional: true }),
+      claimGuestGames: async () => 0,
+      handler: () => ({ status: 404 }),
+    };
+    try {
+      server = await startTestServer({ durableDir: dataDir, accounts: { mount() {}, verifyAccessToken: async () => null, close: async () => {}, archive } });
+      const p = await pairPlayers(server.url);
+      clients.push(p.white, p.black);
+      await playMoves(p, ['e2e4', 'e7e5']);
+      const { c } = await watching(server.url, p.gameId);
+      p.white.send('resign', { gameId: p.gameId });
+      expect(await c.next('gameEnd')).toMatchObject({ gameId: p.gameId, winner: 'black' });
+      expect(await c.next('gameArchived')).toEqual({ type: 'gameArchived', gameId: p.gameId });
     } finally {
       await server?.close();
       server = null;
