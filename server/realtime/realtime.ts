@@ -22,7 +22,7 @@ import { LagPings } from './lagPings';
 import { newRateState, takeToken } from './rateLimit';
 import { readMoveFrame } from './moveFrame';
 import { Rematches } from './rematch';
-import type { Spectators } from './spectators';
+import type { Spectators, WatchRefusal } from './spectators';
 import { parseClientMessage, type ParseResult } from '../../machines/protocol/parse';
 
 export interface RealtimeOptions {
@@ -497,13 +497,20 @@ export class Realtime implements RemoteSockets {
       }
       case 'claimGuestGames':
         return void this.claimGuestGames(ws, session, msg.payload);
-      case 'watchGame':
-      case 'unwatchGame': {
+      case 'watchGame': {
         const { gameId } = msg.payload;
-        const refused = msg.type === 'watchGame' ? this.opts.spectators.watch(ws, gameId) : this.opts.spectators.unwatch(ws, gameId);
-        return refused ? this.reject(ws, refused.code, refused.message, true, gameId) : undefined;
+        const answer = this.opts.spectators.watch(ws, gameId);
+        // a game played on another node is answered once its owner is known
+        if (answer instanceof Promise) return void answer.then((refused) => this.refuseWatch(ws, gameId, refused));
+        return this.refuseWatch(ws, gameId, answer);
       }
+      case 'unwatchGame':
+        return this.refuseWatch(ws, msg.payload.gameId, this.opts.spectators.unwatch(ws, msg.payload.gameId));
     }
+  }
+
+  private refuseWatch(ws: WS, gameId: string, refused: WatchRefusal | null): void {
+    if (refused) this.reject(ws, refused.code, refused.message, true, gameId);
   }
 
   /** Several nodes: the game a message is about when another node plays it, or null. */

@@ -11,6 +11,11 @@
  * Once a watched game ends, its spectators no longer count toward the limits; when the server
  * has an archive they stay on the topic until the game's record is stored, and are told
  * (`gameArchived`), so the page can show the archived replay without asking too early.
+ *
+ * Several nodes: a game played on another node is watched the same way, through the node's
+ * `elsewhere` (server/cluster/watching.ts): its owner is looked up, the local limits apply, and
+ * the owner sends the watchStart and then each frame once to this node, which publishes it to
+ * the game's topic here.
  */
 import { TEXT, type CurrentState, type ServerMessage, type WatchStartMsg } from '../../machines/protocol/messages';
 import type { Seat } from '../../machines/game';
@@ -37,19 +42,33 @@ export const WATCH_TEXT = {
   notWatching: 'You are not watching this game.',
 } as const;
 
-/** How the game manager tells the spectators of a game what happens in it. */
+/** How the game manager (and the archive) tell the spectators of a game what happens in it. */
 export interface GameWatchers {
   /** a frame the game's players got (after its journal commit) */
   frame(gameId: string, bytes: Uint8Array): void;
   /** the game ended; its gameEnd frame has gone out */
   ended(gameId: string): void;
+  /** the archive stored the ended game */
+  archived(gameId: string): void;
+}
+
+/** Several nodes: the games this node's sockets watch that another node plays. */
+export interface GamesElsewhere {
+  /** the node that plays a live game when it is another one, or null */
+  ownerOf(gameId: string): Promise<string | null>;
+  /** sockets here wait for the watchStart of the game `owner` plays */
+  wantStart(gameId: string, owner: string): void;
+  /** no socket here watches the game any more */
+  stopped(gameId: string): void;
 }
 
 /** Ended games whose spectators wait for the archive: at most this many, this long. */
 const AWAITING_ARCHIVE_MAX = 1_000;
-const AWAITING_ARCHIVE_MS = 60_000;
+export const AWAITING_ARCHIVE_MS = 60_000;
 
 const topicOf = (gameId: string) => `watch:${gameId}`;
+
+const NOT_LIVE: WatchRefusal = { code: 'unknown_game', message: WATCH_TEXT.notLive };
 
 /** What a spectator sees of the position: the players' pending draw offer left out. */
 function watchState(s: CurrentState): WatchStartMsg['currentState'] {
@@ -83,15 +102,19 @@ export class Spectators implements GameWatchers {
   private readonly awaitingArchive = new Map<string, number>();
   /** games the archive stored before their end reached the spectators */
   private readonly archivedEarly = new Set<string>();
+  /** games played elsewhere -> the sockets waiting for their watchStart from the owner */
+  private readonly awaitingStart = new Map<string, Set<WS>>();
   /** live watches on the server */
   private live = 0;
+  /** several nodes: the games played on other nodes */
+  elsewhere?: GamesElsewhere;
 
   constructor(
     private readonly app: TemplatedApp,
     private readonly limits: WatchLimits,
     private readonly games: () => GameManager | undefined,
     /** whether finished games go to an archive (then `archived` is called for each) */
-    private readonly withArchive: boolean,
+    readonly withArchive: boolean,
   ) {}
 
   /** Spectators of live games now (for tests and metrics). */
@@ -99,17 +122,21 @@ export class Spectators implements GameWatchers {
     return this.live;
   }
 
-  /** watchGame: refused (nothing changed), or watchStart follows once what it shows is durable. */
-  watch(ws: WS, gameId: string): WatchRefusal | null {
+  /**
+   * watchGame: refused (nothing changed), or watchStart follows once what it shows is durable.
+   * A game another node plays is answered once its owner is known (a promise).
+   */
+  watch(ws: WS, gameId: string): WatchRefusal | null | Promise<WatchRefusal | null> {
     const games = this.games();
     const game = games?.games.get(gameId);
-    if (!games || !game || game.ended) return { code: 'unknown_game', message: WATCH_TEXT.notLive };
-    const mine = this.watches.get(ws);
-    if (mine?.get(gameId) !== 'live') {
-      const refused = this.admissionRefusal(mine, gameId);
-      if (refused) return refused;
-      this.add(ws, gameId);
-    }
+    if (games && game) return game.ended ? NOT_LIVE : this.watchHere(ws, gameId, game, games);
+    if (!this.elsewhere || this.watches.get(ws)?.get(gameId) === 'ended') return NOT_LIVE;
+    return this.watchElsewhere(ws, gameId, this.elsewhere);
+  }
+
+  private watchHere(ws: WS, gameId: string, game: LiveGame, games: GameManager): WatchRefusal | null {
+    const refused = this.admit(ws, gameId);
+    if (refused) return refused;
     const start = watchStart(game, games);
     // the position may hold a move still being written: the frames before it were published
     // before this runs, the ones after it after
@@ -119,6 +146,85 @@ export class Spectators implements GameWatchers {
       send(ws, start);
     });
     return null;
+  }
+
+  /** Admits the socket's watch of the game unless it is live already or a limit refuses it. */
+  private admit(ws: WS, gameId: string): WatchRefusal | null {
+    const mine = this.watches.get(ws);
+    if (mine?.get(gameId) === 'live') return null;
+    const refused = this.admissionRefusal(mine, gameId);
+    if (!refused) this.add(ws, gameId);
+    return refused;
+  }
+
+  /** A game not played here: its owner is looked up, then the watch waits for the owner's watchStart. */
+  private async watchElsewhere(ws: WS, gameId: string, elsewhere: GamesElsewhere): Promise<WatchRefusal | null> {
+    const owner = await elsewhere.ownerOf(gameId).catch(() => null);
+    if (ws.getUserData().closing) return null;
+    const games = this.games();
+    const game = games?.games.get(gameId);
+    if (games && game && !game.ended) return this.watchHere(ws, gameId, game, games); // taken over here meanwhile
+    if (!owner || this.watches.get(ws)?.get(gameId) === 'ended') return NOT_LIVE;
+    const refused = this.admit(ws, gameId);
+    if (refused) return refused;
+    let waiting = this.awaitingStart.get(gameId);
+    if (!waiting) this.awaitingStart.set(gameId, (waiting = new Set()));
+    waiting.add(ws);
+    elsewhere.wantStart(gameId, owner);
+    return null;
+  }
+
+  /** The owner's watchStart of a game played elsewhere: the sockets waiting for it follow the game. */
+  startedElsewhere(gameId: string, text: string): void {
+    const waiting = this.awaitingStart.get(gameId);
+    if (!waiting) return;
+    this.awaitingStart.delete(gameId);
+    for (const ws of waiting) {
+      if (this.watches.get(ws)?.get(gameId) !== 'live') continue;
+      ws.subscribe(topicOf(gameId));
+      sendText(ws, text);
+    }
+  }
+
+  /** Every live watcher of a game played elsewhere waits for a fresh watchStart (its owner changed, or frames were lost). */
+  awaitStartAgain(gameId: string): void {
+    const live = [...(this.byGame.get(gameId) ?? [])].filter((ws) => this.watches.get(ws)?.get(gameId) === 'live');
+    if (live.length > 0) this.awaitingStart.set(gameId, new Set(live));
+  }
+
+  /** A game watched from here as played elsewhere is now played here: its watchers get a fresh watchStart. */
+  cameHere(gameId: string): void {
+    this.awaitingStart.delete(gameId);
+    const games = this.games();
+    const game = games?.games.get(gameId);
+    if (!games || !game || game.ended) return this.notLive(gameId);
+    for (const ws of [...(this.byGame.get(gameId) ?? [])]) {
+      if (this.watches.get(ws)?.get(gameId) === 'live') this.watchHere(ws, gameId, game, games);
+    }
+  }
+
+  /** A game watched from here is not live anywhere (its owner says so, or it has none): its live watchers are told. */
+  notLive(gameId: string): void {
+    this.awaitingStart.delete(gameId);
+    this.tellNotLive(gameId, [...(this.byGame.get(gameId) ?? [])]);
+  }
+
+  /** A game that ended before the owner's watchStart reached the sockets waiting for it: they are told it is not live. */
+  private refuseAwaiting(gameId: string): void {
+    const waiting = this.awaitingStart.get(gameId);
+    if (!waiting) return;
+    this.awaitingStart.delete(gameId);
+    this.tellNotLive(gameId, [...waiting]);
+  }
+
+  /** Ends the live watches of `sockets` with an unknown_game error, as a refused watchGame would. */
+  private tellNotLive(gameId: string, sockets: WS[]): void {
+    for (const ws of sockets) {
+      if (this.watches.get(ws)?.get(gameId) !== 'live') continue;
+      this.remove(ws, gameId);
+      ws.unsubscribe(topicOf(gameId));
+      send(ws, { type: 'error', code: NOT_LIVE.code, message: NOT_LIVE.message, gameId });
+    }
   }
 
   /** unwatchGame: watchStopped, or refused when the socket does not watch the game. */
@@ -137,11 +243,13 @@ export class Spectators implements GameWatchers {
     for (const gameId of [...mine.keys()]) this.remove(ws, gameId);
   }
 
-  frame(gameId: string, bytes: Uint8Array): void {
+  /** A frame of a watched game: this node's (its bytes) or, played elsewhere, relayed by its owner (its text). */
+  frame(gameId: string, bytes: Uint8Array | string): void {
     if (this.byGame.has(gameId)) this.app.publish(topicOf(gameId), bytes, false);
   }
 
   ended(gameId: string): void {
+    this.refuseAwaiting(gameId);
     const sockets = this.byGame.get(gameId);
     if (!sockets) return;
     for (const ws of sockets) this.watches.get(ws)?.set(gameId, 'ended');
@@ -194,9 +302,13 @@ export class Spectators implements GameWatchers {
     if (mine?.size === 0) this.watches.delete(ws);
     const sockets = this.byGame.get(gameId);
     sockets?.delete(ws);
+    const waiting = this.awaitingStart.get(gameId);
+    waiting?.delete(ws);
+    if (waiting?.size === 0) this.awaitingStart.delete(gameId);
     if (sockets?.size === 0) {
       this.byGame.delete(gameId);
       this.awaitingArchive.delete(gameId);
+      this.elsewhere?.stopped(gameId);
     }
   }
 
@@ -221,5 +333,9 @@ export class Spectators implements GameWatchers {
 }
 
 function send(ws: WS, msg: ServerMessage): void {
-  if (!ws.getUserData().closing) ws.send(JSON.stringify(msg), false);
+  sendText(ws, JSON.stringify(msg));
+}
+
+function sendText(ws: WS, text: string): void {
+  if (!ws.getUserData().closing) ws.send(text, false);
 }
