@@ -161,6 +161,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const hub = new Hub(app, opts.playerCountIntervalMs ?? 1000, pings);
   const cluster = opts.cluster ? await openSite(opts.cluster, opts.durableDir ?? '', hub, metrics, log) : null;
   const spectators = new Spectators(app, opts.watch ?? SERVER_DEFAULTS.watch, () => games.current, Boolean(opts.accounts?.archive));
+  // several nodes: other nodes' spectators of this node's games are told too
+  const watchers = cluster ? cluster.spectate(spectators, () => games.current) : spectators;
   const durable: OpenedJournal | undefined = opts.durableDir
     ? openGameJournal(
         opts.durableDir,
@@ -184,7 +186,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       startFen: opts.startFen,
       inspect: opts.inspect,
       ...(cluster ? { placement: cluster, mayPlay: () => cluster.membership.mayPlay } : {}),
-      watchers: spectators,
+      watchers,
       ...(opts.accounts?.archive
         ? {
             onEnded: archiveFinishedGames(
@@ -195,7 +197,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
                 // a player away now gets it when they come back to the game
                 gameManager.rated(msg);
               },
-              (gameId) => spectators.archived(gameId),
+              (gameId) => watchers.archived(gameId),
             ),
           }
         : {}),

@@ -3,6 +3,8 @@
  * player's socket lives on one node and their game is played on its owner node: commands go from
  * the socket's node to the owner as the client's own text, and are parsed and checked there as
  * for a local player; what the game says to the player comes back as the frame's text.
+ * Spectators are relayed per node, not per socket: a node with sockets watching a game played
+ * elsewhere tells the owner once (`watch`), and gets each spectator frame once (`wframe`).
  */
 import { z } from 'zod';
 import { playerRatingSchema } from '../../machines/protocol/schemas';
@@ -41,8 +43,24 @@ export const busMessageSchema = z.discriminatedUnion('k', [
   z.object({ k: z.literal('leave'), n: z.string(), p: z.string() }),
   /** matchmaking paired these two: start their game here */
   z.object({ k: z.literal('create'), white: seatInfoSchema, black: seatInfoSchema }),
+  /** spectators: node `n` has sockets watching game `g` and waits for its watchStart (to the owner) */
+  z.object({ k: z.literal('watch'), n: z.string(), g: z.string() }),
+  /** spectators: node `n` has no socket watching game `g` any more (to the owner) */
+  z.object({ k: z.literal('unwatch'), n: z.string(), g: z.string() }),
+  /** spectators: the watchStart (its text) of game `g`, for the sockets that wait for it */
+  z.object({ k: z.literal('wstart'), g: z.string(), t: z.string() }),
+  /** spectators: a frame (its text) of game `g`, for its spectators' topic */
+  z.object({ k: z.literal('wframe'), g: z.string(), t: z.string() }),
+  /** spectators: game `g` ended (its gameEnd went out as a wframe) */
+  z.object({ k: z.literal('wend'), g: z.string() }),
+  /** spectators: the archive stored game `g` */
+  z.object({ k: z.literal('warchived'), g: z.string() }),
+  /** spectators: game `g` is not live on the node asked (unknown or ended) */
+  z.object({ k: z.literal('wunknown'), g: z.string() }),
 ]);
 export type BusMessage = z.infer<typeof busMessageSchema>;
+/** The spectators' messages (server/cluster/watching.ts). */
+export type WatchMessage = Extract<BusMessage, { k: 'watch' | 'unwatch' | 'wstart' | 'wframe' | 'wend' | 'warchived' | 'wunknown' }>;
 
 /** A message from the channel, or null when it is not one (logged by the caller). */
 export function readBusMessage(text: string): BusMessage | null {

@@ -24,6 +24,8 @@ import type { ServerMessage } from '../../machines/protocol/messages';
 import { SiteMatchmaking } from './matchmaking';
 import { SharedLimits } from './sharedLimits';
 import { readBusMessage, type BusMessage, type SeatInfo } from './messages';
+import { SiteWatching } from './watching';
+import type { GameWatchers, Spectators } from '../realtime/spectators';
 
 export interface ClusterOptions {
   redisUrl: string;
@@ -53,6 +55,8 @@ export class ClusterNode {
   private games!: GameManager;
   private sockets!: RemoteSockets;
   matchmaking!: SiteMatchmaking;
+  /** spectators of games played on other nodes, and other nodes' spectators of this node's games */
+  private watching?: SiteWatching;
   /** dead nodes whose games are being taken over now */
   private readonly takingOver = new Set<string>();
   private closing = false;
@@ -73,10 +77,16 @@ export class ClusterNode {
     this.membership = new Membership(this.node, redis, this.keys, logger, () => hub.playersOnline, {
       leaseLapsed: () => void this.checkOwnership(),
       deadNodes: (nodes) => {
-        for (const n of nodes) void this.takeOver(n);
+        for (const n of nodes) {
+          this.watching?.nodeGone(n);
+          void this.takeOver(n);
+        }
       },
       matchmakerChanged: (holder) => this.matchmakerChanged(holder),
-      beat: (live) => void this.findMovedGames(live),
+      beat: (live) => {
+        void this.findMovedGames(live);
+        void this.watching?.findMovedGames(live);
+      },
       siteChanged: (view) => {
         if (this.hub.remote) this.hub.remote.elsewhereOnline = view.elsewhere;
         this.hub.countChanged();
@@ -104,12 +114,20 @@ export class ClusterNode {
     return this.matchmaking;
   }
 
+  /** The node's spectators, across the site: what the game manager and the archive tell them is relayed to other nodes' too. */
+  spectate(spectators: Spectators, games: () => GameManager | undefined): GameWatchers {
+    this.watching = new SiteWatching(this.node, spectators, games, this.ownership, (n, m) => this.publish(n, m), this.logger.child({ part: 'watching' }));
+    return this.watching;
+  }
+
   /** Joins the site once the games, the pool (sitePool) and the sockets exist. */
   async start(sockets: RemoteSockets): Promise<void> {
     this.sockets = sockets;
     this.hub.remote = { sendText: (node, playerId, text) => this.sendText(node, playerId, text), elsewhereOnline: 0 };
     this.redis.onChange((reachable) => {
-      if (reachable) this.resyncRemoteGames();
+      if (!reachable) return;
+      this.resyncRemoteGames();
+      this.watching?.resync();
     });
     await this.redis.sub.subscribe(this.keys.channel(this.node));
     this.redis.sub.on('message', (_channel: string, text: string) => this.received(text));
@@ -185,6 +203,14 @@ export class ClusterNode {
         return this.matchmaking.remoteLeave(msg.n, msg.p);
       case 'create':
         return this.createPaired(msg.white, msg.black);
+      case 'watch':
+      case 'unwatch':
+      case 'wstart':
+      case 'wframe':
+      case 'wend':
+      case 'warchived':
+      case 'wunknown':
+        return this.watching?.handle(msg);
     }
   }
 
@@ -376,12 +402,22 @@ export class ClusterNode {
       // every game at once: one script claims them, one query reads their logs, one lookup
       // finds their players' sockets
       const taken = await this.ownership.claimAll(dead);
-      if (taken && taken.length > 0) await this.resumeClaimed(dead, taken, seen);
+      if (taken && taken.length > 0) await this.resumeWatched(dead, taken, seen);
       await this.ownership.forgetIfEmpty(dead);
     } catch (err) {
       this.logger.warn({ err: (err as Error).message, dead }, 'taking over a dead node\'s games failed; trying again');
     } finally {
       this.takingOver.delete(dead);
+    }
+  }
+
+  /** Resumes the claimed games; spectators who ask for one meanwhile are answered once it plays. */
+  private async resumeWatched(dead: string, gameIds: string[], seen: number | null): Promise<void> {
+    for (const id of gameIds) this.watching?.takingOver(id);
+    try {
+      await this.resumeClaimed(dead, gameIds, seen);
+    } finally {
+      for (const id of gameIds) this.watching?.tookOver(id);
     }
   }
 

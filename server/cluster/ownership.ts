@@ -112,6 +112,11 @@ export class Ownership {
     return nodes.map((n) => (n !== null && alive.has(n) ? n : null));
   }
 
+  /** The owner of a game (null: none). */
+  ownerOf(gameId: string): Promise<string | null> {
+    return this.redis.cmd.get(this.keys.owner(gameId));
+  }
+
   /** The owner of each game (null: none). */
   owners(gameIds: string[]): Promise<(string | null)[]> {
     return this.redis.cmd.mget(...gameIds.map((g) => this.keys.owner(g)));

@@ -1,0 +1,255 @@
+/**
+ * Spectators across the site's nodes, relayed per node and not per socket (as lila-ws does).
+ *
+ * On the socket's node: a socket watching a game another node plays waits while the owner is
+ * looked up (`owner:<game>`); the node then asks the owner once for the game's watchStart
+ * (`watch`), which also tells the owner that this node has watchers, and tells it when its last
+ * watcher of the game is gone (`unwatch`). Everything the owner relays is published to the game's
+ * topic here, one message per frame whatever the number of watchers here.
+ *
+ * On the owner: the nodes with watchers of each game; a `watch` is answered with the watchStart
+ * after the game log's commit (as for a local spectator), and every spectator frame (the same
+ * bytes as the local topic's), the end and the archive's word are relayed to each of those nodes.
+ * Nothing a player alone is told ever goes through here.
+ *
+ * When an owner dies, its games' new owner does not know their watchers: the socket's node finds
+ * the new owner at its next beats and asks it again (its watchers get a fresh watchStart).
+ */
+import type { Logger } from 'pino';
+import type { GameManager } from '../game/games';
+import { AWAITING_ARCHIVE_MS, watchStart, type GameWatchers, type GamesElsewhere, type Spectators } from '../realtime/spectators';
+import type { Ownership } from './ownership';
+import type { BusMessage, WatchMessage } from './messages';
+
+/** A game played elsewhere that sockets here watch. */
+interface WatchedElsewhere {
+  owner: string;
+  /** a `watch` is on its way to the owner: its watchStart will serve every socket waiting */
+  asked: boolean;
+  /** the owner said the game ended: nothing more to tell it */
+  ended: boolean;
+}
+
+/** A game played here that sockets on other nodes watch. */
+interface Relay {
+  nodes: Set<string>;
+  ended: boolean;
+  archived: boolean;
+}
+
+const decoder = new TextDecoder();
+
+export class SiteWatching implements GameWatchers, GamesElsewhere {
+  /** socket side: games played on other nodes that sockets here watch */
+  private readonly watched = new Map<string, WatchedElsewhere>();
+  /** owner side: games played here that other nodes' sockets watch */
+  private readonly relays = new Map<string, Relay>();
+  /** owner side: games of a dead node being taken over here -> the nodes that asked for them meanwhile */
+  private readonly resuming = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly node: string,
+    private readonly spectators: Spectators,
+    private readonly games: () => GameManager | undefined,
+    private readonly ownership: Ownership,
+    private readonly publish: (node: string, msg: BusMessage) => void,
+    private readonly logger: Logger,
+  ) {
+    spectators.elsewhere = this;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The socket's node
+
+  ownerOf(gameId: string): Promise<string | null> {
+    const known = this.watched.get(gameId);
+    if (known && !known.ended) return Promise.resolve(known.owner);
+    return this.ownership.ownerOf(gameId).then((owner) => (owner === this.node ? null : owner));
+  }
+
+  wantStart(gameId: string, owner: string): void {
+    let w = this.watched.get(gameId);
+    if (!w || w.owner !== owner || w.ended) this.watched.set(gameId, (w = { owner, asked: false, ended: false }));
+    this.ask(gameId, w);
+  }
+
+  stopped(gameId: string): void {
+    const w = this.watched.get(gameId);
+    if (!w) return;
+    this.watched.delete(gameId);
+    if (!w.ended) this.publish(w.owner, { k: 'unwatch', n: this.node, g: gameId });
+  }
+
+  private ask(gameId: string, w: WatchedElsewhere): void {
+    if (w.asked) return;
+    w.asked = true;
+    this.publish(w.owner, { k: 'watch', n: this.node, g: gameId });
+  }
+
+  /** The owner's watchStart: the sockets waiting for it follow the game from there. */
+  private started(gameId: string, text: string): void {
+    const w = this.watched.get(gameId);
+    if (w) w.asked = false;
+    this.spectators.startedElsewhere(gameId, text);
+  }
+
+  /** The owner ended the game: the watchers here wait for the archive as local ones do. */
+  private endedElsewhere(gameId: string): void {
+    const w = this.watched.get(gameId);
+    if (w) w.ended = true;
+    this.spectators.ended(gameId);
+  }
+
+  private archivedElsewhere(gameId: string): void {
+    this.watched.delete(gameId);
+    this.spectators.archived(gameId);
+  }
+
+  /** The owner does not play the game (any more): its watchers here are told it is not live. */
+  private unknown(gameId: string): void {
+    this.watched.delete(gameId);
+    this.spectators.notLive(gameId);
+  }
+
+  /**
+   * At each beat: watched games whose owner is no longer live are looked up again; once another
+   * node has taken one over it is asked, and the watchers here get a fresh watchStart from it.
+   */
+  async findMovedGames(live: ReadonlySet<string>): Promise<void> {
+    const orphans = [...this.watched].filter(([, w]) => !w.ended && !live.has(w.owner));
+    if (orphans.length === 0) return;
+    let owners: (string | null)[];
+    try {
+      owners = await this.ownership.owners(orphans.map(([g]) => g));
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'could not look up the owners of watched games');
+      return;
+    }
+    orphans.forEach(([gameId, w], i) => {
+      if (this.watched.get(gameId) === w) this.ownerFound(gameId, w, owners[i], live);
+    });
+  }
+
+  private ownerFound(gameId: string, w: WatchedElsewhere, owner: string | null, live: ReadonlySet<string>): void {
+    if (owner === null) return this.unknown(gameId); // ended while its owner was away
+    if (owner === w.owner || !live.has(owner)) return; // not taken over yet
+    if (owner === this.node) return; // taken over here: tookOver shows its watchers the game
+    w.owner = owner;
+    w.asked = false;
+    this.spectators.awaitStartAgain(gameId);
+    this.ask(gameId, w);
+  }
+
+  /** Redis is back after an outage (frames between nodes were lost): every watched game is asked again. */
+  resync(): void {
+    for (const [gameId, w] of this.watched) {
+      if (w.ended) continue;
+      w.asked = false;
+      this.spectators.awaitStartAgain(gameId);
+      this.ask(gameId, w);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The owner
+
+  /** A game of a dead node is being taken over here: the nodes asking for it meanwhile wait until it plays. */
+  takingOver(gameId: string): void {
+    this.resuming.set(gameId, new Set());
+  }
+
+  /** The game taken over plays here now (or was found ended): whoever asked meanwhile, here or elsewhere, is answered. */
+  tookOver(gameId: string): void {
+    const asked = this.resuming.get(gameId) ?? new Set<string>();
+    this.resuming.delete(gameId);
+    for (const node of asked) this.watchedFrom(node, gameId);
+    if (!this.watched.delete(gameId)) return;
+    this.spectators.cameHere(gameId);
+  }
+
+  /** Node `from` has watchers of game `gameId`: it gets the watchStart, then every frame. */
+  private watchedFrom(from: string, gameId: string): void {
+    const asked = this.resuming.get(gameId);
+    if (asked) return void asked.add(from);
+    const games = this.games();
+    const game = games?.games.get(gameId);
+    if (!games || !game || game.ended) return this.publish(from, { k: 'wunknown', g: gameId });
+    let relay = this.relays.get(gameId);
+    if (!relay) this.relays.set(gameId, (relay = { nodes: new Set(), ended: false, archived: false }));
+    relay.nodes.add(from);
+    const t = JSON.stringify(watchStart(game, games));
+    // as for a local spectator: the frames before the position were relayed before this runs
+    games.afterCommit(() => {
+      if (this.relays.get(gameId)?.nodes.has(from)) this.publish(from, { k: 'wstart', g: gameId, t });
+    });
+  }
+
+  private unwatchedFrom(from: string, gameId: string): void {
+    const relay = this.relays.get(gameId);
+    relay?.nodes.delete(from);
+    if (relay?.nodes.size === 0) this.relays.delete(gameId);
+  }
+
+  /** A node died: nothing more is relayed to it. */
+  nodeGone(node: string): void {
+    for (const gameId of [...this.relays.keys()]) this.unwatchedFrom(node, gameId);
+  }
+
+  frame(gameId: string, bytes: Uint8Array): void {
+    this.spectators.frame(gameId, bytes);
+    if (this.relays.has(gameId)) this.tell(gameId, { k: 'wframe', g: gameId, t: decoder.decode(bytes) });
+  }
+
+  /** A game of this node ended (its gameEnd was relayed as a frame). */
+  ended(gameId: string): void {
+    this.spectators.ended(gameId);
+    const relay = this.tell(gameId, { k: 'wend', g: gameId });
+    if (!relay) return;
+    relay.ended = true;
+    if (!this.spectators.withArchive || relay.archived) return void this.relays.delete(gameId);
+    // an archive that never answers does not keep the relay
+    setTimeout(() => this.forgetRelay(gameId, relay), AWAITING_ARCHIVE_MS).unref();
+  }
+
+  private forgetRelay(gameId: string, relay: Relay): void {
+    if (this.relays.get(gameId) === relay) this.relays.delete(gameId);
+  }
+
+  /** The archive stored a game of this node. */
+  archived(gameId: string): void {
+    this.spectators.archived(gameId);
+    const relay = this.tell(gameId, { k: 'warchived', g: gameId });
+    if (!relay) return;
+    relay.archived = true;
+    if (relay.ended) this.relays.delete(gameId);
+  }
+
+  /** One message to each node with watchers of the game; its relay, when there is one. */
+  private tell(gameId: string, msg: BusMessage): Relay | undefined {
+    const relay = this.relays.get(gameId);
+    for (const node of relay?.nodes ?? []) this.publish(node, msg);
+    return relay;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Messages from other nodes
+
+  handle(msg: WatchMessage): void {
+    switch (msg.k) {
+      case 'watch':
+        return this.watchedFrom(msg.n, msg.g);
+      case 'unwatch':
+        return this.unwatchedFrom(msg.n, msg.g);
+      case 'wstart':
+        return this.started(msg.g, msg.t);
+      case 'wframe':
+        return this.spectators.frame(msg.g, msg.t);
+      case 'wend':
+        return this.endedElsewhere(msg.g);
+      case 'warchived':
+        return this.archivedElsewhere(msg.g);
+      case 'wunknown':
+        return this.unknown(msg.g);
+    }
+  }
+}
