@@ -1,9 +1,9 @@
 /**
- * Spectators across two nodes of one site in this process, on the test Redis and PostgreSQL: a
+ * Spectators across the nodes of one site in this process, on the test Redis and PostgreSQL: a
  * spectator whose socket is on node B watches a game node A plays as it would on A; the owner
  * relays each frame once to B however many watch there (counted on the Redis channels), and
- * stops once B's last watcher is gone; a game nobody plays is refused; a spectator on the node
- * that takes a game over follows it on.
+ * stops once B's last watcher is gone; a game nobody plays is refused; when A leaves, spectators
+ * on the node that takes the game over and on a third node follow it on.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
@@ -27,11 +27,13 @@ afterEach(async () => {
   await site?.destroy();
 });
 
-async function twoNodes(opts: StartServerOptions = {}): Promise<[RunningServer, RunningServer]> {
+async function nodes(n: number, opts: StartServerOptions = {}): Promise<RunningServer[]> {
   site = testSite();
-  for (let i = 0; i < 2; i++) servers.push(await startTestServer({ cluster: site.options, serverSecret: 'x'.repeat(32), ...opts }));
-  return [servers[0], servers[1]];
+  for (let i = 0; i < n; i++) servers.push(await startTestServer({ cluster: site.options, serverSecret: 'x'.repeat(32), ...opts }));
+  return [...servers];
 }
+
+const twoNodes = (opts: StartServerOptions = {}) => nodes(2, opts);
 
 /** The archive's contract in memory: every game is stored, none rated. */
 class MemoryArchive implements Archive {
@@ -252,8 +254,8 @@ describe('a spectator on another node than the game', () => {
 });
 
 describe('the owner leaving the site', () => {
-  it('a spectator on the node that takes the game over gets a fresh watchStart and follows on', async () => {
-    const [a, b] = await twoNodes();
+  it('spectators on the node that takes the game over and on another get a fresh watchStart and follow on', async () => {
+    const [a, b, c] = await nodes(3);
     const white = await connect(a);
     const black = await connect(b);
     white.send('findGame', { username: 'Alice' });
@@ -264,12 +266,17 @@ describe('the owner leaving the site', () => {
     const p: Pair = { white, black, gameId: sw.gameId as string };
     expect(a.stats().liveGames).toBe(1); // the first to search is on a: a plays it
     await playMoves(p, ['e2e4']);
-    const { c } = await watching(b, p.gameId);
+    // whichever of b and c takes the game over, one spectator is on the new owner and one is not
+    const onB = await watching(b, p.gameId);
+    const onC = await watching(c, p.gameId);
 
     await servers.shift()!.close();
-    const again = await c.next('watchStart', () => true, 15_000);
-    expect(again.currentState).toMatchObject({ seq: 1, turn: 'black' });
+    for (const w of [onB, onC]) {
+      const again = await w.c.next('watchStart', () => true, 15_000);
+      expect(again.currentState).toMatchObject({ seq: 1, turn: 'black' });
+    }
+    expect(b.stats().liveGames + c.stats().liveGames).toBe(1);
     black.send('gameMove', { gameId: p.gameId, move: { from: 'e7', to: 'e5' } });
-    expect(await c.next('gameMove')).toMatchObject({ seq: 2, san: 'e5' });
+    for (const w of [onB, onC]) expect(await w.c.next('gameMove')).toMatchObject({ seq: 2, san: 'e5' });
   }, 30_000);
 });
