@@ -36,7 +36,8 @@ export class Rematches {
     if (!players) return { code: 'unknown_game', message: REMATCH_TEXT.unknownGame };
     const opponentId = players.white === session.id ? players.black : players.white;
     const opponent = this.hub.session(opponentId);
-    if (!opponent?.ws) {
+    // the opponent's socket may be on another node of the site
+    if (!opponent || !this.hub.connected(opponent)) {
       this.offers.delete(gameId);
       return { code: 'rematch_unavailable', message: REMATCH_TEXT.opponentGone };
     }

@@ -120,3 +120,44 @@ describe('a node leaving the site', () => {
     expect(b.stats().liveGames).toBe(1);
   }, 30_000);
 });
+
+describe('across nodes, after a game and between pools', () => {
+  it('plays a rematch of a game across nodes: both offer, the colours swap, the new game is live', async () => {
+    const [a, b] = await nodes(2);
+    const { p } = await pair(await connect(a), await connect(b));
+    p.white.send('resign', { gameId: p.gameId });
+    await Promise.all([p.white.next('gameEnd'), p.black.next('gameEnd')]);
+    p.black.send('offerRematch', { gameId: p.gameId });
+    expect(await p.white.next('rematchOffer')).toMatchObject({ gameId: p.gameId });
+    p.white.send('offerRematch', { gameId: p.gameId });
+    const [w, bl] = await Promise.all([p.white.next('gameStart'), p.black.next('gameStart')]);
+    expect(w.gameId).toBe(bl.gameId);
+    expect(w.gameId).not.toBe(p.gameId);
+    expect([w.color, bl.color]).toEqual(['black', 'white']);
+    await playMoves({ white: p.black, black: p.white, gameId: w.gameId as string }, ['d2d4', 'd7d5']);
+  });
+
+  it('hands a searching player to the node that runs the pool next when the old one leaves', async () => {
+    const [a, b] = await nodes(2);
+    // node a started first and runs the pool; a player on b searches there
+    const waiting = await connect(b);
+    waiting.send('findGame', { username: 'Wanda' });
+    await waiting.next('matchmakingStatus', (m) => m.status === 'queued');
+    // node a leaves (it gives the role up); b takes the pool over with its searching player in it
+    await servers.shift()!.close();
+    const newcomer = await connect(b);
+    const until = performance.now() + 10_000;
+    let start: Msg | null = null;
+    while (!start && performance.now() < until) {
+      newcomer.send('findGame', { username: 'Nick' });
+      start = await newcomer.next('gameStart', () => true, 1000).catch(() => null);
+      if (!start) {
+        newcomer.send('cancelMatchmaking');
+        await newcomer.next('matchmakingStatus', (m) => m.status === 'canceled');
+      }
+    }
+    expect(start).toMatchObject({ opponentName: 'Wanda' });
+    expect(await waiting.next('gameStart')).toMatchObject({ gameId: start!.gameId, opponentName: 'Nick' });
+    expect(a.stats().connections).toBe(0);
+  }, 20_000);
+});
