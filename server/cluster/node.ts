@@ -57,6 +57,8 @@ export class ClusterNode {
   matchmaking!: SiteMatchmaking;
   /** spectators of games played on other nodes, and other nodes' spectators of this node's games */
   private watching?: SiteWatching;
+  /** nodes seen dead (their leases expired); a node's id is never used again */
+  private readonly deadNodes = new Set<string>();
   /** dead nodes whose games are being taken over now */
   private readonly takingOver = new Set<string>();
   private closing = false;
@@ -78,12 +80,14 @@ export class ClusterNode {
       leaseLapsed: () => void this.checkOwnership(),
       deadNodes: (nodes) => {
         for (const n of nodes) {
+          this.deadNodes.add(n);
           this.watching?.nodeGone(n);
           void this.takeOver(n);
         }
       },
       matchmakerChanged: (holder) => this.matchmakerChanged(holder),
       beat: (live) => {
+        this.playersOfDeadNodesGone();
         void this.findMovedGames(live);
         void this.watching?.findMovedGames(live);
       },
@@ -256,6 +260,17 @@ export class ClusterNode {
     const { previous, game } = await this.ownership.socketOpened(playerId);
     if (previous && previous !== this.node) this.publish(previous, { k: 'replace', n: this.node, p: playerId });
     return game && game.owner !== this.node ? game : null;
+  }
+
+  /**
+   * Players of this node's games (or pool) whose socket was on a node that died have no socket
+   * any more: their disconnect grace starts, as if their socket had closed.
+   */
+  private playersOfDeadNodesGone(): void {
+    if (this.deadNodes.size === 0) return;
+    for (const s of [...this.hub.players.values()]) {
+      if (s.node && this.deadNodes.has(s.node)) this.playerGone(s.id, s.node);
+    }
   }
 
   /**

@@ -161,3 +161,14 @@ describe('across nodes, after a game and between pools', () => {
     expect(a.stats().connections).toBe(0);
   }, 20_000);
 });
+
+describe('a node of the players dying', () => {
+  it('starts the disconnect grace of a player whose socket was on a node that left', async () => {
+    const [a] = await nodes(2);
+    const { p } = await pair(await connect(a), await connect(servers[1]));
+    // black's node leaves without a word about its sockets (as a killed node would)
+    await servers.pop()!.close();
+    const notice = await p.white.next('opponentDisconnected', (m) => m.gameId === p.gameId, 10_000);
+    expect(notice.message).toMatch(/seconds to come back/);
+  }, 15_000);
+});
