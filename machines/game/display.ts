@@ -44,6 +44,18 @@ export function reasonLabel(reason: GameEndReason | string): string {
   return Object.prototype.hasOwnProperty.call(REASON_LABELS, reason) ? REASON_LABELS[reason] : reason;
 }
 
+const PGN_RESULT = { white: '1-0', black: '0-1', draw: '1/2-1/2' } as const;
+
+/** A result as a PGN `Result` tag writes it. */
+export function pgnResultTag(winner: Winner): (typeof PGN_RESULT)[Winner] {
+  return PGN_RESULT[winner];
+}
+
+/** A result as a score shown to people (lichess: 1-0, 0-1, ½-½). */
+export function resultScore(winner: Winner): '1-0' | '0-1' | '½-½' {
+  return winner === 'draw' ? '½-½' : PGN_RESULT[winner];
+}
+
 export type Outcome = 'win' | 'loss' | 'draw';
 
 /** docs/product.md: "the outcome is computed for the local player (win, loss or draw)". */

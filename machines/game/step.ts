@@ -8,7 +8,7 @@ import { START_FEN } from '../chess';
 import { canMate, pgnOf, playOnBoard, positionKey, startPosition } from './board';
 import { clockRunning, clocksAt, creditLag, elapsedThisTurn, moverFlagged } from './clock';
 import { UNTIMED_PLIES } from './defaults';
-import { opposite } from './display';
+import { opposite, pgnResultTag } from './display';
 import { graceLeftMs, syncGrace } from './presence';
 import { REJECTION } from './reasons';
 import { resolveSettings } from './settings';
@@ -95,11 +95,6 @@ function lossUnlessNoMatingMaterial(state: GameState, loser: Color, reason: 'tim
   return canMate(state.fen, other) ? { winner: other, reason } : { winner: 'draw', reason };
 }
 
-function pgnResult(result: GameResult): string {
-  if (result.winner === 'draw') return '1/2-1/2';
-  return result.winner === 'white' ? '1-0' : '0-1';
-}
-
 /** PGN Termination tag values as lichess writes them. */
 function pgnTermination(result: GameResult): string {
   if (result.reason === 'timeout') return 'Time forfeit';
@@ -115,7 +110,7 @@ export function gamePgn(state: GameState): string {
     Event: 'Casual rapid game',
     White: state.white.name,
     Black: state.black.name,
-    Result: result ? pgnResult(result) : '*',
+    Result: result ? pgnResultTag(result.winner) : '*',
   };
   if (result) tags.Termination = pgnTermination(result);
   try {

@@ -6,6 +6,7 @@
  */
 import { ChessGame } from '../../machines/chess';
 import { clockHistory, gamePgn, type GameLog, type GameResult, type GameState, type Seat } from '../../machines/game';
+import { pgnResultTag } from '../../machines/game/display';
 import type { EndedAiGame } from '../ai/service';
 import type { ArchivedPlayer, FinishedGame } from './store';
 
@@ -43,7 +44,6 @@ export function finishedGameFromLog(
   };
 }
 
-const RESULT_TAG = { white: '1-0', black: '0-1', draw: '1/2-1/2' } as const;
 
 /** The archive record of a game against the AI: unrated, without clocks (AI games have none). */
 export function finishedAiGame(ended: EndedAiGame, human: ArchivedPlayer): FinishedGame {
@@ -68,6 +68,6 @@ export function finishedAiGame(ended: EndedAiGame, human: ArchivedPlayer): Finis
     endedAt: new Date(Math.max(ended.startedAt, ended.endedAt)),
     moves,
     clocksMs: moves.map(() => 0),
-    pgn: game.pgn({ Event: 'Game against the AI', White: white.name, Black: black.name, Result: RESULT_TAG[ended.result.winner] }),
+    pgn: game.pgn({ Event: 'Game against the AI', White: white.name, Black: black.name, Result: pgnResultTag(ended.result.winner) }),
   };
 }

@@ -11,6 +11,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../../server/nodeFlags';
 import pino from 'pino';
 import { ChessGame } from '../../machines/chess';
+import { pgnResultTag } from '../../machines/game/display';
 import { startServer, type RunningServer } from '../../server/app';
 import { createAccounts, type AccountsModule } from '../../server/accounts';
 import type { ArchivedPlayer, FinishedGame } from '../../server/archive/index';
@@ -213,7 +214,7 @@ export async function startArchiveSite(): Promise<ArchiveSite> {
 export function storedGame(id: string, white: ArchivedPlayer, black: ArchivedPlayer, moves: string[], end: Pick<FinishedGame, 'winner' | 'reason'>, clocksMs = moves.map(() => 590_000)): FinishedGame {
   const game = new ChessGame();
   for (const m of moves) game.play(m);
-  const result = { white: '1-0', black: '0-1', draw: '1/2-1/2' }[end.winner];
+  const result = pgnResultTag(end.winner);
   return {
     id, kind: 'pool', white, black, ...end, clockMs: 600_000,
     startedAt: new Date(Date.now() - 300_000), endedAt: new Date(),

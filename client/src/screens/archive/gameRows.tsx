@@ -2,12 +2,12 @@
 import { Link } from 'react-router-dom';
 import type { GameSummary, PublicPlayer } from '../../../../machines/protocol/archive';
 import { reasonLabel } from '../../../../machines/client/outcome';
+import { resultScore } from '../../../../machines/game/display';
 
 function PlayerName({ p }: { p: PublicPlayer }) {
   return p.username ? <Link to={`/@/${p.username}`}>{p.name}</Link> : <span>{p.name}</span>;
 }
 
-const RESULT = { white: '1-0', black: '0-1', draw: '½-½' } as const;
 
 export function GameRows({ games }: { games: readonly GameSummary[] }) {
   if (games.length === 0) return <p className="empty">No games yet.</p>;
@@ -21,7 +21,7 @@ export function GameRows({ games }: { games: readonly GameSummary[] }) {
               <td>{new Date(g.endedAt).toLocaleDateString(undefined, { dateStyle: 'short' })}</td>
               <td><PlayerName p={g.white} /></td>
               <td><PlayerName p={g.black} /></td>
-              <td>{g.reason === 'aborted' ? 'Aborted' : `${RESULT[g.winner]} (${reasonLabel(g.reason)})`}</td>
+              <td>{g.reason === 'aborted' ? 'Aborted' : `${resultScore(g.winner)} (${reasonLabel(g.reason)})`}</td>
               <td><Link to={`/game/${g.id}`}>{g.rated ? 'Rated' : 'Casual'} · {Math.ceil(g.plies / 2)} moves</Link></td>
             </tr>
           ))}
