@@ -37,8 +37,8 @@ export interface MembershipEvents {
   leaseLapsed(): void;
   /** nodes whose lease expired (their games are for the taking) */
   deadNodes(nodes: string[]): void;
-  /** the node running the matchmaking pool changed */
-  matchmakerChanged(node: string): void;
+  /** the node running the matchmaking pool changed (from `previous`, '' before the first beat) */
+  matchmakerChanged(node: string, previous: string): void;
   /** the site's player count or number of nodes changed */
   siteChanged(view: SiteView): void;
   /** a beat went through; `live` are the nodes whose lease holds (this one included) */
@@ -116,8 +116,9 @@ export class Membership {
       this.renewedOnce = true;
       const holder = (await cmd.eval(MATCHMAKER, 1, this.keys.matchmaker, this.node, LEASE_MS)) as string;
       if (holder !== this.matchmakerNode) {
+        const previous = this.matchmakerNode;
         this.matchmakerNode = holder;
-        this.events.matchmakerChanged(holder);
+        this.events.matchmakerChanged(holder, previous);
       }
       await this.lookAtNodes();
     } catch (err) {

@@ -85,7 +85,7 @@ export class ClusterNode {
           void this.takeOver(n);
         }
       },
-      matchmakerChanged: (holder) => this.matchmakerChanged(holder),
+      matchmakerChanged: (holder, previous) => this.matchmakerChanged(holder, previous),
       beat: (live) => {
         this.playersOfDeadNodesGone();
         void this.findMovedGames(live);
@@ -498,13 +498,10 @@ export class ClusterNode {
     });
   }
 
-  private matchmakerChanged(holder: string): void {
-    const previous = this.previousMatchmaker;
-    this.previousMatchmaker = holder;
+  private matchmakerChanged(holder: string, previous: string): void {
     this.logger.info({ matchmaker: holder }, 'matchmaking pool runs on node');
     this.matchmaking?.matchmakerChanged(previous);
   }
-  private previousMatchmaker = '';
 
   /**
    * Leaves the site (SIGTERM): the games stop here, everything written is committed, and the
