@@ -25,3 +25,26 @@ export function expectAllThresholdsPass(run: ScenarioRun): void {
   // k6 passes a threshold whose metric got no sample; here each one must have judged something.
   expect(run.thresholds.filter((t) => t.value === null).map((t) => `${t.metric} ${t.expression}`)).toEqual([]);
 }
+
+/**
+ * A steady-play run at test scale: every player's game finished, no move refused, no message
+ * out of the protocol, and every move sent came back as the server's gameMove broadcast.
+ */
+export function expectSteadyPlayComplete(run: ScenarioRun, players: number): void {
+  expectAllThresholdsPass(run);
+  expect(run.count('games_finished')).toBe(players);
+  expect(run.count('moves_rejected')).toBe(0);
+  expect(run.count('protocol_violations')).toBe(0);
+  expect(run.samples('move_relay_latency')).toHaveLength(run.count('moves_played'));
+}
+
+/**
+ * A reconnect-storm run at test scale: every player's game finished and every player who
+ * dropped came back into it (a rejoin time for each reconnect, no failed rejoin).
+ */
+export function expectEveryRejoinComplete(run: ScenarioRun, players: number): void {
+  expectAllThresholdsPass(run);
+  expect(run.count('games_finished')).toBe(players);
+  expect(run.count('rejoin_failures')).toBe(0);
+  expect(run.samples('rejoin_time')).toHaveLength(run.count('reconnects'));
+}
