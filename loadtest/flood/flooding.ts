@@ -3,7 +3,7 @@
  * its own process, a user's tokens, and a child process that opens many sockets at once, each
  * sending identifyUser with a given token as soon as it is acknowledged.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -203,11 +203,21 @@ export async function tokens(base: string): Promise<{ userId: string; valid: str
 
 
 /**
+ * Pins a process and all its threads (and those it starts later) to one CPU with util-linux's
+ * `taskset`, so that the server and the clients that load it do not share a core (--pin).
+ */
+export function pinToCpu(pid: number, cpu: number): void {
+  const r = spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`taskset could not pin ${pid} to CPU ${cpu}: ${r.stderr || r.error?.message}`);
+}
+
+/**
  * A flooding child process, started and ready (its start-up is not part of the measured phase);
  * calling the result sends it its order and gives its outcome.
  */
-export async function floodChild(): Promise<(order: FloodOrder) => Promise<FloodOutcome>> {
+export async function floodChild(cpu?: number): Promise<(order: FloodOrder) => Promise<FloodOutcome>> {
   const child = fork(new URL(import.meta.url).pathname, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, FLOOD_CHILD: '1' } });
+  if (cpu !== undefined && child.pid) pinToCpu(child.pid, cpu);
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`flood child exited with ${code}`)));
