@@ -17,9 +17,10 @@
  * fdatasync, which a move waits for) and of its server-side move relays took over 25 and 100 ms,
  * so that a slow relay can be told apart from a slow disk.
  *
- * --pin puts the server alone on CPU 0 and this process (the bystanders) and the flooding child on
- * CPU 1 (util-linux taskset): on a 2-core machine the server's share can then be told from the
- * clients'. Without it every process runs on any core.
+ * --pin keeps the flood off the server's core (util-linux taskset): the flooding child alone on
+ * CPU 1, the server and this process (the bystanders, a few messages a second) on CPU 0, as when
+ * the flood comes from other machines. Without it every process runs on any core, and on a
+ * 2-core machine the flooding clients' own work delays the bystanders as much as the server does.
  *
  * --sources N spreads the flood over N loopback addresses (127.0.1.1 …): the per-address limits
  * then bind less and the global identification budget is what is left. --distinct gives every
@@ -38,10 +39,10 @@ const THINK_MS = 250;
 const PHASE_MIN_MS = 5000;
 /** --distinct: a different bad token per socket */
 let distinct = false;
-/** --pin: the server on CPU 0, the clients on CPU 1 */
+/** --pin: the server and the bystanders on CPU 0, the flood on CPU 1 */
 let pinned = false;
 const SERVER_CPU = 0;
-const CLIENTS_CPU = 1;
+const FLOOD_CPU = 1;
 
 // ------------------------------------------------------------------------------------------------
 // the bystander game: relay times from a send to the opponent's receipt
@@ -182,7 +183,7 @@ async function phase(name: string, port: number, bystanders: Bystander[], work: 
 async function oneRun(bad: number, valid: number, sources: string[], games: number): Promise<{ results: PhaseResult[]; lost: number }> {
   const server = await startServer(opt('server', 'tsx'));
   if (pinned && server.proc.pid) pinToCpu(server.proc.pid, SERVER_CPU);
-  const clientsCpu = pinned ? CLIENTS_CPU : undefined;
+  const floodCpu = pinned ? FLOOD_CPU : undefined;
   const base = `http://127.0.0.1:${server.port}`;
   const url = `ws://127.0.0.1:${server.port}/socket`;
   const bystanders = Array.from({ length: games }, () => new Bystander());
@@ -192,8 +193,8 @@ async function oneRun(bad: number, valid: number, sources: string[], games: numb
     await sleep(2000); // the bystanders' games warm up the move path
     const results = [
       await phase('quiet', server.port, bystanders, async () => undefined),
-      await phase(`${bad} bad-signature identifyUser`, server.port, bystanders, await floodChild(clientsCpu).then((flood) => () => flood({ url, count: bad, sources, userId: t.userId, token: t.badSignature, distinct }))),
-      await phase(`${valid} valid identifyUser`, server.port, bystanders, await floodChild(clientsCpu).then((flood) => () => flood({ url, count: valid, sources, userId: t.userId, token: t.valid }))),
+      await phase(`${bad} bad-signature identifyUser`, server.port, bystanders, await floodChild(floodCpu).then((flood) => () => flood({ url, count: bad, sources, userId: t.userId, token: t.badSignature, distinct }))),
+      await phase(`${valid} valid identifyUser`, server.port, bystanders, await floodChild(floodCpu).then((flood) => () => flood({ url, count: valid, sources, userId: t.userId, token: t.valid }))),
     ];
     return { results, lost: bystanders.reduce((n, b) => n + b.lost, 0) };
   } finally {
@@ -212,7 +213,7 @@ async function main(): Promise<void> {
   const games = Math.max(1, Number(opt('games', '10')));
   distinct = argv.includes('--distinct');
   pinned = argv.includes('--pin');
-  if (pinned) pinToCpu(process.pid, CLIENTS_CPU);
+  if (pinned) pinToCpu(process.pid, SERVER_CPU);
   const sources = sourceCount === 1 ? ['127.0.0.1'] : Array.from({ length: sourceCount }, (_, i) => `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`);
   const all: PhaseResult[][] = [];
   let lost = 0;
@@ -232,7 +233,7 @@ async function main(): Promise<void> {
     }
     all.push(run.results);
   }
-  log(`\nmedians over ${runs} run(s), flood from ${sourceCount} address(es), ${games} bystander games${distinct ? ', a distinct bad token per socket' : ''}${pinned ? ', server pinned to CPU 0 and clients to CPU 1' : ''}:`);
+  log(`\nmedians over ${runs} run(s), flood from ${sourceCount} address(es), ${games} bystander games${distinct ? ', a distinct bad token per socket' : ''}${pinned ? ', the flood pinned to CPU 1, the server and the bystanders to CPU 0' : ''}:`);
   let failed = lost > 0;
   for (let i = 0; i < all[0].length; i++) {
     const p99 = median(all.map((r) => r[i].p99));
