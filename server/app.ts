@@ -16,7 +16,7 @@ import { Heartbeat } from './heartbeat';
 import { Matchmaking } from './game/matchmaking';
 import { Hub } from './realtime/hub';
 import { LagPings } from './realtime/lagPings';
-import { GuestIdentity } from './realtime/identity';
+import { GuestIdentity, playerKind } from './realtime/identity';
 import { Realtime } from './realtime/realtime';
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
 import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
@@ -163,13 +163,13 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const spectators = new Spectators(app, opts.watch ?? SERVER_DEFAULTS.watch, () => games.current, Boolean(opts.accounts?.archive));
   // several nodes: other nodes' spectators of this node's games are told too
   const watchers = cluster ? cluster.spectate(spectators, () => games.current) : spectators;
-  const durable: OpenedJournal | undefined = opts.durableDir
+  // several nodes: every game, multiplayer or against the AI, is in the shared game log instead
+  const durable: OpenedJournal | undefined = opts.durableDir && !cluster
     ? openGameJournal(
         opts.durableDir,
         { commitSeconds: metrics.journalCommitSeconds, bytesWritten: metrics.journalBytes },
         log.child({ part: 'journal' }),
-        // several nodes: the multiplayer games are in the shared game log, the AI games here
-        { games: () => (cluster ? [] : (games.current?.liveLogs() ?? [])), aiGames: () => ai?.liveGames() ?? [] },
+        { games: () => games.current?.liveLogs() ?? [], aiGames: () => ai?.liveGames() ?? [] },
         { compactAtBytes: opts.journalCompactBytes, commitWindowMs: opts.journalCommitWindowMs },
       )
     : undefined;
@@ -207,7 +207,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   );
   heartbeat.start();
   games.current = gameManager;
-  if (durable && !cluster) resumeGames(gameManager, hub, durable);
+  if (durable) resumeGames(gameManager, hub, durable);
   const archive = opts.accounts?.archive;
   matchmaking = new Matchmaking(
     hub,
@@ -223,10 +223,10 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
 
   if (opts.ai) {
     ai = await opts.ai({
-      // after the journal's commit of what the message is about (at once without a journal)
-      send: (playerId: string, msg: ServerMessage) => (durable?.journal ?? gameManager).afterCommit(() => hub.send(playerId, msg)),
+      // after the commit of what the message is about (the shared game log's, the journal's; at once without either)
+      send: (playerId: string, msg: ServerMessage) => (cluster?.log ?? durable?.journal ?? gameManager).afterCommit(() => hub.send(playerId, msg)),
       logger: log.child({ part: 'ai' }),
-      recorder: durable?.journal,
+      recorder: cluster?.aiGames ?? durable?.journal,
       ...(archive ? { onEnded: archiveAiGames(archive, log.child({ part: 'archive' }), (id) => archivedPlayer(hub, id)) } : {}),
     });
   }
@@ -254,7 +254,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     cluster,
   );
   realtime.mount(app, SOCKET_PATH);
-  await cluster?.start(realtime);
+  await cluster?.start(realtime, ai);
 
   let shuttingDown = false;
   // 200 while the server plays games, even with the accounts database down ("degraded": guest
@@ -347,10 +347,13 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         hub.stop();
         gameManager.stopAll();
         heartbeat.stop();
+        // the AI games stop before the last commit: nothing they do after it is recorded (with
+        // several nodes, the node taking them over resumes them as the log holds them)
+        await Promise.allSettled([ai?.close()]);
         await cluster?.close();
         await durable?.journal.close();
         matchmaking!.stop();
-        await Promise.allSettled([ai?.close(), opts.accounts?.close()]);
+        await Promise.allSettled([opts.accounts?.close()]);
         log.info('server closed');
       })();
       return closed;
@@ -377,7 +380,7 @@ function resumeAiGames(ai: AiService | undefined, durable: OpenedJournal, log: L
 /** The human side of a finished AI game as the archive keeps it: an account or a guest, by its seat. */
 function archivedPlayer(hub: Hub, playerId: string): ArchivedPlayer {
   const session = hub.session(playerId);
-  const isAccount = session ? session.kind === 'account' : !playerId.startsWith('player_');
+  const isAccount = (session?.kind ?? playerKind(playerId)) === 'account';
   return { name: session?.name ?? (isAccount ? 'Player' : 'Guest'), accountId: isAccount ? playerId : null, guestId: isAccount ? null : playerId };
 }
 

@@ -70,6 +70,11 @@ export interface AiService {
   resumeGame(game: AiGameLog): boolean;
   /** additive: every live game as the journal keeps it (for its compaction) */
   liveGames(): AiGameLog[];
+  /**
+   * additive, several nodes: a game another node plays now (this node lost it) stops here
+   * without a result: nothing is recorded, the player is told nothing. False when it is not here.
+   */
+  dropGame(gameId: string): boolean;
 }
 
 /** A game against the AI as the AI service reports its end. */
@@ -231,6 +236,11 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
     if (entry.finished) return;
     entry.finished = true;
     recorder?.aiEnded(entry.gameId);
+    release(entry);
+  }
+
+  /** The game's place here (its timer, its seat, its address's slot) is given up. */
+  function release(entry: GameEntry): void {
     if (entry.disconnectTimer) clearTimeout(entry.disconnectTimer);
     games.delete(entry.gameId);
     if (byPlayer.get(entry.playerId) === entry.gameId) byPlayer.delete(entry.playerId);
@@ -414,6 +424,16 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
         difficulty: e.difficulty,
         moves: [...e.actor.getSnapshot().context.moves],
       }));
+    },
+
+    dropGame(gameId) {
+      const entry = games.get(gameId);
+      if (!entry) return false;
+      entry.finished = true; // before the actor stops: its end is neither recorded nor told
+      entry.actor.stop();
+      release(entry);
+      entry.log.warn('AI game dropped here: another node plays it now');
+      return true;
     },
 
     move(playerId, { gameId, move }) {

@@ -5,6 +5,7 @@
  * the client's own text and are checked there as for a local player, the frames come back to
  * the socket's node. Games are written to the shared game log (PostgreSQL) before their effects
  * are sent; a node whose lease expires has its games taken over by another, from that log.
+ * Games against the AI are recorded, owned and taken over the same way (./aiGames.ts).
  * docs/operations.md ("Several nodes on Redis") describes the whole.
  */
 import { randomBytes } from 'node:crypto';
@@ -18,7 +19,9 @@ import { openRedis, type RedisLink } from './redis';
 import { ClusterKeys } from './keys';
 import { Membership } from './membership';
 import { Ownership } from './ownership';
-import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loadGameLogs } from './sharedLog';
+import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loadGameLogs, isAiGame, type LoadedLog, type LoadedAiGame } from './sharedLog';
+import { SiteAiGames } from './aiGames';
+import type { AiService } from '../wiring';
 import type { GameLog } from '../../machines/game';
 import type { ServerMessage } from '../../machines/protocol/messages';
 import { SiteMatchmaking } from './matchmaking';
@@ -48,6 +51,8 @@ export const NEW_GAMES_REFUSED = 'New games cannot start right now: this server 
 export class ClusterNode {
   readonly keys: ClusterKeys;
   readonly log: SharedGameLog;
+  /** this node's games against the AI: the AI service's recorder, and their owners in Redis */
+  readonly aiGames: SiteAiGames;
   readonly membership: Membership;
   readonly ownership: Ownership;
   /** request limits shared by the site's nodes (a socket's connect rate per address) */
@@ -76,6 +81,7 @@ export class ClusterNode {
     this.ownership = new Ownership(this.node, redis, this.keys);
     this.limits = new SharedLimits(redis.cmd, this.keys, logger);
     this.log = new SharedGameLog(db, { commitSeconds: metrics.logCommitSeconds, bytesWritten: metrics.logBytes }, logger.child({ part: 'game-log' }), (lost) => this.dropGames(lost, 'fenced'));
+    this.aiGames = new SiteAiGames(this.node, this.log, this.ownership, hub, (n, m) => this.publish(n, m), metrics, logger.child({ part: 'ai-games' }));
     this.membership = new Membership(this.node, redis, this.keys, logger, () => hub.playersOnline, {
       leaseLapsed: () => void this.checkOwnership(),
       deadNodes: (nodes) => {
@@ -124,9 +130,10 @@ export class ClusterNode {
     return this.watching;
   }
 
-  /** Joins the site once the games, the pool (sitePool) and the sockets exist. */
-  async start(sockets: RemoteSockets): Promise<void> {
+  /** Joins the site once the games, the pool (sitePool), the sockets and the AI (if on) exist. */
+  async start(sockets: RemoteSockets, ai?: AiService): Promise<void> {
     this.sockets = sockets;
+    this.aiGames.attach(ai);
     this.hub.remote = { sendText: (node, playerId, text) => this.sendText(node, playerId, text), elsewhereOnline: 0 };
     this.redis.onChange((reachable) => {
       if (!reachable) return;
@@ -233,10 +240,11 @@ export class ClusterNode {
 
   /** The socket of a player of one of this node's games is now on node `from`. */
   private playerHere(playerId: string, from: string): void {
-    const s = this.hub.session(playerId);
+    const s = this.hub.session(playerId) ?? this.aiGames.seat(playerId);
     if (!s || s.ws) return;
     const wasAway = s.node !== from;
     s.node = from;
+    if (wasAway) this.aiGames.playerBack(playerId);
     if (!s.game || !wasAway) return;
     this.games.command(s.game, { type: 'PLAYER_RECONNECTED', playerId });
     // a player found again (a game taken over, a socket on another node) sees where it stands
@@ -249,6 +257,7 @@ export class ClusterNode {
     s.node = null;
     if (s.queued) this.matchmaking.remoteLeave(from, playerId);
     if (s.game) this.games.command(s.game, { type: 'PLAYER_DISCONNECTED', playerId });
+    this.aiGames.playerGone(playerId);
     this.hub.forgetIfIdle(s);
   }
 
@@ -389,13 +398,15 @@ export class ClusterNode {
         this.metrics.gamesOwned.dec();
         this.log.forget(id);
         this.logger.error({ gameId: id, why }, 'game dropped: another node plays it now');
+      } else {
+        this.aiGames.drop(id, why);
       }
     }
   }
 
   /** After a lapsed lease: the games another node took meanwhile are dropped here. */
   private async checkOwnership(): Promise<void> {
-    const mine = [...this.games.games.keys()];
+    const mine = [...this.games.games.keys(), ...this.aiGames.ids()];
     try {
       const owned = await this.ownership.stillOwned(mine);
       this.dropGames(mine.filter((g) => !owned.has(g)), 'lease_lost');
@@ -440,15 +451,24 @@ export class ClusterNode {
     const began = performance.now();
     const awayMs = seen === null ? 0 : Math.max(0, Date.now() - seen);
     const loaded = await loadGameLogs(this.db, gameIds, awayMs);
-    const players = loaded.flatMap((l) => (l && !(l instanceof Error) ? [l.log.input.white.id, l.log.input.black.id] : []));
+    const players = loaded.flatMap((l) => (l && !(l instanceof Error) ? playersOf(l) : []));
     const nodes = await this.ownership.socketNodes(players);
     const socketNode = new Map(players.map((p, i) => [p, nodes[i]]));
     for (const [i, gameId] of gameIds.entries()) {
       const game = loaded[i];
-      if (game instanceof DamagedLogError) await this.abortDamaged(gameId, game.message, game.players);
-      else if (!game || game.result) await this.ownership.ended(gameId, game ? [game.log.input.white.id, game.log.input.black.id] : []);
+      if (game instanceof DamagedLogError) await this.abortDamaged(gameId, game.message, game.players, game.aiPlayerId);
+      else if (!game) await this.ownership.ended(gameId, []);
+      else if (isAiGame(game)) await this.resumeTakenAi(dead, game, socketNode, began);
+      else if (game.result) await this.ownership.ended(gameId, playersOf(game));
       else await this.resumeTaken(dead, game.log, socketNode, awayMs, began);
     }
+  }
+
+  /** One AI game taken over: resumed here (or aborted when it cannot be), its player found. */
+  private async resumeTakenAi(dead: string, game: LoadedAiGame, socketNode: Map<string, string | null>, began: number): Promise<void> {
+    const { gameId, playerId } = game.ai;
+    if (game.ended) await this.ownership.ended(gameId, [playerId]);
+    else if (!this.aiGames.resumeTaken(dead, game, socketNode.get(playerId) ?? null, began)) await this.abortDamaged(gameId, 'the log does not replay', undefined, playerId);
   }
 
   /** One game taken over: resumed here, its players' nodes told, its connected players shown it. */
@@ -476,15 +496,24 @@ export class ClusterNode {
 
   /**
    * A taken-over game whose log is damaged ends as aborted, the others go on: its players are
-   * told (now, on the node of their socket, and when they come back here).
+   * told (now, on the node of their socket; a multiplayer game's also when they come back here).
+   * A game against the AI is known by its player (`aiPlayerId`).
    */
-  private async abortDamaged(gameId: string, reason: string, players?: { white: { id: string }; black: { id: string } }): Promise<void> {
-    this.logger.error({ gameId, reason }, 'game log damaged; the game is aborted');
+  private async abortDamaged(gameId: string, reason: string, players?: { white: { id: string }; black: { id: string } }, aiPlayerId?: string): Promise<void> {
+    this.logger.error({ gameId, reason, ai: aiPlayerId !== undefined }, 'game log damaged; the game is aborted');
+    if (aiPlayerId !== undefined) {
+      await this.tellAborted(gameId, [aiPlayerId], { type: 'gameOver', gameId, winner: 'draw', reason: 'aborted' });
+      return;
+    }
     this.games.abortDamaged({ gameId, reason, ...(players ? { white: { id: players.white.id, name: '' }, black: { id: players.black.id, name: '' } } : {}) });
-    const ids = players ? [players.white.id, players.black.id] : [];
+    await this.tellAborted(gameId, players ? [players.white.id, players.black.id] : [], { type: 'gameEnd', gameId, winner: 'draw', reason: 'aborted' });
+  }
+
+  /** An aborted game's owner and seats are cleared, and its players told `end` on their socket's node. */
+  private async tellAborted(gameId: string, ids: string[], message: ServerMessage): Promise<void> {
     await this.ownership.ended(gameId, ids);
     const nodes = await this.ownership.socketNodes(ids);
-    const end = JSON.stringify({ type: 'gameEnd', gameId, winner: 'draw', reason: 'aborted' } satisfies ServerMessage);
+    const end = JSON.stringify(message);
     ids.forEach((id, i) => {
       const node = nodes[i];
       if (!node) return;
@@ -515,4 +544,9 @@ export class ClusterNode {
     await this.redis.close();
     await this.db.close();
   }
+}
+
+/** The players of a game read from the log. */
+function playersOf(loaded: LoadedLog): string[] {
+  return isAiGame(loaded) ? [loaded.ai.playerId] : [loaded.log.input.white.id, loaded.log.input.black.id];
 }

@@ -9,13 +9,18 @@
  * lost a game can never add to it: its row collides with the new owner's and is refused
  * (fencing). The node is told which games it lost that way and drops them.
  *
+ * Games against the AI are kept the same way, in the same table: their rows are the journal's
+ * AI records (server/game/journalRecords.ts: the start, each move in UCI, the end), so a node
+ * taking a dead node's games over reads both kinds with one query.
+ *
  * Times in a log are performance.now() of the node that wrote the row; each row keeps that
  * node's time origin (wall-clock ms), so a node taking the game over moves every time into its
  * own time base.
  */
 import type { Logger } from 'pino';
 import { newGameLog, shiftLog, type GameInput, type GameLog, type GameResult, type TimedCommand } from '../../machines/game';
-import type { GameRecorder } from '../game/journal';
+import type { AiGameRecorder, GameRecorder } from '../game/journal';
+import { aiStartRecord, isAiRecord, type AiGameLog, type AiRecord } from '../game/journalRecords';
 import { GroupCommit } from '../game/groupCommit';
 import type { Queryable } from '../accounts/db';
 import type { FastCounter, FastHistogram } from '../http/metrics';
@@ -61,7 +66,7 @@ export interface SharedLogMetrics {
   bytesWritten: FastCounter;
 }
 
-export class SharedGameLog implements GameRecorder {
+export class SharedGameLog implements GameRecorder, AiGameRecorder {
   private readonly commits: GroupCommit<Row>;
   /** the next seq of each live game this node writes */
   private readonly nextSeq = new Map<string, number>();
@@ -95,7 +100,7 @@ export class SharedGameLog implements GameRecorder {
     this.add(input.gameId, { input });
   }
 
-  /** A game taken over: its log holds `entries` commands, the next one is written after them. */
+  /** A game taken over: its log holds `entries` commands (or AI moves), the next one is written after them. */
   adopt(gameId: string, entries: number): void {
     this.nextSeq.set(gameId, entries + 1);
   }
@@ -112,6 +117,20 @@ export class SharedGameLog implements GameRecorder {
   ended(log: GameLog, at: number, result: GameResult): void {
     this.add(log.input.gameId, { end: result, at });
     this.nextSeq.delete(log.input.gameId);
+  }
+
+  aiStarted(game: Omit<AiGameLog, 'moves'>): void {
+    this.nextSeq.set(game.gameId, 0);
+    this.add(game.gameId, aiStartRecord(game));
+  }
+
+  aiMoved(gameId: string, uci: string): void {
+    this.add(gameId, { k: 'aimove', g: gameId, uci } satisfies AiRecord);
+  }
+
+  aiEnded(gameId: string): void {
+    this.add(gameId, { k: 'aiend', g: gameId } satisfies AiRecord);
+    this.nextSeq.delete(gameId);
   }
 
   get waiting(): boolean {
@@ -155,12 +174,13 @@ export class SharedGameLog implements GameRecorder {
   }
 }
 
-/** A game whose log cannot be read back; its players, when its input row is readable. */
+/** A game whose log cannot be read back; its players (or its AI game's player), when its first row is readable. */
 export class DamagedLogError extends Error {
   constructor(
     readonly gameId: string,
     reason: string,
     readonly players?: { white: GameInput['white']; black: GameInput['black'] },
+    readonly aiPlayerId?: string,
   ) {
     super(`game ${gameId}: ${reason}`);
   }
@@ -172,14 +192,27 @@ export interface LoadedGame {
   result: GameResult | null;
 }
 
+/** What a node taking a game against the AI over reads: the game as the AI service resumes it, and whether it ended. */
+export interface LoadedAiGame {
+  ai: AiGameLog;
+  ended: boolean;
+}
+
+export type LoadedLog = LoadedGame | LoadedAiGame;
+
+export function isAiGame(loaded: LoadedLog): loaded is LoadedAiGame {
+  return 'ai' in loaded;
+}
+
 /**
- * The log of `gameId` moved into this process's time base, with the time the game was not
+ * The log of `gameId` (a multiplayer game) moved into this process's time base, with the time the game was not
  * played (`awayMs`) given back: the clock that was running goes on from where it stood.
  * Null when the game has no rows; throws when the rows do not make a log.
  */
 export async function loadGameLog(db: Queryable, gameId: string, awayMs: number): Promise<LoadedGame | null> {
   const [loaded] = await loadGameLogs(db, [gameId], awayMs);
   if (loaded instanceof Error) throw loaded;
+  if (loaded && isAiGame(loaded)) throw new DamagedLogError(gameId, 'a game against the AI, not a multiplayer game');
   return loaded;
 }
 
@@ -187,9 +220,10 @@ type LogRow = { game_id: string; seq: number; origin: number; body: unknown };
 
 /**
  * The logs of several games in one query (a node taking many games over), each as
- * loadGameLog gives it, or the DamagedLogError of a game whose rows do not make a log.
+ * loadGameLog gives it (a game against the AI as a LoadedAiGame), or the DamagedLogError of a
+ * game whose rows do not make a log.
  */
-export async function loadGameLogs(db: Queryable, gameIds: string[], awayMs: number): Promise<(LoadedGame | null | DamagedLogError)[]> {
+export async function loadGameLogs(db: Queryable, gameIds: string[], awayMs: number): Promise<(LoadedLog | null | DamagedLogError)[]> {
   const rows = await db.query<LogRow>('SELECT game_id, seq, origin, body FROM game_log WHERE game_id = ANY($1) ORDER BY game_id, seq', [gameIds]);
   const byGame = new Map<string, LogRow[]>();
   for (const row of rows) {
@@ -206,8 +240,9 @@ export async function loadGameLogs(db: Queryable, gameIds: string[], awayMs: num
   });
 }
 
-function logFromRows(gameId: string, rows: LogRow[], awayMs: number): LoadedGame | null {
+function logFromRows(gameId: string, rows: LogRow[], awayMs: number): LoadedLog | null {
   if (rows.length === 0) return null;
+  if (isAiRecord(rows[0].body)) return aiGameFromRows(gameId, rows);
   const here = performance.timeOrigin;
   // each row's times into this process's base: (time + writer's origin) - this origin
   const toHere = (t: number, origin: number) => t + Number(origin) - here;
@@ -232,4 +267,19 @@ function logFromRows(gameId: string, rows: LogRow[], awayMs: number): LoadedGame
 
 function isInputBody(body: unknown): body is { input: GameInput } {
   return typeof body === 'object' && body !== null && 'input' in body;
+}
+
+/** A game against the AI from its rows: its start, its moves in order, and maybe its end. */
+function aiGameFromRows(gameId: string, rows: LogRow[]): LoadedAiGame {
+  const first = rows[0].body;
+  if (rows[0].seq !== 0 || !isAiRecord(first) || first.k !== 'ai') throw new DamagedLogError(gameId, 'the log does not begin with its input');
+  const ai: AiGameLog = { gameId, playerId: first.playerId, playerColor: first.playerColor, difficulty: first.difficulty, moves: [] };
+  for (let i = 1; i < rows.length; i++) {
+    const { seq, body } = rows[i];
+    if (seq !== i) throw new DamagedLogError(gameId, `row ${i} is missing from the log`, undefined, ai.playerId);
+    if (!isAiRecord(body) || body.k === 'ai') throw new DamagedLogError(gameId, `row ${i} is not a move of the game`, undefined, ai.playerId);
+    if (body.k === 'aiend') return { ai, ended: true };
+    ai.moves.push(body.uci);
+  }
+  return { ai, ended: false };
 }

@@ -37,6 +37,18 @@ export type JournalRecord =
   /** the node was alive at `at` (its last sign of life bounds the time it was away) */
   | { k: 'alive'; at: number };
 
+/** The records of a game against the AI (the shared game log of several nodes keeps these too). */
+export type AiRecord = Extract<JournalRecord, { k: 'ai' | 'aimove' | 'aiend' }>;
+
+/** The record that begins a game against the AI. */
+export function aiStartRecord(game: Omit<AiGameLog, 'moves'>): AiRecord {
+  return { k: 'ai', g: game.gameId, playerId: game.playerId, playerColor: game.playerColor, difficulty: game.difficulty };
+}
+
+export function isAiRecord(r: unknown): r is AiRecord {
+  return isRecord(r) && (r.k === 'ai' || r.k === 'aimove' || r.k === 'aiend');
+}
+
 export function encodeRecord(record: JournalRecord): string {
   const json = JSON.stringify(record);
   return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;

@@ -7,6 +7,11 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const GUEST_ID = /^player_[A-Za-z0-9_-]{8,32}$/;
 
+/** Whether a player id is a guest's (server-issued) or an account's. */
+export function playerKind(playerId: string): 'guest' | 'account' {
+  return GUEST_ID.test(playerId) ? 'guest' : 'account';
+}
+
 export class GuestIdentity {
   constructor(private readonly key: string) {}
 

@@ -76,13 +76,13 @@ const TEXTS = {
   invalidAiOptions: (issue: string) => `Invalid AI game options: ${issue}`,
 };
 
-/** Client messages about a game, which go to the node that plays it when that is another node. */
+/** Client messages about a game (or a game against the AI), which go to the node that plays it when that is another node. */
 type GameMessage = Extract<
   ParsedMessage,
-  { type: 'gameMove' | 'resign' | 'offerDraw' | 'acceptDraw' | 'declineDraw' | 'offerRematch' | 'declineRematch' | 'checkActiveGame' | 'rejoinGame' }
+  { type: 'gameMove' | 'resign' | 'offerDraw' | 'acceptDraw' | 'declineDraw' | 'offerRematch' | 'declineRematch' | 'checkActiveGame' | 'rejoinGame' | 'playerMoveAI' }
 >;
 const GAME_MESSAGES: ReadonlySet<string> = new Set<GameMessage['type']>([
-  'gameMove', 'resign', 'offerDraw', 'acceptDraw', 'declineDraw', 'offerRematch', 'declineRematch', 'checkActiveGame', 'rejoinGame',
+  'gameMove', 'resign', 'offerDraw', 'acceptDraw', 'declineDraw', 'offerRematch', 'declineRematch', 'checkActiveGame', 'rejoinGame', 'playerMoveAI',
 ]);
 const isGameMessage = (msg: ParsedMessage): msg is GameMessage => GAME_MESSAGES.has(msg.type);
 
@@ -490,11 +490,6 @@ export class Realtime implements RemoteSockets {
         return void this.identifyUser(ws, session, msg.payload);
       case 'startAIGame':
         return this.startAi(ws, session, msg.payload);
-      case 'playerMoveAI': {
-        const ai = this.getAi();
-        if (!ai) return this.reject(ws, 'ai_unavailable', TEXTS.aiUnavailable);
-        return ai.move(session.id, msg.payload);
-      }
       case 'claimGuestGames':
         return void this.claimGuestGames(ws, session, msg.payload);
       case 'watchGame': {
@@ -517,7 +512,7 @@ export class Realtime implements RemoteSockets {
   private playedElsewhere(session: PlayerSession, msg: GameMessage): RemoteGame | null {
     if (session.game) return null;
     const gameId = msg.payload && 'gameId' in msg.payload ? msg.payload.gameId : undefined;
-    if (msg.type === 'resign' && gameId && this.getAi()?.ownsGame(gameId)) return null;
+    if (gameId && this.getAi()?.ownsGame(gameId)) return null; // a game against the AI played here
     for (const game of [session.remoteGame, session.lastRemoteGame]) {
       if (game && (gameId === undefined || gameId === game.id)) return game;
     }
@@ -529,6 +524,11 @@ export class Realtime implements RemoteSockets {
     switch (msg.type) {
       case 'gameMove':
         return this.gameCommand(session, msg.payload.gameId, 'MOVE', arrivedAt, msg.payload.move, lagMs);
+      case 'playerMoveAI': {
+        const ai = this.getAi();
+        if (!ai) return this.rejectTo(session, 'ai_unavailable', TEXTS.aiUnavailable);
+        return ai.move(session.id, msg.payload);
+      }
       case 'resign': {
         const ai = this.getAi();
         if (ai?.ownsGame(msg.payload.gameId)) return ai.resign(session.id, msg.payload.gameId);

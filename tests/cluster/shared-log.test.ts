@@ -2,12 +2,13 @@
  * The shared game log (PostgreSQL): a batch of rows goes in with one statement and what waits
  * for it runs once it has committed; a node that lost a game can never add to its log (its row
  * collides with the new owner's and is refused), and it is told which games it lost; a log
- * taken over reads back as it was written, in the reader's time base.
+ * taken over reads back as it was written, in the reader's time base. Games against the AI are
+ * kept in the same table, read back with the others, and fenced the same way.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { openDb, type Db } from '../../server/accounts/db';
-import { SharedGameLog, GAME_LOG_TABLE_SQL, loadGameLog } from '../../server/cluster/sharedLog';
+import { SharedGameLog, GAME_LOG_TABLE_SQL, DamagedLogError, loadGameLog, loadGameLogs } from '../../server/cluster/sharedLog';
 import { FastCounter, FastHistogram } from '../../server/http/metrics';
 import { createGame, type GameInput } from '../../machines/game';
 import { testSite, type TestSite } from './site';
@@ -67,5 +68,56 @@ describe('the shared game log', () => {
     expect(lost).toEqual([['g1']]);
     const after = await loadGameLog(db, 'g1', 0);
     expect(after?.log.entries.map((e) => e.type)).toEqual(['MOVE', 'MOVE']);
+  });
+});
+
+describe('games against the AI in the shared game log', () => {
+  const game = { gameId: 'ai_1', playerId: 'player_abcdefgh', playerColor: 'white' as const, difficulty: 3 };
+
+  it('reads an AI game back with its moves, and whether it ended, beside a multiplayer game', async () => {
+    site = testSite();
+    db = await openDb({ dataDir: '/nonexistent', databaseUrl: site.options.databaseUrl, schema: site.options.databaseSchema });
+    await db.exec(GAME_LOG_TABLE_SQL);
+    const log = await openLog();
+    log.started(input('g1'));
+    log.aiStarted(game);
+    log.aiMoved('ai_1', 'e2e4');
+    log.aiMoved('ai_1', 'e7e5');
+    log.aiStarted({ ...game, gameId: 'ai_2' });
+    log.aiEnded('ai_2');
+    await committed(log);
+    const [multi, live, ended, none] = await loadGameLogs(db, ['g1', 'ai_1', 'ai_2', 'ai_3'], 0);
+    expect(multi && !(multi instanceof Error) && 'log' in multi ? multi.log.input.gameId : null).toBe('g1');
+    expect(live).toEqual({ ai: { ...game, moves: ['e2e4', 'e7e5'] }, ended: false });
+    expect(ended).toEqual({ ai: { ...game, gameId: 'ai_2', moves: [] }, ended: true });
+    expect(none).toBeNull();
+    await expect(loadGameLog(db, 'ai_1', 0)).rejects.toThrow(/against the AI/);
+  });
+
+  it('refuses the rows of a node that lost an AI game, and names the player of a damaged one', async () => {
+    site = testSite();
+    db = await openDb({ dataDir: '/nonexistent', databaseUrl: site.options.databaseUrl, schema: site.options.databaseSchema });
+    await db.exec(GAME_LOG_TABLE_SQL);
+    const owner = await openLog();
+    owner.aiStarted(game);
+    owner.aiMoved('ai_1', 'e2e4');
+    await committed(owner);
+    const lost: string[][] = [];
+    const stale = await openLog((games) => lost.push(games));
+    stale.adopt('ai_1', 1);
+    const taker = await openLog();
+    taker.adopt('ai_1', 1);
+    taker.aiMoved('ai_1', 'c7c5');
+    await committed(taker);
+    stale.aiEnded('ai_1');
+    await committed(stale);
+    expect(lost).toEqual([['ai_1']]);
+    const [after] = await loadGameLogs(db, ['ai_1'], 0);
+    expect(after).toEqual({ ai: { ...game, moves: ['e2e4', 'c7c5'] }, ended: false });
+
+    await db.query('DELETE FROM game_log WHERE game_id = $1 AND seq = 1', ['ai_1']);
+    const [damaged] = await loadGameLogs(db, ['ai_1'], 0);
+    expect(damaged).toBeInstanceOf(DamagedLogError);
+    expect(damaged instanceof DamagedLogError ? [damaged.aiPlayerId, damaged.message] : null).toEqual([game.playerId, 'game ai_1: row 1 is missing from the log']);
   });
 });
