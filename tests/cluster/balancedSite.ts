@@ -34,6 +34,9 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The secret every node of a test site shares (guest identities made on one hold on all). */
+export const SITE_SECRET = 'a-test-site-secret-shared-by-every-node';
+
 /** The environment of one node of `site`. */
 export function nodeEnv(site: TestSite, dataDir: string): Record<string, string> {
   return {
@@ -41,7 +44,7 @@ export function nodeEnv(site: TestSite, dataDir: string): Record<string, string>
     REDIS_PREFIX: site.options.prefix,
     DATABASE_URL: site.options.databaseUrl,
     DATABASE_SCHEMA: site.options.databaseSchema!,
-    SERVER_SECRET: 'a-test-site-secret-shared-by-every-node',
+    SERVER_SECRET: SITE_SECRET,
     DATA_DIR: dataDir,
     TRUST_PROXY: '127.0.0.1',
     // every node may hold many test sockets from the one loopback address

@@ -1,0 +1,198 @@
+/**
+ * Games against the AI on a site of several nodes, with the real AI service (Stockfish, short
+ * searches): a node killed with SIGKILL (a server process of its own) or stopped (SIGTERM-style
+ * close) has its AI games taken over by another node within the lease; their players, back on
+ * the node that took them or on a third node whose socket forwards to it, find the same moves and
+ * play on, the AI answers, and the game ends. An AI game whose log is damaged ends as aborted
+ * and the others go on.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import pino from 'pino';
+import type { RunningServer, StartServerOptions } from '../../server/app';
+import { createAiService } from '../../server/ai/index';
+import type { CurrentState, WireMove } from '../../machines/protocol/messages';
+import { TestClient, startTestServer, type Msg } from '../server/helpers';
+import { startProcess, type Proc } from '../server/serverProcess';
+import { SITE_SECRET, nodeEnv } from './balancedSite';
+import { testSite, type TestSite } from './site';
+
+/** the lease (3 s) and one beat of the node that takes the games over, with room for a loaded machine */
+const TAKEOVER_WITHIN_MS = 5_000;
+const AI_SETTINGS = { replyDelayMs: [0, 5] as [number, number], poolSize: 1, maxMovetimeMs: 50, disconnectGraceMs: 60_000 };
+
+let site: TestSite | undefined;
+let dataDir: string | undefined;
+const servers: RunningServer[] = [];
+const procs: Proc[] = [];
+const clients: TestClient[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  for (const p of procs.splice(0)) {
+    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    await p.exit.catch(() => null);
+  }
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await site?.destroy();
+});
+
+/** A node of the site in this process, with the AI; `lines` gets its log lines. */
+async function node(lines: Record<string, unknown>[] = []): Promise<RunningServer> {
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const opts: StartServerOptions = {
+    cluster: site!.options,
+    serverSecret: SITE_SECRET,
+    logger: pino({ level: 'info' }, sink),
+    ai: (deps) => createAiService({ ...AI_SETTINGS, ...deps }),
+  };
+  const server = await startTestServer(opts);
+  servers.push(server);
+  return server;
+}
+
+/** A node of the site as a server process of its own (it can be killed), with the AI. */
+async function processNode(): Promise<Proc> {
+  dataDir = mkdtempSync(join(tmpdir(), 'ai-takeover-'));
+  const p = await startProcess({
+    ...nodeEnv(site!, dataDir),
+    AI_ENABLED: '1',
+    AI_POOL_SIZE: '1',
+    AI_REPLY_DELAY_MS: '0-5',
+    AI_MAX_MOVETIME_MS: '50',
+    AI_DISCONNECT_GRACE_MS: '60000',
+  });
+  procs.push(p);
+  return p;
+}
+
+async function connect(url: string, again?: TestClient): Promise<TestClient> {
+  const c = await TestClient.connect(url, again ? `?playerId=${again.playerId}&secret=${again.secret}` : '');
+  clients.push(c);
+  return c;
+}
+
+const uci = (m: WireMove) => `${m.from}${m.to}${m.promotion ?? ''}`;
+
+/** An AI game started by `player` (white), with its id. */
+async function startAiGame(player: TestClient): Promise<string> {
+  player.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
+  const created = await player.next('gameCreated');
+  await player.next('aiGameStart', (m) => m.gameId === created.gameId);
+  return created.gameId as string;
+}
+
+/** The player's move and the AI's answer: both, in UCI. */
+async function moveAndAnswer(player: TestClient, gameId: string, move: string): Promise<string[]> {
+  player.send('playerMoveAI', { gameId, move: { from: move.slice(0, 2), to: move.slice(2, 4) } });
+  const made = await player.next('moveMade', (m) => m.gameId === gameId, 10_000);
+  return [move, uci(made.move as WireMove)];
+}
+
+async function play(player: TestClient, gameId: string, moves: string[]): Promise<string[]> {
+  const played: string[] = [];
+  for (const m of moves) played.push(...(await moveAndAnswer(player, gameId, m)));
+  return played;
+}
+
+/** The moves of an aiGameStart's position. */
+const movesOf = (start: Msg) => (start.currentState as CurrentState).moves.map(uci);
+
+/** The player resigns; they are told the game is over. */
+async function resign(player: TestClient, gameId: string): Promise<void> {
+  player.send('resign', { gameId });
+  expect(await player.next('gameOver', (m) => m.gameId === gameId, 10_000)).toMatchObject({ reason: 'resignation', winner: 'black' });
+}
+
+async function metric(server: RunningServer, name: string): Promise<number> {
+  const text = await (await fetch(server.url + '/metrics')).text();
+  return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+}
+
+describe('games against the AI of a node that dies', () => {
+  it('are taken over within the lease after SIGKILL; the player plays on, on that node or through a third one; a damaged one is aborted', async () => {
+    site = testSite();
+    const a = await processNode();
+    const bLines: Record<string, unknown>[] = [];
+    const b = await node(bLines);
+    // three players on node a, each with a game against the AI
+    const [p1, p2, p3] = [await connect(a.url), await connect(a.url), await connect(a.url)];
+    const g1 = await startAiGame(p1);
+    const before1 = await play(p1, g1, ['e2e4', 'g1f3']);
+    const g2 = await startAiGame(p2);
+    const before2 = await play(p2, g2, ['d2d4']);
+    const g3 = await startAiGame(p3);
+    await play(p3, g3, ['c2c4']);
+    // the third game's log loses a row, as a damaged store would
+    const db = new pg.Client({ connectionString: site.options.databaseUrl });
+    await db.connect();
+    const deleted = await db.query(`DELETE FROM "${site.options.databaseSchema}".game_log WHERE game_id = $1 AND seq = 1`, [g3]);
+    await db.end();
+    expect(deleted.rowCount).toBe(1);
+
+    a.child.kill('SIGKILL');
+    const killedAt = performance.now();
+    await a.exit;
+    // the first and third players come back through the balancer on node b at once: their games
+    // are found there once b has taken them over
+    const [back1, back3] = [await connect(b.url, p1), await connect(b.url, p3)];
+    const start1 = await back1.next('aiGameStart', (m) => m.gameId === g1, 10_000);
+    expect(performance.now() - killedAt).toBeLessThan(TAKEOVER_WITHIN_MS);
+    expect(start1).toMatchObject({ color: 'white' });
+    expect(movesOf(start1)).toEqual(before1);
+    expect(await back3.next('gameOver', (m) => m.gameId === g3, 10_000)).toMatchObject({ reason: 'aborted', winner: 'draw' });
+
+    const takenOver = bLines.filter((l) => l.msg === 'AI game taken over');
+    expect(takenOver.map((l) => l.gameId).sort()).toEqual([g1, g2].sort());
+    expect(bLines.find((l) => l.msg === 'game log damaged; the game is aborted')).toMatchObject({ gameId: g3 });
+    expect(await metric(b, 'chess_games_taken_over_total')).toBe(2);
+
+    // the first player plays on where b plays the game, to its end
+    const after1 = await moveAndAnswer(back1, g1, 'f1c4');
+    expect(after1).toHaveLength(2);
+    await resign(back1, g1);
+
+    // the second player comes back on a third node, whose socket forwards to b
+    const c = await node();
+    const back2 = await connect(c.url, p2);
+    const start2 = await back2.next('aiGameStart', (m) => m.gameId === g2, 10_000);
+    expect(movesOf(start2)).toEqual(before2);
+    expect(await moveAndAnswer(back2, g2, 'c2c4')).toHaveLength(2);
+    // a move that is not legal is refused by b, and the player on c is told
+    back2.send('playerMoveAI', { gameId: g2, move: { from: 'e1', to: 'e5' } });
+    expect(await back2.next('moveRejected', (m) => m.gameId === g2, 10_000)).toBeTruthy();
+    await resign(back2, g2);
+    // the game is over on the site: the player may start a new one, here on c
+    back2.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
+    expect((await back2.next('gameCreated', () => true, 10_000)).gameId).not.toBe(g2);
+  }, 60_000);
+
+  it('are handed over when a node stops (SIGTERM-style close), and play on from the same moves', async () => {
+    site = testSite();
+    const a = await node();
+    const bLines: Record<string, unknown>[] = [];
+    const b = await node(bLines);
+    const player = await connect(a.url);
+    const gameId = await startAiGame(player);
+    const before = await play(player, gameId, ['e2e4', 'd2d4']);
+    await servers.shift()!.close();
+    expect(await player.next('serverShutdown')).toBeTruthy();
+    const back = await connect(b.url, player);
+    const start = await back.next('aiGameStart', (m) => m.gameId === gameId, 10_000);
+    expect(movesOf(start)).toEqual(before);
+    expect(await moveAndAnswer(back, gameId, 'g1f3')).toHaveLength(2);
+    await resign(back, gameId);
+    expect(bLines.filter((l) => l.msg === 'AI game taken over').map((l) => l.gameId)).toEqual([gameId]);
+    expect(await metric(b, 'chess_games_taken_over_total')).toBe(1);
+  }, 30_000);
+});
