@@ -79,7 +79,7 @@ export class SiteAiGames implements AiGameRecorder {
     return this.ai?.hasGame(playerId) ? this.hub.seat(playerId, playerKind(playerId)) : undefined;
   }
 
-  /** The player's socket is on a node again: their game goes on, and they are shown it. */
+  /** The player's socket is on another node (again): their game goes on, and they are shown it. */
   playerBack(playerId: string): void {
     if (this.ai?.hasGame(playerId)) this.ai.playerReconnected(playerId);
   }
@@ -126,18 +126,21 @@ export class SiteAiGames implements AiGameRecorder {
     return true;
   }
 
-  /** A player of a game taken over whose socket is on a live node sees it go on from where it stands. */
+  /**
+   * A player of a game taken over whose socket is on a live node sees it go on from where it
+   * stands: at once when the socket is here; else their node learns the new owner (`seat`) and
+   * answers `here`, which shows them the game (or `gone`).
+   */
   private findPlayer(game: AiGameLog, at: string | null): void {
     const here = this.hub.session(game.playerId);
     if (here?.ws) {
       // their socket came here before the takeover: the game is no longer played elsewhere
       if (here.remoteGame?.id === game.gameId) here.remoteGame = null;
-    } else {
-      if (!at || at === this.node) return; // away: the grace runs until they come back
-      const s = this.hub.seat(game.playerId, playerKind(game.playerId));
-      s.node = at;
-      this.publish(at, { k: 'seat', p: game.playerId, g: game.gameId, o: this.node });
+      this.ai?.playerReconnected(game.playerId);
+      return;
     }
-    this.ai?.playerReconnected(game.playerId);
+    if (!at || at === this.node) return; // away: the grace runs until they come back
+    this.hub.seat(game.playerId, playerKind(game.playerId)).node = at;
+    this.publish(at, { k: 'seat', p: game.playerId, g: game.gameId, o: this.node });
   }
 }

@@ -244,7 +244,9 @@ export class ClusterNode {
     if (!s || s.ws) return;
     const wasAway = s.node !== from;
     s.node = from;
-    if (wasAway) this.aiGames.playerBack(playerId);
+    // a game against the AI is shown on every 'here' (a newer socket that replaced one here says
+    // nothing else, and the AI screen does not ask for its game)
+    this.aiGames.playerBack(playerId);
     if (!s.game || !wasAway) return;
     this.games.command(s.game, { type: 'PLAYER_RECONNECTED', playerId });
     // a player found again (a game taken over, a socket on another node) sees where it stands

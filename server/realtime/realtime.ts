@@ -524,11 +524,8 @@ export class Realtime implements RemoteSockets {
     switch (msg.type) {
       case 'gameMove':
         return this.gameCommand(session, msg.payload.gameId, 'MOVE', arrivedAt, msg.payload.move, lagMs);
-      case 'playerMoveAI': {
-        const ai = this.getAi();
-        if (!ai) return this.rejectTo(session, 'ai_unavailable', TEXTS.aiUnavailable);
-        return ai.move(session.id, msg.payload);
-      }
+      case 'playerMoveAI':
+        return this.moveAi(session, msg.payload);
       case 'resign': {
         const ai = this.getAi();
         if (ai?.ownsGame(msg.payload.gameId)) return ai.resign(session.id, msg.payload.gameId);
@@ -551,6 +548,21 @@ export class Realtime implements RemoteSockets {
       case 'rejoinGame':
         return this.rejoin(session, msg.payload.gameId);
     }
+  }
+
+  /**
+   * A move in a game against the AI. Several nodes: refused while this node's lease is uncertain
+   * (another node may be taking the game over), as a multiplayer move is.
+   */
+  private moveAi(session: PlayerSession, payload: ParsedPayloads['playerMoveAI']): void {
+    const ai = this.getAi();
+    if (!ai) return this.rejectTo(session, 'ai_unavailable', TEXTS.aiUnavailable);
+    if (this.cluster && !this.cluster.membership.mayPlay && ai.ownsGame(payload.gameId)) {
+      this.metrics.messagesRejected.inc({ reason: 'unavailable' });
+      this.hub.sendTo(session, { type: 'moveRejected', gameId: payload.gameId, message: TEXTS.cannotPlayNow });
+      return;
+    }
+    ai.move(session.id, payload);
   }
 
   /** claimGuestGames: a signed-in player takes the archived games of a guest identity it proves. */

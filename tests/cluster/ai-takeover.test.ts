@@ -4,7 +4,7 @@
  * close) has its AI games taken over by another node within the lease; their players, back on
  * the node that took them or on a third node whose socket forwards to it, find the same moves and
  * play on, the AI answers, and the game ends. An AI game whose log is damaged ends as aborted
- * and the others go on.
+ * and the others go on. While its node lives, a game follows its player to a socket on another node.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import pino from 'pino';
 import type { RunningServer, StartServerOptions } from '../../server/app';
 import { createAiService } from '../../server/ai/index';
 import type { CurrentState, WireMove } from '../../machines/protocol/messages';
+import { REPLACED_CLOSE_CODE } from '../../machines/protocol/closeCodes';
 import { TestClient, startTestServer, type Msg } from '../server/helpers';
 import { startProcess, type Proc } from '../server/serverProcess';
 import { SITE_SECRET, nodeEnv } from './balancedSite';
@@ -118,6 +119,25 @@ async function metric(server: RunningServer, name: string): Promise<number> {
   const text = await (await fetch(server.url + '/metrics')).text();
   return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 }
+
+describe('a game against the AI across nodes', () => {
+  it('follows its player to a newer socket on another node, which plays it through Redis to the end', async () => {
+    site = testSite();
+    const [a, b] = [await node(), await node()];
+    const player = await connect(a.url);
+    const gameId = await startAiGame(player);
+    const before = await play(player, gameId, ['e2e4']);
+    // the player opens a newer socket on node b while a still plays the game: a's socket is replaced
+    const again = await connect(b.url, player);
+    expect(await player.closed).toMatchObject({ code: REPLACED_CLOSE_CODE });
+    const start = await again.next('aiGameStart', (m) => m.gameId === gameId, 10_000);
+    expect(movesOf(start)).toEqual(before);
+    expect(await moveAndAnswer(again, gameId, 'g1f3')).toHaveLength(2);
+    // node a plays it all along
+    expect([await metric(a, 'chess_ai_games'), await metric(b, 'chess_ai_games')]).toEqual([1, 0]);
+    await resign(again, gameId);
+  }, 30_000);
+});
 
 describe('games against the AI of a node that dies', () => {
   it('are taken over within the lease after SIGKILL; the player plays on, on that node or through a third one; a damaged one is aborted', async () => {
