@@ -104,9 +104,10 @@ export class SiteAiGames implements AiGameRecorder {
   /**
    * An AI game of a dead node, claimed here, back in play: its player is away until their
    * socket is found (`at`: the live node of their socket, if any), the AI's disconnect grace runs
-   * meanwhile. False when it cannot be resumed (the caller aborts it).
+   * meanwhile (`awayMs`: how long the dead node was gone, for the log). False when it cannot be
+   * resumed (the caller aborts it).
    */
-  resumeTaken(dead: string, loaded: LoadedAiGame, at: string | null, began: number): boolean {
+  resumeTaken(dead: string, loaded: LoadedAiGame, at: string | null, awayMs: number, began: number): boolean {
     const { ai: game } = loaded;
     const ai = this.ai;
     if (!ai) {
@@ -122,7 +123,7 @@ export class SiteAiGames implements AiGameRecorder {
     }
     this.metrics.gamesTakenOver.inc();
     this.findPlayer(game, at);
-    this.logger.info({ gameId: game.gameId, from: dead, moves: game.moves.length, ms: Math.round(performance.now() - began) }, 'AI game taken over');
+    this.logger.info({ gameId: game.gameId, from: dead, awayMs: Math.round(awayMs), moves: game.moves.length, ms: Math.round(performance.now() - began) }, 'AI game taken over');
     return true;
   }
 

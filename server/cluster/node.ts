@@ -460,17 +460,17 @@ export class ClusterNode {
       const game = loaded[i];
       if (game instanceof DamagedLogError) await this.abortDamaged(gameId, game.message, game.players, game.aiPlayerId);
       else if (!game) await this.ownership.ended(gameId, []);
-      else if (isAiGame(game)) await this.resumeTakenAi(dead, game, socketNode, began);
+      else if (isAiGame(game)) await this.resumeTakenAi(dead, game, socketNode, awayMs, began);
       else if (game.result) await this.ownership.ended(gameId, playersOf(game));
       else await this.resumeTaken(dead, game.log, socketNode, awayMs, began);
     }
   }
 
   /** One AI game taken over: resumed here (or aborted when it cannot be), its player found. */
-  private async resumeTakenAi(dead: string, game: LoadedAiGame, socketNode: Map<string, string | null>, began: number): Promise<void> {
+  private async resumeTakenAi(dead: string, game: LoadedAiGame, socketNode: Map<string, string | null>, awayMs: number, began: number): Promise<void> {
     const { gameId, playerId } = game.ai;
     if (game.ended) await this.ownership.ended(gameId, [playerId]);
-    else if (!this.aiGames.resumeTaken(dead, game, socketNode.get(playerId) ?? null, began)) await this.abortDamaged(gameId, 'the log does not replay', undefined, playerId);
+    else if (!this.aiGames.resumeTaken(dead, game, socketNode.get(playerId) ?? null, awayMs, began)) await this.abortDamaged(gameId, 'the log does not replay', undefined, playerId);
   }
 
   /** One game taken over: resumed here, its players' nodes told, its connected players shown it. */

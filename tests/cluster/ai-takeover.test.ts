@@ -24,6 +24,8 @@ import { testSite, type TestSite } from './site';
 
 /** the lease (3 s) and one beat of the node that takes the games over, with room for a loaded machine */
 const TAKEOVER_WITHIN_MS = 5_000;
+/** the players' reconnections come on top of the takeover, and the test machine may be loaded: they are only bounded above */
+const BACK_WITHIN_MS = 10_000;
 const AI_SETTINGS = { replyDelayMs: [0, 5] as [number, number], poolSize: 1, maxMovetimeMs: 50, disconnectGraceMs: 60_000 };
 
 let site: TestSite | undefined;
@@ -161,19 +163,19 @@ describe('games against the AI of a node that dies', () => {
     expect(deleted.rowCount).toBe(1);
 
     a.child.kill('SIGKILL');
-    const killedAt = performance.now();
     await a.exit;
     // the first and third players come back through the balancer on node b at once: their games
     // are found there once b has taken them over
     const [back1, back3] = [await connect(b.url, p1), await connect(b.url, p3)];
-    const start1 = await back1.next('aiGameStart', (m) => m.gameId === g1, 10_000);
-    expect(performance.now() - killedAt).toBeLessThan(TAKEOVER_WITHIN_MS);
+    const start1 = await back1.next('aiGameStart', (m) => m.gameId === g1, BACK_WITHIN_MS);
     expect(start1).toMatchObject({ color: 'white' });
     expect(movesOf(start1)).toEqual(before1);
-    expect(await back3.next('gameOver', (m) => m.gameId === g3, 10_000)).toMatchObject({ reason: 'aborted', winner: 'draw' });
+    expect(await back3.next('gameOver', (m) => m.gameId === g3, BACK_WITHIN_MS)).toMatchObject({ reason: 'aborted', winner: 'draw' });
 
+    // the takeover itself, as b logs it: from a's last renewal of its lease to the game playing again
     const takenOver = bLines.filter((l) => l.msg === 'AI game taken over');
     expect(takenOver.map((l) => l.gameId).sort()).toEqual([g1, g2].sort());
+    for (const t of takenOver) expect(t.awayMs).toBeLessThan(TAKEOVER_WITHIN_MS);
     expect(bLines.find((l) => l.msg === 'game log damaged; the game is aborted')).toMatchObject({ gameId: g3 });
     expect(await metric(b, 'chess_games_taken_over_total')).toBe(2);
 
@@ -185,7 +187,7 @@ describe('games against the AI of a node that dies', () => {
     // the second player comes back on a third node, whose socket forwards to b
     const c = await node();
     const back2 = await connect(c.url, p2);
-    const start2 = await back2.next('aiGameStart', (m) => m.gameId === g2, 10_000);
+    const start2 = await back2.next('aiGameStart', (m) => m.gameId === g2, BACK_WITHIN_MS);
     expect(movesOf(start2)).toEqual(before2);
     expect(await moveAndAnswer(back2, g2, 'c2c4')).toHaveLength(2);
     // a move that is not legal is refused by b, and the player on c is told
@@ -208,7 +210,7 @@ describe('games against the AI of a node that dies', () => {
     await servers.shift()!.close();
     expect(await player.next('serverShutdown')).toBeTruthy();
     const back = await connect(b.url, player);
-    const start = await back.next('aiGameStart', (m) => m.gameId === gameId, 10_000);
+    const start = await back.next('aiGameStart', (m) => m.gameId === gameId, BACK_WITHIN_MS);
     expect(movesOf(start)).toEqual(before);
     expect(await moveAndAnswer(back, gameId, 'g1f3')).toHaveLength(2);
     await resign(back, gameId);
