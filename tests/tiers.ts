@@ -28,6 +28,7 @@ const UNIT_FILES = new Set([
   'tests/server/config.test.ts',
   'tests/server/endedGames.test.ts',
   'tests/server/frames.test.ts',
+  'tests/server/groupCommit.test.ts',
   'tests/server/hub.test.ts',
   'tests/server/identification.test.ts',
   'tests/server/journal.test.ts',
