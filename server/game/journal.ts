@@ -1,20 +1,22 @@
 /**
  * The node's game journal: every live game's log (its start, each timed command, its end) in
- * one append-only file, DATA_DIR/games/journal, written with group commit. Records gathered
- * for a short window (the commit window, from the batch's first record) go to the file in one
- * synced write (O_DSYNC: it returns once the data is on disk, as a write and an fdatasync would);
- * what the games tell the players about those records waits (afterCommit) until that write is
- * done, so no player is ever told of a move the disk does not hold. While one batch is being
- * written the next one gathers. At start the journal is read back, its live games are moved into
- * the new process's time base, and it is compacted: finished games go to DATA_DIR/games/finished
- * (one JSON line per game, for the archive), damaged ones are reported, and a fresh journal holds
- * only the live games. docs/operations.md (Durability) says why a journal file and how it behaves.
+ * one append-only file, DATA_DIR/games/journal, written with group commit (groupCommit.ts).
+ * Records gathered for a short window (the commit window, from the batch's first record) go to
+ * the file in one synced write (O_DSYNC: it returns once the data is on disk, as a write and an
+ * fdatasync would); what the games tell the players about those records waits (afterCommit)
+ * until that write is done, so no player is ever told of a move the disk does not hold. While one
+ * batch is being written the next one gathers. At start the journal is read back, its live games
+ * are moved into the new process's time base, and it is compacted: finished games go to
+ * DATA_DIR/games/finished (one JSON line per game, for the archive), damaged ones are reported,
+ * and a fresh journal holds only the live games. docs/operations.md (Durability) says why a
+ * journal file and how it behaves.
  */
 import { constants, fstatSync, closeSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, write, writeSync, appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { shiftLog, type GameInput, type GameLog, type GameResult, type TimedCommand } from '../../machines/game';
 import type { FastCounter, FastHistogram } from '../http/metrics';
+import { GroupCommit } from './groupCommit';
 import { encodeRecord, type AiGameLog, type JournalRecord } from './journalRecords';
 import { readJournal, type DamagedGame } from './journalRecovery';
 
@@ -77,18 +79,20 @@ export interface JournalOptions {
   commitWindowMs?: number;
 }
 
+/** The batch being appended, and how far: a failed write's retry goes on from where it stopped. */
+interface Appending {
+  batch: string[];
+  bytes: Buffer;
+  written: number;
+  /** when its first attempt began (performance.now()), for commitSeconds */
+  began: number;
+}
+
 export class GameJournal implements GameRecorder, AiGameRecorder {
-  /** false while the last write or sync failed (it is retried); /healthz reports it */
-  healthy = true;
-  private gathering: string[] = [];
-  private gatheringDone: (() => void)[] = [];
-  /** callbacks of the batch being written and synced; null when none is */
-  private writingDone: (() => void)[] | null = null;
-  /** when the gathering batch's first record came (performance.now()) */
-  private gatheringSince = 0;
-  private scheduled = false;
+  private readonly commits: GroupCommit<string>;
+  private appending: Appending | null = null;
   private closed = false;
-  private idle: (() => void) | null = null;
+  private closing: Promise<void> | null = null;
   private readonly aliveTimer: NodeJS.Timeout;
   /** games finished since the last compaction: their logs go to the finished file then */
   private finished: { log: GameLog; result: GameResult }[] = [];
@@ -96,7 +100,6 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
   /** the journal's size (bytes), and the size past which it is compacted */
   private size: number;
   private compactAt: number;
-  private readonly commitWindowMs: number;
 
   constructor(
     private readonly dir: string,
@@ -108,11 +111,25 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
     this.fd = openForAppend(journalFile(dir));
     this.size = fstatSync(this.fd).size;
     this.compactAt = options.compactAtBytes ?? COMPACT_AT_BYTES;
-    this.commitWindowMs = options.commitWindowMs ?? COMMIT_WINDOW_MS;
+    this.commits = new GroupCommit<string>(
+      {
+        write: (batch) => this.write(batch),
+        failed: (err) => this.log.error({ err, bytes: this.appending?.bytes.length, offset: this.appending?.written }, 'game journal write failed; moves wait until it succeeds'),
+        recovered: () => this.log.info('game journal writes again'),
+        callbackFailed: (err) => this.log.error({ err }, 'sending after a journal commit failed'),
+      },
+      RETRY_AFTER_MS,
+      options.commitWindowMs ?? COMMIT_WINDOW_MS,
+    );
     this.aliveTimer = setInterval(() => {
       if (!isEmpty(this.liveLogs.games())) this.add({ k: 'alive', at: performance.now() });
     }, ALIVE_EVERY_MS);
     this.aliveTimer.unref();
+  }
+
+  /** false while the last write or sync failed (it is retried); /healthz reports it */
+  get healthy(): boolean {
+    return this.commits.healthy;
   }
 
   started(input: GameInput): void {
@@ -129,7 +146,7 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
   }
 
   get waiting(): boolean {
-    return this.gathering.length > 0 || this.writingDone !== null;
+    return this.commits.waiting;
   }
 
   aiStarted(game: Omit<AiGameLog, 'moves'>): void {
@@ -145,42 +162,26 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
   }
 
   afterCommit(fn: () => void): void {
-    if (this.gathering.length > 0) this.gatheringDone.push(fn);
-    else if (this.writingDone) this.writingDone.push(fn);
-    else fn();
+    this.commits.afterCommit(fn);
   }
 
   private add(record: JournalRecord): void {
     if (this.closed) return;
-    if (this.gathering.length === 0) this.gatheringSince = performance.now();
-    this.gathering.push(encodeRecord(record));
-    this.scheduleFlush();
+    this.commits.add(encodeRecord(record));
   }
 
   /**
-   * The gathered batch is written once its commit window (from its first record) is over, at
-   * the end of the event loop's turn at the earliest; while a batch is being synced nothing is
-   * scheduled: its commit schedules the next.
+   * A batch's first attempt compacts the journal instead when it has grown past its size (the
+   * live logs hold the batch's records too); otherwise, and on a retry, the batch is appended.
    */
-  private scheduleFlush(): void {
-    if (this.scheduled || this.writingDone) return;
-    this.scheduled = true;
-    const wait = this.gatheringSince + this.commitWindowMs - performance.now();
-    if (wait > 0) setTimeout(this.flush, Math.ceil(wait));
-    else setImmediate(this.flush);
+  private write(batch: string[]): Promise<void> {
+    if (this.appending?.batch !== batch) {
+      if (this.size >= this.compactAt && this.compact()) return Promise.resolve();
+      this.appending = { batch, bytes: Buffer.from(batch.join('')), written: 0, began: performance.now() };
+    }
+    const appending = this.appending;
+    return new Promise((resolve, reject) => this.writeFrom(appending, resolve, reject));
   }
-
-  /** One synced write for everything gathered since the last one. */
-  private readonly flush = (): void => {
-    this.scheduled = false;
-    if (this.closed || this.gathering.length === 0 || this.writingDone) return;
-    if (this.size >= this.compactAt && this.compact()) return;
-    const bytes = Buffer.from(this.gathering.join(''));
-    this.gathering = [];
-    this.writingDone = this.gatheringDone;
-    this.gatheringDone = [];
-    this.writeFrom(bytes, 0, performance.now());
-  };
 
   /**
    * The batch goes out in one write on libuv's thread pool; the journal is opened with O_DSYNC,
@@ -188,43 +189,33 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
    * to the pool instead of two (each trip costs about as much CPU as the sync itself). Where the
    * platform has no O_DSYNC, an fdatasync follows the write.
    */
-  private writeFrom(bytes: Buffer, offset: number, began: number): void {
-    if (offset < bytes.length) {
-      write(this.fd, bytes, offset, bytes.length - offset, null, (err, written) =>
-        err ? this.retry(err, bytes, offset, began) : this.writeFrom(bytes, offset + written, began),
-      );
+  private writeFrom(a: Appending, done: () => void, failed: (err: Error) => void): void {
+    if (a.written < a.bytes.length) {
+      write(this.fd, a.bytes, a.written, a.bytes.length - a.written, null, (err, written) => {
+        if (err) return failed(err);
+        a.written += written;
+        this.writeFrom(a, done, failed);
+      });
     } else if (SYNCED_WRITES) {
-      this.committed(bytes.length, began);
+      this.appended(a);
+      done();
     } else {
-      fdatasync(this.fd, (err) => (err ? this.retry(err, bytes, offset, began) : this.committed(bytes.length, began)));
+      fdatasync(this.fd, (err) => (err ? failed(err) : (this.appended(a), done())));
     }
   }
 
-  /** A failed write or sync is tried again; the players hear of the batch only once it is on disk. */
-  private retry(err: Error, bytes: Buffer, offset: number, began: number): void {
-    if (this.healthy) this.log.error({ err, bytes: bytes.length, offset }, 'game journal write failed; moves wait until it succeeds');
-    this.healthy = false;
-    setTimeout(() => this.writeFrom(bytes, offset, began), RETRY_AFTER_MS);
-  }
-
-  private committed(bytes: number, began: number): void {
-    if (!this.healthy) this.log.info('game journal writes again');
-    this.healthy = true;
-    this.metrics.commitSeconds.observe((performance.now() - began) / 1000);
-    this.metrics.bytesWritten.add(bytes);
-    this.size += bytes;
-    const done = this.writingDone ?? [];
-    this.writingDone = null;
-    for (const fn of done) this.runSafely(fn);
-    if (this.gathering.length > 0) this.scheduleFlush();
-    else if (this.idle) this.idle();
+  private appended(a: Appending): void {
+    this.appending = null;
+    this.metrics.commitSeconds.observe((performance.now() - a.began) / 1000);
+    this.metrics.bytesWritten.add(a.bytes.length);
+    this.size += a.bytes.length;
   }
 
   /**
    * Rewrites the journal with the live games' logs only (they hold everything gathered so far),
-   * after moving the finished games to the finished file; then tells the gathered batch's
-   * players. Synchronous, between two batches. False (logged) when it could not be done: the
-   * batch is then written as usual, and the next attempt waits for the journal to double.
+   * after moving the finished games to the finished file. Synchronous, between two batches. False
+   * (logged) when it could not be done: the batch is then appended as usual, and the next attempt
+   * waits for the journal to double.
    */
   private compact(): boolean {
     const began = performance.now();
@@ -237,40 +228,26 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
       this.log.info({ before: this.size, after: size, ms: Math.round(performance.now() - began) }, 'game journal compacted');
       this.size = size;
       this.compactAt = Math.max(this.compactAt, 2 * size);
+      return true;
     } catch (err) {
       this.log.error({ err }, 'game journal compaction failed; appending as before');
       this.compactAt *= 2;
       return false;
     }
-    const done = this.gatheringDone;
-    this.gathering = [];
-    this.gatheringDone = [];
-    for (const fn of done) this.runSafely(fn);
-    return true;
   }
 
-  private runSafely(fn: () => void): void {
-    try {
-      fn();
-    } catch (err) {
-      this.log.error({ err }, 'sending after a journal commit failed');
-    }
+  /** Writes everything recorded and a last sign of life, and closes the file. */
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
   }
 
-  /** Writes what is gathered and a last sign of life, synchronously, and closes the file. */
-  async close(): Promise<void> {
-    if (this.closed) return;
+  private async shutDown(): Promise<void> {
     clearInterval(this.aliveTimer);
-    if (this.writingDone) await new Promise<void>((resolve) => (this.idle = resolve));
+    await this.commits.drain();
     this.add({ k: 'alive', at: performance.now() });
     this.closed = true;
-    try {
-      writeSync(this.fd, this.gathering.join(''));
-      fdatasyncSync(this.fd);
-    } catch (err) {
-      this.log.error({ err }, 'game journal: last write at shutdown failed');
-    }
-    this.gathering = [];
+    await this.commits.drain();
     closeSync(this.fd);
   }
 }

@@ -98,4 +98,20 @@ describe('game journal group commit', () => {
     expect(j.onDisk()).toContain('"at":1001');
     expect(j.syncs()).toBe(2);
   });
+
+  it('at close writes what is gathered without waiting for its window, tells its players, and ends with a sign of life', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const j = openJournal(2);
+    j.journal.command('game_a', wake(0));
+    let told = false;
+    j.journal.afterCommit(() => (told = true));
+    await j.journal.close();
+    expect(told).toBe(true);
+    const lines = j.onDisk().trim().split('\n');
+    expect(lines.at(-2)).toContain('"at":1000');
+    expect(lines.at(-1)).toContain('"k":"alive"');
+    j.journal.command('game_a', wake(1));
+    expect(j.journal.waiting).toBe(false);
+    expect(j.onDisk()).not.toContain('"at":1001');
+  });
 });
