@@ -481,6 +481,9 @@ export class ClusterNode {
       const s = this.hub.seat(id, kind);
       const at = socketNode.get(id);
       if (!s.ws) s.node = at && at !== this.node ? at : null;
+      // a socket that came here before the takeover: the game is no longer played elsewhere
+      if (s.remoteGame?.id === gameId) s.remoteGame = null;
+      if (s.lastRemoteGame?.id === gameId) s.lastRemoteGame = null;
       return s;
     }, awayMs);
     if (!game) {
