@@ -279,7 +279,8 @@ export class ClusterNode {
    */
   private playersOfDeadNodesGone(): void {
     if (this.deadNodes.size === 0) return;
-    for (const s of [...this.hub.players.values()]) {
+    // a Map may lose entries while it is iterated (playerGone can forget an idle session)
+    for (const s of this.hub.players.values()) {
       if (s.node && this.deadNodes.has(s.node)) this.playerGone(s.id, s.node);
     }
   }
@@ -290,7 +291,8 @@ export class ClusterNode {
    * game as it stands).
    */
   private async findMovedGames(live: ReadonlySet<string>): Promise<void> {
-    const orphans = [...this.hub.players.values()].filter((s) => s.ws && s.remoteGame && !live.has(s.remoteGame.owner));
+    const orphans: PlayerSession[] = [];
+    for (const s of this.hub.players.values()) if (s.ws && s.remoteGame && !live.has(s.remoteGame.owner)) orphans.push(s);
     if (orphans.length === 0) return;
     const owners = await this.ownership.owners(orphans.map((s) => s.remoteGame!.id));
     orphans.forEach((s, i) => {
