@@ -18,6 +18,8 @@ export interface BalancedSite {
   nodes: Proc[];
   /** the balancer's address (http://127.0.0.1:port) */
   url: string;
+  /** what HAProxy wrote (servers going down and up, refusals) */
+  balancerLog(): string;
   /** every node's /healthz answer */
   health(): Promise<{ node: string; games: number; connections: number; ok: boolean }[]>;
   stop(): Promise<void>;
@@ -67,14 +69,17 @@ async function waitForHealthy(url: string, timeoutMs = 10_000): Promise<void> {
 }
 
 /** HAProxy with deploy/haproxy.cfg in front of `nodes`; resolves with its address once it passes requests on. */
-async function startBalancer(nodes: Proc[], started: (b: ChildProcess) => void): Promise<string> {
+async function startBalancer(nodes: Proc[], started: (b: ChildProcess) => void, log: (text: string) => void): Promise<string> {
   const port = await freePort();
   const env: Record<string, string> = { ...(process.env as Record<string, string>), SITE_BIND: `127.0.0.1:${port}` };
   nodes.forEach((n, i) => (env[`NODE${i + 1}`] = `127.0.0.1:${n.port}`));
   const balancer = spawn('haproxy', ['-db', '-f', HAPROXY_CONFIG], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   started(balancer);
   let balancerErr = '';
-  balancer.stderr!.on('data', (d) => (balancerErr += d));
+  balancer.stderr!.on('data', (d) => {
+    balancerErr += d;
+    log(String(d));
+  });
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitForHealthy(url);
@@ -90,6 +95,7 @@ export async function startBalancedSite(count = 3): Promise<BalancedSite> {
   const dataDir = mkdtempSync(join(tmpdir(), 'site-'));
   const nodes: Proc[] = [];
   let balancer: ChildProcess | null = null;
+  let balancerLog = '';
   const stop = async () => {
     balancer?.kill('SIGKILL');
     await Promise.all(nodes.map((n) => (n.child.exitCode === null && n.child.signalCode === null ? (n.child.kill('SIGKILL'), n.exit.catch(() => null)) : n.exit.catch(() => null))));
@@ -99,7 +105,7 @@ export async function startBalancedSite(count = 3): Promise<BalancedSite> {
   let url: string;
   try {
     for (let i = 0; i < count; i++) nodes.push(await startProcess(nodeEnv(site, join(dataDir, `node${i + 1}`))));
-    url = await startBalancer(nodes, (b) => (balancer = b));
+    url = await startBalancer(nodes, (b) => (balancer = b), (text) => (balancerLog += text));
   } catch (err) {
     // nothing of a site that did not start is left running
     await stop();
@@ -109,6 +115,7 @@ export async function startBalancedSite(count = 3): Promise<BalancedSite> {
     site,
     nodes,
     url,
+    balancerLog: () => balancerLog,
     async health() {
       return Promise.all(
         nodes.map(async (n) => {

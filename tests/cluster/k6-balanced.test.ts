@@ -4,7 +4,7 @@
  * across nodes, and the scenarios' own thresholds and counts hold (k6's runtime stood in for by
  * tests/loadtest/k6-node, as in the single-node scenario tests).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runScenario } from '../loadtest/k6-node/run-scenario';
 import { RELAXED_LATENCY, expectEveryRejoinComplete, expectSteadyPlayComplete } from '../loadtest/k6-node/expectations';
 import { startBalancedSite, type BalancedSite } from './balancedSite';
@@ -20,6 +20,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await site?.stop();
+});
+
+// a failed run leaves what the balancer said (servers down and up) and the nodes' warnings in the output
+afterEach(({ task }) => {
+  if (task.result?.state !== 'fail') return;
+  const warnings = site.nodes.flatMap((n, i) => n.lines.filter((l) => /"level":[4-6]0/.test(l)).map((l) => `node ${i + 1}: ${l}`));
+  console.error(`HAProxy:\n${site.balancerLog()}\nnode warnings:\n${warnings.slice(-40).join('\n')}`);
 });
 
 describe('k6 scenarios through HAProxy against three nodes', () => {

@@ -40,10 +40,21 @@ async function newPage(): Promise<Page> {
   return (await newContext()).newPage();
 }
 
-// a console error or warning during a flow fails the test that caused it
-afterEach(() => {
+// a console error or warning during a flow fails the test that caused it; a failed test leaves
+// what each open page showed and the server's last log lines in the output
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') await reportPages();
   expect(consoleGuard.take()).toEqual([]);
 });
+
+async function reportPages(): Promise<void> {
+  const pages = contexts.flatMap((c) => c.pages()).slice(-4);
+  for (const page of pages) {
+    const text = await page.locator('body').innerText({ timeout: 2000 }).catch((e: Error) => `(unreadable: ${e.message})`);
+    console.error(`page ${page.url()}:\n${text.slice(0, 1500)}`);
+  }
+  console.error(`server log (last lines):\n${site.log().split('\n').slice(-30).join('\n')}`);
+}
 
 /** Screenshots of the current screen at 1280x800 and 375x812. */
 async function shoot(page: Page, name: string): Promise<void> {
