@@ -10,7 +10,7 @@ import { formatInitCost, measureInitCost, type InitCostReport } from './k6-node/
 
 let report: InitCostReport | undefined;
 async function measured(): Promise<InitCostReport> {
-  report ??= await measureInitCost({ contexts: 12, samples: 3 });
+  report ??= await measureInitCost({ contexts: 12, samples: 5 });
   return report;
 }
 
