@@ -20,7 +20,7 @@
 import type { Logger } from 'pino';
 import { newGameLog, shiftLog, type GameInput, type GameLog, type GameResult, type TimedCommand } from '../../machines/game';
 import type { AiGameRecorder, GameRecorder } from '../game/journal';
-import { aiStartRecord, isAiRecord, type AiGameLog, type AiRecord } from '../game/journalRecords';
+import { aiEndRecord, aiMoveRecord, aiStartRecord, isAiRecord, type AiGameLog } from '../game/journalRecords';
 import { GroupCommit } from '../game/groupCommit';
 import type { Queryable } from '../accounts/db';
 import type { FastCounter, FastHistogram } from '../http/metrics';
@@ -125,11 +125,11 @@ export class SharedGameLog implements GameRecorder, AiGameRecorder {
   }
 
   aiMoved(gameId: string, uci: string): void {
-    this.add(gameId, { k: 'aimove', g: gameId, uci } satisfies AiRecord);
+    this.add(gameId, aiMoveRecord(gameId, uci));
   }
 
   aiEnded(gameId: string): void {
-    this.add(gameId, { k: 'aiend', g: gameId } satisfies AiRecord);
+    this.add(gameId, aiEndRecord(gameId));
     this.nextSeq.delete(gameId);
   }
 

@@ -17,7 +17,7 @@ import type { Logger } from 'pino';
 import { shiftLog, type GameInput, type GameLog, type GameResult, type TimedCommand } from '../../machines/game';
 import type { FastCounter, FastHistogram } from '../http/metrics';
 import { GroupCommit } from './groupCommit';
-import { encodeRecord, type AiGameLog, type JournalRecord } from './journalRecords';
+import { aiEndRecord, aiMoveRecord, aiStartRecord, encodeRecord, type AiGameLog, type JournalRecord } from './journalRecords';
 import { readJournal, type DamagedGame } from './journalRecovery';
 
 /** What the games tell their durable store; `afterCommit` runs a function once all told so far is on disk. */
@@ -150,15 +150,15 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
   }
 
   aiStarted(game: Omit<AiGameLog, 'moves'>): void {
-    this.add({ k: 'ai', g: game.gameId, playerId: game.playerId, playerColor: game.playerColor, difficulty: game.difficulty });
+    this.add(aiStartRecord(game));
   }
 
   aiMoved(gameId: string, uci: string): void {
-    this.add({ k: 'aimove', g: gameId, uci });
+    this.add(aiMoveRecord(gameId, uci));
   }
 
   aiEnded(gameId: string): void {
-    this.add({ k: 'aiend', g: gameId });
+    this.add(aiEndRecord(gameId));
   }
 
   afterCommit(fn: () => void): void {

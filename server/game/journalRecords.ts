@@ -45,6 +45,16 @@ export function aiStartRecord(game: Omit<AiGameLog, 'moves'>): AiRecord {
   return { k: 'ai', g: game.gameId, playerId: game.playerId, playerColor: game.playerColor, difficulty: game.difficulty };
 }
 
+/** A move of a game against the AI (either side's), UCI. */
+export function aiMoveRecord(gameId: string, uci: string): AiRecord {
+  return { k: 'aimove', g: gameId, uci };
+}
+
+/** The record that ends a game against the AI. */
+export function aiEndRecord(gameId: string): AiRecord {
+  return { k: 'aiend', g: gameId };
+}
+
 export function isAiRecord(r: unknown): r is AiRecord {
   return isRecord(r) && (r.k === 'ai' || r.k === 'aimove' || r.k === 'aiend');
 }
