@@ -557,11 +557,7 @@ export class Realtime implements RemoteSockets {
   private moveAi(session: PlayerSession, payload: ParsedPayloads['playerMoveAI']): void {
     const ai = this.getAi();
     if (!ai) return this.rejectTo(session, 'ai_unavailable', TEXTS.aiUnavailable);
-    if (this.cluster && !this.cluster.membership.mayPlay && ai.ownsGame(payload.gameId)) {
-      this.metrics.messagesRejected.inc({ reason: 'unavailable' });
-      this.hub.sendTo(session, { type: 'moveRejected', gameId: payload.gameId, message: TEXTS.cannotPlayNow });
-      return;
-    }
+    if (this.cluster && !this.cluster.membership.mayPlay && ai.ownsGame(payload.gameId)) return this.refuseUnavailable(session, payload.gameId, true);
     ai.move(session.id, payload);
   }
 
@@ -625,12 +621,15 @@ export class Realtime implements RemoteSockets {
       const m = move && { from: move.from, to: move.to, promotion: move.promotion };
       done = !m || this.games.command(game, { type: 'MOVE', playerId: session.id, move: m, lagMs }, arrivedAt);
     }
-    if (!done && !game.ended) {
-      // several nodes: this node's lease is uncertain (Redis unreachable); nothing was played
-      this.metrics.messagesRejected.inc({ reason: 'unavailable' });
-      if (type === 'MOVE') this.hub.sendTo(session, { type: 'moveRejected', gameId, message: TEXTS.cannotPlayNow });
-      else this.hub.sendTo(session, { type: 'error', code: 'unavailable', message: TEXTS.cannotPlayNow });
-    }
+    // several nodes: this node's lease is uncertain (Redis unreachable); nothing was played
+    if (!done && !game.ended) this.refuseUnavailable(session, gameId, type === 'MOVE');
+  }
+
+  /** A game command refused because this node may not play now (its lease is uncertain): a move is answered moveRejected, anything else an error. */
+  private refuseUnavailable(session: PlayerSession, gameId: string, isMove: boolean): void {
+    this.metrics.messagesRejected.inc({ reason: 'unavailable' });
+    if (isMove) this.hub.sendTo(session, { type: 'moveRejected', gameId, message: TEXTS.cannotPlayNow });
+    else this.hub.sendTo(session, { type: 'error', code: 'unavailable', message: TEXTS.cannotPlayNow });
   }
 
   private checkActiveGame(session: PlayerSession, payload: ParsedPayloads['checkActiveGame']): void {
