@@ -18,7 +18,7 @@ import { createAiService } from '../../server/ai/index';
 import type { CurrentState, WireMove } from '../../machines/protocol/messages';
 import { REPLACED_CLOSE_CODE } from '../../machines/protocol/closeCodes';
 import { TestClient, startTestServer, type Msg } from '../server/helpers';
-import { startProcess, type Proc } from '../server/serverProcess';
+import { killProcess, startProcess, type Proc } from '../server/serverProcess';
 import { SITE_SECRET, nodeEnv } from './balancedSite';
 import { testSite, type TestSite } from './site';
 
@@ -37,10 +37,7 @@ const clients: TestClient[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
-  for (const p of procs.splice(0)) {
-    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
-    await p.exit.catch(() => null);
-  }
+  for (const p of procs.splice(0)) await killProcess(p);
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   await site?.destroy();
 });

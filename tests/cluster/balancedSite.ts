@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startProcess, type Proc } from '../server/serverProcess';
+import { killProcess, startProcess, type Proc } from '../server/serverProcess';
 import { testSite, type TestSite } from './site';
 
 export const HAPROXY_CONFIG = resolve(import.meta.dirname, '../../deploy/haproxy.cfg');
@@ -69,22 +69,18 @@ async function waitForHealthy(url: string, timeoutMs = 10_000): Promise<void> {
 }
 
 /** HAProxy with deploy/haproxy.cfg in front of `nodes`; resolves with its address once it passes requests on. */
-async function startBalancer(nodes: Proc[], started: (b: ChildProcess) => void, log: (text: string) => void): Promise<string> {
+async function startBalancer(nodes: Proc[], started: (b: ChildProcess) => void, log: { text: string }): Promise<string> {
   const port = await freePort();
   const env: Record<string, string> = { ...(process.env as Record<string, string>), SITE_BIND: `127.0.0.1:${port}` };
   nodes.forEach((n, i) => (env[`NODE${i + 1}`] = `127.0.0.1:${n.port}`));
   const balancer = spawn('haproxy', ['-db', '-f', HAPROXY_CONFIG], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   started(balancer);
-  let balancerErr = '';
-  balancer.stderr!.on('data', (d) => {
-    balancerErr += d;
-    log(String(d));
-  });
+  balancer.stderr!.on('data', (d) => (log.text += d));
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitForHealthy(url);
   } catch (err) {
-    throw new Error(`${(err as Error).message}: ${balancerErr}`);
+    throw new Error(`${(err as Error).message}: ${log.text}`);
   }
   return url;
 }
@@ -95,17 +91,17 @@ export async function startBalancedSite(count = 3): Promise<BalancedSite> {
   const dataDir = mkdtempSync(join(tmpdir(), 'site-'));
   const nodes: Proc[] = [];
   let balancer: ChildProcess | null = null;
-  let balancerLog = '';
+  const balancerLog = { text: '' };
   const stop = async () => {
     balancer?.kill('SIGKILL');
-    await Promise.all(nodes.map((n) => (n.child.exitCode === null && n.child.signalCode === null ? (n.child.kill('SIGKILL'), n.exit.catch(() => null)) : n.exit.catch(() => null))));
+    await Promise.all(nodes.map(killProcess));
     rmSync(dataDir, { recursive: true, force: true });
     await site.destroy();
   };
   let url: string;
   try {
     for (let i = 0; i < count; i++) nodes.push(await startProcess(nodeEnv(site, join(dataDir, `node${i + 1}`))));
-    url = await startBalancer(nodes, (b) => (balancer = b), (text) => (balancerLog += text));
+    url = await startBalancer(nodes, (b) => (balancer = b), balancerLog);
   } catch (err) {
     // nothing of a site that did not start is left running
     await stop();
@@ -115,7 +111,7 @@ export async function startBalancedSite(count = 3): Promise<BalancedSite> {
     site,
     nodes,
     url,
-    balancerLog: () => balancerLog,
+    balancerLog: () => balancerLog.text,
     async health() {
       return Promise.all(
         nodes.map(async (n) => {

@@ -23,6 +23,12 @@ function serverEnv(env: Record<string, string | undefined>): Record<string, stri
   return out;
 }
 
+/** Kills the process with SIGKILL unless it has already ended; resolves once it has. */
+export async function killProcess(p: Proc): Promise<void> {
+  if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  await p.exit.catch(() => null);
+}
+
 /** Starts server/main.ts with node and resolves once it listens. */
 export function startProcess(env: Record<string, string | undefined>, nodeFlags: readonly string[] = SERVER_NODE_FLAGS): Promise<Proc> {
   return listening(spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'server/main.ts'], { env: serverEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
