@@ -724,6 +724,9 @@ describe('accounts', () => {
     await page.getByRole('button', { name: 'Create Account' }).click();
     await page.getByText(/check your email/i).waitFor();
     await page.waitForURL(`${site.url}/login`, { timeout: 10_000 });
+    // the router moves to /login in a transition: the register form (with its own Email and
+    // Password fields) stays on screen until the sign-in screen's code has loaded
+    await page.getByRole('heading', { name: 'Sign In' }).waitFor();
     // signing in before confirming says why and offers to send the confirmation again
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(password);
