@@ -33,14 +33,27 @@ let dataDir: string | undefined;
 const servers: RunningServer[] = [];
 const procs: Proc[] = [];
 const clients: TestClient[] = [];
+/** every node's log lines, by node, for the report of a failed test */
+const nodeLogs: { name: string; lines: () => readonly unknown[] }[] = [];
 
-afterEach(async () => {
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') reportNodeLogs();
+  nodeLogs.length = 0;
   await Promise.all(clients.splice(0).map((c) => c.close()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
   for (const p of procs.splice(0)) await killProcess(p);
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   await site?.destroy();
 });
+
+/** What the nodes said that bears on a failure: warnings, refusals, takeovers, leases. */
+function reportNodeLogs(): void {
+  const notable = /"level":[4-6]0|rejected|refused|taken over|dropped|lease|damaged/;
+  for (const { name, lines } of nodeLogs) {
+    const said = lines().map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).filter((l) => notable.test(l));
+    console.error(`node ${name}:\n${said.slice(-40).join('\n')}`);
+  }
+}
 
 /** A node of the site in this process, with the AI; `lines` gets its log lines. */
 async function node(lines: Record<string, unknown>[] = []): Promise<RunningServer> {
@@ -58,6 +71,7 @@ async function node(lines: Record<string, unknown>[] = []): Promise<RunningServe
   };
   const server = await startTestServer(opts);
   servers.push(server);
+  nodeLogs.push({ name: server.url, lines: () => lines });
   return server;
 }
 
@@ -73,6 +87,7 @@ async function processNode(): Promise<Proc> {
     AI_DISCONNECT_GRACE_MS: '60000',
   });
   procs.push(p);
+  nodeLogs.push({ name: `${p.url} (process)`, lines: () => p.lines });
   return p;
 }
 

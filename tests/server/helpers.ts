@@ -61,6 +61,9 @@ export async function startTestServer(opts: StartServerOptions = {}): Promise<Ru
   });
 }
 
+/** A received message as a failure report names it: its type, and an error's code and text. */
+const describeMessage = (m: Msg): string => (m.type === 'error' ? `error(${String(m.code)}: ${String(m.message)})` : m.type);
+
 export class TestClient {
   readonly ws: WebSocket;
   readonly received: Msg[] = [];
@@ -118,7 +121,7 @@ export class TestClient {
       const waiter = { pred: match, resolve: (m: Msg) => (realClearTimeout(t), resolve(m)) };
       const t = realSetTimeout(() => {
         this.waiters.splice(this.waiters.indexOf(waiter), 1);
-        reject(new Error(`timed out waiting for ${type}; got: ${this.received.map((m) => m.type).join(', ')}`));
+        reject(new Error(`timed out waiting for ${type}; got: ${this.received.map(describeMessage).join(', ')}`));
       }, timeoutMs);
       this.waiters.push(waiter);
     });
