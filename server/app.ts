@@ -227,6 +227,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       send: (playerId: string, msg: ServerMessage) => (cluster?.log ?? durable?.journal ?? gameManager).afterCommit(() => hub.send(playerId, msg)),
       logger: log.child({ part: 'ai' }),
       recorder: cluster?.aiGames ?? durable?.journal,
+      ...(cluster ? { mayPlay: () => cluster.membership.mayPlay } : {}),
       ...(archive ? { onEnded: archiveAiGames(archive, log.child({ part: 'archive' }), (id) => archivedPlayer(hub, id)) } : {}),
     });
   }
@@ -268,7 +269,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     void accounts.then((state) => {
       if (aborted) return;
       // storage: the game journal's (several nodes: the shared game log's) last write got through
-      // (null: games are not durable); redis: several nodes only, Redis answers and the lease holds
+      // (null: games are not durable); redis: several nodes only, Redis answers and the lease holds;
+      // lease: several nodes only, the node's lease surely holds (it may change its games)
       const storage = cluster ? cluster.log.healthy : durable ? durable.journal.healthy : null;
       const redis = cluster ? cluster.healthy : null;
       const ok = !shuttingDown && storage !== false && redis !== false;
@@ -278,7 +280,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
           .writeStatus(ok ? '200 OK' : '503 Service Unavailable')
           .writeHeader('Content-Type', 'application/json')
           .writeHeader('Cache-Control', 'no-store')
-          .end(JSON.stringify({ ok, status, accounts: state, storage, redis, ...(cluster ? { node: cluster.node } : {}), connections: hub.sockets.size, games: gameManager.size }));
+          .end(JSON.stringify({ ok, status, accounts: state, storage, redis, ...(cluster ? { node: cluster.node, lease: cluster.membership.mayPlay } : {}), connections: hub.sockets.size, games: gameManager.size }));
       });
     });
   });

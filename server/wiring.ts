@@ -4,15 +4,12 @@
  * this module for the real implementations.
  */
 import type { Logger } from 'pino';
-import type { ServerMessage } from '../machines/protocol/messages';
 import type { ServerConfig } from './config';
-import type { AiGameRecorder } from './game/journal';
-import type { EndedAiGame } from './ai/service';
 import { createAccounts, type AccountsModule as FullAccountsModule, type VerifiedIdentity } from './accounts/index';
 import { DatabaseUnavailableError } from './accounts/db';
 import type { RequestLimits } from './accounts/rate-limit';
 import { unavailableAccounts } from './accounts/unavailable';
-import { aiServiceFactory, type AiService as FullAiService } from './ai/index';
+import { aiServiceFactory, type AiService as FullAiService, type AiServiceDeps } from './ai/index';
 
 // The server depends only on the parts of the two modules it calls; the types are picked from
 // the modules' own declarations so the seam cannot drift from them.
@@ -24,14 +21,7 @@ export type AiService = Pick<
 >;
 
 /** Builds the AI service once the server can deliver its messages. */
-export type AiServiceFactory = (opts: {
-  send: (playerId: string, msg: ServerMessage) => void;
-  logger: Logger;
-  /** the game journal, when games are durable */
-  recorder?: AiGameRecorder;
-  /** told of every finished AI game (the archive stores it) */
-  onEnded?: (ended: EndedAiGame) => void;
-}) => Promise<AiService>;
+export type AiServiceFactory = (deps: AiServiceDeps) => Promise<AiService>;
 
 /**
  * The accounts module (server/accounts) with the settings read at start, unless disabled. When

@@ -37,6 +37,7 @@ import { resolveEngine } from './engine/locate';
 import { levelSettings } from './levels';
 import { chooseAiMove } from './move-chooser';
 import type { AiGameRecorder } from '../game/journal';
+import { CANNOT_PLAY_NOW } from '../game/games';
 import type { GameResult } from '../../machines/game';
 import type { AiGameLog } from '../game/journalRecords';
 
@@ -119,7 +120,15 @@ export interface AiServiceOptions {
    * before the messages about them are sent (the server's `send` waits for the commit)
    */
   recorder?: AiGameRecorder;
+  /**
+   * several nodes: false while this node may not change its games (its lease is uncertain);
+   * the player's moves and resignations are then refused and nothing is played
+   */
+  mayPlay?: () => boolean;
 }
+
+/** What the server supplies to the AI service it starts; the rest are settings. */
+export type AiServiceDeps = Pick<AiServiceOptions, 'send' | 'logger' | 'recorder' | 'onEnded' | 'mayPlay'>;
 
 export const AI_ERRORS = {
   alreadyPlaying: { code: 'ai_game_in_progress', message: 'You already have an AI game in progress' },
@@ -188,6 +197,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
   });
 
   const recorder = opts.recorder;
+  const mayPlay = opts.mayPlay ?? (() => true);
   const games = new Map<string, GameEntry>();
   const byPlayer = new Map<string, string>();
   /** games per client address */
@@ -442,6 +452,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
         return rejectMove(playerId, byPlayer.has(playerId) ? AI_ERRORS.notYourGame.message : NO_AI_GAME, gameId);
       }
       if (entry.playerId !== playerId) return rejectMove(playerId, AI_ERRORS.notYourGame.message, gameId);
+      if (!mayPlay()) return rejectMove(playerId, CANNOT_PLAY_NOW.message, gameId);
       entry.actor.send({ type: 'PLAYER_MOVE', move });
     },
 
@@ -449,6 +460,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
       const entry = games.get(gameId);
       if (!entry) return refuse(playerId, AI_ERRORS.noGame);
       if (entry.playerId !== playerId) return refuse(playerId, AI_ERRORS.notYourGame);
+      if (!mayPlay()) return refuse(playerId, CANNOT_PLAY_NOW);
       entry.actor.send({ type: 'RESIGN' });
     },
 

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ClocksMs, Color, CurrentState, GameRatings, RatingChangeMsg, ServerMessage } from '../../machines/protocol/messages';
+import type { ClocksMs, Color, CurrentState, ErrorCode, GameRatings, RatingChangeMsg, ServerMessage } from '../../machines/protocol/messages';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
 import {
@@ -68,11 +68,20 @@ export interface GameOptions {
   onEnded?: (ended: EndedGame) => void;
   /** several nodes: told when a game starts and ends here (server/cluster) */
   placement?: GamePlacement;
-  /** several nodes: false while this node may not change its games (its lease is uncertain) */
+  /** several nodes: false while this node may not change its games (its lease is uncertain); see CANNOT_PLAY_NOW */
   mayPlay?: () => boolean;
   /** the games' spectators (server/realtime/spectators.ts), given every frame the players get */
   watchers?: GameWatchers;
 }
+
+/**
+ * The answer to a player's command refused because this node may not change its games right now
+ * (several nodes: its lease is uncertain): nothing was played, the player may try again.
+ */
+export const CANNOT_PLAY_NOW = {
+  code: 'unavailable',
+  message: 'The server cannot save moves right now; nothing was played. Try again in a moment.',
+} as const satisfies { code: ErrorCode; message: string };
 
 /** Where games are played, for a site of several nodes. */
 export interface GamePlacement {

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t } from 'uWebSockets.js';
 import { TEXT, type ErrorCode, type ParsedMessage, type ParsedPayloads, type ServerMessage } from '../../machines/protocol/messages';
 import type { ServerMetrics } from '../http/metrics';
-import type { GameManager } from '../game/games';
+import { CANNOT_PLAY_NOW, type GameManager } from '../game/games';
 import type { MatchmakingPort } from '../cluster/matchmaking';
 import { NEW_GAMES_REFUSED, type ClusterNode, type RemoteSockets } from '../cluster/node';
 import type { AccessClaims, AccountsModule, AiService } from '../wiring';
@@ -72,7 +72,6 @@ const TEXTS = {
   identifyRateLimited: 'Too many identifications right now; you stay as you are. Try again in a few seconds.',
   tooBig: 'message too big',
   aiWhileInGame: 'Cannot start an AI game while in an active game',
-  cannotPlayNow: 'The server cannot save moves right now; nothing was played. Try again in a moment.',
   invalidAiOptions: (issue: string) => `Invalid AI game options: ${issue}`,
 };
 
@@ -550,14 +549,10 @@ export class Realtime implements RemoteSockets {
     }
   }
 
-  /**
-   * A move in a game against the AI. Several nodes: refused while this node's lease is uncertain
-   * (another node may be taking the game over), as a multiplayer move is.
-   */
+  /** A move in a game against the AI. */
   private moveAi(session: PlayerSession, payload: ParsedPayloads['playerMoveAI']): void {
     const ai = this.getAi();
     if (!ai) return this.rejectTo(session, 'ai_unavailable', TEXTS.aiUnavailable);
-    if (this.cluster && !this.cluster.membership.mayPlay && ai.ownsGame(payload.gameId)) return this.refuseUnavailable(session, payload.gameId, true);
     ai.move(session.id, payload);
   }
 
@@ -576,10 +571,20 @@ export class Realtime implements RemoteSockets {
     }
   }
 
+  /**
+   * Several nodes: true (counted and logged) while no new game may start here, because the
+   * site's store (Redis) is unreachable or this node's lease is uncertain: a game started now
+   * could not be found, nor taken over, by the other nodes.
+   */
+  private newGamesRefused(session: PlayerSession, what: 'search' | 'AI game'): boolean {
+    if (!this.cluster || this.cluster.healthy) return false;
+    this.metrics.messagesRejected.inc({ reason: 'unavailable' });
+    this.log.warn({ playerId: session.id, reason: 'unavailable' }, `${what} refused: the site store is unreachable`);
+    return true;
+  }
+
   private findGame(ws: WS, session: PlayerSession, payload: ParsedPayloads['findGame']): void {
-    if (this.cluster && !this.cluster.healthy) {
-      this.metrics.messagesRejected.inc({ reason: 'unavailable' });
-      this.log.warn({ playerId: session.id, reason: 'unavailable' }, 'search refused: the site store is unreachable');
+    if (this.newGamesRefused(session, 'search')) {
       this.sendWs(ws, { type: 'matchmakingStatus', status: 'idle', message: NEW_GAMES_REFUSED });
       return;
     }
@@ -628,8 +633,8 @@ export class Realtime implements RemoteSockets {
   /** A game command refused because this node may not play now (its lease is uncertain): a move is answered moveRejected, anything else an error. */
   private refuseUnavailable(session: PlayerSession, gameId: string, isMove: boolean): void {
     this.metrics.messagesRejected.inc({ reason: 'unavailable' });
-    if (isMove) this.hub.sendTo(session, { type: 'moveRejected', gameId, message: TEXTS.cannotPlayNow });
-    else this.hub.sendTo(session, { type: 'error', code: 'unavailable', message: TEXTS.cannotPlayNow });
+    if (isMove) this.hub.sendTo(session, { type: 'moveRejected', gameId, message: CANNOT_PLAY_NOW.message });
+    else this.hub.sendTo(session, { type: 'error', ...CANNOT_PLAY_NOW });
   }
 
   private checkActiveGame(session: PlayerSession, payload: ParsedPayloads['checkActiveGame']): void {
@@ -752,6 +757,10 @@ export class Realtime implements RemoteSockets {
     const ai = this.getAi();
     if (!ai) {
       this.reject(ws, 'ai_unavailable', TEXTS.aiUnavailable);
+      return;
+    }
+    if (this.newGamesRefused(session, 'AI game')) {
+      this.sendWs(ws, { type: 'error', code: 'unavailable', message: NEW_GAMES_REFUSED });
       return;
     }
     if (session.game || session.remoteGame) {

@@ -1,11 +1,15 @@
 /**
  * Redis briefly unreachable (its port cut by a relay, then opened again): the nodes say so on
- * /healthz (503, "redis": false), refuse new searches with a clear message, and once Redis is
- * back they are healthy again without a restart, and the game in progress plays on to its end.
+ * /healthz (503, "redis": false), refuse new searches and new games against the AI with a clear
+ * message, and once their lease is uncertain ("lease": false) refuse every move and resignation
+ * with nothing played. Once Redis is back they are healthy again without a restart, and the games
+ * in progress, against a player and against the AI, play on to their end.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
+import { createAiService } from '../../server/ai/index';
 import { NEW_GAMES_REFUSED } from '../../server/cluster/node';
+import { CANNOT_PLAY_NOW } from '../../server/game/games';
 import { TestClient, playMoves, startTestServer, type Msg, type Pair } from '../server/helpers';
 import { testSite, REDIS_URL, type TestSite } from './site';
 import { RedisProxy, hostPort } from './redisProxy';
@@ -22,32 +26,38 @@ afterEach(async () => {
   await site?.destroy();
 });
 
-async function health(server: RunningServer): Promise<{ status: number; redis: boolean | null }> {
+async function health(server: RunningServer): Promise<{ status: number; redis: boolean | null; lease: boolean }> {
   const res = await fetch(server.url + '/healthz');
-  const body = (await res.json()) as { redis: boolean | null };
-  return { status: res.status, redis: body.redis };
+  const body = (await res.json()) as { redis: boolean | null; lease: boolean };
+  return { status: res.status, redis: body.redis, lease: body.lease };
 }
 
-/** Waits (polling /healthz, at most `ms`) until every node answers `status`. */
-async function allAnswer(status: number, ms = 10_000): Promise<void> {
+/** Waits (polling /healthz, at most `ms`) until every node's health passes `ok`. */
+async function allReport(what: string, ok: (h: Awaited<ReturnType<typeof health>>) => boolean, ms = 10_000): Promise<void> {
   const until = performance.now() + ms;
-  while ((await Promise.all(servers.map(health))).some((h) => h.status !== status)) {
-    if (performance.now() > until) throw new Error(`nodes did not all answer ${status}`);
+  while (!(await Promise.all(servers.map(health))).every(ok)) {
+    if (performance.now() > until) throw new Error(`nodes did not all report ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+const allAnswer = (status: number) => allReport(`status ${status}`, (h) => h.status === status);
+
+/** The AI: real Stockfish, short searches, no pause. */
+const ai = (deps: Parameters<typeof createAiService>[0]) => createAiService({ replyDelayMs: [0, 5], poolSize: 1, maxMovetimeMs: 50, ...deps });
 
 describe('Redis briefly unreachable', () => {
   it('turns the nodes unhealthy and refuses new games, then recovers without a restart and the game plays on', async () => {
     site = testSite();
     proxy = new RedisProxy(hostPort(REDIS_URL));
     await proxy.start();
-    for (let i = 0; i < 2; i++) servers.push(await startTestServer({ cluster: { ...site.options, redisUrl: proxy.url }, serverSecret: 'x'.repeat(32) }));
+    for (let i = 0; i < 2; i++) servers.push(await startTestServer({ cluster: { ...site.options, redisUrl: proxy.url }, serverSecret: 'x'.repeat(32), ai }));
     const [a, b] = servers;
     const alice = await TestClient.connect(a.url);
     const bob = await TestClient.connect(b.url);
     const carol = await TestClient.connect(b.url);
-    clients.push(alice, bob, carol);
+    const dave = await TestClient.connect(b.url);
+    clients.push(alice, bob, carol, dave);
     alice.send('findGame', { username: 'Alice' });
     await alice.next('matchmakingStatus', (m) => m.status === 'queued');
     bob.send('findGame', { username: 'Bob' });
@@ -55,6 +65,11 @@ describe('Redis briefly unreachable', () => {
     const white = sa.color === 'white' ? alice : bob;
     const p: Pair = { white, black: white === alice ? bob : alice, gameId: sa.gameId as string };
     await playMoves(p, ['e2e4', 'e7e5']);
+    // dave plays the AI on node b
+    dave.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
+    const aiGameId = (await dave.next('gameCreated')).gameId as string;
+    dave.send('playerMoveAI', { gameId: aiGameId, move: { from: 'e2', to: 'e4' } });
+    await dave.next('moveMade', (m) => m.gameId === aiGameId, 10_000);
 
     await proxy.block();
     await allAnswer(503);
@@ -62,10 +77,25 @@ describe('Redis briefly unreachable', () => {
     carol.send('findGame', { username: 'Carol' });
     const refused = await carol.next('matchmakingStatus');
     expect(refused).toMatchObject({ status: 'idle', message: NEW_GAMES_REFUSED });
+    carol.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
+    expect(await carol.next('error')).toMatchObject({ code: 'unavailable', message: NEW_GAMES_REFUSED });
+    // once no node is sure of its lease, nothing is played: a move against a player or the AI, a resignation
+    await allReport('an uncertain lease', (h) => !h.lease);
+    p.white.send('gameMove', { gameId: p.gameId, move: { from: 'd1', to: 'h5' } });
+    expect(await p.white.next('moveRejected')).toMatchObject({ gameId: p.gameId, message: CANNOT_PLAY_NOW.message });
+    dave.send('playerMoveAI', { gameId: aiGameId, move: { from: 'g1', to: 'f3' } });
+    expect(await dave.next('moveRejected')).toMatchObject({ gameId: aiGameId, message: CANNOT_PLAY_NOW.message });
+    dave.send('resign', { gameId: aiGameId });
+    expect(await dave.next('error')).toMatchObject(CANNOT_PLAY_NOW);
 
     await proxy.unblock();
     await allAnswer(200);
     expect((await health(b)).redis).toBe(true);
+    // the game against the AI goes on from where it stood: the refused move was not played
+    dave.send('playerMoveAI', { gameId: aiGameId, move: { from: 'g1', to: 'f3' } });
+    expect(await dave.next('moveMade', (m) => m.gameId === aiGameId, 10_000)).toBeTruthy();
+    dave.send('resign', { gameId: aiGameId });
+    expect(await dave.next('gameOver', (m) => m.gameId === aiGameId, 10_000)).toMatchObject({ reason: 'resignation' });
     // the game goes on where it stood, to its end
     await playMoves(p, ['d1h5', 'b8c6', 'f1c4', 'g8f6']);
     p.white.send('gameMove', { gameId: p.gameId, move: { from: 'h5', to: 'f7' } });
