@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { type GameStats, playRandomGame, prng } from './differential-helper';
 
-// Part 7 of 8: 250 of the 2,000 random games (files run in parallel). The first 2 games of
-// each part drive chess.js through its public API only; the rest use its internals for speed.
+// Part 7 of 8: 250 of the 2,000 random games (files run in parallel), chess.js through its public API.
 describe('random games agree with chess.js (part 7/8)', () => {
   for (let batch = 0; batch < 5; batch++) {
     it(`games ${batch * 50 + 1}-${batch * 50 + 50}`, () => {
       const rand = prng(0x5eed0000 + 7 * 1000 + batch);
       const stats: GameStats = { games: 0, plies: 0, endings: {} };
-      for (let g = 0; g < 50; g++) playRandomGame(rand, 300, stats, batch === 0 && g < 2 ? 'public' : 'fast');
+      for (let g = 0; g < 50; g++) playRandomGame(rand, 300, stats);
       expect(stats.games).toBe(50);
     }, 120_000);
   }

@@ -89,9 +89,8 @@ describe('idle sockets', () => {
     const idle = await startTestServer({ idleTimeoutSeconds: 8, pingIntervalMs: 600_000 });
     try {
       const live = await TestClient.connect(idle.url);
-      const silent = await TestClient.connect(idle.url);
-      // `ws` answers pings by itself; this client does not (the same switch as in game.test.ts)
-      (silent.ws as unknown as { _autoPong: boolean })._autoPong = false;
+      // `ws` answers pings by itself; this client does not (ws's autoPong option, as in game.test.ts)
+      const silent = await TestClient.connect(idle.url, '', { autoPong: false });
       let livePings = 0;
       live.ws.on('ping', () => livePings++);
       const closedAfter = performance.now();
