@@ -32,6 +32,7 @@ const UNIT_FILES = new Set([
   'tests/server/hub.test.ts',
   'tests/server/identification.test.ts',
   'tests/server/journal.test.ts',
+  'tests/server/metricsText.test.ts',
   'tests/server/moveFrame.test.ts',
   'tests/server/schemas.test.ts',
   'tests/server/wakeWheel.test.ts',

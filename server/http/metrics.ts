@@ -15,16 +15,27 @@ export interface LiveStats {
 }
 
 /**
+ * The hot path's own metrics (FastCounter, FastHistogram) write their lines of the Prometheus
+ * text exposition format themselves; /metrics serves them after prom-client's registry.
+ */
+export interface ExposedMetric {
+  exposition(): string;
+}
+
+/** The `# HELP` and `# TYPE` lines of a metric (HELP escapes backslashes and line breaks). */
+function header(name: string, help: string, type: 'counter' | 'histogram'): string {
+  return `# HELP ${name} ${help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}\n# TYPE ${name} ${type}\n`;
+}
+
+/**
  * A histogram for the hot path (one observation per relayed move): a linear scan over a few
  * bucket bounds and three additions, exported in the Prometheus histogram format. prom-client's
  * Histogram costs several times more per observation (label hashing, exemplar handling).
  */
-export class FastHistogram {
-  readonly type = 'histogram';
-  readonly aggregator = 'sum';
+export class FastHistogram implements ExposedMetric {
   private counts: number[];
   private sum = 0;
-  private count = 0;
+  private observations = 0;
 
   constructor(
     readonly name: string,
@@ -43,26 +54,23 @@ export class FastHistogram {
       }
     }
     this.sum += v;
-    this.count++;
+    this.observations++;
   }
 
-  get() {
-    const values: { metricName: string; labels: Record<string, string | number>; value: number }[] = [];
+  /** How many values were observed. */
+  get count(): number {
+    return this.observations;
+  }
+
+  /** Cumulative buckets, then +Inf, the sum and the count. */
+  exposition(): string {
+    let text = header(this.name, this.help, 'histogram');
     let cumulative = 0;
     for (let i = 0; i < this.bounds.length; i++) {
       cumulative += this.counts[i];
-      values.push({ metricName: `${this.name}_bucket`, labels: { le: this.bounds[i] }, value: cumulative });
+      text += `${this.name}_bucket{le="${this.bounds[i]}"} ${cumulative}\n`;
     }
-    values.push({ metricName: `${this.name}_bucket`, labels: { le: '+Inf' }, value: this.count });
-    values.push({ metricName: `${this.name}_sum`, labels: {}, value: this.sum });
-    values.push({ metricName: `${this.name}_count`, labels: {}, value: this.count });
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
-  }
-
-  reset(): void {
-    this.counts.fill(0);
-    this.sum = 0;
-    this.count = 0;
+    return text + `${this.name}_bucket{le="+Inf"} ${this.observations}\n${this.name}_sum ${this.sum}\n${this.name}_count ${this.observations}\n`;
   }
 }
 
@@ -70,9 +78,7 @@ export class FastHistogram {
  * A label-less counter for the hot path (one or two increments per relayed move): a plain number,
  * read only when /metrics is scraped. prom-client's Counter hashes its labels on every inc().
  */
-export class FastCounter {
-  readonly type = 'counter';
-  readonly aggregator = 'sum';
+export class FastCounter implements ExposedMetric {
   private value = 0;
 
   constructor(
@@ -88,12 +94,12 @@ export class FastCounter {
     this.value += n;
   }
 
-  get() {
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: [{ labels: {}, value: this.value }] };
+  get total(): number {
+    return this.value;
   }
 
-  reset(): void {
-    this.value = 0;
+  exposition(): string {
+    return `${header(this.name, this.help, 'counter')}${this.name} ${this.value}\n`;
   }
 }
 
@@ -164,6 +170,8 @@ function registerProcessMetrics(registers: client.Registry[], loopLag: Recordabl
 
 export class ServerMetrics {
   readonly registry = new client.Registry();
+  /** the hot path's metrics, served after the registry's */
+  private readonly fast: ExposedMetric[] = [];
   readonly movesRelayed: FastCounter;
   readonly messagesReceived: FastCounter;
   /** lag pings sent in the same write as a frame, and on their own (server/realtime/lagPings.ts) */
@@ -191,9 +199,8 @@ export class ServerMetrics {
     gauge('chess_queue_length', 'Players waiting in the matchmaking pool', () => stats.queueLength());
     gauge('chess_live_games', 'Multiplayer games in progress', () => stats.liveGames());
     gauge('chess_ai_games', 'Games against the AI in progress', () => stats.aiGames());
-    // the hot path's own metric types speak prom-client's collection interface, not its classes
-    const register = <M extends FastCounter | FastHistogram>(metric: M): M => {
-      this.registry.registerMetric(metric as unknown as client.Metric);
+    const register = <M extends ExposedMetric>(metric: M): M => {
+      this.fast.push(metric);
       return metric;
     };
     this.movesRelayed = register(new FastCounter('chess_moves_relayed_total', 'Moves accepted and sent to both players'));
@@ -246,11 +253,13 @@ export class ServerMetrics {
 
   /** The metrics of a site of several nodes (server/cluster), registered once the node joins. */
   cluster(live: ClusterLive): ClusterMetrics {
-    return new ClusterMetrics(this.registry, live);
+    const cluster = new ClusterMetrics(this.registry, live);
+    this.fast.push(cluster.logCommitSeconds, cluster.logBytes);
+    return cluster;
   }
 
-  text(): Promise<string> {
-    return this.registry.metrics();
+  async text(): Promise<string> {
+    return (await this.registry.metrics()) + this.fast.map((m) => m.exposition()).join('');
   }
 
   get contentType(): string {
@@ -301,7 +310,5 @@ export class ClusterMetrics {
       [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     );
     this.logBytes = new FastCounter('chess_game_log_bytes_total', 'Bytes of game log rows written to PostgreSQL');
-    registry.registerMetric(this.logCommitSeconds as unknown as client.Metric);
-    registry.registerMetric(this.logBytes as unknown as client.Metric);
   }
 }

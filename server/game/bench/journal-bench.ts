@@ -42,7 +42,7 @@ function openRecorder(commitWindowMs: number | null): { recorder: GameRecorder; 
   const { journal } = openGameJournal(dir, metrics, pino({ level: 'silent' }), noGames, { commitWindowMs });
   return {
     recorder: journal,
-    syncs: () => commits.get().values.find((v) => v.metricName.endsWith('_count'))?.value ?? 0,
+    syncs: () => commits.count,
     close: async () => {
       await journal.close();
       rmSync(dir, { recursive: true, force: true });
