@@ -326,7 +326,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
     app.listen(host, wantedPort, (s) => (s ? resolve(s) : reject(new Error(`Cannot listen on ${host}:${wantedPort}`))));
   });
-  const port = uws.us_socket_local_port(listenSocket as never);
+  const port = uws.us_socket_local_port(listenSocket);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   log.info({ port, host, staticFiles: staticFiles.size }, 'server listening');
 

@@ -29,12 +29,7 @@ export type MatchmakingEvent =
   | { type: 'RESET' };
 
 /** FIND while in a game: show the refusal notice (again) for 3 s. */
-const refuse = (target: string) => ({
-  guard: stateIn({ phase: 'inGame' }) as never,
-  target,
-  reenter: true,
-  actions: assign({ notice: TEXT.activeGameRefusal }) as never,
-});
+const refuse = { guard: 'inGame', target: 'showing', reenter: true, actions: 'showRefusal' } as const;
 
 export const matchmakingMachine = setup({
   types: {
@@ -43,6 +38,8 @@ export const matchmakingMachine = setup({
     emitted: {} as { type: 'send'; message: ClientMessage },
   },
   delays: { canceledReset: CANCELED_RESET_MS, notice: NOTICE_MS },
+  guards: { inGame: stateIn({ phase: 'inGame' }) },
+  actions: { showRefusal: assign({ notice: TEXT.activeGameRefusal }) },
 }).createMachine({
   id: 'matchmaking',
   type: 'parallel',
@@ -85,9 +82,9 @@ export const matchmakingMachine = setup({
     notice: {
       initial: 'hidden',
       states: {
-        hidden: { on: { FIND: refuse('showing') } },
+        hidden: { on: { FIND: refuse } },
         showing: {
-          on: { FIND: refuse('showing') },
+          on: { FIND: refuse },
           after: { notice: { target: 'hidden', actions: assign({ notice: null }) } },
         },
       },

@@ -63,7 +63,7 @@ async function main() {
   const uws = loadUws();
   const app = uws.App();
   const port = await new Promise<number>((resolve, reject) =>
-    app.listen('127.0.0.1', 0, (ls) => (ls ? resolve(uws.us_socket_local_port(ls as never)) : reject(new Error('listen')))),
+    app.listen('127.0.0.1', 0, (ls) => (ls ? resolve(uws.us_socket_local_port(ls)) : reject(new Error('listen')))),
   );
   const url = `http://127.0.0.1:${port}`;
   const accounts = await createAccounts({
