@@ -300,8 +300,10 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
           { winner: ev.winner, reason: ev.reason, plies, durationMs: Date.now() - entry.startedAt },
           'AI game ended',
         );
-        send(entry.playerId, { type: 'gameOver', gameId: entry.gameId, reason: ev.reason, winner: ev.winner });
+        // the end is recorded first: the server's send waits for that record to be durable, so
+        // no player is told of an end a node taking the game over would not find
         finish(entry);
+        send(entry.playerId, { type: 'gameOver', gameId: entry.gameId, reason: ev.reason, winner: ev.winner });
         tellEnded(entry, { winner: ev.winner, reason: ev.reason });
         return;
       }

@@ -28,6 +28,28 @@ function serverOn(dataDir: string): Promise<RunningServer> {
 }
 
 describe('durable AI games', () => {
+  it('records each step of a game before it tells the player of it (the server\'s send waits for the record to be durable)', async () => {
+    const said: string[] = [];
+    let gameId = '';
+    const svc = await createAiService({
+      replyDelayMs: [0, 5],
+      poolSize: 1,
+      logger: pino({ level: 'silent' }),
+      send: (_player, msg) => {
+        said.push(`told ${msg.type}`);
+        if (msg.type === 'gameCreated') gameId = msg.gameId;
+      },
+      recorder: { aiStarted: () => said.push('recorded start'), aiMoved: () => said.push('recorded move'), aiEnded: () => said.push('recorded end') },
+    });
+    try {
+      svc.start('player-1', { difficulty: 1, playerColor: 'white' });
+      svc.resign('player-1', gameId);
+      expect(said).toEqual(['recorded start', 'told gameCreated', 'told aiGameStart', 'recorded end', 'told gameOver']);
+    } finally {
+      await svc.close();
+    }
+  });
+
   it('resumes a game against the AI after a restart with its moves, and the AI answers the next move', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ai-durable-'));
     const first = await serverOn(dataDir);
