@@ -38,6 +38,13 @@ export class ClusterKeys {
   socket(playerId: string): string {
     return `${this.prefix}:socket:${playerId}`;
   }
+  /**
+   * a counter: every socket opened on the site takes the next number, so a node told to close a
+   * player's older socket can tell it from a newer one
+   */
+  get socketOrder(): string {
+    return `${this.prefix}:socket-order`;
+  }
   /** the node that runs the matchmaking pool (expires unless renewed) */
   get matchmaker(): string {
     return `${this.prefix}:matchmaker`;

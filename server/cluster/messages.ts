@@ -35,8 +35,8 @@ export const busMessageSchema = z.discriminatedUnion('k', [
   z.object({ k: z.literal('here'), n: z.string(), p: z.string() }),
   /** the player's socket on node `n` closed */
   z.object({ k: z.literal('gone'), n: z.string(), p: z.string() }),
-  /** the player connected again on node `n`: close the older socket here */
-  z.object({ k: z.literal('replace'), n: z.string(), p: z.string() }),
+  /** the player connected again on node `n` (socket number `o` of the site's order): close an older socket here */
+  z.object({ k: z.literal('replace'), n: z.string(), p: z.string(), o: z.number() }),
   /** matchmaking: the player on node `n` searches (to the node running the pool) */
   z.object({ k: z.literal('join'), n: z.string(), p: z.string(), kind, name: z.string() }),
   /** matchmaking: the player on node `n` stops searching */

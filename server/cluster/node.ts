@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Hub, PlayerSession } from '../realtime/hub';
+import type { Hub, PlayerSession, RemoteGame } from '../realtime/hub';
 import type { GameManager, LiveGame } from '../game/games';
 import type { Matchmaking } from '../game/matchmaking';
 import type { ClusterMetrics } from '../http/metrics';
@@ -42,8 +42,8 @@ export interface ClusterOptions {
 export interface RemoteSockets {
   /** a client message of a player whose socket is on node `from` */
   command(from: string, playerId: string, kind: 'guest' | 'account', text: string, lagMs: number | undefined): void;
-  /** the player connected on node `by`: close their socket here, without a disconnection */
-  replaced(playerId: string, by: string): void;
+  /** the player connected on node `by` (socket number `order` of the site's order): close an older socket of theirs here, without a disconnection */
+  replaced(playerId: string, by: string, order: number): void;
 }
 
 export const NEW_GAMES_REFUSED = 'New games cannot start right now: this server cannot reach the site\'s shared store. Please try again in a moment.';
@@ -207,7 +207,7 @@ export class ClusterNode {
       case 'gone':
         return this.playerGone(msg.p, msg.n);
       case 'replace':
-        return this.sockets.replaced(msg.p, msg.n);
+        return this.sockets.replaced(msg.p, msg.n, msg.o);
       case 'join':
         return this.matchmaking.remoteJoin(msg.n, msg.p, msg.kind, msg.name);
       case 'leave':
@@ -266,11 +266,15 @@ export class ClusterNode {
   // ---------------------------------------------------------------------------------------------
   // Sockets of this node
 
-  /** A socket opened here: the previous one elsewhere is closed, and a game played elsewhere is found. */
-  async socketOpened(playerId: string): Promise<{ id: string; owner: string } | null> {
-    const { previous, game } = await this.ownership.socketOpened(playerId);
-    if (previous && previous !== this.node) this.publish(previous, { k: 'replace', n: this.node, p: playerId });
-    return game && game.owner !== this.node ? game : null;
+  /**
+   * A socket opened here: the previous one elsewhere is closed, a game played elsewhere is found,
+   * and the socket learns its place in the site's order (`order`), which keeps a late message to
+   * close an older socket from closing it.
+   */
+  async socketOpened(playerId: string): Promise<{ elsewhere: RemoteGame | null; order: number }> {
+    const { previous, game, order } = await this.ownership.socketOpened(playerId);
+    if (previous && previous !== this.node) this.publish(previous, { k: 'replace', n: this.node, p: playerId, o: order });
+    return { elsewhere: game && game.owner !== this.node ? game : null, order };
   }
 
   /**

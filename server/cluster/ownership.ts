@@ -124,16 +124,19 @@ export class Ownership {
 
   /**
    * A socket of `playerId` opened here: records it and returns the node of the player's previous
-   * socket (to be closed there) and the live game they have a seat in, with its owner.
+   * socket (to be closed there), the live game they have a seat in, with its owner, and the
+   * socket's place in the site's order of sockets (`order`: a later socket has a larger one).
    */
-  async socketOpened(playerId: string): Promise<{ previous: string | null; game: { id: string; owner: string } | null }> {
+  async socketOpened(playerId: string): Promise<{ previous: string | null; game: { id: string; owner: string } | null; order: number }> {
     const pipe = this.redis.cmd.pipeline();
+    pipe.incr(this.keys.socketOrder);
     pipe.set(this.keys.socket(playerId), this.node, 'EX', SOCKET_TTL_S, 'GET');
     pipe.get(this.keys.seat(playerId));
-    const [[, previous], [, gameId]] = ((await pipe.exec()) ?? []) as [[unknown, string | null], [unknown, string | null]];
-    if (!gameId) return { previous, game: null };
+    const replies = ((await pipe.exec()) ?? []) as [[unknown, number], [unknown, string | null], [unknown, string | null]];
+    const [[, order], [, previous], [, gameId]] = replies;
+    if (!gameId) return { previous, game: null, order };
     const owner = await this.redis.cmd.get(this.keys.owner(gameId));
-    return { previous, game: owner ? { id: gameId, owner } : null };
+    return { previous, game: owner ? { id: gameId, owner } : null, order };
   }
 
   /** The player's socket here closed (a newer one elsewhere is left alone). */

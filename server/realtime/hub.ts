@@ -37,6 +37,11 @@ export interface SocketData {
   session: PlayerSession | null;
   /** several nodes: the player's live game when another node plays it, found before the socket opened */
   elsewhere: RemoteGame | null;
+  /**
+   * several nodes: the socket's place in the site's order of sockets (a later socket has a larger
+   * one); undefined while unknown (Redis did not answer), when any newer socket elsewhere closes it
+   */
+  siteOrder?: number;
 }
 
 export type WS = WebSocket<SocketData>;

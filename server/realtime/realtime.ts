@@ -265,8 +265,9 @@ export class Realtime implements RemoteSockets {
 
   private locateOnSite(cluster: ClusterNode, res: HttpResponse, data: SocketData, headers: [string, string, string], ctx: us_socket_context_t, aborted: () => boolean): void {
     cluster.socketOpened(data.playerId).then(
-      (game) => {
-        data.elsewhere = game;
+      ({ elsewhere, order }) => {
+        data.elsewhere = elsewhere;
+        data.siteOrder = order;
       },
       (err: Error) => this.log.warn({ err: err.message, playerId: data.playerId }, 'could not look the player up on the site'),
     ).finally(() => {
@@ -358,12 +359,20 @@ export class Realtime implements RemoteSockets {
     this.cluster?.socketClosed(session);
   }
 
-  /** Several nodes: the player connected on node `by`; their socket here closes without a disconnection. */
-  replaced(playerId: string, by: string): void {
+  /**
+   * Several nodes: the player connected on node `by` (socket `order` of the site's order); their
+   * socket here closes without a disconnection, unless it is the newer one (the message was late:
+   * the player connected here again after connecting there).
+   */
+  replaced(playerId: string, by: string, order: number): void {
     const session = this.hub.session(playerId);
     const ws = session?.ws;
     if (!session || !ws) return;
     const data = ws.getUserData();
+    if (data.siteOrder !== undefined && data.siteOrder > order) {
+      this.log.info({ playerId, node: by }, 'a late request to close an older socket left the newer one here open');
+      return;
+    }
     data.replaced = true;
     this.sendWs(ws, { type: 'error', code: 'replaced', message: TEXTS.replaced });
     data.closing = true;
@@ -745,8 +754,10 @@ export class Realtime implements RemoteSockets {
     // several nodes: the account's socket is here now, and its live game may be played on
     // another node; the answer waits for that, so a checkActiveGame right after it finds the game
     const cluster = this.cluster;
+    data.siteOrder = undefined; // the guest's place; the account's comes with the answer
     cluster.socketOpened(account.id).then(
-      (game) => {
+      ({ elsewhere: game, order }) => {
+        if (account.ws === ws) data.siteOrder = order;
         if (game && !account.game && account.ws === ws) cluster.playingElsewhere(account, game);
       },
       (err: Error) => this.log.warn({ err: err.message, playerId: account.id }, 'could not look the account up on the site'),

@@ -7,8 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { RunningServer } from '../../server/app';
 import { REPLACED_CLOSE_CODE } from '../../machines/protocol/closeCodes';
+import { Redis } from 'ioredis';
+import { ClusterKeys } from '../../server/cluster/keys';
 import { TestClient, playMoves, startTestServer, type Msg, type Pair } from '../server/helpers';
-import { testSite, type TestSite } from './site';
+import { REDIS_URL, testSite, type TestSite } from './site';
 
 let site: TestSite;
 const servers: RunningServer[] = [];
@@ -93,6 +95,33 @@ describe('two nodes on Redis', () => {
     const start = await again.next('gameStart');
     expect(start).toMatchObject({ gameId: p.gameId, color: 'white' });
     await playMoves({ white: again, black, gameId: p.gameId }, ['e2e4', 'e7e5']);
+  });
+});
+
+describe('a late request to close an older socket', () => {
+  it('leaves the newer socket open: the player connected elsewhere, then here again', async () => {
+    const [a, b] = await nodes(2);
+    const nodeOf = async (s: RunningServer) => ((await (await fetch(s.url + '/healthz')).json()) as { node: string }).node;
+    const keys = new ClusterKeys(site.options.prefix);
+    const redis = new Redis(REDIS_URL);
+    try {
+      // the player's socket on node b, then a newer one on node a, which takes the seat
+      const first = await connect(b);
+      const firstOrder = Number(await redis.get(keys.socketOrder));
+      const again = await connect(a, `?playerId=${first.playerId}&secret=${first.secret}`);
+      expect(await first.closed).toMatchObject({ code: REPLACED_CLOSE_CODE });
+      // node b's request to close the socket older than its own reaches node a only now
+      const channel = keys.channel(await nodeOf(a));
+      await redis.publish(channel, JSON.stringify({ k: 'replace', n: await nodeOf(b), p: first.playerId, o: firstOrder }));
+      // a frame sent after it reaches the socket, so the late request has been handled: the socket is still open
+      await redis.publish(channel, JSON.stringify({ k: 'frame', p: first.playerId, t: JSON.stringify({ type: 'playerCount', count: 99 }) }));
+      await again.next('playerCount', (m) => m.count === 99);
+      expect(again.received.filter((m) => m.type === 'error')).toEqual([]);
+      again.send('checkActiveGame', {});
+      expect(await again.next('activeGameStatus')).toMatchObject({ gameId: null });
+    } finally {
+      redis.disconnect();
+    }
   });
 });
 
