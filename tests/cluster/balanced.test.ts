@@ -119,6 +119,14 @@ describe('three nodes behind HAProxy', () => {
     expect(health.every((h) => h.connections > 0)).toBe(true);
     expect(health.reduce((n, h) => n + h.games, 0)).toBe(3);
     await Promise.all(pairs.map((p) => foolsMate(p)));
+    // a player comes back with their identity and leaves: the balancer logs the session (when it
+    // ends), with the socket's path but never its query, which carries the player's secret
+    const { white } = pairs[0];
+    const again = await connect(site.url, `?playerId=${white.playerId}&secret=${white.secret}`);
+    await again.close();
+    await expect.poll(() => site!.balancerLog().split('\n').filter((l) => l.includes('"GET /socket')).length).toBeGreaterThanOrEqual(2);
+    expect(site.balancerLog()).not.toContain(white.secret);
+    expect(site.balancerLog()).not.toContain('secret=');
   }, 60_000);
 
   for (const [signal, withinMs] of [

@@ -73,8 +73,10 @@ async function startBalancer(nodes: Proc[], started: (b: ChildProcess) => void, 
   const port = await freePort();
   const env: Record<string, string> = { ...(process.env as Record<string, string>), SITE_BIND: `127.0.0.1:${port}` };
   nodes.forEach((n, i) => (env[`NODE${i + 1}`] = `127.0.0.1:${n.port}`));
-  const balancer = spawn('haproxy', ['-db', '-f', HAPROXY_CONFIG], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const balancer = spawn('haproxy', ['-db', '-f', HAPROXY_CONFIG], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   started(balancer);
+  // its messages (stderr) and its log of requests and WebSocket sessions (stdout)
+  balancer.stdout!.on('data', (d) => (log.text += d));
   balancer.stderr!.on('data', (d) => (log.text += d));
   const url = `http://127.0.0.1:${port}`;
   try {

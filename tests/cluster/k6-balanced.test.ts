@@ -25,8 +25,12 @@ afterAll(async () => {
 // a failed run leaves what the balancer said (servers down and up) and the nodes' warnings in the output
 afterEach(({ task }) => {
   if (task.result?.state !== 'fail') return;
-  const warnings = site.nodes.flatMap((n, i) => n.lines.filter((l) => /"level":[4-6]0/.test(l)).map((l) => `node ${i + 1}: ${l}`));
-  console.error(`HAProxy:\n${site.balancerLog()}\nnode warnings:\n${warnings.slice(-40).join('\n')}`);
+  // warnings, and what the nodes said about sockets they refused, replaced or closed
+  const notable = /"level":[4-6]0|refused|took the seat|replaced|closed/;
+  const said = site.nodes.flatMap((n, i) => n.lines.filter((l) => notable.test(l)).map((l) => `node ${i + 1}: ${l}`));
+  // HAProxy's line per WebSocket session: its termination state says which side ended it
+  const sessions = site.balancerLog().split('\n');
+  console.error(`HAProxy (last lines):\n${sessions.slice(-80).join('\n')}\nnodes:\n${said.slice(-60).join('\n')}`);
 });
 
 describe('k6 scenarios through HAProxy against three nodes', () => {
