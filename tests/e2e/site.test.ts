@@ -288,14 +288,21 @@ describe('notifications', () => {
 describe('two tabs of one guest', () => {
   it('the newer tab takes the seat, the older one waits without fighting and takes it back when focused', async () => {
     const first = await newPage();
+    // the tabs' timers run on Playwright's clock (as real time, until the test moves it on)
+    await first.context().clock.install();
     await enterAsGuest(first, '/');
     await expect.poll(() => first.getByTestId('player-count').textContent(), { timeout: 15_000 }).toMatch(/\d+ Players? Online/);
     const second = await first.context().newPage();
     await second.goto(site.url);
     await expect.poll(() => second.getByTestId('player-count').textContent(), { timeout: 15_000 }).toMatch(/\d+ Players? Online/);
     await first.getByText('Connecting...').waitFor();
-    // no tug of war: well past the 3 s retry delay the newer tab still holds the seat
-    await first.waitForTimeout(4000);
+    // no tug of war: with the clock moved well past the 3 s retry delay, the older tab opened no
+    // socket and the newer one still holds the seat
+    let socketsOpened = 0;
+    first.on('websocket', () => socketsOpened++);
+    await first.clock.fastForward(4000);
+    await first.evaluate(() => document.title);
+    expect(socketsOpened).toBe(0);
     expect(await second.getByTestId('player-count').textContent()).toMatch(/\d+ Players? Online/);
     expect(await first.getByTestId('player-count').textContent()).toBe('Connecting...');
     // using the first tab again takes the seat back
