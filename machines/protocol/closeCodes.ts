@@ -10,6 +10,11 @@ export const RATE_LIMIT_CLOSE_CODE = 1008;
 /** A frame larger than the server accepts (RFC 6455 "message too big"). */
 export const TOO_LARGE_CLOSE_CODE = 1009;
 /**
+ * Several nodes: the address opened more sockets than the site lets it (RFC 6455 "try again
+ * later"); the close reason says so. Reconnect after the usual delay.
+ */
+export const TRY_AGAIN_LATER_CLOSE_CODE = 1013;
+/**
  * A newer socket of the same player took the seat. Reconnecting at once would take it back and
  * start a tug of war between two tabs, so the client waits until it is used again.
  */

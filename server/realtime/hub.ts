@@ -35,16 +35,29 @@ export interface SocketData {
   identifying: boolean;
   /** the session this socket was last attached to (it speaks for it while `session.ws` is this socket) */
   session: PlayerSession | null;
-  /** several nodes: the player's live game when another node plays it, found before the socket opened */
-  elsewhere: RemoteGame | null;
+  /**
+   * several nodes: the messages that came while the site was still being told of this socket
+   * (its older socket elsewhere closed, its game on another node found), handled in order once it
+   * knows; null once it does (and on one node)
+   */
+  held: HeldMessage[] | null;
   /**
    * several nodes: the socket's place in the site's order of sockets (a later socket has a larger
    * one); undefined while unknown (Redis did not answer), when any newer socket elsewhere closes it
    */
   siteOrder?: number;
+  /** several nodes: a request to close this socket for a newer one that came while it was being located (decided once its place is known) */
+  replacedWhileLocating: { by: string; order: number } | null;
 }
 
 export type WS = WebSocket<SocketData>;
+
+/** A message kept until the socket's place on the site is known (a copy: uWS reuses its buffer). */
+export interface HeldMessage {
+  message: ArrayBuffer;
+  isBinary: boolean;
+  arrivedAt: number;
+}
 
 export interface PlayerSession {
   id: string;

@@ -2,7 +2,7 @@
  * The WebSocket endpoint: identity on upgrade, limits, parsing, routing of every client message
  * to matchmaking, the game actors, the AI service or the accounts module.
  */
-import { REPLACED_CLOSE_CODE, RATE_LIMIT_CLOSE_CODE, SHUTDOWN_CLOSE_CODE, TOO_LARGE_CLOSE_CODE } from '../../machines/protocol/closeCodes';
+import { REPLACED_CLOSE_CODE, RATE_LIMIT_CLOSE_CODE, SHUTDOWN_CLOSE_CODE, TOO_LARGE_CLOSE_CODE, TRY_AGAIN_LATER_CLOSE_CODE } from '../../machines/protocol/closeCodes';
 import type { Logger } from 'pino';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t } from 'uWebSockets.js';
 import { TEXT, type ErrorCode, type ParsedMessage, type ParsedPayloads, type ServerMessage } from '../../machines/protocol/messages';
@@ -12,7 +12,7 @@ import type { MatchmakingPort } from '../cluster/matchmaking';
 import { NEW_GAMES_REFUSED, type ClusterNode, type RemoteSockets } from '../cluster/node';
 import type { AccessClaims, AccountsModule, AiService } from '../wiring';
 import type { Heartbeat } from '../heartbeat';
-import { Hub, LOBBY_TOPIC, type PlayerSession, type RemoteGame, type SocketData, type WS } from './hub';
+import { Hub, LOBBY_TOPIC, type HeldMessage, type PlayerSession, type RemoteGame, type SocketData, type WS } from './hub';
 import type { GuestIdentity } from './identity';
 import { Admission, addressKey, connectRateRefusal, type AdmissionLimits, type AdmissionRefusal } from './admission';
 import type { RequestLimiter } from '../accounts/rate-limit';
@@ -211,16 +211,14 @@ export class Realtime implements RemoteSockets {
       identifiedWith: null,
       identifying: false,
       session: null,
-      elsewhere: null,
+      held: this.cluster ? [] : null,
+      siteOrder: undefined,
+      replacedWhileLocating: null,
     };
-    const key = req.getHeader('sec-websocket-key');
-    const protocol = req.getHeader('sec-websocket-protocol');
-    const extensions = req.getHeader('sec-websocket-extensions');
-    if (!this.cluster) {
-      res.upgrade(data, key, protocol, extensions, ctx);
-      return;
-    }
-    this.upgradeOnSite(this.cluster, res, data, [key, protocol, extensions], ctx);
+    // Always within this handler: uWS (v20.30) can close a socket upgraded later, from a cork
+    // of its own (the upgraded socket kept the address of the HTTP one, and cork() read HTTP
+    // state there). Several nodes: what the site says of the socket comes after it opened.
+    res.upgrade(data, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), ctx);
   }
 
   private refuse(res: HttpResponse, address: string, refusal: AdmissionRefusal): void {
@@ -236,43 +234,58 @@ export class Realtime implements RemoteSockets {
     });
   }
 
-  /**
-   * Several nodes: the address's connect rate is checked for the whole site; then, before the
-   * socket opens, the site learns it is here (an older socket of the player on another node is
-   * closed) and whether the player's live game is played elsewhere.
-   */
-  private upgradeOnSite(cluster: ClusterNode, res: HttpResponse, data: SocketData, headers: [string, string, string], ctx: us_socket_context_t): void {
-    let aborted = false;
-    res.onAborted(() => {
-      aborted = true;
-      this.admission.release(data.address);
-    });
-    void this.siteAdmits(data.address).then((allowed) => {
-      if (aborted) return;
-      if (!allowed) {
-        this.admission.release(data.address);
-        this.refuse(res, data.address, connectRateRefusal(this.siteConnectWindowSeconds));
-        return;
-      }
-      this.locateOnSite(cluster, res, data, headers, ctx, () => aborted);
-    });
-  }
-
   /** Whether the site lets one more socket in from `address` (its connect rate over every node). */
   private async siteAdmits(address: string): Promise<boolean> {
     return this.siteConnects ? this.siteConnects.take(address) : true;
   }
 
-  private locateOnSite(cluster: ClusterNode, res: HttpResponse, data: SocketData, headers: [string, string, string], ctx: us_socket_context_t, aborted: () => boolean): void {
-    cluster.socketOpened(data.playerId).then(
-      ({ elsewhere, order }) => {
-        data.elsewhere = elsewhere;
-        data.siteOrder = order;
-      },
-      (err: Error) => this.log.warn({ err: err.message, playerId: data.playerId }, 'could not look the player up on the site'),
-    ).finally(() => {
-      if (aborted()) return;
-      res.cork(() => res.upgrade(data, headers[0], headers[1], headers[2], ctx));
+  /**
+   * Several nodes, once the socket is open: the address's connect rate is checked for the whole
+   * site (a socket past it is closed at once, TRY_AGAIN_LATER_CLOSE_CODE); then the site learns
+   * the player's socket is here (an older one on another node is closed) and whether their live
+   * game is played elsewhere. The socket's messages wait until then.
+   */
+  private async locateOnSite(cluster: ClusterNode, ws: WS, data: SocketData): Promise<void> {
+    try {
+      if (!(await this.siteAdmits(data.address))) return this.refuseOnSite(ws, data);
+      if (data.closing) return;
+      const { elsewhere, order } = await cluster.socketOpened(data.playerId);
+      data.siteOrder = order;
+      const session = data.session;
+      if (elsewhere && session && session.ws === ws && !session.game) cluster.playingElsewhere(session, elsewhere);
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message, playerId: data.playerId }, 'could not look the player up on the site');
+    }
+    const held = data.held;
+    data.held = null;
+    const replaced = data.replacedWhileLocating;
+    data.replacedWhileLocating = null;
+    if (replaced) this.replaced(data.playerId, replaced.by, replaced.order);
+    if (held) this.handleHeld(ws, data, held);
+  }
+
+  /** A socket past the site's connect rate for its address: counted, logged, closed with the reason. */
+  private refuseOnSite(ws: WS, data: SocketData): void {
+    const refusal = connectRateRefusal(this.siteConnectWindowSeconds);
+    this.metrics.connectionsRefused.inc({ reason: refusal.reason });
+    this.logRefusal('connection', data.address, refusal.reason);
+    data.held = null;
+    if (data.closing) return;
+    data.closing = true;
+    ws.end(TRY_AGAIN_LATER_CLOSE_CODE, refusal.message);
+  }
+
+  /** The messages that came while the socket was being located, handled in the order they came. */
+  private handleHeld(ws: WS, data: SocketData, held: HeldMessage[]): void {
+    if (held.length === 0 || data.closing) return;
+    ws.cork(() => {
+      const pings = this.hub.pings;
+      pings.corked = ws;
+      try {
+        for (const h of held) if (!data.closing) this.handle(ws, data, h.message, h.isBinary, h.arrivedAt);
+      } finally {
+        pings.corked = null;
+      }
     });
   }
 
@@ -309,7 +322,7 @@ export class Realtime implements RemoteSockets {
       this.log.warn({ connId: data.connId }, 'guest identity rejected on connect: bad secret');
     }
     const session = this.bind(ws, data.playerId, 'guest');
-    if (data.elsewhere && !session.game) this.cluster?.playingElsewhere(session, data.elsewhere);
+    if (this.cluster) void this.locateOnSite(this.cluster, ws, data);
     ws.cork(() => {
       this.sendWs(ws, {
         type: 'connectionAck',
@@ -369,6 +382,11 @@ export class Realtime implements RemoteSockets {
     const ws = session?.ws;
     if (!session || !ws) return;
     const data = ws.getUserData();
+    if (data.held) {
+      // still being located: decided once its own place is known
+      data.replacedWhileLocating = { by, order };
+      return;
+    }
     if (data.siteOrder !== undefined && data.siteOrder > order) {
       this.log.info({ playerId, node: by }, 'a late request to close an older socket left the newer one here open');
       return;
@@ -433,6 +451,15 @@ export class Realtime implements RemoteSockets {
       ws.end(RATE_LIMIT_CLOSE_CODE, 'rate limit exceeded');
       return;
     }
+    if (data.held) {
+      data.held.push({ message: message.slice(0), isBinary, arrivedAt });
+      return;
+    }
+    this.handle(ws, data, message, isBinary, arrivedAt);
+  }
+
+  /** A message within the limits: parsed, checked and routed. */
+  private handle(ws: WS, data: SocketData, message: ArrayBuffer, isBinary: boolean, arrivedAt: number): void {
     if (isBinary) {
       this.reject(ws, 'binary', TEXTS.binary);
       return;

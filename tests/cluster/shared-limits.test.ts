@@ -9,6 +9,8 @@ import { Redis } from 'ioredis';
 import type { RunningServer } from '../../server/app';
 import { ClusterKeys } from '../../server/cluster/keys';
 import { SharedLimits } from '../../server/cluster/sharedLimits';
+import { TRY_AGAIN_LATER_CLOSE_CODE } from '../../machines/protocol/closeCodes';
+import { connectRateRefusal } from '../../server/realtime/admission';
 import { TestClient, startTestServer } from '../server/helpers';
 import { testSite, REDIS_URL, type TestSite } from './site';
 import { RedisProxy, hostPort } from './redisProxy';
@@ -74,7 +76,7 @@ describe('limits shared by the nodes', () => {
     expect([await onA.take('203.0.113.9'), await onA.take('203.0.113.9'), await onA.take('203.0.113.9')]).toEqual([true, true, false]);
   });
 
-  it('refuses a new socket (429) on one node once the address used its connect budget on the other', async () => {
+  it('closes a new socket (1013, with the reason) on one node once the address used its connect budget on the other', async () => {
     site = testSite();
     const servers: RunningServer[] = [];
     for (let i = 0; i < 2; i++) {
@@ -91,6 +93,7 @@ describe('limits shared by the nodes', () => {
     closers.push(() => Promise.all(opened.map((c) => c.close())));
     for (const s of [servers[0], servers[1], servers[0]]) opened.push(await TestClient.connect(s.url));
     const refused = new TestClient(servers[1].url);
-    await expect(refused.opened).rejects.toThrow(/429/);
+    opened.push(refused);
+    expect(await refused.closed).toEqual({ code: TRY_AGAIN_LATER_CLOSE_CODE, reason: connectRateRefusal(1).message });
   });
 });
