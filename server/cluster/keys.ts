@@ -30,6 +30,13 @@ export class ClusterKeys {
   owner(gameId: string): string {
     return `${this.prefix}:owner:${gameId}`;
   }
+  /**
+   * the node that played a game which ended a short while ago: its end is kept there for players
+   * who come back late (expires with it)
+   */
+  played(gameId: string): string {
+    return `${this.prefix}:played:${gameId}`;
+  }
   /** the live game a player has a seat in */
   seat(playerId: string): string {
     return `${this.prefix}:seat:${playerId}`;

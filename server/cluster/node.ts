@@ -319,6 +319,17 @@ export class ClusterNode {
     }
   }
 
+  /**
+   * A game neither live nor recently ended here: when it ended a short while ago on another node,
+   * that node (where its end is kept) answers the player's rejoinGame; false when there is none.
+   */
+  async rejoinEndedElsewhere(session: PlayerSession, gameId: string): Promise<boolean> {
+    const node = await this.ownership.playedBy(gameId);
+    if (!node || node === this.node || !session.ws) return false;
+    this.forward(session, node, JSON.stringify({ type: 'rejoinGame', payload: { gameId } }), undefined);
+    return true;
+  }
+
   /** The player's game is played elsewhere: its owner hears they are here. */
   playingElsewhere(session: PlayerSession, game: { id: string; owner: string }): void {
     session.remoteGame = game;

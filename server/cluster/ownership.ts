@@ -8,6 +8,7 @@
  * Redis Cluster.)
  */
 import type { RedisLink } from './redis';
+import { ENDED_KEEP_MS } from '../game/games';
 import type { ClusterKeys } from './keys';
 
 /**
@@ -55,10 +56,14 @@ export class Ownership {
     await pipe.exec();
   }
 
-  /** A game ended here: no owner, no seats (a seat already in a newer game is left alone). */
+  /**
+   * A game ended here: no owner, no seats (a seat already in a newer game is left alone); the
+   * site remembers for a while that it was played here, where its end is kept.
+   */
   async ended(gameId: string, players: string[]): Promise<void> {
     const pipe = this.redis.cmd.pipeline();
     pipe.eval(DELETE_IF, 1, this.keys.owner(gameId), this.node);
+    pipe.set(this.keys.played(gameId), this.node, 'PX', ENDED_KEEP_MS);
     pipe.srem(this.keys.owned(this.node), gameId);
     for (const p of players) pipe.eval(DELETE_IF, 1, this.keys.seat(p), gameId);
     await pipe.exec();
@@ -110,6 +115,11 @@ export class Ownership {
     const replies = (await pipe.exec()) ?? [];
     const alive = new Set(named.filter((_, i) => replies[i]?.[1] === 1));
     return nodes.map((n) => (n !== null && alive.has(n) ? n : null));
+  }
+
+  /** The node that played a game which ended a short while ago (null: none, or long ago). */
+  playedBy(gameId: string): Promise<string | null> {
+    return this.redis.cmd.get(this.keys.played(gameId));
   }
 
   /** The owner of a game (null: none). */

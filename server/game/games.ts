@@ -53,7 +53,7 @@ import type { GameWatchers } from '../realtime/spectators';
 export const GAME_BEAT_MS = 50;
 const CLOCK_REPORT_MS = GAME_DEFAULTS.CLOCK_TICK_MS;
 /** How long, and how many, ended games' results are kept for players who come back late. */
-const ENDED_KEEP_MS = 5 * 60_000;
+export const ENDED_KEEP_MS = 5 * 60_000;
 const ENDED_MAX = 5_000;
 
 export interface GameOptions {

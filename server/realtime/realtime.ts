@@ -700,7 +700,7 @@ export class Realtime implements RemoteSockets {
       // ended while this player was away: tell them how (and their rating change, if scored)
       const frames = this.games.endedFrames(gameId, session.id);
       for (const frame of frames) this.hub.sendBytesTo(session, frame);
-      if (frames.length === 0) this.rejectTo(session, 'unknown_game', TEXTS.noGame);
+      if (frames.length === 0) this.unknownGameOrEndedElsewhere(session, gameId);
       return;
     }
     if (session.game !== game) {
@@ -708,6 +708,24 @@ export class Realtime implements RemoteSockets {
       return;
     }
     this.games.sendPosition(game, session);
+  }
+
+  /**
+   * "Game not found", unless (several nodes, the player's socket here) the game ended a short
+   * while ago on another node, which then tells the player how it ended.
+   */
+  private unknownGameOrEndedElsewhere(session: PlayerSession, gameId: string): void {
+    const notFound = () => this.rejectTo(session, 'unknown_game', TEXTS.noGame);
+    if (!this.cluster || !session.ws) return notFound();
+    this.cluster.rejoinEndedElsewhere(session, gameId).then(
+      (asked) => {
+        if (!asked) notFound();
+      },
+      (err: Error) => {
+        this.log.warn({ err: err.message, gameId }, 'could not look up where the game was played');
+        notFound();
+      },
+    );
   }
 
   /**

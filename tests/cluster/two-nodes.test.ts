@@ -98,6 +98,25 @@ describe('two nodes on Redis', () => {
   });
 });
 
+describe('a player who missed the end of a game played on another node', () => {
+  it('is told how it ended when they come back on any node and ask for it', async () => {
+    const [a, b] = await nodes(2);
+    const { p } = await pair(await connect(a), await connect(a));
+    await playMoves(p, ['e2e4', 'e7e5']);
+    // black's socket drops; white resigns meanwhile, on node a, which keeps the end
+    await p.black.close();
+    p.white.send('resign', { gameId: p.gameId });
+    await p.white.next('gameEnd');
+    // black comes back through node b, which never played the game
+    const back = await connect(b, `?playerId=${p.black.playerId}&secret=${p.black.secret}`);
+    back.send('rejoinGame', { gameId: p.gameId });
+    expect(await back.next('gameEnd')).toMatchObject({ gameId: p.gameId, winner: 'black', reason: 'resignation' });
+    // a game nobody played anywhere is still not found
+    back.send('rejoinGame', { gameId: 'game_nowhere' });
+    expect(await back.next('error')).toMatchObject({ code: 'unknown_game' });
+  });
+});
+
 describe('a late request to close an older socket', () => {
   it('leaves the newer socket open: the player connected elsewhere, then here again', async () => {
     const [a, b] = await nodes(2);
