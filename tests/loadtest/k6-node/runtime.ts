@@ -97,3 +97,25 @@ export function whenIdle(): Promise<void> {
     setImmediate(maybeIdle);
   });
 }
+
+/**
+ * `fn`, run later as the VU that scheduled it: in k6 each VU has a runtime of its own, here all
+ * share one, so a timer's or a socket's callback runs with the VU's numbers (__VU, __ITER) put
+ * back, and what it logs or reads from k6/execution is its own VU's.
+ */
+export function asThisVu<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void {
+  const g = globalThis as unknown as { __VU: number; __ITER: number };
+  const vu = g.__VU;
+  const iter = g.__ITER;
+  return (...args: A) => {
+    const [outerVu, outerIter] = [g.__VU, g.__ITER];
+    g.__VU = vu;
+    g.__ITER = iter;
+    try {
+      fn(...args);
+    } finally {
+      g.__VU = outerVu;
+      g.__ITER = outerIter;
+    }
+  };
+}

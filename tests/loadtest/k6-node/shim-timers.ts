@@ -1,5 +1,5 @@
 /** Stand-in for `k6/timers`, counting pending timers so the runner knows when VUs are done. */
-import { maybeIdle, runtime } from './runtime';
+import { asThisVu, maybeIdle, runtime } from './runtime';
 
 const live = new Map<number, NodeJS.Timeout>();
 let nextId = 1;
@@ -7,13 +7,14 @@ let nextId = 1;
 export function setTimeout(fn: (...args: unknown[]) => void, delay: number, ...args: unknown[]): number {
   const id = nextId++;
   runtime().pendingTimers++;
+  const run = asThisVu(fn);
   live.set(
     id,
     globalThis.setTimeout(() => {
       live.delete(id);
       runtime().pendingTimers--;
       try {
-        fn(...args);
+        run(...args);
       } finally {
         maybeIdle();
       }

@@ -4,7 +4,7 @@
  * 'message' | 'error' | 'close') as k6's WebSocket.
  */
 import WsSocket from 'ws';
-import { maybeIdle, runtime } from './runtime';
+import { asThisVu, maybeIdle, runtime } from './runtime';
 
 type Listener = (event: { type: string; data?: unknown; error?: string; timestamp: number }) => void;
 
@@ -47,7 +47,7 @@ export class WebSocket {
 
   addEventListener(event: string, listener: Listener): void {
     const list = this.listeners.get(event) ?? [];
-    list.push(listener);
+    list.push(asThisVu(listener));
     this.listeners.set(event, list);
   }
 
