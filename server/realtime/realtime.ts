@@ -221,9 +221,14 @@ export class Realtime implements RemoteSockets {
     res.upgrade(data, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), ctx);
   }
 
-  private refuse(res: HttpResponse, address: string, refusal: AdmissionRefusal): void {
+  /** A connection refused (at the upgrade, or by the site once open): counted and logged. */
+  private countRefused(address: string, refusal: AdmissionRefusal): void {
     this.metrics.connectionsRefused.inc({ reason: refusal.reason });
     this.logRefusal('connection', address, refusal.reason);
+  }
+
+  private refuse(res: HttpResponse, address: string, refusal: AdmissionRefusal): void {
+    this.countRefused(address, refusal);
     res.cork(() => {
       res
         .writeStatus(refusal.status)
@@ -267,8 +272,7 @@ export class Realtime implements RemoteSockets {
   /** A socket past the site's connect rate for its address: counted, logged, closed with the reason. */
   private refuseOnSite(ws: WS, data: SocketData): void {
     const refusal = connectRateRefusal(this.siteConnectWindowSeconds);
-    this.metrics.connectionsRefused.inc({ reason: refusal.reason });
-    this.logRefusal('connection', data.address, refusal.reason);
+    this.countRefused(data.address, refusal);
     data.held = null;
     if (data.closing) return;
     data.closing = true;
