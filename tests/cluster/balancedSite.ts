@@ -68,16 +68,23 @@ async function waitForHealthy(url: string, timeoutMs = 10_000): Promise<void> {
   }
 }
 
+/**
+ * HAProxy with `config` and the addresses of `env` (SITE_BIND, NODE1..NODE3); its messages
+ * (stderr) and its log of requests and WebSocket sessions (stdout) go to `log`.
+ */
+export function spawnBalancer(config: string, env: Record<string, string>, log: { text: string }): ChildProcess {
+  const balancer = spawn('haproxy', ['-db', '-f', config], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  balancer.stdout!.on('data', (d) => (log.text += d));
+  balancer.stderr!.on('data', (d) => (log.text += d));
+  return balancer;
+}
+
 /** HAProxy with deploy/haproxy.cfg in front of `nodes`; resolves with its address once it passes requests on. */
 async function startBalancer(nodes: Proc[], started: (b: ChildProcess) => void, log: { text: string }): Promise<string> {
   const port = await freePort();
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), SITE_BIND: `127.0.0.1:${port}` };
+  const env: Record<string, string> = { SITE_BIND: `127.0.0.1:${port}` };
   nodes.forEach((n, i) => (env[`NODE${i + 1}`] = `127.0.0.1:${n.port}`));
-  const balancer = spawn('haproxy', ['-db', '-f', HAPROXY_CONFIG], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  started(balancer);
-  // its messages (stderr) and its log of requests and WebSocket sessions (stdout)
-  balancer.stdout!.on('data', (d) => (log.text += d));
-  balancer.stderr!.on('data', (d) => (log.text += d));
+  started(spawnBalancer(HAPROXY_CONFIG, env, log));
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitForHealthy(url);

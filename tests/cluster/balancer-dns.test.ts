@@ -6,13 +6,12 @@
  * is the repository's file), and the node comes back on 127.0.0.2.
  */
 import { createSocket, type Socket } from 'node:dgram';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killProcess, startProcess, type Proc } from '../server/serverProcess';
-import { HAPROXY_CONFIG, freePort } from './balancedSite';
+import { HAPROXY_CONFIG, freePort, spawnBalancer } from './balancedSite';
 
 const NAME = 'node1.chess.test';
 
@@ -65,14 +64,6 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function until(what: string, ok: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!(await ok())) {
-    if (performance.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('HAProxy in front of a node that comes back with another address', () => {
   it('looks the node up again and sends it requests at its new address', async () => {
     const dns = new NameServer();
@@ -96,33 +87,32 @@ describe('HAProxy in front of a node that comes back with another address', () =
     const first = await node('127.0.0.1');
 
     const sitePort = await freePort();
-    let log = '';
-    const balancer: ChildProcess = spawn('haproxy', ['-db', '-f', configFile], {
-      env: { ...process.env, SITE_BIND: `127.0.0.1:${sitePort}`, NODE1: `${NAME}:${port}`, NODE2: `node2.chess.test:${port}`, NODE3: `node3.chess.test:${port}` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    balancer.stdout!.on('data', (d) => (log += d));
-    balancer.stderr!.on('data', (d) => (log += d));
+    const log = { text: '' };
+    const balancer = spawnBalancer(configFile, { SITE_BIND: `127.0.0.1:${sitePort}`, NODE1: `${NAME}:${port}`, NODE2: `node2.chess.test:${port}`, NODE3: `node3.chess.test:${port}` }, log);
     cleanups.push(() => void balancer.kill('SIGKILL'));
     const site = `http://127.0.0.1:${sitePort}`;
     const served = async () => (await fetch(site + '/healthz').catch(() => null))?.status === 200;
+    // waits until requests through the balancer are `served` or not; a failure shows HAProxy's log
+    const servedBecomes = async (want: boolean, what: string) => {
+      try {
+        await expect.poll(served, { timeout: 15_000, interval: 100, message: what }).toBe(want);
+      } catch (err) {
+        throw new Error(`${(err as Error).message}\n${log.text}`);
+      }
+    };
 
-    await until('the first address serving through the balancer', served).catch((err: Error) => {
-      throw new Error(`${err.message}\n${log}`);
-    });
+    await servedBecomes(true, 'the first address serving through the balancer');
     // the node goes and comes back on another address, which the name now resolves to
     await killProcess(first);
-    await until('the balancer noticing the node is gone', async () => !(await served()));
+    await servedBecomes(false, 'the balancer noticing the node is gone');
     dns.address = '127.0.0.2';
     const second = await node('127.0.0.2');
     expect(second.port).toBe(port);
     const began = performance.now();
-    await until('the new address serving through the balancer', served).catch((err: Error) => {
-      throw new Error(`${err.message}\n${log}`);
-    });
+    await servedBecomes(true, 'the new address serving through the balancer');
     // within the resolver's hold (2 s) and two health checks (500 ms apart), with room for a loaded machine
     expect(performance.now() - began).toBeLessThan(10_000);
     // only node1's name resolves and its first process is gone: the node at the new address served it
-    expect(log).toContain('nodes/node1');
+    expect(log.text).toContain('nodes/node1');
   }, 60_000);
 });
