@@ -10,6 +10,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app';
 import { createAiService } from '../../server/ai/index';
+import { quickAi } from './quickAi';
 import type { CurrentState } from '../../machines/protocol/messages';
 import { TestClient } from './helpers';
 
@@ -23,7 +24,7 @@ function serverOn(dataDir: string): Promise<RunningServer> {
     logger: pino({ level: 'silent' }),
     serverSecret: SECRET,
     durableDir: dataDir,
-    ai: (deps) => createAiService({ replyDelayMs: [0, 5], poolSize: 1, maxMovetimeMs: 50, disconnectGraceMs: 60_000, ...deps }),
+    ai: quickAi({ disconnectGraceMs: 60_000 }),
   });
 }
 

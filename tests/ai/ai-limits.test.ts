@@ -6,7 +6,8 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app';
-import { createAiService, type AiServiceOptions } from '../../server/ai/index';
+import type { AiServiceOptions } from '../../server/ai/index';
+import { quickAi } from './quickAi';
 import { TestClient } from '../server/helpers';
 
 const A = { localAddress: '127.0.0.1' };
@@ -22,7 +23,7 @@ async function startWithAi(extra: Partial<AiServiceOptions>): Promise<RunningSer
     staticDir: '/nonexistent',
     logger: pino({ level: 'silent' }),
     // a long resume window: only the need for a slot may end a gone player's game here
-    ai: (deps) => createAiService({ replyDelayMs: [0, 5], poolSize: 1, maxMovetimeMs: 50, disconnectGraceMs: 300_000, ...extra, ...deps }),
+    ai: quickAi({ disconnectGraceMs: 300_000, ...extra }),
   });
   servers.push(server);
   return server;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { publicGameSchema } from '../../machines/protocol/archive';
 import type { RunningServer } from '../../server/app';
 import { createAccounts, type AccountsModule } from '../../server/accounts';
-import { createAiService } from '../../server/ai/index';
+import { quickAi } from '../ai/quickAi';
 import { TestClient, startTestServer } from '../server/helpers';
 import { freshDataDir } from '../support/pgliteTemplate';
 
@@ -21,7 +21,7 @@ beforeAll(async () => {
   accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
   server = await startTestServer({
     accounts,
-    ai: (deps) => createAiService({ replyDelayMs: [0, 5], poolSize: 1, maxMovetimeMs: 50, ...deps }),
+    ai: quickAi(),
   });
 }, 120_000);
 

@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import pino from 'pino';
 import type { RunningServer, StartServerOptions } from '../../server/app';
-import { createAiService } from '../../server/ai/index';
+import { QUICK_AI_SETTINGS, quickAi } from '../ai/quickAi';
 import type { CurrentState, WireMove } from '../../machines/protocol/messages';
 import { REPLACED_CLOSE_CODE } from '../../machines/protocol/closeCodes';
 import { TestClient, startTestServer, type Msg } from '../server/helpers';
@@ -26,7 +26,7 @@ import { testSite, type TestSite } from './site';
 const TAKEOVER_WITHIN_MS = 5_000;
 /** the players' reconnections come on top of the takeover, and the test machine may be loaded: they are only bounded above */
 const BACK_WITHIN_MS = 10_000;
-const AI_SETTINGS = { replyDelayMs: [0, 5] as [number, number], poolSize: 1, maxMovetimeMs: 50, disconnectGraceMs: 60_000 };
+const AI_SETTINGS = { ...QUICK_AI_SETTINGS, disconnectGraceMs: 60_000 };
 
 let site: TestSite | undefined;
 let dataDir: string | undefined;
@@ -67,7 +67,7 @@ async function node(lines: Record<string, unknown>[] = []): Promise<RunningServe
     cluster: site!.options,
     serverSecret: SITE_SECRET,
     logger: pino({ level: 'info' }, sink),
-    ai: (deps) => createAiService({ ...AI_SETTINGS, ...deps }),
+    ai: quickAi(AI_SETTINGS),
   };
   const server = await startTestServer(opts);
   servers.push(server);

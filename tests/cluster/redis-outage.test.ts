@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
-import { createAiService } from '../../server/ai/index';
+import { quickAi } from '../ai/quickAi';
 import { NEW_GAMES_REFUSED } from '../../server/cluster/node';
 import { CANNOT_PLAY_NOW } from '../../server/game/games';
 import { TestClient, playMoves, startTestServer, type Msg, type Pair } from '../server/helpers';
@@ -43,15 +43,13 @@ async function allReport(what: string, ok: (h: Awaited<ReturnType<typeof health>
 
 const allAnswer = (status: number) => allReport(`status ${status}`, (h) => h.status === status);
 
-/** The AI: real Stockfish, short searches, no pause. */
-const ai = (deps: Parameters<typeof createAiService>[0]) => createAiService({ replyDelayMs: [0, 5], poolSize: 1, maxMovetimeMs: 50, ...deps });
 
 describe('Redis briefly unreachable', () => {
   it('turns the nodes unhealthy and refuses new games, then recovers without a restart and the game plays on', async () => {
     site = testSite();
     proxy = new RedisProxy(hostPort(REDIS_URL));
     await proxy.start();
-    for (let i = 0; i < 2; i++) servers.push(await startTestServer({ cluster: { ...site.options, redisUrl: proxy.url }, serverSecret: 'x'.repeat(32), ai }));
+    for (let i = 0; i < 2; i++) servers.push(await startTestServer({ cluster: { ...site.options, redisUrl: proxy.url }, serverSecret: 'x'.repeat(32), ai: quickAi() }));
     const [a, b] = servers;
     const alice = await TestClient.connect(a.url);
     const bob = await TestClient.connect(b.url);
