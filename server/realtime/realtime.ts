@@ -21,6 +21,7 @@ import { Identification, tokenKey, type IdentificationLimits, type IdentifyOutco
 import { LagPings } from './lagPings';
 import { newRateState, takeToken } from './rateLimit';
 import { readMoveFrame } from './moveFrame';
+import { RefusalLog } from './refusalLog';
 import { Rematches } from './rematch';
 import type { Spectators, WatchRefusal } from './spectators';
 import { parseClientMessage, type ParseResult } from '../../machines/protocol/parse';
@@ -44,9 +45,6 @@ export interface RealtimeOptions {
 export const OVERSIZE_READ_MARGIN_BYTES = 64 * 1024;
 /** uWS's close message when it cuts a frame over its maxPayloadLength */
 const UWS_TOO_BIG = 'Received too big message';
-/** what a flood's refusals are counted by in the log */
-type Refused = 'connection' | 'identify';
-
 /** refusals answered by closing the socket (1008, 1009), not with an error message */
 type ClosingRefusal = 'rate_limit' | 'oversize';
 const isClosingRefusal = (reason: string): reason is ClosingRefusal => reason === 'rate_limit' || reason === 'oversize';
@@ -90,8 +88,7 @@ export class Realtime implements RemoteSockets {
   private readonly rematches: Rematches;
   private readonly admission: Admission;
   private readonly proxies: TrustedProxies;
-  /** refusals of an address since the last sweep ("connection …" / "identify …"), and how many of each are not yet logged */
-  private readonly refusedUnlogged = new Map<string, { what: Refused; address: string; reason: string; unlogged: number }>();
+  private readonly refusals: RefusalLog;
   private readonly identification: Identification | null;
   private lastSweep = 0;
   /** several nodes: new sockets per address over the whole site */
@@ -115,6 +112,7 @@ export class Realtime implements RemoteSockets {
     this.rematches = new Rematches(hub, games, matchmaking);
     this.admission = new Admission(opts.admission);
     this.proxies = new TrustedProxies(opts.trustProxy);
+    this.refusals = new RefusalLog(log, SWEEP_EVERY_MS);
     const rate = opts.admission.connectRate;
     this.siteConnects = cluster && rate ? cluster.limits.limiter('connect', rate.burst, (rate.burst / rate.perSecond) * 1000) : null;
     this.siteConnectWindowSeconds = rate ? Math.ceil(1 / rate.perSecond) : 1;
@@ -141,7 +139,7 @@ export class Realtime implements RemoteSockets {
         this.lastSweep = now;
         this.admission.sweep(now);
         this.identification?.sweep();
-        this.logRefusalsSinceSweep();
+        this.refusals.sweep();
       }
     });
   }
@@ -224,7 +222,7 @@ export class Realtime implements RemoteSockets {
   /** A connection refused (at the upgrade, or by the site once open): counted and logged. */
   private countRefused(address: string, refusal: AdmissionRefusal): void {
     this.metrics.connectionsRefused.inc({ reason: refusal.reason });
-    this.logRefusal('connection', address, refusal.reason);
+    this.refusals.note('connection', address, refusal.reason);
   }
 
   private refuse(res: HttpResponse, address: string, refusal: AdmissionRefusal): void {
@@ -291,29 +289,6 @@ export class Realtime implements RemoteSockets {
         pings.corked = null;
       }
     });
-  }
-
-  /**
-   * Refusals that a flood produces by the thousand (upgrades past the limits, identifications
-   * past the budget) are logged once per address per sweep, the rest counted into one line at the
-   * sweep: a flood of refusals must not become a flood of log writes on the event loop.
-   */
-  private logRefusal(what: Refused, address: string, reason: string): void {
-    const key = `${what} ${address}`;
-    const seen = this.refusedUnlogged.get(key);
-    if (seen) {
-      seen.unlogged++;
-      return;
-    }
-    this.refusedUnlogged.set(key, { what, address, reason, unlogged: 0 });
-    this.log.info({ address, reason }, what === 'connection' ? 'connection refused' : 'message rejected');
-  }
-
-  private logRefusalsSinceSweep(): void {
-    for (const { what, address, reason, unlogged } of this.refusedUnlogged.values()) {
-      if (unlogged > 0) this.log.info({ address, reason, refused: unlogged, seconds: SWEEP_EVERY_MS / 1000 }, `more ${what === 'connection' ? 'connections' : 'messages'} refused from this address`);
-    }
-    this.refusedUnlogged.clear();
   }
 
   private open(ws: WS): void {
@@ -766,7 +741,7 @@ export class Realtime implements RemoteSockets {
     if (data.closing) return;
     if (outcome.kind === 'rate_limited') {
       this.metrics.messagesRejected.inc({ reason: 'identify_rate_limited' });
-      this.logRefusal('identify', data.address, 'identify_rate_limited');
+      this.refusals.note('identify', data.address, 'identify_rate_limited');
       this.sendWs(ws, { type: 'error', code: 'identify_rate_limited', message: TEXTS.identifyRateLimited });
       return;
     }
