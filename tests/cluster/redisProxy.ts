@@ -1,13 +1,28 @@
 /**
- * A TCP relay in front of the test Redis that a test can cut: `block()` drops every connection
- * and refuses new ones (as when Redis's port is firewalled or it restarts), `unblock()` lets
- * connections through again on the same port.
+ * A TCP relay in front of the test Redis that a test can cut or slow down:
+ * - `block()` drops every connection and refuses new ones (as when Redis's port is firewalled or
+ *   it restarts), `unblock()` lets connections through again on the same port;
+ * - `holdReplies(kind)` keeps Redis's answers to one kind of connection from reaching the node
+ *   (its requests still reach Redis, in order) until `releaseReplies(kind)`: a node's commands
+ *   can be kept waiting while its subscription still delivers messages, or the other way round.
+ *   A connection is a subscription once it has sent SUBSCRIBE; every other one carries commands.
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
+
+export type ConnectionKind = 'commands' | 'subscription';
+
+interface Relayed {
+  client: Socket;
+  kind: ConnectionKind;
+  /** Redis's answers kept back while this kind's replies are held */
+  held: Buffer[];
+}
 
 export class RedisProxy {
   private server: Server | null = null;
   private readonly open = new Set<Socket>();
+  private readonly relayed = new Set<Relayed>();
+  private readonly holding = new Set<ConnectionKind>();
   port = 0;
 
   constructor(private readonly target: { host: string; port: number }) {}
@@ -19,18 +34,44 @@ export class RedisProxy {
   async start(): Promise<void> {
     const server = createServer((client) => {
       const upstream = createConnection(this.target);
+      const relay: Relayed = { client, kind: 'commands', held: [] };
+      this.relayed.add(relay);
       for (const s of [client, upstream]) {
         this.open.add(s);
         s.on('close', () => this.open.delete(s));
         s.on('error', () => {});
       }
-      client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
+      client.on('data', (chunk: Buffer) => {
+        if (relay.kind === 'commands' && /SUBSCRIBE/i.test(chunk.toString('latin1'))) relay.kind = 'subscription';
+        upstream.write(chunk);
+      });
+      upstream.on('data', (chunk: Buffer) => {
+        if (this.holding.has(relay.kind)) relay.held.push(chunk);
+        else client.write(chunk);
+      });
+      client.on('close', () => {
+        this.relayed.delete(relay);
+        upstream.destroy();
+      });
       upstream.on('close', () => client.destroy());
     });
     await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
     this.port = (server.address() as { port: number }).port;
     this.server = server;
+  }
+
+  /** Redis's answers to connections of `kind` wait here from now on. */
+  holdReplies(kind: ConnectionKind): void {
+    this.holding.add(kind);
+  }
+
+  /** The answers kept back for connections of `kind` go on, in the order Redis gave them. */
+  releaseReplies(kind: ConnectionKind): void {
+    this.holding.delete(kind);
+    for (const relay of this.relayed) {
+      if (relay.kind !== kind) continue;
+      for (const chunk of relay.held.splice(0)) relay.client.write(chunk);
+    }
   }
 
   async block(): Promise<void> {
