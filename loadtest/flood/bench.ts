@@ -17,10 +17,12 @@
  * fdatasync, which a move waits for) and of its server-side move relays took over 25 and 100 ms,
  * so that a slow relay can be told apart from a slow disk.
  *
- * --pin keeps the flood off the server's core (util-linux taskset): the flooding child alone on
- * CPU 1, the server and this process (the bystanders, a few messages a second) on CPU 0, as when
- * the flood comes from other machines. Without it every process runs on any core, and on a
- * 2-core machine the flooding clients' own work delays the bystanders as much as the server does.
+ * --pin gives the server a core of its own (util-linux taskset): the server on CPU 0, every
+ * client (the flooding child and this process with the bystanders) on CPU 1, as when the clients
+ * are on other machines. Without it every process runs on any core, and on a 2-core machine the
+ * flooding clients' own work delays the server as much as the flood's messages do. The flooding
+ * clients are bare TCP sockets (bareSocket.ts), so they take as little of CPU 1 from the
+ * bystanders as a flood can.
  *
  * --sources N spreads the flood over N loopback addresses (127.0.1.1 …): the per-address limits
  * then bind less and the global identification budget is what is left. --distinct gives every
@@ -39,10 +41,10 @@ const THINK_MS = 250;
 const PHASE_MIN_MS = 5000;
 /** --distinct: a different bad token per socket */
 let distinct = false;
-/** --pin: the server and the bystanders on CPU 0, the flood on CPU 1 */
+/** --pin: the server on CPU 0, the clients (the bystanders and the flood) on CPU 1 */
 let pinned = false;
 const SERVER_CPU = 0;
-const FLOOD_CPU = 1;
+const CLIENT_CPU = 1;
 
 // ------------------------------------------------------------------------------------------------
 // the bystander game: relay times from a send to the opponent's receipt
@@ -183,7 +185,7 @@ async function phase(name: string, port: number, bystanders: Bystander[], work: 
 async function oneRun(bad: number, valid: number, sources: string[], games: number): Promise<{ results: PhaseResult[]; lost: number }> {
   const server = await startServer(opt('server', 'tsx'));
   if (pinned && server.proc.pid) pinToCpu(server.proc.pid, SERVER_CPU);
-  const floodCpu = pinned ? FLOOD_CPU : undefined;
+  const floodCpu = pinned ? CLIENT_CPU : undefined;
   const base = `http://127.0.0.1:${server.port}`;
   const url = `ws://127.0.0.1:${server.port}/socket`;
   const bystanders = Array.from({ length: games }, () => new Bystander());
@@ -213,7 +215,7 @@ async function main(): Promise<void> {
   const games = Math.max(1, Number(opt('games', '10')));
   distinct = argv.includes('--distinct');
   pinned = argv.includes('--pin');
-  if (pinned) pinToCpu(process.pid, SERVER_CPU);
+  if (pinned) pinToCpu(process.pid, CLIENT_CPU);
   const sources = sourceCount === 1 ? ['127.0.0.1'] : Array.from({ length: sourceCount }, (_, i) => `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`);
   const all: PhaseResult[][] = [];
   let lost = 0;
@@ -226,14 +228,14 @@ async function main(): Promise<void> {
       log(
         `  ${res.phase.padEnd(34)} bystander relay p50 ${res.p50.toFixed(1)} ms, p99 ${res.p99.toFixed(1)} ms, max ${res.max.toFixed(1)} ms over ${res.moves} moves` +
           (o
-            ? `; flood: ${o.opened} opened, ${o.refused} refused ${JSON.stringify(o.refusedStatuses)}, ${o.identified} identified, ${o.identifyFailed} identify_failed, other ${JSON.stringify(o.otherErrors)}, ${o.unanswered} unanswered, ${o.ms.toFixed(0)} ms`
+            ? `; flood: ${o.opened} opened, ${o.refused} refused ${JSON.stringify(o.refusedStatuses)}, ${o.identified} identified, ${o.identifyFailed} identify_failed, other ${JSON.stringify(o.otherErrors)}, ${o.unanswered} unanswered, ${o.ms.toFixed(0)} ms (${o.cpuMs.toFixed(0)} ms of the flooding process's CPU)`
             : '') +
           `\n    ${res.server}`,
       );
     }
     all.push(run.results);
   }
-  log(`\nmedians over ${runs} run(s), flood from ${sourceCount} address(es), ${games} bystander games${distinct ? ', a distinct bad token per socket' : ''}${pinned ? ', the flood pinned to CPU 1, the server and the bystanders to CPU 0' : ''}:`);
+  log(`\nmedians over ${runs} run(s), flood from ${sourceCount} address(es), ${games} bystander games${distinct ? ', a distinct bad token per socket' : ''}${pinned ? ', the server pinned to CPU 0, the bystanders and the flood to CPU 1' : ''}:`);
   let failed = lost > 0;
   for (let i = 0; i < all[0].length; i++) {
     const p99 = median(all.map((r) => r[i].p99));

@@ -7,7 +7,7 @@ import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
+import { BareSocket } from './bareSocket';
 import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../../server/nodeFlags';
 
 /** The benchmark's command-line words after the script. */
@@ -43,6 +43,8 @@ export interface FloodOutcome {
   otherErrors: Record<string, number>;
   unanswered: number;
   ms: number;
+  /** the flooding process's CPU time over the flood, ms */
+  cpuMs: number;
 }
 
 /** The token with the last characters of its signature replaced by `n` (a different, bad signature per n). */
@@ -52,60 +54,57 @@ function variant(token: string, n: number): string {
 }
 
 async function runFlood(order: FloodOrder): Promise<FloodOutcome> {
-  const out: FloodOutcome = { opened: 0, refused: 0, refusedStatuses: {}, identified: 0, identifyFailed: 0, otherErrors: {}, unanswered: 0, ms: 0 };
+  const out: FloodOutcome = { opened: 0, refused: 0, refusedStatuses: {}, identified: 0, identifyFailed: 0, otherErrors: {}, unanswered: 0, ms: 0, cpuMs: 0 };
   const started = performance.now();
-  const sockets: WebSocket[] = [];
+  const cpu0 = process.cpuUsage();
+  const url = new URL(order.url);
+  const sockets: BareSocket[] = [];
   await Promise.all(
     Array.from({ length: order.count }, (_, i) => {
       return new Promise<void>((resolve) => {
-        const ws = new WebSocket(order.url, { localAddress: order.sources[i % order.sources.length] });
-        sockets.push(ws);
         let settled = false;
         const settle = (f: () => void) => {
           if (settled) return;
           settled = true;
+          clearTimeout(timer);
           f();
           resolve();
         };
         const timer = setTimeout(() => settle(() => out.unanswered++), 30_000);
-        ws.on('unexpected-response', (_req, res) => {
-          clearTimeout(timer);
-          settle(() => {
+        const identify = JSON.stringify({ type: 'identifyUser', payload: { userId: order.userId, accessToken: order.distinct ? variant(order.token, i) : order.token } });
+        const socket = new BareSocket(url, order.sources[i % order.sources.length], {
+          refused: (status) => settle(() => {
             out.refused++;
-            out.refusedStatuses[res.statusCode ?? 0] = (out.refusedStatuses[res.statusCode ?? 0] ?? 0) + 1;
-          });
-          res.resume();
-        });
-        ws.on('error', () => {
-          clearTimeout(timer);
-          settle(() => (out.refusedStatuses.error = (out.refusedStatuses.error ?? 0) + 1, out.refused++));
-        });
-        ws.on('close', () => {
-          clearTimeout(timer);
-          settle(() => (out.otherErrors.closed = (out.otherErrors.closed ?? 0) + 1));
-        });
-        ws.on('message', (data) => {
-          const m = JSON.parse(data.toString()) as { type: string; code?: string };
-          if (m.type === 'connectionAck') {
-            out.opened++;
-            const token = order.distinct ? variant(order.token, i) : order.token;
-            ws.send(JSON.stringify({ type: 'identifyUser', payload: { userId: order.userId, accessToken: token } }));
-          } else if (m.type === 'identified') {
-            clearTimeout(timer);
-            settle(() => out.identified++);
-          } else if (m.type === 'error') {
-            clearTimeout(timer);
+            out.refusedStatuses[status] = (out.refusedStatuses[status] ?? 0) + 1;
+          }),
+          ended: (how) =>
             settle(() => {
-              if (m.code === 'identify_failed') out.identifyFailed++;
-              else out.otherErrors[m.code ?? '?'] = (out.otherErrors[m.code ?? '?'] ?? 0) + 1;
-            });
-          }
+              if (how === 'error') {
+                out.refused++;
+                out.refusedStatuses.error = (out.refusedStatuses.error ?? 0) + 1;
+              } else out.otherErrors.closed = (out.otherErrors.closed ?? 0) + 1;
+            }),
+          text: (text, ws) => {
+            const m = JSON.parse(text) as { type: string; code?: string };
+            if (m.type === 'connectionAck') {
+              out.opened++;
+              ws.send(identify);
+            } else if (m.type === 'identified') settle(() => out.identified++);
+            else if (m.type === 'error')
+              settle(() => {
+                if (m.code === 'identify_failed') out.identifyFailed++;
+                else out.otherErrors[m.code ?? '?'] = (out.otherErrors[m.code ?? '?'] ?? 0) + 1;
+              });
+          },
         });
+        sockets.push(socket);
       });
     }),
   );
   out.ms = performance.now() - started;
-  for (const ws of sockets) ws.terminate();
+  const cpu = process.cpuUsage(cpu0);
+  out.cpuMs = (cpu.user + cpu.system) / 1000;
+  for (const s of sockets) s.destroy();
   return out;
 }
 
