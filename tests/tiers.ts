@@ -34,6 +34,7 @@ const UNIT_FILES = new Set([
   'tests/server/journal.test.ts',
   'tests/server/metricsText.test.ts',
   'tests/server/moveFrame.test.ts',
+  'tests/server/refusalLog.test.ts',
   'tests/server/schemas.test.ts',
   'tests/server/wakeWheel.test.ts',
   'tests/server/warmUp.test.ts',
