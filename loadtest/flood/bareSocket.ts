@@ -45,8 +45,8 @@ export class BareSocket {
   send(text: string): void {
     const payload = Buffer.from(text);
     const n = payload.length;
-    const head = n < 126 ? Buffer.from([0x80 | OPCODE_TEXT, 0x80 | n]) : Buffer.from([0x80 | OPCODE_TEXT, 0x80 | 126, n >> 8, n & 0xff]);
     if (n > 0xffff) throw new Error('a flood frame is under 64 KB');
+    const head = n < 126 ? Buffer.from([0x80 | OPCODE_TEXT, 0x80 | n]) : Buffer.from([0x80 | OPCODE_TEXT, 0x80 | 126, n >> 8, n & 0xff]);
     for (let i = 0; i < n; i++) payload[i] ^= MASK[i & 3];
     this.tcp.write(Buffer.concat([head, MASK, payload]));
   }
