@@ -8,7 +8,7 @@
  * Redis Cluster.)
  */
 import type { RedisLink } from './redis';
-import { ENDED_KEEP_MS } from '../game/games';
+import { ENDED_KEEP_MS } from '../game/endedGames';
 import type { ClusterKeys } from './keys';
 
 /**

@@ -8,6 +8,11 @@
  * and the oldest are dropped whenever one is added, so no timer is needed. What the players
  * are told after the end (a rated game's rating changes) is kept with it, for the same players.
  */
+/** How long an ended game's result is kept for players who come back late (several nodes: the site remembers the game's node as long). */
+export const ENDED_KEEP_MS = 5 * 60_000;
+/** How many ended games' results are kept at most. */
+export const ENDED_MAX = 5_000;
+
 interface Ended {
   white: string;
   black: string;

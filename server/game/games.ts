@@ -30,7 +30,7 @@ import {
 import { createGameActor } from './machines';
 import type { Heartbeat } from '../heartbeat';
 import { WakeWheel, type WheelEntry } from './wakeWheel';
-import { EndedGames } from './endedGames';
+import { ENDED_KEEP_MS, ENDED_MAX, EndedGames } from './endedGames';
 import { encodeJson, gameMoveFrame, timerUpdateFrame } from './frames';
 import { NO_RECORDER, type GameRecorder } from './journal';
 import type { DamagedGame } from './journalRecovery';
@@ -52,9 +52,6 @@ import type { GameWatchers } from '../realtime/spectators';
  */
 export const GAME_BEAT_MS = 50;
 const CLOCK_REPORT_MS = GAME_DEFAULTS.CLOCK_TICK_MS;
-/** How long, and how many, ended games' results are kept for players who come back late. */
-export const ENDED_KEEP_MS = 5 * 60_000;
-const ENDED_MAX = 5_000;
 
 export interface GameOptions {
   clockMs: number;
