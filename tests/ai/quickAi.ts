@@ -4,6 +4,6 @@
  */
 import { aiServiceFactory, type AiServiceOptions } from '../../server/ai/index';
 
-export const QUICK_AI_SETTINGS = { replyDelayMs: [0, 5] as [number, number], poolSize: 1, maxMovetimeMs: 50 } satisfies Partial<AiServiceOptions>;
+const QUICK_AI_SETTINGS = { replyDelayMs: [0, 5] as [number, number], poolSize: 1, maxMovetimeMs: 50 } satisfies Partial<AiServiceOptions>;
 
 export const quickAi = (extra: Parameters<typeof aiServiceFactory>[0] = {}) => aiServiceFactory({ ...QUICK_AI_SETTINGS, ...extra });

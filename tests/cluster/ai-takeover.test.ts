@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import pino from 'pino';
 import type { RunningServer, StartServerOptions } from '../../server/app';
-import { QUICK_AI_SETTINGS, quickAi } from '../ai/quickAi';
+import { quickAi } from '../ai/quickAi';
 import type { CurrentState, WireMove } from '../../machines/protocol/messages';
 import { REPLACED_CLOSE_CODE } from '../../machines/protocol/closeCodes';
 import { TestClient, startTestServer, type Msg } from '../server/helpers';
@@ -26,7 +26,6 @@ import { testSite, type TestSite } from './site';
 const TAKEOVER_WITHIN_MS = 5_000;
 /** the players' reconnections come on top of the takeover, and the test machine may be loaded: they are only bounded above */
 const BACK_WITHIN_MS = 10_000;
-const AI_SETTINGS = { ...QUICK_AI_SETTINGS, disconnectGraceMs: 60_000 };
 
 let site: TestSite | undefined;
 let dataDir: string | undefined;
@@ -67,7 +66,7 @@ async function node(lines: Record<string, unknown>[] = []): Promise<RunningServe
     cluster: site!.options,
     serverSecret: SITE_SECRET,
     logger: pino({ level: 'info' }, sink),
-    ai: quickAi(AI_SETTINGS),
+    ai: quickAi({ disconnectGraceMs: 60_000 }),
   };
   const server = await startTestServer(opts);
   servers.push(server);

@@ -11,7 +11,7 @@ import type { RunningServer } from '../../server/app';
 import { REPLACED_CLOSE_CODE } from '../../machines/protocol/closeCodes';
 import { ClusterKeys } from '../../server/cluster/keys';
 import { TestClient, pairPlayers, playMoves, startTestServer } from '../server/helpers';
-import { REDIS_URL, testSite, type TestSite } from './site';
+import { REDIS_URL, nodeName, testSite, type TestSite } from './site';
 import { RedisProxy, hostPort } from './redisProxy';
 
 const SECRET = 'x'.repeat(32);
@@ -45,7 +45,6 @@ async function connect(server: RunningServer, query = ''): Promise<TestClient> {
   return c;
 }
 
-const nodeOf = async (s: RunningServer) => ((await (await fetch(s.url + '/healthz')).json()) as { node: string }).node;
 const errorsOf = (c: TestClient) => c.received.filter((m) => m.type === 'error' || m.type === 'moveRejected');
 
 describe('while a socket is being located', () => {
@@ -80,8 +79,8 @@ describe('while a socket is being located', () => {
       const again = await connect(b, `?playerId=${first.playerId}&secret=${first.secret}`);
       // node a's request to close a socket older than its own reaches node b while b is still
       // locating the newer socket; a frame published after it arrives after it
-      const channel = keys.channel(await nodeOf(b));
-      await redis.publish(channel, JSON.stringify({ k: 'replace', n: await nodeOf(a), p: first.playerId, o: firstOrder }));
+      const channel = keys.channel(await nodeName(b));
+      await redis.publish(channel, JSON.stringify({ k: 'replace', n: await nodeName(a), p: first.playerId, o: firstOrder }));
       await redis.publish(channel, JSON.stringify({ k: 'frame', p: first.playerId, t: JSON.stringify({ type: 'playerCount', count: 99 }) }));
       await again.next('playerCount', (m) => m.count === 99);
       proxy.releaseReplies('commands');

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import type { SiteOptions } from '../../server/app';
+import type { RunningServer, SiteOptions } from '../../server/app';
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -32,4 +32,9 @@ export function testSite(): TestSite {
       await c.end();
     },
   };
+}
+
+/** The name a node of a site goes by (its channel, its games' owner), as its /healthz says. */
+export async function nodeName(server: RunningServer): Promise<string> {
+  return ((await (await fetch(server.url + '/healthz')).json()) as { node: string }).node;
 }

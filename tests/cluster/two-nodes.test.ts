@@ -10,7 +10,7 @@ import { REPLACED_CLOSE_CODE } from '../../machines/protocol/closeCodes';
 import { Redis } from 'ioredis';
 import { ClusterKeys } from '../../server/cluster/keys';
 import { TestClient, playMoves, startTestServer, type Msg, type Pair } from '../server/helpers';
-import { REDIS_URL, testSite, type TestSite } from './site';
+import { REDIS_URL, nodeName, testSite, type TestSite } from './site';
 
 let site: TestSite;
 const servers: RunningServer[] = [];
@@ -120,7 +120,6 @@ describe('a player who missed the end of a game played on another node', () => {
 describe('a late request to close an older socket', () => {
   it('leaves the newer socket open: the player connected elsewhere, then here again', async () => {
     const [a, b] = await nodes(2);
-    const nodeOf = async (s: RunningServer) => ((await (await fetch(s.url + '/healthz')).json()) as { node: string }).node;
     const keys = new ClusterKeys(site.options.prefix);
     const redis = new Redis(REDIS_URL);
     try {
@@ -130,8 +129,8 @@ describe('a late request to close an older socket', () => {
       const again = await connect(a, `?playerId=${first.playerId}&secret=${first.secret}`);
       expect(await first.closed).toMatchObject({ code: REPLACED_CLOSE_CODE });
       // node b's request to close the socket older than its own reaches node a only now
-      const channel = keys.channel(await nodeOf(a));
-      await redis.publish(channel, JSON.stringify({ k: 'replace', n: await nodeOf(b), p: first.playerId, o: firstOrder }));
+      const channel = keys.channel(await nodeName(a));
+      await redis.publish(channel, JSON.stringify({ k: 'replace', n: await nodeName(b), p: first.playerId, o: firstOrder }));
       // a frame sent after it reaches the socket, so the late request has been handled: the socket is still open
       await redis.publish(channel, JSON.stringify({ k: 'frame', p: first.playerId, t: JSON.stringify({ type: 'playerCount', count: 99 }) }));
       await again.next('playerCount', (m) => m.count === 99);

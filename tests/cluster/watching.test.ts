@@ -12,7 +12,7 @@ import type { Archive, FinishedGame, StoreResult } from '../../server/archive/in
 import type { PlayerRating } from '../../machines/protocol/messages';
 import { readBusMessage, type BusMessage } from '../../server/cluster/messages';
 import { TestClient, playMoves, startTestServer, type Msg, type Pair } from '../server/helpers';
-import { testSite, REDIS_URL, type TestSite } from './site';
+import { nodeName, testSite, REDIS_URL, type TestSite } from './site';
 
 let site: TestSite;
 const servers: RunningServer[] = [];
@@ -79,10 +79,6 @@ async function watching(server: RunningServer, gameId: string): Promise<{ c: Tes
   const c = await connect(server);
   c.send('watchGame', { gameId });
   return { c, start: await c.next('watchStart') };
-}
-
-async function nodeId(server: RunningServer): Promise<string> {
-  return ((await (await fetch(server.url + '/healthz')).json()) as { node: string }).node;
 }
 
 interface Heard {
@@ -169,7 +165,7 @@ describe('a spectator on another node than the game', () => {
   it('costs one relayed frame per move however many watch on that node; unwatch and close stop the relay', async () => {
     const [a, b] = await twoNodes();
     sniffer = await BusSniffer.start(site.options.prefix);
-    const [nodeA, nodeB] = await Promise.all([nodeId(a), nodeId(b)]);
+    const [nodeA, nodeB] = await Promise.all([nodeName(a), nodeName(b)]);
     const g1 = await gameOn(a, ['A1', 'B1']);
     const g2 = await gameOn(a, ['A2', 'B2']);
     const first = await watching(b, g1.gameId);
