@@ -11,6 +11,13 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 
 export type ConnectionKind = 'commands' | 'subscription';
 
+/**
+ * A SUBSCRIBE (or PSUBSCRIBE, SSUBSCRIBE) command as a client writes it (RESP: an array whose
+ * first bulk string is the command's name), at the start of a command: not the word anywhere
+ * in a published message.
+ */
+const SUBSCRIBE_COMMAND = /(?:^|\r\n)\*\d+\r\n\$\d+\r\n[ps]?subscribe\r\n/i;
+
 interface Relayed {
   client: Socket;
   kind: ConnectionKind;
@@ -42,7 +49,7 @@ export class RedisProxy {
         s.on('error', () => {});
       }
       client.on('data', (chunk: Buffer) => {
-        if (relay.kind === 'commands' && /SUBSCRIBE/i.test(chunk.toString('latin1'))) relay.kind = 'subscription';
+        if (relay.kind === 'commands' && SUBSCRIBE_COMMAND.test(chunk.toString('latin1'))) relay.kind = 'subscription';
         upstream.write(chunk);
       });
       upstream.on('data', (chunk: Buffer) => {
