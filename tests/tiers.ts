@@ -23,6 +23,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const UNIT_FOLDERS = ['tests/chess/', 'tests/client/', 'tests/machines/', 'tests/protocol/', 'tests/repo/'];
 /** Unit tests in folders that hold integration tests too. */
 const UNIT_FILES = new Set([
+  'tests/loadtest/k6-node-vu.test.ts',
   'tests/ai/machine.test.ts',
   'tests/server/clientAddress.test.ts',
   'tests/server/config.test.ts',
