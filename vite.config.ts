@@ -35,7 +35,8 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: filesOfTier('unit'), maxWorkers: 2, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'integration', include: filesOfTier('integration'), maxWorkers: 2, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'exclusive', include: filesOfTier('exclusive'), maxWorkers: 1, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'browser', include: filesOfTier('browser'), globalSetup: ['tests/e2e/globalSetup.ts'], maxWorkers: 2, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'exclusive', include: filesOfTier('exclusive'), maxWorkers: 1, sequence: { groupOrder: 2 } } },
     ],
   },
 });

@@ -6,16 +6,18 @@
  *   engine, no database. `npm run test:unit`, well under 30 s on two cores.
  * - integration: the real server on a port with real clients, the accounts API on PGlite or
  *   PostgreSQL, Stockfish, child processes, the 2,000-game differential run against chess.js.
- * - exclusive: tests that put the machine under load, measure CPU cost or drive Chromium; they
- *   run after the others, one file at a time, so neither their timings nor anyone else's are
- *   disturbed.
+ * - browser: Chromium against the built site, one server per file; after the integration tier,
+ *   two files at a time (a flow mostly waits on the browser and the server: one file keeps about
+ *   half a core busy). The site is built once for the tier (tests/e2e/globalSetup.ts).
+ * - exclusive: tests that put the machine under load or measure CPU cost; they run last, one file
+ *   at a time, so neither their timings nor anyone else's are disturbed.
  *
- * `npm test` runs all three.
+ * `npm test` runs all four.
  */
 import { readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
-export type Tier = 'unit' | 'integration' | 'exclusive';
+export type Tier = 'unit' | 'integration' | 'browser' | 'exclusive';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -42,8 +44,9 @@ const UNIT_FILES = new Set([
 ]);
 /** In a unit folder, but long CPU-bound runs or a child process. */
 const NOT_UNIT = [/^tests\/chess\/differential-\d+\.test\.ts$/, /^tests\/chess\/perft\.test\.ts$/];
+/** Chromium against a built site of its own (one server per file). */
+const BROWSER = [/^tests\/e2e\//];
 const EXCLUSIVE = [
-  /^tests\/e2e\//,
   /^tests\/loadtest\/k6-ci-scale\.test\.ts$/,
   /^tests\/loadtest\/k6-init-budget\.test\.ts$/,
   /^tests\/server\/load-driver\.test\.ts$/,
@@ -54,6 +57,7 @@ const EXCLUSIVE = [
 ];
 
 export function tierOf(file: string): Tier {
+  if (BROWSER.some((re) => re.test(file))) return 'browser';
   if (EXCLUSIVE.some((re) => re.test(file))) return 'exclusive';
   if (NOT_UNIT.some((re) => re.test(file))) return 'integration';
   if (UNIT_FILES.has(file) || UNIT_FOLDERS.some((dir) => file.startsWith(dir))) return 'unit';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { RunningServer } from '../../server/app';
-import { build, ConsoleGuard, launch, startArchiveSite, storedGame, VIEWPORTS, type ArchiveSite } from './harness';
+import { ConsoleGuard, launch, startArchiveSite, storedGame, VIEWPORTS, type ArchiveSite } from './harness';
 
 // the four-move mate: 4...Nf6?? lets 5.Qxf7#, a blunder however deep the engine looks
 const MOVES = ['e2e4', 'e7e5', 'f1c4', 'b8c6', 'd1h5', 'g8f6', 'h5f7'];
@@ -35,7 +35,6 @@ async function page(): Promise<Page> {
 }
 
 beforeAll(async () => {
-  build();
   site = await startArchiveSite();
   server = site.server;
   await site.accounts.archive!.store(storedGame(

@@ -13,7 +13,7 @@ import { ChessGame } from '../../machines/chess';
 import type { RunningServer } from '../../server/app';
 import type { AccountsModule } from '../../server/accounts';
 import { nodeSupabaseClient } from '../accounts/harness';
-import { build, clickMove, launch, pieceOn, SCREENSHOT_DIR, startArchiveSite, storedGame, VIEWPORTS, type ArchiveSite } from './harness';
+import { clickMove, launch, pieceOn, SCREENSHOT_DIR, startArchiveSite, storedGame, VIEWPORTS, type ArchiveSite } from './harness';
 import { TestClient } from '../server/helpers';
 import { ratingDeltaText } from '../../machines/client/ratingText';
 import type { RatingChangeMsg } from '../../machines/protocol/messages';
@@ -68,7 +68,6 @@ async function signIn(p: Page, email: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  build();
   site = await startArchiveSite();
   ({ server, accounts } = site);
   const [white, black] = [await signUp('replay_white'), await signUp('replay_black')];

@@ -1,9 +1,9 @@
 /**
- * End-to-end harness: builds the site as `npm start` does, starts the real
- * server (`node dist/server/main.js`) on a free port with a temporary data
- * directory, and drives Debian's Chromium through playwright-core.
+ * End-to-end harness: starts the site built as `npm start` builds it (buildSite.ts) as the real
+ * server (`node dist/server/main.js`) on a free port with a temporary data directory, and drives
+ * Debian's Chromium through playwright-core.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -18,19 +18,12 @@ import type { ArchivedPlayer, FinishedGame } from '../../server/archive/index';
 import { freshDataDir } from '../support/pgliteTemplate';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
+export { build } from './buildSite';
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
-
-export function build(): void {
-  if (process.env.E2E_SKIP_BUILD === '1') return;
-  // NODE_ENV=production as under `npm start`: vitest sets NODE_ENV=test, which would make Vite
-  // bundle React's development build
-  const r = spawnSync('node', ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'pipe', encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
-  if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
-}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { build, clickMove, ConsoleGuard, launch, pieceOn, startSite, VIEWPORTS, type RunningSite } from './harness';
+import { clickMove, ConsoleGuard, launch, pieceOn, startSite, VIEWPORTS, type RunningSite } from './harness';
 
 /** Collects the page's CSP violations in window.__cspViolations. */
 const RECORD_VIOLATIONS = `
@@ -30,7 +30,6 @@ async function newPage(): Promise<Page> {
 const violations = (page: Page) => page.evaluate('window.__cspViolations') as Promise<string[]>;
 
 beforeAll(async () => {
-  build();
   [site, browser] = await Promise.all([startSite({ AI_ENABLED: '0' }), launch()]);
 }, 300_000);
 afterAll(async () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { build, ConsoleGuard, launch, pieceOn, startArchiveSite, VIEWPORTS, type ArchiveSite } from './harness';
+import { ConsoleGuard, launch, pieceOn, startArchiveSite, VIEWPORTS, type ArchiveSite } from './harness';
 import { pairPlayers, playMoves, type Pair, type TestClient } from '../server/helpers';
 
 let site: ArchiveSite;
@@ -20,7 +20,6 @@ async function page(): Promise<Page> {
 }
 
 beforeAll(async () => {
-  build();
   site = await startArchiveSite();
   browser = await launch();
 }, 420_000);

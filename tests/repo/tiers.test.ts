@@ -44,7 +44,8 @@ describe('test tiers', () => {
   it('the check sees the heavy tests for what they are', () => {
     expect(heavyParts('tests/server/game.test.ts')).toContain('tests/server/game.test.ts imports ./helpers');
     expect(heavyParts('tests/e2e/site.test.ts').length).toBeGreaterThan(0);
-    expect(tierOf('tests/e2e/site.test.ts')).toBe('exclusive');
+    expect(tierOf('tests/e2e/site.test.ts')).toBe('browser');
+    expect(tierOf('tests/loadtest/k6-ci-scale.test.ts')).toBe('exclusive');
     expect(tierOf('tests/chess/differential-3.test.ts')).toBe('integration');
   });
 });

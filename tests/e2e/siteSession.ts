@@ -1,0 +1,152 @@
+/**
+ * What the site's end-to-end files share: one Chromium and one built site (`node dist/server/main.js`,
+ * as `npm start` runs it) per file, and the steps their flows are made of. `useSite()` starts both
+ * before the file's tests, fails a test that logged a console error or warning, and on a failure
+ * prints what each open page showed with the server's last log lines. The site is built once per
+ * test run, before the browser tier starts (tests/e2e/globalSetup.ts).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { clickMove, ConsoleGuard, launch, SCREENSHOT_DIR, startSite, VIEWPORTS, type RunningSite } from './harness';
+
+let current: RunningSite | undefined;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+/** The console errors and warnings of every page of the file; a test may allow a known one. */
+export const consoleGuard = new ConsoleGuard();
+
+/** The site the file's tests run against. */
+export function site(): RunningSite {
+  if (!current) throw new Error('no site: call useSite() in the test file');
+  return current;
+}
+
+/** Starts the site and Chromium for this file's tests, and checks each test's console. */
+export function useSite(): void {
+  beforeAll(async () => {
+    current = await startSite();
+    browser = await launch();
+  }, 420_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await current?.stop();
+  });
+
+  // a console error or warning during a flow fails the test that caused it; a failed test leaves
+  // what each open page showed and the server's last log lines in the output
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') await reportPages();
+    expect(consoleGuard.take()).toEqual([]);
+  });
+}
+
+/** Within a describe: its tests run against a site of their own, started with these settings. */
+export function useOwnSite(env: Record<string, string>): void {
+  let outer: RunningSite | undefined;
+  beforeAll(async () => {
+    outer = current;
+    current = await startSite(env);
+  }, 240_000);
+  afterAll(async () => {
+    await current?.stop();
+    current = outer;
+  });
+}
+
+/** Records the file name of every sound the page plays, in window.__sounds (as source text: tsx would inject helpers into a function). */
+const RECORD_SOUNDS = `
+(() => {
+  const log = [];
+  window.__sounds = log;
+  const play = HTMLMediaElement.prototype.play;
+  HTMLMediaElement.prototype.play = function () { log.push(this.src.split('/').pop()); return play.call(this); };
+})();
+`;
+
+/** A new browser context (a device of its own) whose console is watched and whose sounds are recorded. */
+export async function newContext(): Promise<BrowserContext> {
+  const ctx = await browser.newContext({ viewport: VIEWPORTS.desktop });
+  contexts.push(ctx);
+  consoleGuard.watch(ctx);
+  await ctx.addInitScript({ content: RECORD_SOUNDS });
+  return ctx;
+}
+
+export const soundsOf = (page: Page) => page.evaluate('window.__sounds') as Promise<string[]>;
+
+/** A page in a new context. */
+export async function newPage(): Promise<Page> {
+  return (await newContext()).newPage();
+}
+
+async function reportPages(): Promise<void> {
+  const pages = contexts.flatMap((c) => c.pages()).slice(-4);
+  for (const page of pages) {
+    const text = await page.locator('body').innerText({ timeout: 2000 }).catch((e: Error) => `(unreadable: ${e.message})`);
+    console.error(`page ${page.url()}:\n${text.slice(0, 1500)}`);
+  }
+  console.error(`server log (last lines):\n${site().log().split('\n').slice(-30).join('\n')}`);
+}
+
+/** Screenshots of the current screen at 1280x800 and 375x812. */
+export async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-desktop.png`) });
+  await page.setViewportSize(VIEWPORTS.mobile);
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-mobile.png`), fullPage: true });
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await page.waitForTimeout(150);
+}
+
+export async function enterAsGuest(page: Page, path = '/'): Promise<string> {
+  await page.goto(`${site().url}/guest?returnUrl=${encodeURIComponent(path)}`);
+  const nickname = (await page.getByTestId('guest-nickname').textContent()) ?? '';
+  await page.getByRole('button', { name: 'Continue as Guest' }).click();
+  return nickname;
+}
+
+export async function colorOf(page: Page): Promise<'white' | 'black'> {
+  await page.getByTestId('board').waitFor();
+  return (await page.getByTestId('board').getAttribute('data-orientation')) as 'white' | 'black';
+}
+
+/** Waits until the status line says it is this page's player's turn (or the opponent's). */
+export async function waitTurn(page: Page, mine = true): Promise<void> {
+  await page.getByTestId('status-banner').filter({ hasText: mine ? 'Your Turn' : "Opponent's Turn" }).waitFor({ timeout: 15_000 });
+}
+
+/** Two guests on the multiplayer screen find each other; returns their pages by colour. */
+export async function startMultiplayer(): Promise<{ white: Page; black: Page }> {
+  const a = await newPage();
+  const b = await newPage();
+  await enterAsGuest(a, '/chess/multiplayer');
+  await enterAsGuest(b, '/chess/multiplayer');
+  await a.getByRole('button', { name: 'Find Match' }).click();
+  await a.getByText('Finding opponent...').waitFor();
+  await b.getByRole('button', { name: 'Find Match' }).click();
+  const white = (await colorOf(a)) === 'white' ? a : b;
+  const black = white === a ? b : a;
+  await colorOf(black);
+  return { white, black };
+}
+
+/** Plays UCI plies from the start of the game, White first, each side waiting for its turn. */
+export async function play(pages: { white: Page; black: Page }, ...plies: string[]): Promise<void> {
+  for (const [i, ply] of plies.entries()) {
+    const page = i % 2 === 0 ? pages.white : pages.black;
+    await waitTurn(page);
+    await clickMove(page, ply.slice(0, 2), ply.slice(2, 4));
+    await waitTurn(page, false);
+  }
+}
+
+export async function resign(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Resign' }).click();
+  await page.getByRole('button', { name: 'Confirm Resign' }).click();
+}
+
