@@ -36,14 +36,15 @@ describe('k6 scenarios at CI scale', () => {
       {
         BASE_URL: server.url,
         VUS: String(players),
-        THINK_MIN_MS: '200',
-        THINK_MAX_MS: '800',
+        THINK_MIN_MS: '100',
+        THINK_MAX_MS: '400',
         MAX_PLIES: '30',
         RECONNECT_SHARE: '0.5',
-        // A burst: five seconds in, every dropping player drops on its next turn.
-        STORM_AT: '5s',
+        // A burst: three seconds in (games last about 4 s of thinking a side), every dropping
+        // player drops on its next turn.
+        STORM_AT: '3s',
         OFFLINE_MIN_MS: '200',
-        OFFLINE_MAX_MS: '2000',
+        OFFLINE_MAX_MS: '1000',
         P95_RELAY_MS: String(P95_RELAY_MS),
         P99_RELAY_MS: String(P99_RELAY_MS),
         P95_PAIRING_MS: '2000',

@@ -1,6 +1,6 @@
 /**
  * The load driver in CI mode at small scale: 100 players queue, pair and play random legal moves
- * for 15 s against the real server process. It exits non-zero on any rejected legal move, any
+ * for 6 s against the real server process. It exits non-zero on any rejected legal move, any
  * error message, any game without an end event, or a p99 relay latency above the threshold
  * (generous here: the test shares two cores with the rest of the suite).
  */
@@ -11,7 +11,7 @@ describe('load driver (CI mode)', () => {
   it('plays 50 games of random legal moves with no rejection and no lost game', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'loadtest/driver/bench.ts', '--ci', '--players', '100', '--duration', '15', '--p99', '2000'],
+      ['--import', 'tsx', 'loadtest/driver/bench.ts', '--ci', '--players', '100', '--duration', '6', '--p99', '2000'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
