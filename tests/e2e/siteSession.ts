@@ -1,6 +1,6 @@
 /**
- * What the site's end-to-end files share: one Chromium and one built site (`node dist/server/main.js`,
- * as `npm start` runs it) per file, and the steps their flows are made of. `useSite()` starts both
+ * What the site's end-to-end files share: one Chromium and one built site per file (`node
+ * dist/server/main.js`, as `npm start` runs it), and the steps their flows are made of. `useSite()` starts both
  * before the file's tests, fails a test that logged a console error or warning, and on a failure
  * prints what each open page showed with the server's last log lines. The site is built once per
  * test run, before the browser tier starts (tests/e2e/globalSetup.ts).
@@ -57,7 +57,10 @@ export function useOwnSite(env: Record<string, string>): void {
   });
 }
 
-/** Records the file name of every sound the page plays, in window.__sounds (as source text: tsx would inject helpers into a function). */
+/**
+ * Records the file name of every sound the page plays, in window.__sounds (as source text: tsx
+ * would inject helpers into a function).
+ */
 const RECORD_SOUNDS = `
 (() => {
   const log = [];
@@ -103,6 +106,7 @@ export async function shoot(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(150);
 }
 
+/** Enters as a guest through /guest, landing on `path`; returns the nickname it was given. */
 export async function enterAsGuest(page: Page, path = '/'): Promise<string> {
   await page.goto(`${site().url}/guest?returnUrl=${encodeURIComponent(path)}`);
   const nickname = (await page.getByTestId('guest-nickname').textContent()) ?? '';
@@ -110,6 +114,7 @@ export async function enterAsGuest(page: Page, path = '/'): Promise<string> {
   return nickname;
 }
 
+/** The colour the page's board is shown from, once the board is there. */
 export async function colorOf(page: Page): Promise<'white' | 'black'> {
   await page.getByTestId('board').waitFor();
   return (await page.getByTestId('board').getAttribute('data-orientation')) as 'white' | 'black';
@@ -145,6 +150,7 @@ export async function play(pages: { white: Page; black: Page }, ...plies: string
   }
 }
 
+/** Resigns through the button and its confirmation. */
 export async function resign(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Resign' }).click();
   await page.getByRole('button', { name: 'Confirm Resign' }).click();
