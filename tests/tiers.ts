@@ -5,7 +5,8 @@
  * - unit: rules, machines, protocol and pure server modules; no server process, no browser, no
  *   engine, no database. `npm run test:unit`, well under 30 s on two cores.
  * - integration: the real server on a port with real clients, the accounts API on PGlite or
- *   PostgreSQL, Stockfish, child processes, the 2,000-game differential run against chess.js.
+ *   PostgreSQL, Stockfish, child processes (`npm start` itself, which builds the site: nothing
+ *   else in the tier reads dist/), the 2,000-game differential run against chess.js.
  * - browser: Chromium against the built site, one server per file; after the integration tier,
  *   two files at a time (a flow mostly waits on the browser and the server: one file keeps about
  *   half a core busy). The site is built once for the tier (tests/e2e/globalSetup.ts).
@@ -50,8 +51,6 @@ const EXCLUSIVE = [
   /^tests\/loadtest\/k6-ci-scale\.test\.ts$/,
   /^tests\/loadtest\/k6-init-budget\.test\.ts$/,
   /^tests\/server\/load-driver\.test\.ts$/,
-  // builds the client three times (npm start builds first)
-  /^tests\/server\/npm-start\.test\.ts$/,
   // three server processes, Redis, PostgreSQL and HAProxy at once, timing takeovers
   /^tests\/cluster\/(balanced|k6-balanced)\.test\.ts$/,
 ];
