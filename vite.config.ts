@@ -24,19 +24,21 @@ export default defineConfig({
     },
   },
   // The test tiers (tests/tiers.ts). Projects in one groupOrder share the workers; a higher
-  // groupOrder starts when the lower ones are done. Two workers: on two cores most files wait on
-  // sockets, timers or child processes, so two at a time overlap that waiting (vitest's default
-  // would be one, availableParallelism - 1). The unit tier's files share their workers' module
-  // cache (isolate: false): they are pure, each restores what it stubs, and a fresh process per
-  // file took twice as long.
+  // groupOrder starts when the lower ones are done. Three workers for the unit and integration
+  // tiers on two cores: most of their files wait on sockets, timers or child processes, so a
+  // third overlaps that waiting (two workers kept 1.7 of the cores busy and took 188-209 s,
+  // three 1.9 and 161-177 s; vitest's default would be one, availableParallelism - 1). Two for
+  // the browser tier, whose Chromium files use about a core each. The unit tier's files share
+  // their workers' module cache (isolate: false): they are pure, each restores what it stubs,
+  // and a fresh process per file took twice as long.
   test: {
     root: '.',
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'unit', include: filesOfTier('unit'), isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'integration', include: filesOfTier('integration'), maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'unit', include: filesOfTier('unit'), isolate: false, maxWorkers: 3, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'integration', include: filesOfTier('integration'), maxWorkers: 3, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'browser', include: filesOfTier('browser'), globalSetup: ['tests/e2e/globalSetup.ts'], maxWorkers: 2, sequence: { groupOrder: 1 } } },
       { extends: true, test: { name: 'exclusive', include: filesOfTier('exclusive'), maxWorkers: 1, sequence: { groupOrder: 2 } } },
     ],
