@@ -8,8 +8,8 @@
  *   PostgreSQL, Stockfish, child processes (`npm start` itself, which builds the site: nothing
  *   else in the tier reads dist/), the 2,000-game differential run against chess.js.
  * - browser: Chromium against the built site, one server per file; after the integration tier,
- *   two files at a time (a flow mostly waits on the browser and the server: one file keeps about
- *   half a core busy). The site is built once for the tier (tests/e2e/globalSetup.ts).
+ *   two files at a time (one at a time left a core idle: the six files took about 113 s, two at
+ *   a time 76 s). The site is built once for the tier (tests/e2e/globalSetup.ts).
  * - exclusive: tests that put the machine under load or measure CPU cost; they run last, one file
  *   at a time, so neither their timings nor anyone else's are disturbed.
  *
