@@ -6,12 +6,15 @@
  *   engine, no database. `npm run test:unit`, well under 30 s on two cores.
  * - integration: the real server on a port with real clients, the accounts API on PGlite or
  *   PostgreSQL, Stockfish, child processes (`npm start` itself, which builds the site: nothing
- *   else in the tier reads dist/), the 2,000-game differential run against chess.js.
+ *   else in the tier reads dist/), the 2,000-game differential run against chess.js, and the k6
+ *   scenarios and the load driver at CI scale (their latency limits allow for sharing the cores;
+ *   what they assert is that every game ends and nothing is refused).
  * - browser: Chromium against the built site, one server per file; after the integration tier,
  *   two files at a time (one at a time left a core idle: the six files took about 113 s, two at
  *   a time 76 s). The site is built once for the tier (tests/e2e/globalSetup.ts).
- * - exclusive: tests that put the machine under load or measure CPU cost; they run last, one file
- *   at a time, so neither their timings nor anyone else's are disturbed.
+ * - exclusive: tests that measure CPU cost, and the three-node site behind HAProxy whose
+ *   takeovers are timed; they run last, one file at a time, so neither their timings nor anyone
+ *   else's are disturbed.
  *
  * `npm test` runs all four.
  */
@@ -48,12 +51,29 @@ const NOT_UNIT = [/^tests\/chess\/differential-\d+\.test\.ts$/, /^tests\/chess\/
 /** Chromium against a built site of its own (one server per file). */
 const BROWSER = [/^tests\/e2e\//];
 const EXCLUSIVE = [
-  /^tests\/loadtest\/k6-ci-scale\.test\.ts$/,
   /^tests\/loadtest\/k6-init-budget\.test\.ts$/,
-  /^tests\/server\/load-driver\.test\.ts$/,
   // three server processes, Redis, PostgreSQL and HAProxy at once, timing takeovers
   /^tests\/cluster\/(balanced|k6-balanced)\.test\.ts$/,
 ];
+
+/**
+ * Files that take 10 s or more. vitest starts the files it has no timings for (a fresh clone, as
+ * in CI) largest first, and these are small files: started last, they would end their tier alone
+ * on one core. tests/sequencer.ts starts them first in their tier.
+ */
+export const LONG_FILES = [
+  /^tests\/chess\/differential-\d+\.test\.ts$/,
+  /^tests\/server\/(npm-start|load-driver|durable|limits|process)\.test\.ts$/,
+  /^tests\/loadtest\/(k6-ci-scale|k6-scenarios)\.test\.ts$/,
+  /^tests\/ai\/engine-pool\.test\.ts$/,
+  /^tests\/cluster\/ai-takeover\.test\.ts$/,
+  /^tests\/machines\/gameReplay\.test\.ts$/,
+];
+
+/** Whether a test file (a path from the repository root) is one of the long ones above. */
+export function isLong(file: string): boolean {
+  return LONG_FILES.some((re) => re.test(file));
+}
 
 export function tierOf(file: string): Tier {
   if (BROWSER.some((re) => re.test(file))) return 'browser';

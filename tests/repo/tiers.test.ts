@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { filesOfTier, tierOf } from '../tiers';
+import { filesOfTier, LONG_FILES, testFiles, tierOf } from '../tiers';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -45,7 +45,12 @@ describe('test tiers', () => {
     expect(heavyParts('tests/server/game.test.ts')).toContain('tests/server/game.test.ts imports ./helpers');
     expect(heavyParts('tests/e2e/site.test.ts').length).toBeGreaterThan(0);
     expect(tierOf('tests/e2e/site.test.ts')).toBe('browser');
-    expect(tierOf('tests/loadtest/k6-ci-scale.test.ts')).toBe('exclusive');
+    expect(tierOf('tests/loadtest/k6-init-budget.test.ts')).toBe('exclusive');
     expect(tierOf('tests/chess/differential-3.test.ts')).toBe('integration');
+  });
+
+  it('each pattern of the long files that start first names a test file', () => {
+    const files = testFiles();
+    expect(LONG_FILES.filter((re) => !files.some((f) => re.test(f)))).toEqual([]);
   });
 });
