@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { filesOfTier } from './tests/tiers.ts';
+import { LongFirstSequencer } from './tests/sequencer.ts';
 
 // One config for the browser build (client/) and for vitest (tests/).
 export default defineConfig({
@@ -36,6 +37,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    sequence: { sequencer: LongFirstSequencer },
     projects: [
       { extends: true, test: { name: 'unit', include: filesOfTier('unit'), isolate: false, maxWorkers: 3, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'integration', include: filesOfTier('integration'), maxWorkers: 3, sequence: { groupOrder: 0 } } },
