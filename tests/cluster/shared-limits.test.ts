@@ -91,7 +91,14 @@ describe('limits shared by the nodes', () => {
     closers.push(() => Promise.all(servers.map((s) => s.close())));
     const opened: TestClient[] = [];
     closers.push(() => Promise.all(opened.map((c) => c.close())));
-    for (const s of [servers[0], servers[1], servers[0]]) opened.push(await TestClient.connect(s.url));
+    for (const s of [servers[0], servers[1], servers[0]]) {
+      const admitted = await TestClient.connect(s.url);
+      opened.push(admitted);
+      // The site's check runs once the socket is open, and the socket's messages wait for it: an
+      // answer means this socket's token was taken before the next socket asks for one.
+      admitted.send('checkActiveGame', {});
+      await admitted.next('activeGameStatus');
+    }
     const refused = new TestClient(servers[1].url);
     opened.push(refused);
     expect(await refused.closed).toEqual({ code: TRY_AGAIN_LATER_CLOSE_CODE, reason: connectRateRefusal(1).message });
