@@ -24,6 +24,7 @@ import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Plugin } from 'esbuild';
 import { CORE_ENTRY, CORE_SLIDERS, K6_TARGET, chessCore, k6Scenarios } from '../../../scripts/build-k6';
+import { percentile } from './thresholds';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const OUT = join(ROOT, 'node_modules/.cache/k6-init-cost');
@@ -86,20 +87,20 @@ export async function measureInitCost(opts: { contexts?: number; samples?: numbe
   // machine falls on one sample of several scripts, which the median drops, rather than on every
   // sample of one script (which would make it look dearer than the reference it is judged
   // against); and each child keeps only its own contexts alive, so its collections stay short.
-  const jobs = [`${heavy}:${reference}`, `${heavy}:${magic}`, ...Object.values(files).map((f) => `${contexts}:${f}`)];
+  const jobs = [{ contexts: heavy, file: reference }, { contexts: heavy, file: magic }, ...Object.values(files).map((file) => ({ contexts, file }))];
   const runs: Record<string, InitCost>[] = [];
   for (let sample = 0; sample < (opts.samples ?? 3); sample++) {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--jitless', '--single-threaded', '--expose-gc', join(import.meta.dirname, 'measure-init.mjs'), ...jobs],
+      ['--jitless', '--single-threaded', '--expose-gc', join(import.meta.dirname, 'measure-init.mjs'), ...jobs.map((j) => `${j.contexts}:${j.file}`)],
       { cwd: ROOT, maxBuffer: 1 << 20 },
     );
     runs.push(JSON.parse(stdout) as Record<string, InitCost>);
   }
-  const measured = Object.fromEntries(jobs.map((job) => {
-    const file = job.slice(job.indexOf(':') + 1);
-    return [file, { ms: median(runs.map((r) => r[file].ms)), kb: median(runs.map((r) => r[file].kb)) }];
-  }));
+  const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+  const measured = Object.fromEntries(
+    jobs.map(({ file }) => [file, { ms: median(runs.map((r) => r[file].ms)), kb: median(runs.map((r) => r[file].kb)) }]),
+  );
   const ref = measured[reference];
   return {
     bundles: Object.fromEntries(Object.entries(files).map(([name, f]) => [name, measured[f]])),
@@ -110,11 +111,6 @@ export async function measureInitCost(opts: { contexts?: number; samples?: numbe
       kb: (ref.kb * K6_TARGET_PER_VU.kb) / K6_REFERENCE.kb,
     },
   };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 /** The report as a Markdown table, with each figure scaled to k6 by the same ratio. */
