@@ -4,13 +4,10 @@
  * files of tests/tiers.ts moved to the front of their project, so that on a fresh clone they do
  * not start last and end their tier alone.
  */
-import { relative, resolve } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { isLong } from './tiers';
 
-const ROOT = resolve(import.meta.dirname, '..');
-
-const long = (spec: TestSpecification) => isLong(relative(ROOT, spec.moduleId).split('\\').join('/'));
+const long = (spec: TestSpecification) => isLong(spec.moduleId);
 
 export class LongFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -46,8 +46,10 @@ const UNIT_FILES = new Set([
   'tests/server/wakeWheel.test.ts',
   'tests/server/warmUp.test.ts',
 ]);
+/** The 2,000 random games against chess.js, in eight files that run side by side. */
+const DIFFERENTIAL = /^tests\/chess\/differential-\d+\.test\.ts$/;
 /** In a unit folder, but long CPU-bound runs or a child process. */
-const NOT_UNIT = [/^tests\/chess\/differential-\d+\.test\.ts$/, /^tests\/chess\/perft\.test\.ts$/];
+const NOT_UNIT = [DIFFERENTIAL, /^tests\/chess\/perft\.test\.ts$/];
 /** Chromium against a built site of its own (one server per file). */
 const BROWSER = [/^tests\/e2e\//];
 const EXCLUSIVE = [
@@ -62,7 +64,7 @@ const EXCLUSIVE = [
  * on one core. tests/sequencer.ts starts them first in their tier.
  */
 export const LONG_FILES = [
-  /^tests\/chess\/differential-\d+\.test\.ts$/,
+  DIFFERENTIAL,
   /^tests\/server\/(npm-start|load-driver|durable|limits|process)\.test\.ts$/,
   /^tests\/loadtest\/(k6-ci-scale|k6-scenarios)\.test\.ts$/,
   /^tests\/ai\/engine-pool\.test\.ts$/,
@@ -70,9 +72,15 @@ export const LONG_FILES = [
   /^tests\/machines\/gameReplay\.test\.ts$/,
 ];
 
-/** Whether a test file (a path from the repository root) is one of the long ones above. */
+/** Whether a test file (by its absolute path, or its path from the repository root) is a long one. */
 export function isLong(file: string): boolean {
-  return LONG_FILES.some((re) => re.test(file));
+  const path = fromRoot(file);
+  return LONG_FILES.some((re) => re.test(path));
+}
+
+/** A file's path from the repository root, with forward slashes, as the patterns here have it. */
+function fromRoot(file: string): string {
+  return relative(ROOT, resolve(ROOT, file)).split('\\').join('/');
 }
 
 export function tierOf(file: string): Tier {
@@ -86,7 +94,7 @@ export function tierOf(file: string): Tier {
 /** Every test file under tests/, as a path from the repository root. */
 export function testFiles(): string[] {
   return readdirSync(join(ROOT, 'tests'), { recursive: true, encoding: 'utf8' })
-    .map((f) => relative(ROOT, join(ROOT, 'tests', f)).split('\\').join('/'))
+    .map((f) => fromRoot(join(ROOT, 'tests', f)))
     .filter((f) => /\.test\.tsx?$/.test(f) && !f.includes('node_modules'))
     .sort();
 }

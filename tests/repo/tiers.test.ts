@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { filesOfTier, LONG_FILES, testFiles, tierOf } from '../tiers';
+import { filesOfTier, isLong, LONG_FILES, testFiles, tierOf } from '../tiers';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -52,5 +52,8 @@ describe('test tiers', () => {
   it('each pattern of the long files that start first names a test file', () => {
     const files = testFiles();
     expect(LONG_FILES.filter((re) => !files.some((f) => re.test(f)))).toEqual([]);
+    // the sequencer asks by the absolute path vitest has
+    expect(isLong(join(ROOT, 'tests/chess/differential-1.test.ts'))).toBe(true);
+    expect(isLong(join(ROOT, 'tests/chess/fen.test.ts'))).toBe(false);
   });
 });
