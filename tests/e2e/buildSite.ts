@@ -5,7 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-const ROOT = join(import.meta.dirname, '..', '..');
+/** The repository's root, where the build runs. */
+export const ROOT = join(import.meta.dirname, '..', '..');
 
 export function build(): void {
   if (process.env.E2E_SKIP_BUILD === '1') return;

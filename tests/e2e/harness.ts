@@ -16,9 +16,9 @@ import { startServer, type RunningServer } from '../../server/app';
 import { createAccounts, type AccountsModule } from '../../server/accounts';
 import type { ArchivedPlayer, FinishedGame } from '../../server/archive/index';
 import { freshDataDir } from '../support/pgliteTemplate';
+import { ROOT } from './buildSite';
 
-export const ROOT = join(import.meta.dirname, '..', '..');
-export { build } from './buildSite';
+export { build, ROOT } from './buildSite';
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
