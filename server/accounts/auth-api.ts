@@ -83,8 +83,12 @@ function checkNewPassword(password: unknown): string {
 
 export function createAuthHandler(deps: AuthDeps): Handler {
   const { cfg, db, keys, hasher, mailer, redirects, afterReply, now } = deps;
-  /** sign-ups answered whose account is still being written, by address (see signup) */
-  const pendingSignUps = new Map<string, Promise<void>>();
+  /**
+   * Sign-ups answered whose work is not done, by address (see signup): `written` once the account
+   * is written (a sign-in waits for it), `done` once its confirmation is sent or known not to be
+   * (the next sign-up for the address waits for it, so that it sees when the mail went).
+   */
+  const pendingSignUps = new Map<string, { written: Promise<void>; done: Promise<void> }>();
   const rl = cfg.rateLimits;
   const limits = deps.limits ?? LOCAL_LIMITS;
   const tokenLimiter = limits.limiter('token', rl.token, rl.windowMs);
@@ -177,19 +181,28 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     }
     const id = randomUUID();
     const key = email ? `email:${email}` : `phone:${phone}`;
-    // The account is written after the answer (the same answer, as fast, for a taken address);
-    // a sign-in for the address meanwhile waits for that write, so it sees the account.
-    // after any earlier sign-up for the same address, which then counts as the existing account
+    // The account is written after the answer (the same answer, as fast, for a taken address),
+    // once any earlier sign-up for the same address is done: that one then counts as the existing
+    // account, and its confirmation as the mail already sent. A sign-in for the address meanwhile
+    // waits for the write, so it sees the account.
     const previous = pendingSignUps.get(key);
-    const registered = new Promise<void>((resolve) => {
+    let markWritten = () => {};
+    const written = new Promise<void>((resolve) => (markWritten = resolve));
+    const done = new Promise<void>((resolve) => {
       afterReply.run('sign-up', async () => {
-        await previous;
-        await registerPending(id, address, passwordHash, data, redirectTo, resolve);
+        try {
+          await previous?.done;
+          await registerPending(id, address, passwordHash, data, redirectTo, markWritten);
+        } finally {
+          markWritten();
+          resolve();
+        }
       });
     });
-    pendingSignUps.set(key, registered);
-    void registered.then(() => {
-      if (pendingSignUps.get(key) === registered) pendingSignUps.delete(key);
+    const pending = { written, done };
+    pendingSignUps.set(key, pending);
+    void done.then(() => {
+      if (pendingSignUps.get(key) === pending) pendingSignUps.delete(key);
     });
     return json(200, pendingUserJson(id, address.email, address.phone, data));
   }
@@ -247,7 +260,7 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     const phone = email ? undefined : normalizePhone(body.phone);
     if (typeof body.password !== 'string' || (!email && !phone)) throw errors.invalidCredentials();
     const account = email ? `email:${email}` : `phone:${phone}`;
-    await pendingSignUps.get(account);
+    await pendingSignUps.get(account)?.written;
     const locked = await backoff.waitSeconds(account);
     if (locked > 0) throw errors.accountLocked(locked);
     const user = email ? await findUserByEmail(db, email) : await findUserByPhone(db, phone!);
