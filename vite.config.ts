@@ -3,6 +3,9 @@ import react from '@vitejs/plugin-react';
 import { filesOfTier } from './tests/tiers.ts';
 import { LongFirstSequencer } from './tests/sequencer.ts';
 
+/** The integration and exclusive tiers' server processes run a bundle built once per run. */
+const SERVER_BUNDLE = 'tests/support/serverBundle.ts';
+
 // One config for the browser build (client/) and for vitest (tests/).
 export default defineConfig({
   root: 'client',
@@ -40,9 +43,9 @@ export default defineConfig({
     sequence: { sequencer: LongFirstSequencer },
     projects: [
       { extends: true, test: { name: 'unit', include: filesOfTier('unit'), isolate: false, maxWorkers: 3, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'integration', include: filesOfTier('integration'), maxWorkers: 3, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'integration', include: filesOfTier('integration'), globalSetup: [SERVER_BUNDLE], maxWorkers: 3, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'browser', include: filesOfTier('browser'), globalSetup: ['tests/e2e/globalSetup.ts'], maxWorkers: 2, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'exclusive', include: filesOfTier('exclusive'), maxWorkers: 1, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: 'exclusive', include: filesOfTier('exclusive'), globalSetup: [SERVER_BUNDLE], maxWorkers: 1, sequence: { groupOrder: 2 } } },
     ],
   },
 });

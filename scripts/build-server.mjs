@@ -2,12 +2,21 @@
 // `npm run build`: the client (vite build -> dist/client) and the server bundle
 // (esbuild server/main.ts -> dist/server/main.js, node packages left external).
 // The client build is skipped with a warning only while client/index.html does not exist.
+// `--server-only` skips the client; `--outfile <path>` writes the server bundle elsewhere (the
+// tests bundle the server once per run into a file of their own).
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
 const serverOnly = args.has('--server-only');
+const outfileAt = argv.indexOf('--outfile');
+const outfile = outfileAt >= 0 ? argv[outfileAt + 1] : 'dist/server/main.js';
+if (!outfile) {
+  console.error('build: --outfile needs a path');
+  process.exit(2);
+}
 
 if (!serverOnly) {
   if (existsSync('client/index.html')) {
@@ -23,7 +32,7 @@ if (!serverOnly) {
 
 await build({
   entryPoints: ['server/main.ts'],
-  outfile: 'dist/server/main.js',
+  outfile,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -32,4 +41,4 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
-console.log('build: dist/server/main.js written');
+console.log(`build: ${outfile} written`);

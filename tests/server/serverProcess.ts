@@ -1,6 +1,7 @@
-/** The real server process for tests (server/main.ts run by tsx, or `npm start`), with its stdout lines and exit. */
+/** The real server process for tests (the server bundle of tests/support/serverBundle.ts, or `npm start`), with its stdout lines and exit. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { inject } from 'vitest';
 import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
 
 export interface Proc {
@@ -29,9 +30,9 @@ export async function killProcess(p: Proc): Promise<void> {
   await p.exit.catch(() => null);
 }
 
-/** Starts server/main.ts with node and resolves once it listens. */
+/** Starts the server (the run's bundle of server/main.ts) with node and resolves once it listens. */
 export function startProcess(env: Record<string, string | undefined>, nodeFlags: readonly string[] = SERVER_NODE_FLAGS): Promise<Proc> {
-  return listening(spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'server/main.ts'], { env: serverEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+  return listening(spawn(process.execPath, [...nodeFlags, inject('serverEntry')], { env: serverEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 /** Runs `npm start` (build, then the server) as an operator would, and resolves once it listens. */

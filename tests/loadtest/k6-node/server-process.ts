@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { inject } from 'vitest';
 import type { AdmissionLimits } from '../../../server/realtime/admission';
 
 /**
@@ -25,7 +26,7 @@ export interface ServerProcess {
 }
 
 export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [inject('serverEntry')], {
     cwd: ROOT,
     env: {
       ...process.env,
