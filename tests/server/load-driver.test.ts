@@ -1,18 +1,19 @@
 /**
  * The load driver in CI mode at small scale: 100 players queue, pair and play random legal moves
- * for 6 s against the real server process. It exits non-zero on any rejected legal move, any
+ * for 6 s against the real server process (the run's bundle of it). It exits non-zero on any rejected legal move, any
  * error message, any game without an end event, or a p99 relay latency above the threshold
  * (generous here: the test shares two cores with the rest of the suite).
  */
 import { spawn } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 
 describe('load driver (CI mode)', () => {
   it('plays 50 games of random legal moves with no rejection and no lost game', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'loadtest/driver/bench.ts', '--ci', '--players', '100', '--duration', '6', '--p99', '2000'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      ['--import', 'tsx', 'loadtest/driver/bench.ts', '--ci', '--server', 'built', '--players', '100', '--duration', '6', '--p99', '2000'],
+      // the run's server bundle (tests/support/serverBundle.ts)
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BENCH_ENTRY: inject('serverEntry') } },
     );
     let out = '';
     let err = '';
