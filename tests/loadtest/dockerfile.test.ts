@@ -125,7 +125,7 @@ describe('Dockerfile structure', () => {
     expect(env.get('ACCOUNTS_MIGRATIONS_DIR')).toBe('/app/server/accounts/migrations');
     expect(readdirSync(join(ROOT, 'server/accounts/migrations')).some((f) => f.endsWith('.sql'))).toBe(true);
     // The build produces exactly those paths.
-    expect(readFileSync(join(ROOT, 'scripts/build-server.mjs'), 'utf8')).toMatch(/outfile:\s*'dist\/server\/main\.js'/);
+    expect(readFileSync(join(ROOT, 'scripts/build-server.mjs'), 'utf8')).toMatch(/: 'dist\/server\/main\.js';/);
     expect(readFileSync(join(ROOT, 'vite.config.ts'), 'utf8')).toMatch(/outDir:\s*'\.\.\/dist\/client'/);
     expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build).toBeTruthy();
   });
