@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient, type Msg, type Pair } from '../server/helpers';
 import { startBalancedSite, type BalancedSite } from './balancedSite';
+import { LEASE_MS } from '../../server/cluster/membership';
 
 let site: BalancedSite | null = null;
 const clients: TestClient[] = [];
@@ -146,6 +147,11 @@ describe('three nodes behind HAProxy', () => {
       );
       const health = await site.health();
       const victim = health.findIndex((h) => h.games > 0);
+      // A node judges others dead only once it has held its own lease for LEASE_MS (one just
+      // started, or back from an outage, may not know yet who is alive). A drained node's games
+      // move at the others' next beat only once the others are past that; the nodes start in
+      // about a second each, so a site this young waits for it, in real time as leases run.
+      if (signal === 'SIGTERM') await new Promise((r) => setTimeout(r, Math.max(0, site!.listeningAt + LEASE_MS - performance.now())));
       site.nodes[victim].child.kill(signal);
       const stoppedAt = performance.now();
       await site.nodes[victim].exit;

@@ -18,6 +18,8 @@ export interface BalancedSite {
   nodes: Proc[];
   /** the balancer's address (http://127.0.0.1:port) */
   url: string;
+  /** when the last node listened (performance.now()) */
+  listeningAt: number;
   /** what HAProxy wrote (servers going down and up, refusals) */
   balancerLog(): string;
   /** every node's /healthz answer */
@@ -108,8 +110,10 @@ export async function startBalancedSite(count = 3): Promise<BalancedSite> {
     await site.destroy();
   };
   let url: string;
+  let listeningAt: number;
   try {
     for (let i = 0; i < count; i++) nodes.push(await startProcess(nodeEnv(site, join(dataDir, `node${i + 1}`))));
+    listeningAt = performance.now();
     url = await startBalancer(nodes, (b) => (balancer = b), balancerLog);
   } catch (err) {
     // nothing of a site that did not start is left running
@@ -120,6 +124,7 @@ export async function startBalancedSite(count = 3): Promise<BalancedSite> {
     site,
     nodes,
     url,
+    listeningAt,
     balancerLog: () => balancerLog.text,
     async health() {
       return Promise.all(
