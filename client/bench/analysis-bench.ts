@@ -8,7 +8,8 @@
 import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { build, launch, ROOT, startArchiveSite, storedGame } from '../../tests/e2e/harness';
+import { launch, startArchiveSite, storedGame } from '../../tests/e2e/harness';
+import { buildSite, ROOT } from '../../tests/support/builds';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = 10;
@@ -41,7 +42,7 @@ function nodeDepth(): Promise<number> {
 
 async function main(): Promise<void> {
   console.log(`analysis bench: ${new Date().toISOString()}, ${cpus()[0]?.model} x${cpus().length}, load ${loadavg()[0].toFixed(1)}`);
-  build();
+  buildSite();
   const site = await startArchiveSite();
   const browser = await launch();
   try {

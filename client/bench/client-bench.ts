@@ -17,7 +17,8 @@
  */
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { build, launch, squareCenter, startSite } from '../../tests/e2e/harness';
+import { launch, squareCenter, startSite } from '../../tests/e2e/harness';
+import { buildSite } from '../../tests/support/builds';
 
 const BUDGET_KB = 150;
 const FRAME_MS = 16;
@@ -124,7 +125,7 @@ async function layoutShiftDuringAGame(browser: Browser, url: string): Promise<{ 
 }
 
 async function main() {
-  build();
+  buildSite();
   const site = await startSite();
   const browser = await launch();
   try {

@@ -1,9 +1,10 @@
 /**
- * The browser tier's global set-up: the site is built once, before any of its files starts. Two of
- * them run at once, and a build replaces dist/ under a running server's feet.
+ * Global set-up of the tiers that drive Chromium: the site is built once for the run, before any
+ * of their files starts. Two of them run at once, and a build replaces dist/ under a running
+ * server's feet.
  */
-import { build } from './buildSite';
+import { buildSite } from '../support/builds';
 
 export default function setup(): void {
-  build();
+  buildSite();
 }

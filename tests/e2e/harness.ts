@@ -1,5 +1,5 @@
 /**
- * End-to-end harness: starts the site built as `npm start` builds it (buildSite.ts) as the real
+ * End-to-end harness: starts the site built as `npm start` builds it (tests/support/builds.ts) as the real
  * server (`node dist/server/main.js`) on a free port with a temporary data directory, and drives
  * Debian's Chromium through playwright-core.
  */
@@ -16,9 +16,8 @@ import { startServer, type RunningServer } from '../../server/app';
 import { createAccounts, type AccountsModule } from '../../server/accounts';
 import type { ArchivedPlayer, FinishedGame } from '../../server/archive/index';
 import { freshDataDir } from '../support/pgliteTemplate';
-import { ROOT } from './buildSite';
+import { ROOT } from '../support/builds';
 
-export { build, ROOT } from './buildSite';
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
