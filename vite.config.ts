@@ -5,6 +5,8 @@ import { LongFirstSequencer } from './tests/sequencer.ts';
 
 /** The integration and exclusive tiers' server processes run a bundle built once per run. */
 const SERVER_BUNDLE = 'tests/support/serverBundle.ts';
+/** The browser and exclusive tiers' Chromium files load the site built once per run. */
+const SITE_BUILD = 'tests/e2e/globalSetup.ts';
 
 // One config for the browser build (client/) and for vitest (tests/).
 export default defineConfig({
@@ -44,8 +46,8 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: filesOfTier('unit'), isolate: false, maxWorkers: 3, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'integration', include: filesOfTier('integration'), globalSetup: [SERVER_BUNDLE], maxWorkers: 3, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'browser', include: filesOfTier('browser'), globalSetup: ['tests/e2e/globalSetup.ts'], maxWorkers: 2, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'exclusive', include: filesOfTier('exclusive'), globalSetup: [SERVER_BUNDLE], maxWorkers: 1, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: 'browser', include: filesOfTier('browser'), globalSetup: [SITE_BUILD], maxWorkers: 2, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'exclusive', include: filesOfTier('exclusive'), globalSetup: [SERVER_BUNDLE, SITE_BUILD], maxWorkers: 1, sequence: { groupOrder: 2 } } },
     ],
   },
 });

@@ -46,6 +46,8 @@ describe('test tiers', () => {
     expect(heavyParts('tests/e2e/site.test.ts').length).toBeGreaterThan(0);
     expect(tierOf('tests/e2e/site.test.ts')).toBe('browser');
     expect(tierOf('tests/loadtest/k6-init-budget.test.ts')).toBe('exclusive');
+    // a Chromium file that times the page's main thread runs alone
+    expect(tierOf('tests/e2e/analysis.test.ts')).toBe('exclusive');
     expect(tierOf('tests/chess/differential-3.test.ts')).toBe('integration');
   });
 
