@@ -2,16 +2,15 @@
  * Migration 0005 on a database that already holds usernames differing only in case: the oldest
  * holder keeps the name, later ones get a suffix, and from then on case-only twins are refused.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
 import { openDb } from '../../server/accounts/db';
 import { migrate, readMigrations } from '../../server/accounts/migrate';
+import { freshDataDir } from '../support/pgliteTemplate';
 
 test('existing case-only duplicates are renamed (oldest keeps the name), then the index refuses new ones', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'username-migration-'));
+  const dir = await freshDataDir('username-migration-');
   const db = await openDb({ dataDir: dir });
   try {
     const all = readMigrations();
