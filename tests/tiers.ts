@@ -20,10 +20,10 @@
  */
 import { readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { ROOT } from './support/root';
 
 export type Tier = 'unit' | 'integration' | 'browser' | 'exclusive';
 
-const ROOT = resolve(import.meta.dirname, '..');
 
 /** Folders whose tests are all unit tests, unless listed in NOT_UNIT. */
 const UNIT_FOLDERS = ['tests/chess/', 'tests/client/', 'tests/machines/', 'tests/protocol/', 'tests/repo/'];

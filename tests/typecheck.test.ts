@@ -3,11 +3,10 @@
  * machines, tests and scripts. A type error anywhere fails the suite.
  */
 import { execFile } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
-
-const ROOT = resolve(import.meta.dirname, '..');
+import { ROOT } from './support/root';
 
 it('tsc -p tsconfig.json reports no errors', async () => {
   let out = '';

@@ -9,7 +9,8 @@ import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { launch, startArchiveSite, storedGame } from '../../tests/e2e/harness';
-import { buildSite, ROOT } from '../../tests/support/builds';
+import { buildSite } from '../../tests/support/builds';
+import { ROOT } from '../../tests/support/root';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = 10;

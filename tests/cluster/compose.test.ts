@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig, SERVER_DEFAULTS } from '../../server/config';
 import { HAPROXY_CONFIG } from './balancedSite';
+import { ROOT } from '../support/root';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const DEPLOY = join(ROOT, 'deploy');
 
 interface Service {

@@ -16,7 +16,7 @@ import { startServer, type RunningServer } from '../../server/app';
 import { createAccounts, type AccountsModule } from '../../server/accounts';
 import type { ArchivedPlayer, FinishedGame } from '../../server/archive/index';
 import { freshDataDir } from '../support/pgliteTemplate';
-import { ROOT } from '../support/builds';
+import { ROOT } from '../support/root';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [

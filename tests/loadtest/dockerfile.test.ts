@@ -7,7 +7,7 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import ignore from '@balena/dockerignore';
 import { DockerfileParser, type Dockerfile, type ImageTemplate, type Instruction } from 'dockerfile-ast';
@@ -16,8 +16,8 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../server/app';
 import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../../server/nodeFlags';
+import { ROOT } from '../support/root';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const TEXT = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
 const DF: Dockerfile = DockerfileParser.parse(TEXT);
 const STAGES = DF.getFROMs().map((f) => f.getBuildStage());

@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { Chess } from 'chess.js';
@@ -15,9 +15,9 @@ import { parseEpd } from '../../machines/chess/bench/epd';
 import { GENERATOR_METRICS } from '../../loadtest/k6/lib/generator-metrics';
 import { loadScenario } from './k6-node/run-scenario';
 import { evaluate } from './k6-node/thresholds';
+import { ROOT } from '../support/root';
 
 const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../..');
 const DIST = join(ROOT, 'loadtest/k6/dist');
 const SCENARIOS = readdirSync(join(ROOT, 'loadtest/k6/scenarios')).filter((f) => f.endsWith('.ts'));
 

@@ -1,14 +1,14 @@
 /** `npm run loadtest:node`: a k6 scenario without k6; exit 0 when the thresholds hold, 99 (as k6) when not. */
 import { execFile } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app';
 import { ONE_MACHINE_ADMISSION } from './k6-node/server-process';
 import { idInTest, vusInSegment } from './k6-node/runtime';
+import { ROOT } from '../support/root';
 
 const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../..');
 let server: RunningServer;
 
 beforeAll(async () => {

@@ -4,15 +4,15 @@
  * k6's runtime stood in for (tests/loadtest/k6-node). A scenario passes when every threshold
  * k6 would evaluate passes, and the counts show the players really did what the scenario says.
  */
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app';
 import { ONE_MACHINE_ADMISSION } from './k6-node/server-process';
 import { aiServiceFactory } from '../../server/ai';
 import { runScenario } from './k6-node/run-scenario';
 import { RELAXED_LATENCY, expectAllThresholdsPass, expectEveryRejoinComplete, expectSteadyPlayComplete } from './k6-node/expectations';
+import { ROOT } from '../support/root';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 let server: RunningServer;
 let env: Record<string, string>;
 

@@ -4,12 +4,12 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../support/root';
 
 const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../..');
 const TSC = join(ROOT, 'node_modules/.bin/tsc');
 const K6_TSCONFIG = join(ROOT, 'loadtest/k6/tsconfig.json');
 

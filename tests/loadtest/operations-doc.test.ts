@@ -3,12 +3,12 @@
  * the k6 scripts' settings and metrics. These checks fail when the code and the document drift.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app';
 import { testSite } from '../cluster/site';
+import { ROOT } from '../support/root';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 // Code blocks blanked out, so a shell comment is not taken for a heading.
 const DOC = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8').replace(/```[\s\S]*?```/g, (m) => m.replace(/[^\n]/g, ' '));
 

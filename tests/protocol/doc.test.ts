@@ -3,11 +3,12 @@
  * define: one added to the contract without a word in the document fails here.
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { clientPayloadSchemas, errorCodeSchema, gameEndReasonSchema, serverMessageSchema } from '../../machines/protocol/schemas';
+import { ROOT } from '../support/root';
 
-const DOC = readFileSync(resolve(import.meta.dirname, '../../docs/protocol.md'), 'utf8');
+const DOC = readFileSync(join(ROOT, 'docs', 'protocol.md'), 'utf8');
 
 it('docs/protocol.md names every message type, error code and end reason of the schemas', () => {
   const serverTypes = serverMessageSchema.options.map((o) => o.shape.type.value);

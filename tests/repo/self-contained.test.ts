@@ -4,10 +4,8 @@
  * the project while it was first built). What such a file said belongs in docs/ instead.
  */
 import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = resolve(import.meta.dirname, '../..');
+import { ROOT } from '../support/root';
 
 /**
  * The outside names, put together from parts so that this file names none of them itself and

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { filesOfTier, isLong, LONG_FILES, testFiles, tierOf } from '../tiers';
+import { ROOT } from '../support/root';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Module names whose import means a server, a browser, an engine or a database. */
 const HEAVY_MODULE =

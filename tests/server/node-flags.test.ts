@@ -8,15 +8,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SERVER_NODE_FLAGS, mallocEnvAssignments } from '../../server/nodeFlags';
+import { ROOT } from '../support/root';
 
 describe("the server's node flags", () => {
   it('are on the command line of npm start, before the entry point', () => {
-    const start: string = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')).scripts.start;
+    const start: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
     expect(start).toContain(`node ${SERVER_NODE_FLAGS.join(' ')} dist/server/main.js`);
   });
 
   it("come with the allocator settings in npm start's environment, which the exec'd node inherits", () => {
-    const start: string = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')).scripts.start;
+    const start: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
     expect(start).toContain(`${mallocEnvAssignments()} exec node ${SERVER_NODE_FLAGS.join(' ')} dist/server/main.js`);
     const r = spawnSync('sh', ['-c', `${mallocEnvAssignments()} exec node -e "console.log(process.env.MALLOC_ARENA_MAX)"`], { encoding: 'utf8' });
     expect(r.stdout.trim()).toBe('2');

@@ -13,9 +13,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-
-/** The repository's root, where the builds run. */
-export const ROOT = join(import.meta.dirname, '..', '..');
+import { ROOT } from './root';
 
 /** Where the tests' server processes start from (see above). */
 const SERVER_BUNDLE = join(ROOT, 'dist', 'test-server', 'main.js');

@@ -8,10 +8,9 @@
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createDataDirApart } from '../../server/accounts/pglite-memory';
-
-const ROOT = resolve(import.meta.dirname, '../..');
+import { ROOT } from './root';
 
 /** Where the template lives: one per PGlite version (a database is only opened by the version that made it). */
 function templateDir(): string {

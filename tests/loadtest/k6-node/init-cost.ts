@@ -25,8 +25,8 @@ import { promisify } from 'node:util';
 import { build, type Plugin } from 'esbuild';
 import { CORE_ENTRY, CORE_SLIDERS, K6_TARGET, chessCore, k6Scenarios } from '../../../scripts/build-k6';
 import { percentile } from './thresholds';
+import { ROOT } from '../../support/root';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
 const OUT = join(ROOT, 'node_modules/.cache/k6-init-cost');
 
 /** k6's measurement of the chess core with magic tables (see above), and item 1's targets. */

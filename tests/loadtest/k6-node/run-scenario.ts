@@ -9,14 +9,14 @@
  * because no k6 binary can be installed here.
  */
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { lightChessCore } from '../../../scripts/build-k6';
 import { evaluate, type ThresholdResult } from './thresholds';
 import { record, resetRuntime, runtime, vusInSegment, whenIdle, type K6Quirks, type MetricSamples, type Segment } from './runtime';
+import { ROOT } from '../../support/root';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
 const HERE = import.meta.dirname;
 
 const SHIMS: Record<string, string> = {
