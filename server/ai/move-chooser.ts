@@ -22,6 +22,8 @@ export interface ChooseOptions {
   random?: () => number;
   /** tag for the pool (the game id) */
   tag?: string;
+  /** fires when the move is no longer wanted (the game ended): the engine stops searching */
+  signal?: AbortSignal;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function chooseAiMove(
   const res = await pool.search(
     { moves: [...moves], skill: level.skill, depth: level.depth, movetimeMs },
     opts.tag,
+    opts.signal,
   );
   const mate = res.lines[0]?.mate;
   const seesMate = mate !== undefined && mate > 0 && mate <= ALWAYS_PLAY_MATE_IN;

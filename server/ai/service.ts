@@ -228,7 +228,9 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
   };
 
   /** Engine-backed move source with the human-like pause (rest of it after thinking). */
-  const aiMove = fromPromise<AiMoveOutput, AiMoveInput>(async ({ input }) => {
+  // XState aborts `signal` when the game leaves its thinking state (a resignation, an abandoned
+  // game, shutdown): the engine stops searching for a move nobody will play.
+  const aiMove = fromPromise<AiMoveOutput, AiMoveInput>(async ({ input, signal }) => {
     const started = performance.now();
     const [lo, hi] = replyDelay;
     const targetMs = lo + random() * Math.max(0, hi - lo);
@@ -236,6 +238,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
       maxMovetimeMs: loadShedMovetime(input.difficulty),
       random,
       tag: input.gameId,
+      signal,
     });
     const elapsed = performance.now() - started;
     return { uci: chosen.uci, pauseMs: Math.max(0, Math.round(targetMs - elapsed)) };

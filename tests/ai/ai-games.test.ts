@@ -213,6 +213,39 @@ describe('AI engine failure and limits', () => {
     }
   });
 
+  it("a resignation while the AI thinks gives up that game's search: a waiting one leaves the queue, a running one frees its engine", async () => {
+    // One engine for two games at level 10 (1 s searches): the second game's search waits.
+    const { server, ai } = await startWithAi({ poolSize: 1 });
+    const a = await TestClient.connect(server.port);
+    const b = await TestClient.connect(server.port);
+    try {
+      a.send('startAIGame', { options: { difficulty: 10, playerColor: 'white' } });
+      b.send('startAIGame', { options: { difficulty: 10, playerColor: 'white' } });
+      const ga = String((await a.next('gameCreated')).gameId);
+      const gb = String((await b.next('gameCreated')).gameId);
+      a.send('playerMoveAI', { gameId: ga, move: { from: 'e2', to: 'e4' } });
+      await until(() => ai().enginePidFor(ga) !== undefined);
+      const pid = ai().enginePidFor(ga);
+      b.send('playerMoveAI', { gameId: gb, move: { from: 'd2', to: 'd4' } });
+      await until(() => ai().stats().queue === 1);
+
+      b.send('resign', { gameId: gb });
+      expect(await b.next('gameOver')).toMatchObject({ gameId: gb, reason: 'resignation' });
+      // neither waiting for the engine nor on it
+      expect(ai().stats().queue).toBe(0);
+      expect(ai().enginePidFor(gb)).toBeUndefined();
+
+      a.send('resign', { gameId: ga });
+      expect(await a.next('gameOver')).toMatchObject({ gameId: ga, reason: 'resignation' });
+      await until(() => ai().enginePidFor(ga) === undefined);
+      expect(ai().enginePids()).toEqual([pid]); // stopped, not killed
+    } finally {
+      await a.close();
+      await b.close();
+      await server.close();
+    }
+  });
+
   it('caps concurrent AI games with a clear message, and abandons a game whose player does not come back', async () => {
     const { server, ai } = await startWithAi({ maxGames: 1, poolSize: 1, disconnectGraceMs: 300, maxMovetimeMs: 50 });
     const a = await TestClient.connect(server.port);

@@ -114,11 +114,14 @@ describe.each(specs)('engine pool (%s)', (_name, spec) => {
     const pool = await makePool(spec, 3, { idleStopMs: 300 });
     expect(pool.pids()).toHaveLength(1); // the one that proves the engine starts
     // two long searches at once need two engines; the third engine is never started
-    // (long enough that the second engine is up before the first search ends, on a loaded machine too)
-    const searches = Promise.all([0, 1].map(() => pool.search({ moves: [], skill: 20, depth: 60, movetimeMs: 5000 })));
+    // (long enough that the second engine is up before the first search ends, on a loaded machine
+    // too; given up once both run, so that they do not hold both cores for their whole time)
+    const giveUp = new AbortController();
+    const searches = Promise.allSettled([0, 1].map(() => pool.search({ moves: [], skill: 20, depth: 60, movetimeMs: 5000 }, undefined, giveUp.signal)));
     await until(() => pool.stats().busy === 2, 15_000);
     const pids = pool.pids();
-    await searches;
+    giveUp.abort();
+    for (const r of await searches) expect(r).toMatchObject({ status: 'rejected', reason: { code: 'aborted' } });
     expect(pids).toHaveLength(2);
     await until(() => pool.stats().engines === 0);
     await until(() => pids.filter(processAlive).length === 0);
@@ -126,6 +129,36 @@ describe.each(specs)('engine pool (%s)', (_name, spec) => {
     // and a search after that starts one again
     expect((await pool.search({ moves: ['e2e4'], skill: 20, depth: 3, movetimeMs: 100 })).bestmove).toMatch(/^[a-h][1-8]/);
     expect(pool.pids()).toHaveLength(1);
+  });
+
+  it('a search given up while it waits leaves the queue; one given up while it runs stops at once and its engine serves on', async () => {
+    const pool = await makePool(spec, 1);
+    const running = new AbortController();
+    const waiting = new AbortController();
+    const first = pool.search({ moves: [], skill: 20, depth: 60, movetimeMs: 5000 }, 'running', running.signal);
+    const second = pool.search({ moves: ['e2e4'], skill: 20, depth: 60, movetimeMs: 5000 }, 'waiting', waiting.signal);
+    await until(() => pool.pidFor('running') !== undefined);
+    const pid = pool.pidFor('running');
+    expect(pool.stats().queue).toBe(1);
+
+    waiting.abort();
+    await expect(second).rejects.toMatchObject({ code: 'aborted' });
+    expect(pool.stats().queue).toBe(0);
+    expect(pool.pidFor('running')).toBe(pid); // the running one goes on
+
+    const stoppedAt = performance.now();
+    running.abort();
+    await expect(first).rejects.toMatchObject({ code: 'aborted' });
+    // the engine stopped: it had most of its 5 s left
+    expect(performance.now() - stoppedAt).toBeLessThan(2_000);
+    const next = await pool.search({ moves: ['d2d4'], skill: 20, depth: 3, movetimeMs: 100 });
+    expect(next.bestmove).toMatch(/^[a-h][1-8]/);
+    expect(pool.pids()).toEqual([pid]); // the same engine, not a restarted one
+    expect(pool.stats().restarts).toBe(0);
+
+    // a search given up before it is asked for never queues
+    await expect(pool.search({ moves: [], skill: 1, depth: 1, movetimeMs: 10 }, undefined, AbortSignal.abort())).rejects.toMatchObject({ code: 'aborted' });
+    expect(pool.stats()).toMatchObject({ queue: 0, busy: 0 });
   });
 
   it('close() ends every engine process', async () => {

@@ -14,7 +14,7 @@
  */
 import type { Logger } from 'pino';
 import type { EngineSpec } from './locate';
-import { EngineError, UciProcess, type SearchRequest, type SearchResult } from './uci-process';
+import { EngineError, UciProcess, searchAborted, type SearchRequest, type SearchResult } from './uci-process';
 
 export interface EnginePoolOptions {
   spec: EngineSpec;
@@ -46,6 +46,7 @@ interface Job {
   reject: (e: EngineError) => void;
   queueTimer: NodeJS.Timeout;
   tag?: string;
+  signal?: AbortSignal;
 }
 
 interface Slot {
@@ -163,27 +164,45 @@ export class EnginePool {
   }
 
   /**
-   * Queues a search. `tag` (e.g. the game id) is only used in logs and `busyTags()`.
+   * Queues a search. `tag` (e.g. the game id) is only used in logs and `pidFor()`. When `signal`
+   * fires (the game that asked is over) the search is given up: taken off the queue if it waits,
+   * stopped if it runs, so its engine serves the next search at once. Either way the promise
+   * rejects with code 'aborted'.
    */
-  search(req: SearchRequest, tag?: string): Promise<SearchResult> {
+  search(req: SearchRequest, tag?: string, signal?: AbortSignal): Promise<SearchResult> {
     if (this.closed) return Promise.reject(new EngineError('closed', 'engine pool is closed'));
+    if (signal?.aborted) return Promise.reject(searchAborted());
     return new Promise<SearchResult>((resolve, reject) => {
       const job: Job = {
         req,
         resolve,
         reject,
         tag,
+        signal,
         queueTimer: setTimeout(() => {
-          const i = this.queue.indexOf(job);
-          if (i >= 0) {
-            this.queue.splice(i, 1);
-            reject(new EngineError('unavailable', `no engine became free within ${this.queueTimeoutMs} ms`));
-          }
+          if (this.unqueue(job)) reject(new EngineError('unavailable', `no engine became free within ${this.queueTimeoutMs} ms`));
         }, this.queueTimeoutMs),
       };
+      // a running search is stopped by its engine (UciProcess.search); a waiting one leaves here
+      signal?.addEventListener(
+        'abort',
+        () => {
+          if (this.unqueue(job)) reject(searchAborted());
+        },
+        { once: true },
+      );
       this.queue.push(job);
       this.pump();
     });
+  }
+
+  /** Takes a job off the queue: true if it was waiting there. */
+  private unqueue(job: Job): boolean {
+    const i = this.queue.indexOf(job);
+    if (i < 0) return false;
+    this.queue.splice(i, 1);
+    clearTimeout(job.queueTimer);
+    return true;
   }
 
   private pump(): void {
@@ -212,7 +231,7 @@ export class EnginePool {
     slot.idleTimer = null;
     const timeoutMs = job.req.movetimeMs + this.watchdogGraceMs;
     proc
-      .search(job.req, timeoutMs)
+      .search(job.req, timeoutMs, job.signal)
       .then(
         (res) => job.resolve(res),
         (err: unknown) => {

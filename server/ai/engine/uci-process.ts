@@ -10,7 +10,12 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { EngineSpec } from './locate';
 
-export type EngineErrorCode = 'start' | 'crash' | 'timeout' | 'closed' | 'unavailable' | 'bad_output';
+export type EngineErrorCode = 'start' | 'crash' | 'timeout' | 'closed' | 'unavailable' | 'bad_output' | 'aborted';
+
+/** The error of a search its caller gave up (its AbortSignal fired). */
+export function searchAborted(): EngineError {
+  return new EngineError('aborted', 'the search was given up');
+}
 
 export class EngineError extends Error {
   constructor(
@@ -191,8 +196,11 @@ export class UciProcess {
   /**
    * Runs one bounded search. `timeoutMs` is a watchdog on top of the engine's own limits:
    * when it fires the promise rejects with code 'timeout' (the caller kills the process).
+   * When `signal` fires the engine is told to `stop`; it answers with its best move so far, and
+   * the promise rejects with code 'aborted' once it has, with the engine ready for the next
+   * search.
    */
-  async search(req: SearchRequest, timeoutMs: number): Promise<SearchResult> {
+  async search(req: SearchRequest, timeoutMs: number, signal?: AbortSignal): Promise<SearchResult> {
     const deadline = performance.now() + timeoutMs;
     const remaining = () => Math.max(1, deadline - performance.now());
     const multiPv = Math.max(1, Math.min(req.multiPv ?? 1, 256));
@@ -201,15 +209,24 @@ export class UciProcess {
     this.send('ucinewgame');
     this.send('isready');
     await this.waitFor((l) => l === 'readyok', remaining(), 'readyok');
+    if (signal?.aborted) throw searchAborted();
     const base = req.fen ? `position fen ${req.fen}` : 'position startpos';
     this.send(req.moves.length ? `${base} moves ${req.moves.join(' ')}` : base);
     const lines = new Map<number, PvLine>();
     const started = performance.now();
     this.send(`go depth ${Math.max(1, Math.round(req.depth))} movetime ${Math.max(1, Math.round(req.movetimeMs))}`);
-    const last = await this.waitFor((l) => l.startsWith('bestmove'), remaining(), 'bestmove', (line) => {
-      const info = parseInfoLine(line);
-      if (info) lines.set(info.multipv, info);
-    });
+    const stop = () => this.send('stop');
+    signal?.addEventListener('abort', stop, { once: true });
+    let last: string;
+    try {
+      last = await this.waitFor((l) => l.startsWith('bestmove'), remaining(), 'bestmove', (line) => {
+        const info = parseInfoLine(line);
+        if (info) lines.set(info.multipv, info);
+      });
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
+    if (signal?.aborted) throw searchAborted();
     const engineMs = Math.round(performance.now() - started);
     const bestmove = last.split(/\s+/)[1] ?? '';
     if (!UCI_MOVE.test(bestmove)) {
