@@ -173,21 +173,32 @@ describe('AI games over the socket', () => {
   });
 });
 
+/**
+ * One engine shared by two players' games at level 10, whose 1 s searches are long enough to be
+ * caught mid-way; white has played e2e4 in the first game and its search runs.
+ */
+async function twoGamesOnOneEngine() {
+  const { server, ai } = await startWithAi({ poolSize: 1 });
+  const a = await TestClient.connect(server.port);
+  const b = await TestClient.connect(server.port);
+  a.send('startAIGame', { options: { difficulty: 10, playerColor: 'white' } });
+  b.send('startAIGame', { options: { difficulty: 10, playerColor: 'white' } });
+  const ga = String((await a.next('gameCreated')).gameId);
+  const gb = String((await b.next('gameCreated')).gameId);
+  a.send('playerMoveAI', { gameId: ga, move: { from: 'e2', to: 'e4' } });
+  await until(() => ai().enginePidFor(ga) !== undefined);
+  const close = async () => {
+    await a.close();
+    await b.close();
+    await server.close();
+  };
+  return { ai, a, b, ga, gb, pid: ai().enginePidFor(ga)!, close };
+}
+
 describe('AI engine failure and limits', () => {
   it('killing the engine mid-search ends only that game as a technical draw; the server and a second game go on', async () => {
-    // One engine shared by both games, searches long enough (level 10: 1 s) to be caught mid-way.
-    const { server, ai } = await startWithAi({ poolSize: 1 });
-    const a = await TestClient.connect(server.port);
-    const b = await TestClient.connect(server.port);
+    const { ai, a, b, ga, gb, pid, close } = await twoGamesOnOneEngine();
     try {
-      a.send('startAIGame', { options: { difficulty: 10, playerColor: 'white' } });
-      b.send('startAIGame', { options: { difficulty: 10, playerColor: 'white' } });
-      const ga = String((await a.next('gameCreated')).gameId);
-      const gb = String((await b.next('gameCreated')).gameId);
-
-      a.send('playerMoveAI', { gameId: ga, move: { from: 'e2', to: 'e4' } });
-      await until(() => ai().enginePidFor(ga) !== undefined);
-      const pid = ai().enginePidFor(ga)!;
       process.kill(pid, 'SIGKILL');
 
       const err = await a.next('error');
@@ -207,25 +218,14 @@ describe('AI engine failure and limits', () => {
       expect(await a.next('gameCreated')).toMatchObject({ playerColor: 'black' });
       expect(await a.next('moveMade')).toMatchObject({ gameOver: false });
     } finally {
-      await a.close();
-      await b.close();
-      await server.close();
+      await close();
     }
   });
 
   it("a resignation while the AI thinks gives up that game's search: a waiting one leaves the queue, a running one frees its engine", async () => {
-    // One engine for two games at level 10 (1 s searches): the second game's search waits.
-    const { server, ai } = await startWithAi({ poolSize: 1 });
-    const a = await TestClient.connect(server.port);
-    const b = await TestClient.connect(server.port);
+    const { ai, a, b, ga, gb, pid, close } = await twoGamesOnOneEngine();
     try {
-      a.send('startAIGame', { options: { difficulty: 10, playerColor: 'white' } });
-      b.send('startAIGame', { options: { difficulty: 10, playerColor: 'white' } });
-      const ga = String((await a.next('gameCreated')).gameId);
-      const gb = String((await b.next('gameCreated')).gameId);
-      a.send('playerMoveAI', { gameId: ga, move: { from: 'e2', to: 'e4' } });
-      await until(() => ai().enginePidFor(ga) !== undefined);
-      const pid = ai().enginePidFor(ga);
+      // the second game's search waits for the one engine
       b.send('playerMoveAI', { gameId: gb, move: { from: 'd2', to: 'd4' } });
       await until(() => ai().stats().queue === 1);
 
@@ -240,9 +240,7 @@ describe('AI engine failure and limits', () => {
       await until(() => ai().enginePidFor(ga) === undefined);
       expect(ai().enginePids()).toEqual([pid]); // stopped, not killed
     } finally {
-      await a.close();
-      await b.close();
-      await server.close();
+      await close();
     }
   });
 
