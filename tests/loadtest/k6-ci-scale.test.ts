@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScenario } from './k6-node/run-scenario';
-import { startServerProcess, type ServerProcess } from './k6-node/server-process';
+import { startLoadServer } from './k6-node/server-process';
+import { stopProcess, type Proc } from '../server/serverProcess';
 /**
  * Stated limits for this run (ms). The generator's own timer lag is held to the relay limit:
  * a generator later than that would make the relay figure say nothing about the server.
@@ -16,15 +17,15 @@ import { startServerProcess, type ServerProcess } from './k6-node/server-process
 const P95_RELAY_MS = 300;
 const P99_RELAY_MS = 1000;
 
-let server: ServerProcess;
+let server: Proc;
 
 beforeAll(async () => {
-  server = await startServerProcess({ CLOCK_SECONDS: '120', AI_POOL_SIZE: '1', AI_REPLY_DELAY_MS: '20-60' });
+  server = await startLoadServer({ CLOCK_SECONDS: '120', AI_POOL_SIZE: '1', AI_REPLY_DELAY_MS: '20-60' });
 }, 120_000);
 
 afterAll(async () => {
   // Graceful shutdown with players gone: exit code 0.
-  expect(await server?.stop()).toBe(0);
+  if (server) expect(await stopProcess(server)).toBe(0);
 });
 
 describe('k6 scenarios at CI scale', () => {

@@ -30,6 +30,12 @@ export async function killProcess(p: Proc): Promise<void> {
   await p.exit.catch(() => null);
 }
 
+/** Stops the process as an operator does (SIGTERM) and resolves with its exit code. */
+export function stopProcess(p: Proc): Promise<number | null> {
+  p.child.kill('SIGTERM');
+  return p.exit;
+}
+
 /** Starts the server (the run's bundle of server/main.ts) with node and resolves once it listens. */
 export function startProcess(env: Record<string, string | undefined>, nodeFlags: readonly string[] = SERVER_NODE_FLAGS): Promise<Proc> {
   return listening(spawn(process.execPath, [...nodeFlags, inject('serverEntry')], { env: serverEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
