@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeSupabaseClient } from '../accounts/harness';
 import { startProcess, type Proc } from './serverProcess';
 import { startServer } from '../../server/app';
+import { freshDataDir } from '../support/pgliteTemplate';
 
 /** An IPv4 address of this machine that is not loopback, if it has one. */
 function ownOutsideAddress(): string | undefined {
@@ -35,7 +36,9 @@ function rawGet(url: string, headers: Record<string, string>): Promise<number> {
 describe('a default start (npm start without settings)', () => {
   let proc: Proc;
   beforeAll(async () => {
-    proc = await startProcess({ NODE_ENV: undefined, HOST: '0.0.0.0', ACCOUNTS_ENABLED: undefined, DATA_DIR: mkdtempSync(join(tmpdir(), 'sec-data-')) });
+    // the embedded database made in advance (a copy of the tests' template): an initdb would
+    // cost seconds of CPU and test nothing here
+    proc = await startProcess({ NODE_ENV: undefined, HOST: '0.0.0.0', ACCOUNTS_ENABLED: undefined, DATA_DIR: await freshDataDir('sec-data-') });
   }, 120_000);
   afterAll(async () => {
     proc?.child.kill('SIGTERM');
