@@ -1,5 +1,5 @@
 /** Test helpers: the real server on a free port and real `ws` clients. */
-import { afterEach, vi } from 'vitest';
+import { vi } from 'vitest';
 import WebSocket, { type ClientOptions } from 'ws';
 import { startServer, type RunningServer, type StartServerOptions } from '../../server/app';
 import type { ServerMessage, ClientMessageType } from '../../machines/protocol/messages';
@@ -30,7 +30,7 @@ export const ROOM_FOR_PROBES = { rateLimit: { messages: 10_000, windowMs: 20_000
  * process's timers and performance.now drives everything it times: the heartbeat and the games'
  * timing wheel, clock reports, lag pings, playerCount spacing, rate-limit windows. Sockets stay
  * real. Call it before starting the server, so every timer the server makes is on this clock;
- * the real clock comes back after the test.
+ * the real clock comes back after the test (tests/support/realClockAfterEach.ts).
  */
 export function useTestClock(): TestClock {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
@@ -45,10 +45,6 @@ export function useTestClock(): TestClock {
     },
   };
 }
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 export async function startTestServer(opts: StartServerOptions = {}): Promise<RunningServer> {
   return startServer({
