@@ -72,11 +72,23 @@ export const COMMIT_WINDOW_MS = 2;
 const RETRY_AFTER_MS = 1000;
 
 /** How the journal writes: when it is compacted, and how long a batch gathers before its sync. */
+/** How the journal appends a batch to its file: node:fs's `write`, with the arguments it uses. */
+export type AppendWrite = (
+  fd: number,
+  buffer: Buffer,
+  offset: number,
+  length: number,
+  position: null,
+  done: (err: NodeJS.ErrnoException | null, written: number) => void,
+) => void;
+
 export interface JournalOptions {
   /** default COMPACT_AT_BYTES (tests make it small) */
   compactAtBytes?: number;
   /** default COMMIT_WINDOW_MS */
   commitWindowMs?: number;
+  /** default node:fs's `write` (tests give one whose writes fail or stop short) */
+  write?: AppendWrite;
 }
 
 /** The batch being appended, and how far: a failed write's retry goes on from where it stopped. */
@@ -100,6 +112,7 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
   /** the journal's size (bytes), and the size past which it is compacted */
   private size: number;
   private compactAt: number;
+  private readonly appendWrite: AppendWrite;
 
   constructor(
     private readonly dir: string,
@@ -111,6 +124,7 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
     this.fd = openForAppend(journalFile(dir));
     this.size = fstatSync(this.fd).size;
     this.compactAt = options.compactAtBytes ?? COMPACT_AT_BYTES;
+    this.appendWrite = options.write ?? write;
     this.commits = new GroupCommit<string>(
       {
         write: (batch) => this.write(batch),
@@ -191,7 +205,7 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
    */
   private writeFrom(a: Appending, done: () => void, failed: (err: Error) => void): void {
     if (a.written < a.bytes.length) {
-      write(this.fd, a.bytes, a.written, a.bytes.length - a.written, null, (err, written) => {
+      this.appendWrite(this.fd, a.bytes, a.written, a.bytes.length - a.written, null, (err, written) => {
         if (err) return failed(err);
         a.written += written;
         this.writeFrom(a, done, failed);

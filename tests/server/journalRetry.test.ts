@@ -2,41 +2,32 @@
  * The game journal (server/game/journal.ts) when its write fails: the batch is tried again from
  * where the failed write stopped (writing it whole again would repeat records on disk), nobody
  * is told of it until it is on disk, and health comes back with the write. The disk's faults
- * come from a node:fs whose `write` does what the test plans; the retry runs on the test's clock.
+ * come from the journal's write function, which the test gives it (node:fs's `write`, or a fault
+ * the test plans); the retry runs on the test's clock.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, write } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FastCounter, FastHistogram } from '../../server/http/metrics';
-import { openGameJournal } from '../../server/game/journal';
+import { openGameJournal, type AppendWrite } from '../../server/game/journal';
 import { encodeRecord } from '../../server/game/journalRecords';
 
-type WriteDone = (err: NodeJS.ErrnoException | null, written: number, buffer: Buffer) => void;
-
 /** What the next writes do: write half of what they are given, or fail; then write as usual. */
-const disk = vi.hoisted(() => ({ plan: [] as ('half' | 'fail')[], failed: () => {} }));
+const disk = { plan: [] as ('half' | 'fail')[], failed: () => {} };
 
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  const write = (fd: number, buffer: Buffer, offset: number, length: number, position: null, done: WriteDone): void => {
-    const step = disk.plan.shift();
-    if (step === 'fail') {
-      setImmediate(() => {
-        done(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }), 0, buffer);
-        disk.failed();
-      });
-    } else {
-      fs.write(fd, buffer, offset, step === 'half' ? Math.ceil(length / 2) : length, position, done);
-    }
-  };
-  return { ...fs, write };
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-});
+const plannedWrite: AppendWrite = (fd, buffer, offset, length, position, done) => {
+  const step = disk.plan.shift();
+  if (step === 'fail') {
+    setImmediate(() => {
+      done(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }), 0);
+      disk.failed();
+    });
+  } else {
+    write(fd, buffer, offset, step === 'half' ? Math.ceil(length / 2) : length, position, done);
+  }
+};
 
 describe('game journal write failures', () => {
   it('retries from where the failed write stopped, telling nobody until the batch is on disk', async () => {
@@ -44,7 +35,7 @@ describe('game journal write failures', () => {
     const commits = new FastHistogram('commits', 'test', [Infinity]);
     const bytes = new FastCounter('bytes', 'test');
     const dataDir = mkdtempSync(join(tmpdir(), 'journal-retry-'));
-    const { journal } = openGameJournal(dataDir, { commitSeconds: commits, bytesWritten: bytes }, pino({ level: 'silent' }), { games: () => [], aiGames: () => [] }, { commitWindowMs: 0 });
+    const { journal } = openGameJournal(dataDir, { commitSeconds: commits, bytesWritten: bytes }, pino({ level: 'silent' }), { games: () => [], aiGames: () => [] }, { commitWindowMs: 0, write: plannedWrite });
     const onDisk = () => readFileSync(join(dataDir, 'games', 'journal'), 'utf8');
     const before = onDisk();
     const records = [0, 1].map((n) => encodeRecord({ k: 'cmd', g: 'game_a', e: { type: 'WAKE', at: 1000 + n } })).join('');
