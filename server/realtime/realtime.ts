@@ -90,7 +90,8 @@ export class Realtime implements RemoteSockets {
   private readonly proxies: TrustedProxies;
   private readonly refusals: RefusalLog;
   private readonly identification: Identification | null;
-  private lastSweep = 0;
+  /** when the admission, identification and refusal tallies were last swept (performance.now()); the first sweep is a sweep period after the server starts */
+  private lastSweep = performance.now();
   /** several nodes: new sockets per address over the whole site */
   private readonly siteConnects: RequestLimiter | null;
   private readonly siteConnectWindowSeconds: number;
