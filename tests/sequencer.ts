@@ -1,8 +1,9 @@
 /**
- * The order vitest starts test files in: its own (the tiers' groups in turn, each project's files
- * in one run, the longest of the last run first, or the largest when it has none), with the long
- * files of tests/tiers.ts moved to the front of their project, so that on a fresh clone they do
- * not start last and end their tier alone.
+ * The order vitest starts test files in: its own (the tiers' groups in turn, the longest of the
+ * last run first, or the largest when it has none), with the long files of tests/tiers.ts moved
+ * to the front, across the projects that share a group's workers, so that on a fresh clone none
+ * starts last and ends the group alone (the unit tier's one long file, started after every
+ * integration file, once ended the first group 11 s after the rest).
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { isLong } from './tiers';
@@ -12,17 +13,6 @@ const long = (spec: TestSpecification) => isLong(spec.moduleId);
 export class LongFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const order: TestSpecification[] = [];
-    let run: TestSpecification[] = [];
-    const flush = () => {
-      order.push(...run.filter(long), ...run.filter((spec) => !long(spec)));
-      run = [];
-    };
-    for (const spec of sorted) {
-      if (run.length > 0 && run[0].project !== spec.project) flush();
-      run.push(spec);
-    }
-    flush();
-    return order;
+    return [...sorted.filter(long), ...sorted.filter((spec) => !long(spec))];
   }
 }

@@ -62,13 +62,15 @@ const EXCLUSIVE = [
 ];
 
 /**
- * Files that take 10 s or more. vitest starts the files it has no timings for (a fresh clone, as
- * in CI) largest first, and these are small files: started last, they would end their tier alone
- * on one core. tests/sequencer.ts starts them first in their tier.
+ * Files that take about 10 s or more (tsc over the project: 8-9 s). vitest starts the files it
+ * has no timings for (a fresh clone, as in CI) largest first, and these are small files: started
+ * last, they would end their group of tiers alone on one core. tests/sequencer.ts starts them
+ * first in their group.
  */
 export const LONG_FILES = [
   DIFFERENTIAL,
-  /^tests\/server\/(npm-start|load-driver|durable|limits|process)\.test\.ts$/,
+  /^tests\/server\/(npm-start|load-driver|durable|limits|process|memory)\.test\.ts$/,
+  /^tests\/typecheck\.test\.ts$/,
   /^tests\/loadtest\/(k6-ci-scale|k6-scenarios)\.test\.ts$/,
   /^tests\/ai\/engine-pool\.test\.ts$/,
   /^tests\/cluster\/ai-takeover\.test\.ts$/,
