@@ -71,7 +71,6 @@ export const COMPACT_AT_BYTES = 64 * 1024 * 1024;
 export const COMMIT_WINDOW_MS = 2;
 const RETRY_AFTER_MS = 1000;
 
-/** How the journal writes: when it is compacted, and how long a batch gathers before its sync. */
 /** How the journal appends a batch to its file: node:fs's `write`, with the arguments it uses. */
 export type AppendWrite = (
   fd: number,
@@ -82,6 +81,7 @@ export type AppendWrite = (
   done: (err: NodeJS.ErrnoException | null, written: number) => void,
 ) => void;
 
+/** How the journal writes: when it is compacted, how long a batch gathers before its sync, and with what. */
 export interface JournalOptions {
   /** default COMPACT_AT_BYTES (tests make it small) */
   compactAtBytes?: number;

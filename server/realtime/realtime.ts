@@ -90,7 +90,10 @@ export class Realtime implements RemoteSockets {
   private readonly proxies: TrustedProxies;
   private readonly refusals: RefusalLog;
   private readonly identification: Identification | null;
-  /** when the admission, identification and refusal tallies were last swept (performance.now()); the first sweep is a sweep period after the server starts */
+  /**
+   * When the admission, identification and refusal tallies were last swept (performance.now()):
+   * the first sweep comes a sweep period after the server starts.
+   */
   private lastSweep = performance.now();
   /** several nodes: new sockets per address over the whole site */
   private readonly siteConnects: RequestLimiter | null;
