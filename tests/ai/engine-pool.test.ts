@@ -161,6 +161,22 @@ describe.each(specs)('engine pool (%s)', (_name, spec) => {
     expect(pool.stats()).toMatchObject({ queue: 0, busy: 0 });
   });
 
+  it('one signal given to many searches holds no listener after each is done', async () => {
+    // e.g. a game's or the server's lifetime signal: Node warns of a leak past 10 listeners
+    const pool = await makePool(spec, 1);
+    const lifetime = new AbortController();
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 12; i++) await pool.search({ moves: [], skill: 1, depth: 1, movetimeMs: 10 }, undefined, lifetime.signal);
+      await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => /abort listeners/.test(w))).toEqual([]);
+  });
+
   it('close() ends every engine process', async () => {
     const pool = await EnginePool.create({ spec, size: 2, logger });
     // closed once both engines run, searching or not: nothing waits for the searches to end first

@@ -47,6 +47,8 @@ interface Job {
   queueTimer: NodeJS.Timeout;
   tag?: string;
   signal?: AbortSignal;
+  /** listens on `signal` while the job waits: takes it off the queue and rejects it */
+  giveUp: () => void;
 }
 
 interface Slot {
@@ -182,15 +184,12 @@ export class EnginePool {
         queueTimer: setTimeout(() => {
           if (this.unqueue(job)) reject(new EngineError('unavailable', `no engine became free within ${this.queueTimeoutMs} ms`));
         }, this.queueTimeoutMs),
-      };
-      // a running search is stopped by its engine (UciProcess.search); a waiting one leaves here
-      signal?.addEventListener(
-        'abort',
-        () => {
+        // a running search is stopped by its engine (UciProcess.search); a waiting one leaves here
+        giveUp: () => {
           if (this.unqueue(job)) reject(searchAborted());
         },
-        { once: true },
-      );
+      };
+      signal?.addEventListener('abort', job.giveUp, { once: true });
       this.queue.push(job);
       this.pump();
     });
@@ -201,8 +200,14 @@ export class EnginePool {
     const i = this.queue.indexOf(job);
     if (i < 0) return false;
     this.queue.splice(i, 1);
-    clearTimeout(job.queueTimer);
+    this.stopWaiting(job);
     return true;
+  }
+
+  /** A job has left the queue: its queue time-out and its abort listener are done with. */
+  private stopWaiting(job: Job): void {
+    clearTimeout(job.queueTimer);
+    job.signal?.removeEventListener('abort', job.giveUp);
   }
 
   private pump(): void {
@@ -211,7 +216,7 @@ export class EnginePool {
       if (this.queue.length === 0) return;
       if (!slot.proc || !slot.proc.alive || slot.job || slot.starting) continue;
       const job = this.queue.shift()!;
-      clearTimeout(job.queueTimer);
+      this.stopWaiting(job);
       this.run(slot, slot.proc, job);
     }
     // searches still waiting: start engines for them, up to the pool's size
@@ -278,7 +283,7 @@ export class EnginePool {
     if (this.closed) return;
     this.closed = true;
     for (const job of this.queue.splice(0)) {
-      clearTimeout(job.queueTimer);
+      this.stopWaiting(job);
       job.reject(new EngineError('closed', 'engine pool is closed'));
     }
     await Promise.all(
