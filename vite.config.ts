@@ -6,7 +6,7 @@ import { LongFirstSequencer } from './tests/sequencer.ts';
 /** The integration and exclusive tiers' server processes run a bundle built once per run. */
 const SERVER_BUNDLE = 'tests/support/serverBundle.ts';
 /** The browser and exclusive tiers' Chromium files load the site built once per run. */
-const SITE_BUILD = 'tests/e2e/globalSetup.ts';
+const SITE_BUILD = 'tests/support/siteBuild.ts';
 
 // One config for the browser build (client/) and for vitest (tests/).
 export default defineConfig({

@@ -11,7 +11,7 @@
  *   what they assert is that every game ends and nothing is refused).
  * - browser: Chromium against the built site, one server per file; after the integration tier,
  *   two files at a time (one at a time left a core idle: the six files took about 113 s, two at
- *   a time 76 s). The site is built once for the tier (tests/e2e/globalSetup.ts).
+ *   a time 76 s). The site is built once for the tier (tests/support/siteBuild.ts).
  * - exclusive: tests that measure CPU cost, the analysis page's longest main-thread task in
  *   Chromium, and the three-node site behind HAProxy whose takeovers are timed; they run last,
  *   one file at a time, so neither their timings nor anyone else's are disturbed.
@@ -23,7 +23,6 @@ import { join, relative, resolve } from 'node:path';
 import { ROOT } from './support/root';
 
 export type Tier = 'unit' | 'integration' | 'browser' | 'exclusive';
-
 
 /** Folders whose tests are all unit tests, unless listed in NOT_UNIT. */
 const UNIT_FOLDERS = ['tests/chess/', 'tests/client/', 'tests/machines/', 'tests/protocol/', 'tests/repo/'];

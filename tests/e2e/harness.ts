@@ -1,7 +1,7 @@
 /**
- * End-to-end harness: starts the site built as `npm start` builds it (tests/support/builds.ts) as the real
- * server (`node dist/server/main.js`) on a free port with a temporary data directory, and drives
- * Debian's Chromium through playwright-core.
+ * End-to-end harness: starts the site built as `npm start` builds it (tests/support/builds.ts)
+ * as the real server (`node dist/server/main.js`) on a free port with a temporary data
+ * directory, and drives Debian's Chromium through playwright-core.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';

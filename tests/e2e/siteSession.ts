@@ -3,7 +3,7 @@
  * dist/server/main.js`, as `npm start` runs it), and the steps their flows are made of. `useSite()` starts both
  * before the file's tests, fails a test that logged a console error or warning, and on a failure
  * prints what each open page showed with the server's last log lines. The site is built once per
- * test run, before the browser tier starts (tests/e2e/globalSetup.ts).
+ * test run, before the browser tier starts (tests/support/siteBuild.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import { filesOfTier, isLong, LONG_FILES, testFiles, tierOf } from '../tiers';
 import { ROOT } from '../support/root';
 
-
 /** Module names whose import means a server, a browser, an engine or a database. */
 const HEAVY_MODULE =
   /(^|\/)server\/app$|^uWebSockets\.js$|^playwright|^@electric-sql\/pglite|^pg$|(^|\/)server\/accounts|(^|\/)server\/ai\/(engine|service|index)|^stockfish|(^|\/)tests\/(server|ai)\/helpers$|(^|\/)tests\/e2e\//;

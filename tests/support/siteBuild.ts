@@ -3,7 +3,7 @@
  * of their files starts. Two of them run at once, and a build replaces dist/ under a running
  * server's feet.
  */
-import { buildSite } from '../support/builds';
+import { buildSite } from './builds';
 
 export default function setup(): void {
   buildSite();
