@@ -1,7 +1,7 @@
 /** Identity, reconnection, two sockets of one player, player count, HTTP endpoints. */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { RunningServer } from '../../server/app';
-import { TestClient, sleep, startTestServer, useTestClock } from './helpers';
+import { TestClient, startTestServer, useTestClock } from './helpers';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -130,7 +130,8 @@ describe('playerCount', () => {
 
 describe('HTTP', () => {
   it('reports event-loop delay from the heartbeat: a blocked loop shows up, and each scrape starts afresh', async () => {
-    // a server of its own: the file's shared one has beaten on the test clock of an earlier test
+    // a server of its own, on the test's clock (the file's shared one runs on the real clock)
+    const clock = useTestClock();
     const own = await startTestServer();
     onTestFinished(() => own.close());
     const scrape = async () => {
@@ -139,14 +140,13 @@ describe('HTTP', () => {
       return { max: value('nodejs_eventloop_lag_max_seconds'), p99: value('nodejs_eventloop_lag_p99_seconds') };
     };
     await scrape(); // resets the reading
-    await sleep(200);
-    const until = performance.now() + 250;
-    while (performance.now() < until); // block the loop (the server runs in this process)
-    await sleep(200);
+    await clock.advance(200, 50);
+    clock.stall(250); // the loop is held up: the next beat comes 250 ms late
+    await clock.advance(200, 50);
     const blocked = await scrape();
     expect(blocked.max).toBeGreaterThan(0.2);
     expect(blocked.max).toBeLessThan(5);
-    await sleep(300);
+    await clock.advance(300, 50);
     const quiet = await scrape();
     expect(quiet.max).toBeLessThan(blocked.max);
   });

@@ -19,6 +19,12 @@ export interface TestClock {
    * a client that notes performance.now() on a frame then sees the step's time.
    */
   advance(ms: number, stepMs?: number): Promise<void>;
+  /**
+   * Moves the server's clock on by `ms` without running a timer, as an event loop held up that
+   * long does: whatever reads the clock next sees the time gone, and the heartbeat's next beat is
+   * that late.
+   */
+  stall(ms: number): void;
   settleWith(probe: TestClient): void;
 }
 
@@ -35,8 +41,18 @@ export const ROOM_FOR_PROBES = { rateLimit: { messages: 10_000, windowMs: 20_000
 export function useTestClock(): TestClock {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
   let probe: TestClient | null = null;
+  let stalledMs = 0;
+  let stallable = false;
   return {
     settleWith: (c) => void (probe = c),
+    stall(ms) {
+      if (!stallable) {
+        const timersNow = performance.now.bind(performance);
+        vi.spyOn(performance, 'now').mockImplementation(() => timersNow() + stalledMs);
+        stallable = true;
+      }
+      stalledMs += ms;
+    },
     async advance(ms, stepMs = ms) {
       for (let left = ms; left > 0; left -= stepMs) {
         await vi.advanceTimersByTimeAsync(Math.min(stepMs, left));
@@ -201,5 +217,3 @@ export async function timedGame(opts: StartServerOptions = {}): Promise<{ server
   clock.settleWith(await TestClient.connect(server.url));
   return { server, p, clock };
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
