@@ -1,8 +1,8 @@
 /**
  * The load driver in CI mode at small scale: 100 players queue, pair and play random legal moves
- * for 6 s against the real server process (the run's bundle of it). It exits non-zero on any rejected legal move, any
- * error message, any game without an end event, or a p99 relay latency above the threshold
- * (generous here: the test shares two cores with the rest of the suite).
+ * for 6 s against the real server process (the run's bundle of it). It exits non-zero on any
+ * rejected legal move, any error message, any game without an end event, or a p99 relay latency
+ * above the threshold (generous here: the test shares two cores with the rest of the suite).
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, inject, it } from 'vitest';

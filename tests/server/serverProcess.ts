@@ -1,4 +1,7 @@
-/** The real server process for tests (the server bundle of tests/support/serverBundle.ts, or `npm start`), with its stdout lines and exit. */
+/**
+ * The real server process for tests (the server bundle of tests/support/serverBundle.ts, or
+ * `npm start`), with its stdout lines and exit.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { inject } from 'vitest';

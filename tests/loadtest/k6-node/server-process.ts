@@ -15,7 +15,10 @@ import { startProcess, type Proc } from '../../server/serverProcess';
  */
 export const ONE_MACHINE_ADMISSION: AdmissionLimits = { maxSockets: 0, socketsPerAddress: 0, connectRate: null };
 
-/** Starts the server for a load run (AI on, journal in a fresh data directory, ONE_MACHINE_ADMISSION), with `env` on top. */
+/**
+ * Starts the server for a load run (AI on, journal in a fresh data directory,
+ * ONE_MACHINE_ADMISSION), with `env` on top.
+ */
 export function startLoadServer(env: Record<string, string>): Promise<Proc> {
   return startProcess({
     DATA_DIR: mkdtempSync(join(tmpdir(), 'k6-node-data-')),
