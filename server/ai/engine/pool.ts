@@ -14,7 +14,7 @@
  */
 import type { Logger } from 'pino';
 import type { EngineSpec } from './locate';
-import { EngineError, UciProcess, searchAborted, type SearchRequest, type SearchResult } from './uci-process';
+import { ENGINE_START_TIMEOUT_MS, EngineError, UciProcess, searchAborted, type SearchRequest, type SearchResult } from './uci-process';
 
 export interface EnginePoolOptions {
   spec: EngineSpec;
@@ -75,7 +75,7 @@ export class EnginePool {
   private constructor(private readonly opts: EnginePoolOptions) {
     this.watchdogGraceMs = opts.watchdogGraceMs ?? 5_000;
     this.queueTimeoutMs = opts.queueTimeoutMs ?? 60_000;
-    this.startTimeoutMs = opts.startTimeoutMs ?? 15_000;
+    this.startTimeoutMs = opts.startTimeoutMs ?? ENGINE_START_TIMEOUT_MS;
     this.idleStopMs = opts.idleStopMs ?? DEFAULT_ENGINE_IDLE_STOP_MS;
   }
 

@@ -91,6 +91,9 @@ export function parseInfoLine(line: string): PvLine | null {
   return { multipv, move, depth, scoreCp, mate };
 }
 
+/** How long an engine may take to start and answer `uciok` and `readyok`. */
+export const ENGINE_START_TIMEOUT_MS = 15_000;
+
 export class UciProcess {
   private readonly child: ChildProcessWithoutNullStreams;
   private listeners = new Set<LineListener>();
@@ -127,7 +130,7 @@ export class UciProcess {
   }
 
   /** Spawns the engine and waits for `uciok` + `readyok`. */
-  static async start(spec: EngineSpec, timeoutMs = 15_000): Promise<UciProcess> {
+  static async start(spec: EngineSpec, timeoutMs = ENGINE_START_TIMEOUT_MS): Promise<UciProcess> {
     const p = new UciProcess(spec);
     try {
       p.send('uci');
