@@ -18,6 +18,7 @@
 #     NODE_ENV=production          production | development | test (development: pretty logs)
 #     LOG_LEVEL=info               fatal | error | warn | info | debug | trace | silent
 #     CLOCK_SECONDS=600            clock per side (load tests shorten it)
+#     CLOCK_REPORT_SECONDS=10      a clock running without a move is reported this often (0: never)
 #     FIRST_MOVE_SECONDS=30        first-move deadline; missing it aborts the game
 #     GRACE_GUEST_SECONDS=40       disconnect grace for guests
 #     GRACE_ACCOUNT_SECONDS=80     disconnect grace for signed-in players

@@ -22,7 +22,8 @@ import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admis
 import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
 import { archiveAiGames, archiveFinishedGames, type ArchivedPlayer } from './archive/index';
-import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
+import { DEFAULT_CLOCK_MS, DEFAULT_CLOCK_REPORT_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
+import type { LagSettings } from '../machines/game/types';
 import { SERVER_DEFAULTS } from './config';
 import { openGameJournal, type OpenedJournal } from './game/journal';
 import { ClusterNode } from './cluster/node';
@@ -35,11 +36,14 @@ export interface StartServerOptions {
   host?: string;
   /** clock per side, ms (default DEFAULT_CLOCK_MS) */
   clockMs?: number;
+  /** how often a running clock without a move is reported, ms; 0 = never (default DEFAULT_CLOCK_REPORT_MS) */
+  clockReportMs?: number;
   /** first-move deadline, ms (default DEFAULT_FIRST_MOVE_DEADLINE_MS) */
   firstMoveMs?: number;
   /** disconnect grace, ms (default DEFAULT_GRACE_MS) */
   graceMs?: number | { guest: number; account: number };
-  lag?: { perMoveCapMs: number; initialBankMs: number; bankCapMs: number };
+  /** lag compensation (default DEFAULT_LAG) */
+  lag?: LagSettings;
   staticDir?: string;
   accounts?: AccountsModule;
   ai?: AiServiceFactory;
@@ -179,10 +183,10 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     log.child({ part: 'games' }),
     {
       clockMs,
-      firstMoveMs: opts.firstMoveMs ?? 30_000,
+      clockReportMs: opts.clockReportMs ?? DEFAULT_CLOCK_REPORT_MS,
+      firstMoveMs: opts.firstMoveMs ?? DEFAULT_FIRST_MOVE_DEADLINE_MS,
       graceMs,
-      // lichess 10+0 (docs/product.md): credit up to 1 s of lag per move, 3 s bank at start, 7 s cap
-      lag: opts.lag ?? { perMoveCapMs: 1000, initialBankMs: 3000, bankCapMs: 7000 },
+      lag: opts.lag ?? DEFAULT_LAG,
       startFen: opts.startFen,
       inspect: opts.inspect,
       ...(cluster ? { placement: cluster, mayPlay: () => cluster.membership.mayPlay } : {}),

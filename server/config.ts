@@ -6,7 +6,7 @@
  * accounts' from server/accounts/config.ts, the AI's from server/ai/config.ts.
  */
 import { z } from 'zod';
-import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS } from '../machines/game/defaults';
+import { DEFAULT_CLOCK_MS, DEFAULT_CLOCK_REPORT_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS } from '../machines/game/defaults';
 import {
   ACCOUNTS_DEFAULTS,
   ConfigError,
@@ -139,6 +139,8 @@ const envSchema = z.object({
     return lvl as (typeof LOG_LEVELS)[number];
   }),
   CLOCK_SECONDS: intIn('CLOCK_SECONDS', 1, 24 * 3600, DEFAULT_CLOCK_MS / 1000),
+  // 0: no clock reports at all (clients count down from the clocks every move carries)
+  CLOCK_REPORT_SECONDS: intIn('CLOCK_REPORT_SECONDS', 0, 3600, DEFAULT_CLOCK_REPORT_MS / 1000),
   FIRST_MOVE_SECONDS: intIn('FIRST_MOVE_SECONDS', 1, 3600, DEFAULT_FIRST_MOVE_DEADLINE_MS / 1000),
   GRACE_GUEST_SECONDS: intIn('GRACE_GUEST_SECONDS', 1, 3600, DEFAULT_GRACE_MS.guest / 1000),
   GRACE_ACCOUNT_SECONDS: intIn('GRACE_ACCOUNT_SECONDS', 1, 3600, DEFAULT_GRACE_MS.account / 1000),
@@ -250,6 +252,8 @@ export interface ServerConfig {
   nodeEnv: Mode;
   logLevel: (typeof LOG_LEVELS)[number];
   clockMs: number;
+  /** how often a running clock without a move is reported (timerUpdate), ms; 0 = never */
+  clockReportMs: number;
   firstMoveMs: number;
   graceMs: { guest: number; account: number };
   rateLimit: { messages: number; windowMs: number };
@@ -302,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     nodeEnv: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
     clockMs: e.CLOCK_SECONDS * 1000,
+    clockReportMs: e.CLOCK_REPORT_SECONDS * 1000,
     firstMoveMs: e.FIRST_MOVE_SECONDS * 1000,
     graceMs: { guest: e.GRACE_GUEST_SECONDS * 1000, account: e.GRACE_ACCOUNT_SECONDS * 1000 },
     rateLimit: { messages: e.RATE_LIMIT_MESSAGES, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000 },

@@ -70,6 +70,7 @@ async function main(): Promise<void> {
     port: cfg.port,
     host: cfg.host,
     clockMs: cfg.clockMs,
+    clockReportMs: cfg.clockReportMs,
     firstMoveMs: cfg.firstMoveMs,
     graceMs: cfg.graceMs,
     staticDir: cfg.staticDir,

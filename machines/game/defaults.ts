@@ -44,8 +44,15 @@ export const MAX_PLIES = 600;
 /** Draw offers are limited to one per 20 plies per player (lichess). */
 export const DRAW_OFFER_INTERVAL_PLIES = 20;
 
-/** The host reports the running clock once per second (timerUpdate, docs/protocol.md). */
-export const CLOCK_TICK_MS = 1_000;
+/**
+ * How often the host reports a running clock that no move has reported lately (`timerUpdate`,
+ * docs/protocol.md): every 10 s of a turn. Every `gameMove` carries both clocks and every client
+ * counts down between readings (../client/clock.ts), so a report only re-anchors a display during
+ * a long think. The first version reported every second, which made clock reports, not moves,
+ * most of a game's frames: two per second of play against two per move. lichess sends none.
+ * Operators can choose another interval, or none (CLOCK_REPORT_SECONDS, docs/operations.md).
+ */
+export const DEFAULT_CLOCK_REPORT_MS = 10_000;
 
 /** Lichess's clock starts at ply 2: the first two plies (one per side) are untimed. */
 export const UNTIMED_PLIES = 2;

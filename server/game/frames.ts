@@ -1,6 +1,6 @@
 /**
- * The two frames a live game sends most: `gameMove` after every move and `timerUpdate` every
- * second of a running clock, each to both players. They are written byte by byte into one
+ * The two frames a live game sends most: `gameMove` after every move and `timerUpdate` during a
+ * long think, each to both players. They are written byte by byte into one
  * reused buffer that both sends read from, exactly the bytes `JSON.stringify` gives for the same
  * message (tests/server/frames.test.ts): no message object is serialised, no string is built
  * and encoded, and uWS copies a frame when it is sent, so nothing is allocated for it. On a busy

@@ -10,7 +10,6 @@ import type { ClocksMs, Color, CurrentState, ErrorCode, GameRatings, RatingChang
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
 import {
-  GAME_DEFAULTS,
   clockRunning,
   gamePgn,
   newGameLog,
@@ -25,6 +24,7 @@ import {
   type GameLog,
   type GameResult,
   type GameState,
+  type LagSettings,
   type Seat,
 } from '../../machines/game';
 import { createGameActor } from './machines';
@@ -43,22 +43,23 @@ import type { GameWatchers } from '../realtime/spectators';
  * Each live game waits in the wheel for its next due time, whichever is first of:
  * - a deadline of the game (`wakeAt`: first-move deadline, flag, end of a counting disconnect
  *   grace); the game actor is then sent WAKE and decides;
- * - the next whole second of the running clock's turn without a move: a `timerUpdate`. Every
- *   `gameMove` carries both clocks, so a timerUpdate repeats nothing the players were told less
- *   than a second ago.
+ * - the next clock report of the running clock's turn without a move (`timerUpdate`, every
+ *   `clockReportMs` of the turn; none when it is 0). Every `gameMove` carries both clocks, so a
+ *   report repeats nothing the players were told less than an interval ago.
  * After every command the game is put back in the slot of its new due time. Slots are
  * as wide as a heartbeat (GAME_BEAT_MS), so a deadline is acted on at most that late (the flag
  * grace is 2 s).
  */
 export const GAME_BEAT_MS = 50;
-const CLOCK_REPORT_MS = GAME_DEFAULTS.CLOCK_TICK_MS;
 
 export interface GameOptions {
   clockMs: number;
+  /** how often a running clock without a move is reported (timerUpdate), ms; 0 = never */
+  clockReportMs: number;
   firstMoveMs: number;
   graceMs: { guest: number; account: number };
-  /** lag compensation quota (lichess 10+0, docs/product.md): 1 s per move, 3 s bank, 7 s cap */
-  lag: { perMoveCapMs: number; initialBankMs: number; bankCapMs: number };
+  /** lag compensation quota (DEFAULT_LAG: lichess 10+0) */
+  lag: LagSettings;
   startFen?: string;
   inspect?: unknown;
   /** told of every finished game, with its log and final state (the archive stores it) */
@@ -100,7 +101,7 @@ export interface LiveGame {
   wakeSlot: number;
   wakePrev: WheelEntry | null;
   wakeNext: WheelEntry | null;
-  /** turnStartedAt of the turn whose whole seconds are being reported, and how many were */
+  /** turnStartedAt of the turn whose clock is being reported, and how many reports it had */
   reportTurn: number;
   reportsThisTurn: number;
   white: Seat;
@@ -359,14 +360,15 @@ export class GameManager {
     return snap.status === 'active' && snap.context.result === null ? snap.context : null;
   }
 
-  /** When the running clock's next whole second without a move is up (Infinity if none runs). */
+  /** When the running clock's next report without a move is due (Infinity if none runs or none is reported). */
   private nextReportAt(game: LiveGame, state: GameState): number {
-    if (!clockRunning(state)) return Number.POSITIVE_INFINITY;
+    const every = this.opts.clockReportMs;
+    if (every <= 0 || !clockRunning(state)) return Number.POSITIVE_INFINITY;
     if (game.reportTurn !== state.turnStartedAt) {
       game.reportTurn = state.turnStartedAt;
       game.reportsThisTurn = 0;
     }
-    return state.turnStartedAt + (game.reportsThisTurn + 1) * CLOCK_REPORT_MS;
+    return state.turnStartedAt + (game.reportsThisTurn + 1) * every;
   }
 
   /**
@@ -559,8 +561,8 @@ export class GameManager {
       if (!state) return;
     }
     if (now < this.nextReportAt(game, state)) return;
-    // whole seconds of this turn reported so far (a late tick does not send a burst)
-    game.reportsThisTurn = Math.floor((now - state.turnStartedAt) / CLOCK_REPORT_MS);
+    // intervals of this turn reported so far (a late tick does not send a burst)
+    game.reportsThisTurn = Math.floor((now - state.turnStartedAt) / this.opts.clockReportMs);
     this.reportClocks(game, clocksAt(state, now));
   }
 

@@ -127,7 +127,7 @@ const relayedMoves = (heard: Heard[], gameId: string) => heard.filter(relayed(ga
 
 describe('a spectator on another node than the game', () => {
   it('gets the game as it stands, every move and clock as the players get them, and the end; nothing for players only', async () => {
-    const [a, b] = await twoNodes();
+    const [a, b] = await twoNodes({ clockReportMs: 1_000 }); // a clock report a second into a turn, not ten
     const p = await gameOn(a);
     await playMoves(p, ['e2e4', 'e7e5']);
     const { c, start } = await watching(b, p.gameId);
@@ -142,7 +142,7 @@ describe('a spectator on another node than the game', () => {
 
     const [played] = await playMoves(p, ['g1f3']);
     expect(await c.next('gameMove')).toEqual(played);
-    // black's clock runs: its next whole second comes to the spectator as to the players
+    // black's clock runs: its next report comes to the spectator as to the players
     const tick = await c.next('timerUpdate');
     await p.white.next('timerUpdate', (m) => JSON.stringify(m) === JSON.stringify(tick));
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, SERVER_DEFAULTS, loadConfig } from '../../server/config';
-import { DEFAULT_CLOCK_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS } from '../../machines/game/defaults';
+import { DEFAULT_CLOCK_MS, DEFAULT_CLOCK_REPORT_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS } from '../../machines/game/defaults';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -36,6 +36,7 @@ describe('one configuration', () => {
   it('takes the game defaults from the game rules and hands every part its settings', () => {
     const cfg = loadConfig({ DATABASE_URL: 'postgres://db/chess', PUBLIC_URL: 'https://chess.example.org/', AI_MAX_GAMES: '7', DB_QUERY_TIMEOUT_MS: '1500' });
     expect(cfg.clockMs).toBe(DEFAULT_CLOCK_MS);
+    expect(cfg.clockReportMs).toBe(DEFAULT_CLOCK_REPORT_MS);
     expect(cfg.firstMoveMs).toBe(DEFAULT_FIRST_MOVE_DEADLINE_MS);
     expect(cfg.graceMs).toEqual(DEFAULT_GRACE_MS);
     expect(cfg.accounts).toMatchObject({ databaseUrl: 'postgres://db/chess', publicUrl: 'https://chess.example.org', dbTimeouts: { queryMs: 1500 } });
@@ -54,5 +55,11 @@ describe('one configuration', () => {
     const lines = problemsOf({ WATCH_GAMES_PER_SOCKET: '-1', WATCHERS_PER_GAME: 'many', WATCHERS_MAX: '1.5' });
     expect(lines).toHaveLength(3);
     for (const name of ['WATCH_GAMES_PER_SOCKET', 'WATCHERS_PER_GAME', 'WATCHERS_MAX']) expect(lines.filter((l) => l.includes(name)), name).toHaveLength(1);
+  });
+
+  it('reads the clock report interval in seconds, 0 for none, and names a bad one', () => {
+    expect(loadConfig({ CLOCK_REPORT_SECONDS: '1' }).clockReportMs).toBe(1000);
+    expect(loadConfig({ CLOCK_REPORT_SECONDS: '0' }).clockReportMs).toBe(0);
+    expect(problemsOf({ CLOCK_REPORT_SECONDS: '-1' })).toEqual([expect.stringMatching(/CLOCK_REPORT_SECONDS must be a whole number from 0 to 3600/)]);
   });
 });

@@ -52,8 +52,8 @@ describe('end reasons from positions', () => {
 });
 
 describe('timed endings', () => {
-  it('timeout: the side whose clock runs out loses, with timerUpdate every second', async () => {
-    const { p, clock } = await timedGameOn({ clockMs: 2000 });
+  it('timeout: the side whose clock runs out loses, with the clock reports counting down to it', async () => {
+    const { p, clock } = await timedGameOn({ clockMs: 2000, clockReportMs: 1000 });
     await playMoves(p, ['e2e4', 'e7e5']);
     await clock.advance(1_000, 50);
     const tick = await p.white.next('timerUpdate');

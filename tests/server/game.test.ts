@@ -1,6 +1,7 @@
 /** Games through the real server: matchmaking, moves, rejections, draws, resignation, rejoin. */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { START_FEN } from '../../machines/chess';
+import { DEFAULT_CLOCK_REPORT_MS } from '../../machines/game/defaults';
 import { TEXT } from '../../machines/protocol/messages';
 import type { RunningServer } from '../../server/app';
 import { TestClient, pairPlayers, playMoves, startTestServer, timedGame, useTestClock, type Pair } from './helpers';
@@ -284,26 +285,33 @@ describe('lag compensation', () => {
 });
 
 describe('timerUpdate', () => {
-  it('comes once per second while a clock runs, and stops when the game ends', async () => {
+  const REPORT = DEFAULT_CLOCK_REPORT_MS;
+  const ticksOf = (c: TestClient) => c.received.filter((m) => m.type === 'timerUpdate');
+
+  it('comes once per report interval (10 s) while a clock runs, and stops when the game ends', async () => {
     const { server: s, p, clock } = await timedGame();
     try {
+      expect(REPORT).toBe(10_000);
       await clock.advance(1_200, 50);
-      expect(p.white.received.some((m) => m.type === 'timerUpdate')).toBe(false); // no clock before both sides moved
+      expect(ticksOf(p.white)).toEqual([]); // no clock before both sides moved
       await playMoves(p, ['e2e4', 'e7e5']);
       p.white.drain();
       const t0 = performance.now();
-      await clock.advance(3_200, 50);
-      const ticks = p.white.received.filter((m) => m.type === 'timerUpdate' && (m.clocks as { white: number }).white < 600_000);
+      await clock.advance(REPORT - 100, 100);
+      expect(ticksOf(p.white)).toEqual([]); // not before the interval is up
+      await clock.advance(2 * REPORT + 300, 100);
+      const ticks = ticksOf(p.white);
       expect(ticks.length).toBe(3);
       const whites = ticks.map((m) => (m.clocks as { white: number }).white);
       expect([...whites].sort((a, b) => b - a)).toEqual(whites); // white's clock runs down
-      expect(600_000 - whites.at(-1)!).toBeGreaterThan(performance.now() - t0 - 1000);
+      expect(whites[0] - whites[1]).toBeCloseTo(REPORT, -2);
+      expect(600_000 - whites.at(-1)!).toBeGreaterThan(performance.now() - t0 - REPORT);
       // black's clock does not run while white is to move
       expect(ticks.map((m) => (m.clocks as { black: number }).black)).toEqual(ticks.map(() => 600_000));
       p.white.send('resign', { gameId: p.gameId });
       await p.black.next('gameEnd');
       const before = p.black.received.length;
-      await clock.advance(1_300, 50);
+      await clock.advance(REPORT + 300, 100);
       expect(p.black.received.slice(before).some((m) => m.type === 'timerUpdate')).toBe(false);
       await Promise.all([p.white.close(), p.black.close()]);
     } finally {
@@ -311,28 +319,54 @@ describe('timerUpdate', () => {
     }
   });
 
-  it('counts the second from the last move: a gameMove carries the clocks, so no timerUpdate follows it within a second', async () => {
+  it('counts the interval from the last move: a gameMove carries the clocks, so no timerUpdate follows it within one', async () => {
     const { server: s, p, clock } = await timedGame();
     try {
       await playMoves(p, ['e2e4', 'e7e5']);
-      // moves every 600 ms: each turn ends before its first whole second
+      // every turn ends before its first report is due
       const ucis = ['g1f3', 'b8c6', 'f1c4', 'g8f6'];
       for (const [i, uci] of ucis.entries()) {
-        await clock.advance(600, 50);
+        await clock.advance(0.6 * REPORT, 100);
         const move = { from: uci.slice(0, 2), to: uci.slice(2, 4) };
         (i % 2 === 0 ? p.white : p.black).send('gameMove', { gameId: p.gameId, move });
         await p.white.next('gameMove', (m) => (m.move as { to: string }).to === move.to);
       }
       const moved = p.white.received.filter((m) => m.type === 'gameMove');
       expect(moved.at(-1)?.clocks).toBeDefined();
-      expect(p.white.received.filter((m) => m.type === 'timerUpdate')).toEqual([]);
-      // then a second without a move: the report comes
-      await clock.advance(1_000, 50);
+      expect(ticksOf(p.white)).toEqual([]);
+      // then an interval without a move: the report comes
+      await clock.advance(REPORT, 100);
       const tick = await p.white.next('timerUpdate');
       expect((tick.clocks as { white: number }).white).toBeLessThan(600_000);
       await Promise.all([p.white.close(), p.black.close()]);
     } finally {
       await s.close();
+    }
+  });
+
+  it('comes at the interval an operator chooses, and never with 0 (clients count down from the moves\' clocks)', async () => {
+    const every = await timedGame({ clockReportMs: 1_000 });
+    try {
+      await playMoves(every.p, ['e2e4', 'e7e5']);
+      every.p.white.drain();
+      await every.clock.advance(3_200, 50);
+      expect(ticksOf(every.p.white).length).toBe(3);
+      await Promise.all([every.p.white.close(), every.p.black.close()]);
+    } finally {
+      await every.server.close();
+    }
+    const never = await timedGame({ clockReportMs: 0 });
+    try {
+      await playMoves(never.p, ['e2e4', 'e7e5']);
+      await never.clock.advance(3 * REPORT, 500);
+      expect(ticksOf(never.p.white)).toEqual([]);
+      expect(ticksOf(never.p.black)).toEqual([]);
+      // the moves still carry both clocks
+      const [moved] = await playMoves(never.p, ['g1f3']);
+      expect((moved.clocks as { white: number }).white).toBeLessThan(600_000 - 2 * REPORT);
+      await Promise.all([never.p.white.close(), never.p.black.close()]);
+    } finally {
+      await never.server.close();
     }
   });
 });

@@ -149,12 +149,12 @@ describe('lag pings', () => {
   it('ride in the same write as a game frame for players in a game, still about once per interval', async () => {
     // A ping of its own is a system call and a wake-up of the client, as much as a frame.
     const clock = useTestClock();
-    const s = await startTestServer({ pingIntervalMs: 1000, ...ROOM_FOR_PROBES });
+    const s = await startTestServer({ pingIntervalMs: 1000, clockReportMs: 1000, ...ROOM_FOR_PROBES });
     try {
       const p = await pairPlayers(s.url);
       const lobby = await TestClient.connect(s.url);
       clock.settleWith(await TestClient.connect(s.url));
-      await playMoves(p, ['e2e4', 'e7e5']); // the clocks run: a timerUpdate each second of a turn
+      await playMoves(p, ['e2e4', 'e7e5']); // the clocks run: a timerUpdate each second of a turn (clockReportMs)
       const tally = (c: TestClient) => {
         const t = { pings: 0, withFrame: 0 };
         let pending = false;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
 import type { Archive, StoreResult } from '../../server/archive/index';
+import { DEFAULT_CLOCK_REPORT_MS } from '../../machines/game/defaults';
 import type { PlayerRating } from '../../machines/protocol/messages';
 import { TestClient, pairPlayers, playMoves, startTestServer, timedGame, type Msg } from './helpers';
 
@@ -80,10 +81,10 @@ describe('watching a live game', () => {
     clients.push(t.p.white, t.p.black);
     await playMoves(t.p, ['e2e4', 'e7e5']);
     const { c } = await watching(server.url, t.p.gameId);
-    await t.clock.advance(1_000, 50);
+    await t.clock.advance(DEFAULT_CLOCK_REPORT_MS, 100);
     const [mine, theirs] = await Promise.all([c.next('timerUpdate'), t.p.white.next('timerUpdate')]);
     expect(mine).toEqual(theirs);
-    expect(mine).toMatchObject({ gameId: t.p.gameId, timers: { white: 599, black: 600 } });
+    expect(mine).toMatchObject({ gameId: t.p.gameId, timers: { white: 600 - DEFAULT_CLOCK_REPORT_MS / 1000, black: 600 } });
   });
 
   it('with the games journaled, gets the same frames in the same order, after the same commit', async () => {
