@@ -37,9 +37,19 @@ interface Gathered {
   damage: string | null;
 }
 
+/**
+ * The records of the journal's text: all of it up to the first zero byte. After them come the
+ * zeros written ahead (journal.ts, PREALLOCATE_BYTES); whatever a write cut short by a crash left
+ * among them was never acknowledged.
+ */
+export function recordsOf(text: string): string {
+  const end = text.indexOf('\0');
+  return end < 0 ? text : text.slice(0, end);
+}
+
 /** The journal's text, read back. Never throws on bad content: damage is reported in the result. */
 export function readJournal(text: string): RecoveredJournal {
-  const lines = text.split('\n');
+  const lines = recordsOf(text).split('\n');
   // A last piece without its newline is a write the crash cut short; it was never acknowledged.
   const tail = lines.pop() ?? '';
   const tornTail = tail.length > 0 ? { gameId: recordGameId(tail) } : null;

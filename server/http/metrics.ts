@@ -244,7 +244,7 @@ export class ServerMetrics {
         [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       ),
     );
-    this.journalBytes = register(new FastCounter('chess_game_journal_bytes_total', 'Bytes appended to the game journal'));
+    this.journalBytes = register(new FastCounter('chess_game_journal_bytes_total', 'Bytes of records written to the game journal'));
     this.gamesResumed = new client.Counter({ name: 'chess_games_resumed_total', help: 'Live games resumed from the journal at start', registers });
   }
 

@@ -66,6 +66,18 @@ describe('game journal', () => {
     expect(found.tornTail).toEqual({ gameId: 'game_aaaaaaaa' });
   });
 
+  it('reads the records up to the zeros written ahead of them, a write cut short among the zeros included', () => {
+    const a = fourPlies('game_aaaaaaaa');
+    const whole = journalOf(a);
+    expect(readJournal(whole + '\0'.repeat(4096))).toMatchObject({ live: [a], tornTail: null, unreadable: [] });
+    const extra = encodeRecord({ k: 'cmd', g: 'game_aaaaaaaa', e: move('player_whitewhite', 'f1c4', 6000) });
+    // a crash that wrote the batch's start and a later sector, but not the one between
+    const found = readJournal(whole + extra.slice(0, 50) + '\0'.repeat(512) + extra.slice(562 % extra.length) + '\0'.repeat(4096));
+    expect(found.live).toEqual([a]);
+    expect(found.unreadable).toEqual([]);
+    expect(found.tornTail).toEqual({ gameId: 'game_aaaaaaaa' });
+  });
+
   it('reports a log that does not replay, and records naming no game', () => {
     const bad = newGameLog(input('game_cccccccc'));
     bad.entries.push(move('player_whitewhite', 'e2e4', Number.NaN));

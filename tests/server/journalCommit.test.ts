@@ -3,14 +3,15 @@
  * and then goes to disk in one write and one sync, shared by every command of the window; nobody
  * hears of a command before the batch holding it is on disk. The window runs on the test's clock.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TimedCommand } from '../../machines/game';
 import { FastCounter, FastHistogram } from '../../server/http/metrics';
-import { openGameJournal, type GameJournal } from '../../server/game/journal';
+import { PREALLOCATE_BYTES, openGameJournal, type GameJournal } from '../../server/game/journal';
+import { recordsOf } from '../../server/game/journalRecovery';
 
 const NO_LIVE_GAMES = { games: () => [], aiGames: () => [] };
 
@@ -20,7 +21,7 @@ function openJournal(commitWindowMs: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'journal-commit-'));
   const { journal } = openGameJournal(dataDir, { commitSeconds: commits, bytesWritten: bytes }, pino({ level: 'silent' }), NO_LIVE_GAMES, { commitWindowMs });
   const file = join(dataDir, 'games', 'journal');
-  return { journal, syncs: () => commits.count, onDisk: () => readFileSync(file, 'utf8') };
+  return { journal, syncs: () => commits.count, onDisk: () => recordsOf(readFileSync(file, 'utf8')), fileSize: () => statSync(file).size };
 }
 
 const wake = (n: number): TimedCommand => ({ type: 'WAKE', at: 1000 + n });
@@ -109,5 +110,23 @@ describe('game journal group commit', () => {
     j.journal.command('game_a', wake(1));
     expect(j.journal.waiting).toBe(false);
     expect(j.onDisk()).not.toContain('"at":1001');
+  });
+
+  it('writes its records into zeros made ahead of them: the file grows a stretch at a time, not at every commit', async () => {
+    const j = openJournal(0);
+    open.push(j.journal);
+    const start = j.fileSize();
+    expect(Buffer.byteLength(j.onDisk())).toBe(start); // a journal just compacted holds records only
+    j.journal.command('game_a', wake(0));
+    await committed(j.journal);
+    const records = Buffer.byteLength(j.onDisk());
+    expect(j.fileSize()).toBe(records + PREALLOCATE_BYTES); // the batch that did not fit brought the next stretch
+    for (let n = 1; n <= 20; n++) {
+      j.journal.command('game_a', wake(n));
+      await committed(j.journal);
+    }
+    expect(j.syncs()).toBe(21);
+    expect(j.fileSize()).toBe(records + PREALLOCATE_BYTES); // the next 20 commits wrote into it
+    expect(j.onDisk().trim().split('\n').slice(-21).map((l) => /"at":(\d+)/.exec(l)?.[1])).toEqual(Array.from({ length: 21 }, (_, n) => String(1000 + n)));
   });
 });

@@ -11,13 +11,14 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { FastCounter, FastHistogram } from '../../server/http/metrics';
-import { openGameJournal, type AppendWrite } from '../../server/game/journal';
+import { openGameJournal, type JournalWrite } from '../../server/game/journal';
 import { encodeRecord } from '../../server/game/journalRecords';
+import { recordsOf } from '../../server/game/journalRecovery';
 
-/** What the next writes do: write half of what they are given, or fail; then write as usual. */
-const disk = { plan: [] as ('half' | 'fail')[], failed: () => {} };
+/** What the next writes do: write only so many bytes of what they are given, or fail; then write as usual. */
+const disk = { plan: [] as (number | 'fail')[], failed: () => {} };
 
-const plannedWrite: AppendWrite = (fd, buffer, offset, length, position, done) => {
+const plannedWrite: JournalWrite = (fd, buffer, offset, length, position, done) => {
   const step = disk.plan.shift();
   if (step === 'fail') {
     setImmediate(() => {
@@ -25,7 +26,7 @@ const plannedWrite: AppendWrite = (fd, buffer, offset, length, position, done) =
       disk.failed();
     });
   } else {
-    write(fd, buffer, offset, step === 'half' ? Math.ceil(length / 2) : length, position, done);
+    write(fd, buffer, offset, step === undefined ? length : Math.min(step, length), position, done);
   }
 };
 
@@ -36,11 +37,12 @@ describe('game journal write failures', () => {
     const bytes = new FastCounter('bytes', 'test');
     const dataDir = mkdtempSync(join(tmpdir(), 'journal-retry-'));
     const { journal } = openGameJournal(dataDir, { commitSeconds: commits, bytesWritten: bytes }, pino({ level: 'silent' }), { games: () => [], aiGames: () => [] }, { commitWindowMs: 0, write: plannedWrite });
-    const onDisk = () => readFileSync(join(dataDir, 'games', 'journal'), 'utf8');
+    const onDisk = () => recordsOf(readFileSync(join(dataDir, 'games', 'journal'), 'utf8'));
     const before = onDisk();
     const records = [0, 1].map((n) => encodeRecord({ k: 'cmd', g: 'game_a', e: { type: 'WAKE', at: 1000 + n } })).join('');
 
-    disk.plan = ['half', 'fail'];
+    const half = Math.ceil(records.length / 2);
+    disk.plan = [half, 'fail'];
     const failed = new Promise<void>((resolve) => (disk.failed = resolve));
     journal.command('game_a', { type: 'WAKE', at: 1000 });
     journal.command('game_a', { type: 'WAKE', at: 1001 });
@@ -50,7 +52,7 @@ describe('game journal write failures', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(journal.healthy).toBe(false);
     expect(told).toBe(false);
-    expect(onDisk()).toBe(before + records.slice(0, Math.ceil(records.length / 2)));
+    expect(onDisk()).toBe(before + records.slice(0, half));
 
     await vi.advanceTimersByTimeAsync(1000);
     await committed;
