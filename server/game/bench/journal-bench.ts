@@ -8,13 +8,16 @@
  * journal), moves per fdatasync, and the time from a move's record to its callback (p50/p99: what
  * the journal adds to a move's relay). The journal is in a
  * fresh directory under TMPDIR (put it on the disk the server's DATA_DIR is on).
+ * Then the synced write itself, as the journal makes it (over zeros written ahead of the records,
+ * PREALLOCATE_BYTES) against its peer, a synced append of the same bytes: wall and system time
+ * per write, for the batch sizes of 1,000 and 10,000 players (about 2 and 17 moves).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { FastCounter, FastHistogram } from '../../http/metrics';
-import { NO_RECORDER, openGameJournal, type GameRecorder } from '../journal';
+import { NO_RECORDER, PREALLOCATE_BYTES, openGameJournal, type GameRecorder } from '../journal';
 
 const RATE = Number(process.env.RATE ?? 500);
 const SECONDS = Number(process.env.SECONDS ?? 5);
@@ -89,4 +92,47 @@ out('|---|---|---|---|---|');
 for (const w of WINDOWS) {
   const r = await run(w);
   out(`| ${w} ms | ${(r.cpuUsPerMove - driver.cpuUsPerMove).toFixed(1)} | ${r.movesPerSync.toFixed(2)} | ${r.waitP50ms.toFixed(2)} ms | ${r.waitP99ms.toFixed(2)} ms |`);
+}
+
+/** Synced writes of `bytes` each until PREALLOCATE_BYTES are written: appended, or over zeros already on disk. */
+function syncedWrites(bytes: number, overZeros: boolean): { wallUs: number; systemUs: number } {
+  const dir = mkdtempSync(join(tmpdir(), 'journal-bench-'));
+  const file = join(dir, 'journal');
+  const count = Math.floor(PREALLOCATE_BYTES / bytes);
+  try {
+    if (overZeros) {
+      const fd = openSync(file, 'w');
+      writeSync(fd, Buffer.alloc(PREALLOCATE_BYTES));
+      fsyncSync(fd);
+      closeSync(fd);
+    }
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_DSYNC | (overZeros ? 0 : constants.O_APPEND);
+    const fd = openSync(file, flags, 0o666);
+    const batch = Buffer.alloc(bytes, 'x');
+    const cpu0 = process.cpuUsage();
+    const began = performance.now();
+    for (let i = 0; i < count; i++) writeSync(fd, batch, 0, bytes, overZeros ? i * bytes : null);
+    const wallUs = ((performance.now() - began) * 1000) / count;
+    const systemUs = process.cpuUsage(cpu0).system / count;
+    closeSync(fd);
+    return { wallUs, systemUs };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+out('');
+out('one synced write (O_DSYNC), median of 3 rounds of 1 MiB each:');
+out('| batch | append: wall / system µs | over zeros made ahead: wall / system µs | ratio (wall, system) |');
+out('|---|---|---|---|');
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+for (const bytes of [400, 3000]) {
+  const append: { wallUs: number; systemUs: number }[] = [];
+  const over: { wallUs: number; systemUs: number }[] = [];
+  for (let round = 0; round < 3; round++) {
+    append.push(syncedWrites(bytes, false));
+    over.push(syncedWrites(bytes, true));
+  }
+  const [aw, as, ow, os] = [median(append.map((r) => r.wallUs)), median(append.map((r) => r.systemUs)), median(over.map((r) => r.wallUs)), median(over.map((r) => r.systemUs))];
+  out(`| ${bytes} B | ${aw.toFixed(0)} / ${as.toFixed(0)} | ${ow.toFixed(0)} / ${os.toFixed(0)} | ${(ow / aw).toFixed(2)}, ${(os / as).toFixed(2)} |`);
 }
