@@ -80,10 +80,10 @@ const RETRY_AFTER_MS = 1000;
  * reason. `npm run bench:journal` measures both: a 3 KB synced write took 302 µs and 111 µs of
  * system time as an append, 184 µs and 62 µs over zeros already on disk (BENCHMARKS.md, "Clock
  * reports every 10 s, and the journal's writes over zeros"). A batch that does not fit carries
- * the next stretch of zeros in its own write. The records end at the first zero byte: a record never holds one (its JSON escapes it).
+ * the next stretch of zeros in its own write. The records end at the first zero byte: a record
+ * never holds one (its JSON escapes it).
  */
 export const PREALLOCATE_BYTES = 1024 * 1024;
-const ZEROS = Buffer.alloc(PREALLOCATE_BYTES);
 
 /** How the journal writes a batch at a position of its file: node:fs's `write`, with the arguments it uses. */
 export type JournalWrite = (
@@ -105,8 +105,8 @@ export interface JournalOptions {
   write?: JournalWrite;
 }
 
-/** The batch being appended, and how far: a failed write's retry goes on from where it stopped. */
-interface Appending {
+/** The batch being written, and how far: a failed write's retry goes on from where it stopped. */
+interface BatchWrite {
   batch: string[];
   /** the batch's records, then zeros when the file needs more room (PREALLOCATE_BYTES) */
   bytes: Buffer;
@@ -121,7 +121,7 @@ interface Appending {
 
 export class GameJournal implements GameRecorder, AiGameRecorder {
   private readonly commits: GroupCommit<string>;
-  private appending: Appending | null = null;
+  private writing: BatchWrite | null = null;
   private closed = false;
   private closing: Promise<void> | null = null;
   private readonly aliveTimer: NodeJS.Timeout;
@@ -151,7 +151,7 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
     this.commits = new GroupCommit<string>(
       {
         write: (batch) => this.write(batch),
-        failed: (err) => this.log.error({ err, bytes: this.appending?.bytes.length, offset: this.appending?.written }, 'game journal write failed; moves wait until it succeeds'),
+        failed: (err) => this.log.error({ err, bytes: this.writing?.bytes.length, offset: this.writing?.written }, 'game journal write failed; moves wait until it succeeds'),
         recovered: () => this.log.info('game journal writes again'),
         callbackFailed: (err) => this.log.error({ err }, 'sending after a journal commit failed'),
       },
@@ -209,18 +209,17 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
 
   /**
    * A batch's first attempt compacts the journal instead when it has grown past its size (the
-   * live logs hold the batch's records too); otherwise, and on a retry, the batch is appended.
+   * live logs hold the batch's records too); otherwise, and on a retry, the batch is written.
    */
   private write(batch: string[]): Promise<void> {
-    if (this.appending?.batch !== batch) {
+    if (this.writing?.batch !== batch) {
       if (this.size >= this.compactAt && this.compact()) return Promise.resolve();
       const records = Buffer.from(batch.join(''));
-      const fits = this.size + records.length <= this.fileSize;
-      const bytes = fits ? records : Buffer.concat([records, ZEROS]);
-      this.appending = { batch, bytes, records: records.length, at: this.size, written: 0, began: performance.now() };
+      const bytes = this.size + records.length <= this.fileSize ? records : followedByZeros(records);
+      this.writing = { batch, bytes, records: records.length, at: this.size, written: 0, began: performance.now() };
     }
-    const appending = this.appending;
-    return new Promise((resolve, reject) => this.writeFrom(appending, resolve, reject));
+    const writing = this.writing;
+    return new Promise((resolve, reject) => this.writeFrom(writing, resolve, reject));
   }
 
   /**
@@ -229,7 +228,7 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
    * to the pool instead of two (each trip costs about as much CPU as the sync itself). Where the
    * platform has no O_DSYNC, an fdatasync follows the write.
    */
-  private writeFrom(a: Appending, done: () => void, failed: (err: Error) => void): void {
+  private writeFrom(a: BatchWrite, done: () => void, failed: (err: Error) => void): void {
     if (a.written < a.bytes.length) {
       this.writeAt(this.fd, a.bytes, a.written, a.bytes.length - a.written, a.at + a.written, (err, written) => {
         if (err) return failed(err);
@@ -237,15 +236,15 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
         this.writeFrom(a, done, failed);
       });
     } else if (SYNCED_WRITES) {
-      this.appended(a);
+      this.wroteBatch(a);
       done();
     } else {
-      fdatasync(this.fd, (err) => (err ? failed(err) : (this.appended(a), done())));
+      fdatasync(this.fd, (err) => (err ? failed(err) : (this.wroteBatch(a), done())));
     }
   }
 
-  private appended(a: Appending): void {
-    this.appending = null;
+  private wroteBatch(a: BatchWrite): void {
+    this.writing = null;
     this.metrics.commitSeconds.observe((performance.now() - a.began) / 1000);
     this.metrics.bytesWritten.add(a.records);
     this.size += a.records;
@@ -255,7 +254,7 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
   /**
    * Rewrites the journal with the live games' logs only (they hold everything gathered so far),
    * after moving the finished games to the finished file. Synchronous, between two batches. False
-   * (logged) when it could not be done: the batch is then appended as usual, and the next attempt
+   * (logged) when it could not be done: the batch is then written as usual, and the next attempt
    * waits for the journal to double.
    */
   private compact(): boolean {
@@ -272,7 +271,7 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
       this.compactAt = Math.max(this.compactAt, 2 * size);
       return true;
     } catch (err) {
-      this.log.error({ err }, 'game journal compaction failed; appending as before');
+      this.log.error({ err }, 'game journal compaction failed; writing as before');
       this.compactAt *= 2;
       return false;
     }
@@ -347,6 +346,13 @@ const SYNCED_WRITES = typeof constants.O_DSYNC === 'number';
 function openForWriting(file: string): number {
   const flags = constants.O_WRONLY | constants.O_CREAT;
   return openSync(file, SYNCED_WRITES ? flags | constants.O_DSYNC : flags, 0o666);
+}
+
+/** A batch past the zeros made ahead, with the next stretch of them after its records. */
+function followedByZeros(records: Buffer): Buffer {
+  const bytes = Buffer.alloc(records.length + PREALLOCATE_BYTES);
+  records.copy(bytes);
+  return bytes;
 }
 
 function isEmpty(items: Iterable<unknown>): boolean {
