@@ -125,14 +125,10 @@ out('');
 out('one synced write (O_DSYNC), median of 3 rounds of 1 MiB each:');
 out('| batch | append: wall / system µs | over zeros made ahead: wall / system µs | ratio (wall, system) |');
 out('|---|---|---|---|');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
 for (const bytes of [400, 3000]) {
-  const append: { wallUs: number; systemUs: number }[] = [];
-  const over: { wallUs: number; systemUs: number }[] = [];
-  for (let round = 0; round < 3; round++) {
-    append.push(syncedWrites(bytes, false));
-    over.push(syncedWrites(bytes, true));
-  }
-  const [aw, as, ow, os] = [median(append.map((r) => r.wallUs)), median(append.map((r) => r.systemUs)), median(over.map((r) => r.wallUs)), median(over.map((r) => r.systemUs))];
+  const rounds = [0, 1, 2].map(() => ({ append: syncedWrites(bytes, false), over: syncedWrites(bytes, true) }));
+  const [aw, as] = [median(rounds.map((r) => r.append.wallUs)), median(rounds.map((r) => r.append.systemUs))];
+  const [ow, os] = [median(rounds.map((r) => r.over.wallUs)), median(rounds.map((r) => r.over.systemUs))];
   out(`| ${bytes} B | ${aw.toFixed(0)} / ${as.toFixed(0)} | ${ow.toFixed(0)} / ${os.toFixed(0)} | ${(ow / aw).toFixed(2)}, ${(os / as).toFixed(2)} |`);
 }
