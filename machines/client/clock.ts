@@ -3,7 +3,7 @@
  * core's own clock formula and format. The multiplayer view's clocks are its copy of the game's
  * core state (gameMirror.ts), re-anchored to the server's clocks whenever the server sends them.
  */
-import type { Color, ClocksMs } from '../protocol/messages';
+import type { Color, ClocksMs, Timers } from '../protocol/messages';
 import { runningClocks } from '../game/clock';
 import { UNTIMED_PLIES } from '../game/defaults';
 
@@ -20,6 +20,11 @@ export interface ClockState {
 /** The side whose clock runs after `plies` plies with `turn` to move: from the second ply on (the game core's rule). */
 export function runningSide(plies: number, turn: Color): Color | null {
   return plies >= UNTIMED_PLIES ? turn : null;
+}
+
+/** The server's clocks of a reading: its milliseconds, or its whole seconds when it has no `clocks` (the original unit). */
+export function readingClocks(reading: { timers: Timers; clocks?: ClocksMs }): ClocksMs {
+  return reading.clocks ?? { white: reading.timers.white * 1000, black: reading.timers.black * 1000 };
 }
 
 export function currentClocks(state: ClockState, now: number): ClocksMs {

@@ -20,6 +20,7 @@ import type {
 import { clocksAt } from '../game/clock';
 import { opposite } from '../game/display';
 import type { GameState, WireMove } from '../game/types';
+import { readingClocks } from './clock';
 import { placement, positionOf } from './engine';
 import {
   atServerPosition, copyOfServerGame, endedByServer, playMove, viewOf, withServerClocks, withoutLastMove, type GameView,
@@ -159,7 +160,7 @@ export const multiplayerGameMachine = setup({
                 clockMs: m.timerDuration * 1000,
                 moves: st?.moves ?? [],
                 fen: st?.fen || undefined,
-                clocks: st?.clocks ?? (st?.timers ? { white: st.timers.white * 1000, black: st.timers.black * 1000 } : undefined),
+                clocks: st ? readingClocks(st) : undefined,
               }, context.now());
               return {
                 gameId: m.gameId, color: m.color, opponentId: m.opponentId,
@@ -242,7 +243,7 @@ export const multiplayerGameMachine = setup({
             TIMERS: {
               guard: ({ context, event }) => !event.msg.gameId || event.msg.gameId === context.gameId,
               actions: assign(({ context, event }) => {
-                const clocks = event.msg.clocks ?? { white: event.msg.timers.white * 1000, black: event.msg.timers.black * 1000 };
+                const clocks = readingClocks(event.msg);
                 return context.game ? showing(withServerClocks(context.game, clocks, context.now())) : {};
               }),
             },

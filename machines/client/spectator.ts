@@ -6,7 +6,7 @@
  */
 import { START_FEN } from '../chess/index';
 import type { Color, GameEndReason, PlayerRating, ServerMessage, WatchStartMsg, Winner } from '../protocol/messages';
-import { currentClocks, runningSide, type ClockState } from './clock';
+import { currentClocks, readingClocks, runningSide, type ClockState } from './clock';
 import { applyMove } from './engine';
 import { replayMoves, type Ply } from './moveHistory';
 
@@ -39,7 +39,7 @@ const turnOf = (fen: string): Color => (fen.split(' ')[1] === 'b' ? 'black' : 'w
 export function watchedGame(msg: WatchStartMsg, now: number): WatchedGame {
   const st = msg.currentState;
   const plies = replayMoves(st.moves.map((m) => `${m.from}${m.to}${m.promotion ?? ''}`));
-  const clocks = st.clocks ?? { white: st.timers.white * 1000, black: st.timers.black * 1000 };
+  const clocks = readingClocks(st);
   return {
     gameId: msg.gameId,
     white: { name: msg.white.name, rating: msg.ratings?.white ?? null },
@@ -62,7 +62,7 @@ export function followWatched(game: WatchedGame, msg: ServerMessage, now: number
       return game.end ? game : moved(game, msg, now);
     case 'timerUpdate':
       if (game.end) return game;
-      return { ...game, clock: { ...game.clock, clocks: msg.clocks ?? { white: msg.timers.white * 1000, black: msg.timers.black * 1000 }, syncedAt: now } };
+      return { ...game, clock: { ...game.clock, clocks: readingClocks(msg), syncedAt: now } };
     case 'gameEnd':
       if (game.end) return game;
       return { ...game, end: { winner: msg.winner, reason: msg.reason }, clock: { clocks: currentClocks(game.clock, now), syncedAt: now, running: null } };
