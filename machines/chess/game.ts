@@ -81,7 +81,13 @@ const TYPES: readonly PieceType[] = ['p', 'n', 'b', 'r', 'q', 'k'];
 
 export class ChessGame {
   private pos: Position;
-  private startFen: string;
+  /**
+   * The FEN the game started from as it was given, and its normalised form (what fen() would
+   * have said then) once asked for: a server loads a position for every move it relays and
+   * almost never needs the start again.
+   */
+  private startFenGiven: string;
+  private startFenNormal: string | null;
   /**
    * The moves played, as move codes: with the start FEN, the whole game. Their descriptions
    * (PlayedMove: SAN, FEN after, ...) are not kept; history() and pgn() rebuild them when asked.
@@ -101,7 +107,8 @@ export class ChessGame {
   /** Default START_FEN; throws FenError (see fen-error.ts) for a bad FEN. */
   constructor(fen: string = START_FEN) {
     this.pos = Position.fromFen(fen);
-    this.startFen = this.pos.toFen();
+    this.startFenGiven = fen;
+    this.startFenNormal = this.pos.toFen();
     this.hashLo.push(this.pos.hashLo);
     this.hashHi.push(this.pos.hashHi);
   }
@@ -113,7 +120,8 @@ export class ChessGame {
    */
   load(fen: string): this {
     this.pos.loadFen(fen);
-    this.startFen = this.pos.toFen();
+    this.startFenGiven = fen;
+    this.startFenNormal = null;
     this.codes.length = 0;
     this.hashLo.length = 0;
     this.hashHi.length = 0;
@@ -342,6 +350,11 @@ export class ChessGame {
   /** Whether the side to move has no legal move: a list already made is used, else the search stops at the first legal move. */
   private noMovesNow(): boolean {
     return this.moveCount >= 0 ? this.moveCount === 0 : !hasLegalMove(this.pos);
+  }
+
+  /** The start position's FEN, normalised as fen() writes it. */
+  private get startFen(): string {
+    return (this.startFenNormal ??= Position.fromFen(this.startFenGiven).toFen());
   }
 
   /** The moves played so far, each as play() described it: rebuilt by replaying the game (plies() is the count). */

@@ -13,6 +13,7 @@ import {
   CASTLE_KEY_HI as CASTLE_KEY_HI_, CASTLE_KEY_LO as CASTLE_KEY_LO_, EP_KEY_HI as EP_KEY_HI_, EP_KEY_LO as EP_KEY_LO_, PIECE_KEY_HI as PIECE_KEY_HI_, PIECE_KEY_LO as PIECE_KEY_LO_, SIDE_KEY_HI as SIDE_KEY_HI_, SIDE_KEY_LO as SIDE_KEY_LO_,
 } from './zobrist';
 import { FenError } from './fen-error';
+import { fenFields, isDigits, readPlacement } from './fenText';
 import {
   parseSquare as parseSquare_, squareName as squareName_,
 } from './squares';
@@ -119,6 +120,15 @@ const U_HASH_HI = 5;
 const U_SIZE = 8;
 
 let LOAD_SCRATCH: Position | undefined;
+/** The board loadFen reads a placement into before it checks the whole FEN. */
+const LOAD_BOARD = new Int8Array(64);
+/** Each castling right's letter, bit, king and rook home squares, and what it needs, for loadFen. */
+const CASTLING_RIGHTS: readonly (readonly [string, number, number, number, string])[] = [
+  ['K', CASTLE_WK, 4, 7, 'white king on e1 and white rook on h1'],
+  ['Q', CASTLE_WQ, 4, 0, 'white king on e1 and white rook on a1'],
+  ['k', CASTLE_BK, 60, 63, 'black king on e8 and black rook on h8'],
+  ['q', CASTLE_BQ, 60, 56, 'black king on e8 and black rook on a8'],
+];
 
 export class Position {
   /** Piece code per square (0 empty). */
@@ -441,31 +451,14 @@ export class Position {
   /** Replaces the whole position with the one described by fen; throws FenError (and then changes nothing). */
   loadFen(fen: string): void {
     if (typeof fen !== 'string') throw new FenError('Invalid FEN: expected a string');
-    const fields = fen.trim().split(/\s+/);
+    const fields = fenFields(fen);
     if (fields.length < 4 || fields[0] === '') {
       throw new FenError(`Invalid FEN: expected at least 4 space-separated fields (placement, side, castling, en passant), got ${fields[0] === '' ? 0 : fields.length}`);
     }
     if (fields.length > 6) throw new FenError(`Invalid FEN: expected at most 6 fields, got ${fields.length}`);
     const [placement, side, castlingField, epField] = fields;
-    const board = new Int8Array(64);
-    const ranks = placement.split('/');
-    if (ranks.length !== 8) throw new FenError(`Invalid FEN: piece placement must have 8 ranks separated by '/', got ${ranks.length}`);
-    for (let i = 0; i < 8; i++) {
-      const rank = 7 - i;
-      let file = 0;
-      for (const ch of ranks[i]) {
-        if (ch >= '1' && ch <= '8') {
-          file += ch.charCodeAt(0) - 48;
-        } else {
-          const t = PIECE_CHARS.indexOf(ch.toLowerCase());
-          if (t <= 0 || ch === ' ') throw new FenError(`Invalid FEN: bad piece letter '${ch}' in rank ${rank + 1}`);
-          if (file < 8) board[rank * 8 + file] = ((ch === ch.toLowerCase() ? BLACK : WHITE) << 3) | t;
-          file++;
-        }
-        if (file > 8) break;
-      }
-      if (file !== 8) throw new FenError(`Invalid FEN: rank ${rank + 1} ('${ranks[i]}') does not describe exactly 8 squares`);
-    }
+    const board = LOAD_BOARD.fill(0);
+    readPlacement(placement, board);
     const kings = [0, 0];
     const kingSq = [-1, -1];
     for (let sq = 0; sq < 64; sq++) {
@@ -490,13 +483,7 @@ export class Position {
       if (!/^K?Q?k?q?$/.test(castlingField) || castlingField === '') {
         throw new FenError(`Invalid FEN: castling field must be '-' or a subset of 'KQkq' in that order, got '${castlingField}'`);
       }
-      const checks: [string, number, number, number, string][] = [
-        ['K', CASTLE_WK, 4, 7, 'white king on e1 and white rook on h1'],
-        ['Q', CASTLE_WQ, 4, 0, 'white king on e1 and white rook on a1'],
-        ['k', CASTLE_BK, 60, 63, 'black king on e8 and black rook on h8'],
-        ['q', CASTLE_BQ, 60, 56, 'black king on e8 and black rook on a8'],
-      ];
-      for (const [ch, bit, k, r, need] of checks) {
+      for (const [ch, bit, k, r, need] of CASTLING_RIGHTS) {
         if (!castlingField.includes(ch)) continue;
         const c = ch === ch.toUpperCase() ? WHITE : BLACK;
         if (board[k] !== ((c << 3) | KING) || board[r] !== ((c << 3) | ROOK)) {
@@ -523,11 +510,11 @@ export class Position {
     let halfmove = 0;
     let fullmove = 1;
     if (fields.length >= 5) {
-      if (!/^\d+$/.test(fields[4])) throw new FenError(`Invalid FEN: halfmove clock must be a non-negative integer, got '${fields[4]}'`);
+      if (!isDigits(fields[4])) throw new FenError(`Invalid FEN: halfmove clock must be a non-negative integer, got '${fields[4]}'`);
       halfmove = parseInt(fields[4], 10);
     }
     if (fields.length >= 6) {
-      if (!/^\d+$/.test(fields[5]) || parseInt(fields[5], 10) < 1) throw new FenError(`Invalid FEN: fullmove number must be a positive integer, got '${fields[5]}'`);
+      if (!isDigits(fields[5]) || parseInt(fields[5], 10) < 1) throw new FenError(`Invalid FEN: fullmove number must be a positive integer, got '${fields[5]}'`);
       fullmove = parseInt(fields[5], 10);
     }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ChessGame, FenError, Position, START_FEN } from '../../machines/chess';
+import { fenFields } from '../../machines/chess/fenText';
 
 function fenError(fen: string): string {
   try {
@@ -58,6 +59,34 @@ describe('FEN import errors say what is wrong', () => {
     expect(fenError('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0')).toMatch(/fullmove number/);
     expect(fenError(`${START_FEN} extra`)).toMatch(/at most 6 fields/);
   });
+  it('only ASCII piece letters', () => {
+    // the Kelvin sign lower-cases to 'k'; a FEN's letters are ASCII
+    expect(fenError('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ\u212ABNR w - - 0 1')).toMatch(/bad piece letter '\u212A' in rank 1/);
+    expect(fenError('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ\u{1F451}BNR w - - 0 1')).toMatch(/bad piece letter '\u{1F451}' in rank 1/u);
+  });
+  it('fields may be separated by any run of whitespace, before and after too', () => {
+    const normal = new ChessGame(START_FEN).fen();
+    for (const spaced of [
+      `  ${START_FEN}  `,
+      START_FEN.replaceAll(' ', '   '),
+      START_FEN.replaceAll(' ', '\t'),
+      START_FEN.replace(' ', '\u00a0').replace(' ', '\n '),
+      START_FEN.replaceAll(' ', '\u2003'),
+    ]) {
+      expect(new ChessGame(spaced).fen()).toBe(normal);
+    }
+  });
+  it('splits fields exactly as trimming and splitting on whitespace would (2,000 random texts)', () => {
+    const alphabet = ['a', '/', '1', ' ', ' ', '  ', '\t', '\n', '\u00a0', '\u2028', '\ufeff', '\u1680', '\u3000', 'K', '-'];
+    let seed = 20261126;
+    const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (let n = 0; n < 2000; n++) {
+      let text = '';
+      const length = Math.floor(random() * 12);
+      for (let i = 0; i < length; i++) text += alphabet[Math.floor(random() * alphabet.length)];
+      expect(fenFields(text), JSON.stringify(text)).toEqual(text.trim().split(/\s+/));
+    }
+  });
   it('a failed load leaves the position unchanged', () => {
     const p = Position.fromFen(START_FEN);
     expect(() => p.loadFen('4k3/8/8/8/8/8/8/r3K3 b - - 0 1')).toThrow(FenError);
@@ -75,6 +104,13 @@ describe('FEN export', () => {
   });
   it('defaults the counters to 0 1 when only four fields are given', () => {
     expect(new ChessGame('4k3/8/8/8/8/8/8/4K3 w - -').fen()).toBe('4k3/8/8/8/8/8/8/4K3 w - - 0 1');
+  });
+  it('a game loaded from a loosely written FEN writes its start normalised in the PGN and replays from it', () => {
+    const game = new ChessGame().load('  4k3/8/8/8/8/8/8/4K2R  w   K  - ');
+    expect(game.play('e1g1')?.san).toBe('O-O');
+    expect(game.pgn()).toContain('[FEN "4k3/8/8/8/8/8/8/4K2R w K - 0 1"]');
+    expect(game.history().map((m) => m.san)).toEqual(['O-O']);
+    expect(game.clone().fen()).toBe(game.fen());
   });
   it('writes the en passant square only when the capture is legal', () => {
     const g = new ChessGame();
