@@ -5,7 +5,7 @@
  */
 export { createGame, step, gamePgn } from './step';
 export { gameLogic, type GameActor } from './actor';
-export { newGameLog, replay, clockHistory, logPgn, shiftLog, lastLogTime } from './log';
+export { newGameLog, replay, clockHistory, logPgn, shiftLog, lastLogTime, timedCommand } from './log';
 export { rejoinState, uciToWireMove } from './rejoin';
 export { clocksAt, clockRunning, flagGraceMs, creditLag, runningClocks, wakeAt } from './clock';
 export { formatClock, timerSeconds, toTimers, REASON_LABELS, reasonLabel, outcomeFor, opposite } from './display';

@@ -4,13 +4,24 @@
  *
  *   { "v": 1,
  *     "input": { "gameId": "…", "white": {…}, "black": {…}, "startedAt": 1234.5, … },
- *     "entries": [ { "type": "MOVE", "playerId": "…", "move": { "from": "e2", "to": "e4" }, "at": 1301.2 }, … ] }
+ *     "entries": [ { "at": 1301.2, "type": "MOVE", "playerId": "…", "move": { "from": "e2", "to": "e4" } }, … ] }
  *
  * Replaying it with the pure step gives the game's state exactly (the same JSON), so the log is
  * all a game needs to be stored, moved to another process or archived.
  */
 import { gamePgn, createGame, step } from './step';
-import { GAME_LOG_VERSION, type ClocksMs, type GameInput, type GameLog, type GameState, type TimedCommand } from './types';
+import { GAME_LOG_VERSION, type ClocksMs, type GameCommand, type GameInput, type GameLog, type GameState, type TimedCommand } from './types';
+
+/**
+ * `command` stamped with the time it arrived: the entry a host logs and sends to the game actor.
+ * `at` comes first on purpose. V8 (Node 20) gives every object made as `{ ...command, at }` a
+ * hidden class of its own, so each later read of a command (the step, the actor, the journal's
+ * encoder) missed V8's inline caches, and each logged entry kept a class of its own in memory.
+ * Made this way, every command of a kind shares one class (tests/game/log.test.ts checks it).
+ */
+export function timedCommand(command: GameCommand, at: number): TimedCommand {
+  return { at, ...command };
+}
 
 /** An empty log for a game created from `input`. */
 export function newGameLog(input: GameInput): GameLog {

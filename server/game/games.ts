@@ -16,6 +16,7 @@ import {
   clocksAt,
   opposite,
   rejoinState,
+  timedCommand,
   wakeAt,
   type GameActor,
   type GameCommand,
@@ -330,7 +331,7 @@ export class GameManager {
     if (this.opts.mayPlay && !this.opts.mayPlay()) return false;
     this.moveArrivedAt = arrivedAt ?? 0;
     try {
-      const entry = { ...cmd, at: performance.now() };
+      const entry = timedCommand(cmd, performance.now());
       game.log.entries.push(entry);
       this.recorder.command(game.id, entry);
       game.actor.send(entry);

@@ -17,7 +17,7 @@
  * 0.1 s instead of 0.2-0.5 s, before the server listens.
  */
 import { ChessGame } from '../../machines/chess';
-import type { GameCommand } from '../../machines/game';
+import { timedCommand, type GameCommand } from '../../machines/game';
 import { createGameActor } from './machines';
 import { readMoveFrame } from '../realtime/moveFrame';
 
@@ -93,8 +93,8 @@ export function warmUpGameMachine(rounds = 8): { games: number; endings: string[
       actor.start();
       for (const step of steps) {
         if (typeof step === 'number') now += step;
-        else if (step.type === 'MOVE') actor.send({ ...step, lagMs: r % 2 ? 25.5 : undefined, at: now });
-        else actor.send({ ...step, at: now });
+        else if (step.type === 'MOVE') actor.send(timedCommand({ ...step, lagMs: r % 2 ? 25.5 : undefined }, now));
+        else actor.send(timedCommand(step, now));
       }
       actor.stop();
       games++;
