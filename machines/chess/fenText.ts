@@ -1,8 +1,9 @@
 /**
- * Reading the text of a FEN: its fields, its piece placement, its counters. These read character
- * codes rather than making a string per character or per rank: a server keeps each game's
- * position as a FEN and loads it for every move it relays. Position.loadFen checks what the
- * fields mean (kings, castling rights, en passant, check).
+ * The text of a FEN: the letters of the pieces, both ways (Position.toFen writes with them), and
+ * reading a FEN's fields, its piece placement and its counters. These read character codes rather
+ * than making a string per character or per rank: a server keeps each game's position as a FEN
+ * and loads it for every move it relays. Position.loadFen checks what the fields mean (kings,
+ * castling rights, en passant, check).
  */
 import { FenError } from './fen-error';
 import { BLACK, PIECE_CHARS, WHITE } from './types';
@@ -11,12 +12,17 @@ const SPACE = 32;
 const SLASH = 47;
 const DIGIT_0 = 48;
 
-/** Board code (colour << 3 | type) of each ASCII piece letter, 0 for any other character. */
-const PIECE_OF_LETTER = new Int8Array(128);
+/** The FEN letter (as a char code) of each board code (colour << 3 | type), 0 for an empty square. */
+export const LETTER_OF_PIECE = new Uint16Array(16);
 for (let t = 1; t < PIECE_CHARS.length; t++) {
-  PIECE_OF_LETTER[PIECE_CHARS.toUpperCase().charCodeAt(t)] = (WHITE << 3) | t;
-  PIECE_OF_LETTER[PIECE_CHARS.charCodeAt(t)] = (BLACK << 3) | t;
+  LETTER_OF_PIECE[(WHITE << 3) | t] = PIECE_CHARS.toUpperCase().charCodeAt(t);
+  LETTER_OF_PIECE[(BLACK << 3) | t] = PIECE_CHARS.charCodeAt(t);
 }
+/** The board code of each ASCII piece letter (LETTER_OF_PIECE read backwards), 0 for any other character. */
+const PIECE_OF_LETTER = new Int8Array(128);
+LETTER_OF_PIECE.forEach((letter, code) => {
+  if (letter) PIECE_OF_LETTER[letter] = code;
+});
 
 /** A character that may be part of a run of whitespace other than one plain space (checked by the slow path). */
 function mayBeOtherWhitespace(code: number): boolean {

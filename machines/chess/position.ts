@@ -7,13 +7,13 @@ import {
   BISHOP_EMPTY_HI as BISHOP_EMPTY_HI_, BISHOP_EMPTY_LO as BISHOP_EMPTY_LO_, KING_HI as KING_HI_, KING_LO as KING_LO_, KNIGHT_HI as KNIGHT_HI_, KNIGHT_LO as KNIGHT_LO_, PAWN_HI as PAWN_HI_, PAWN_LO as PAWN_LO_, ROOK_EMPTY_HI as ROOK_EMPTY_HI_, ROOK_EMPTY_LO as ROOK_EMPTY_LO_, SLIDER_HI as SLIDER_HI_, SLIDER_LO as SLIDER_LO_, bishopIndex as bishopIndex_, rookIndex as rookIndex_,
 } from './attacks';
 import {
-  BISHOP as BISHOP_, BLACK as BLACK_, CASTLE_BK as CASTLE_BK_, CASTLE_BQ as CASTLE_BQ_, CASTLE_WK as CASTLE_WK_, CASTLE_WQ as CASTLE_WQ_, FLAG_CASTLE as FLAG_CASTLE_, FLAG_DOUBLE as FLAG_DOUBLE_, FLAG_EP as FLAG_EP_, FLAG_PROMO_N as FLAG_PROMO_N_, KING as KING_, KNIGHT as KNIGHT_, PAWN as PAWN_, PIECE_CHARS as PIECE_CHARS_, QUEEN as QUEEN_, ROOK as ROOK_, WHITE as WHITE_, encodeMove as encodeMove_,
+  BISHOP as BISHOP_, BLACK as BLACK_, CASTLE_BK as CASTLE_BK_, CASTLE_BQ as CASTLE_BQ_, CASTLE_WK as CASTLE_WK_, CASTLE_WQ as CASTLE_WQ_, FLAG_CASTLE as FLAG_CASTLE_, FLAG_DOUBLE as FLAG_DOUBLE_, FLAG_EP as FLAG_EP_, FLAG_PROMO_N as FLAG_PROMO_N_, KING as KING_, KNIGHT as KNIGHT_, PAWN as PAWN_, QUEEN as QUEEN_, ROOK as ROOK_, WHITE as WHITE_, encodeMove as encodeMove_,
 } from './types';
 import {
   CASTLE_KEY_HI as CASTLE_KEY_HI_, CASTLE_KEY_LO as CASTLE_KEY_LO_, EP_KEY_HI as EP_KEY_HI_, EP_KEY_LO as EP_KEY_LO_, PIECE_KEY_HI as PIECE_KEY_HI_, PIECE_KEY_LO as PIECE_KEY_LO_, SIDE_KEY_HI as SIDE_KEY_HI_, SIDE_KEY_LO as SIDE_KEY_LO_,
 } from './zobrist';
 import { FenError } from './fen-error';
-import { fenFields, isDigits, readPlacement } from './fenText';
+import { LETTER_OF_PIECE as LETTER_OF_PIECE_, fenFields, isDigits, readPlacement } from './fenText';
 import {
   parseSquare as parseSquare_, squareName as squareName_,
 } from './squares';
@@ -47,13 +47,8 @@ const FLAG_PROMO_N = FLAG_PROMO_N_;
 const KING = KING_;
 const KNIGHT = KNIGHT_;
 const PAWN = PAWN_;
-const PIECE_CHARS = PIECE_CHARS_;
-/** FEN letter (as a char code) of each board code: type in the low 3 bits, bit 3 set for black. */
-const FEN_PIECE_CODES = new Uint16Array(16);
-for (let t = 1; t < 7; t++) {
-  FEN_PIECE_CODES[t] = PIECE_CHARS.toUpperCase().charCodeAt(t);
-  FEN_PIECE_CODES[t | 8] = PIECE_CHARS.charCodeAt(t);
-}
+/** FEN letter (as a char code) of each board code (fenText.ts). */
+const FEN_PIECE_CODES = LETTER_OF_PIECE_;
 /**
  * toFen writes the whole FEN as bytes into this buffer and decodes it once. The longest FEN is
  * 64 + 7 placement bytes, 13 more for the side, castling and en passant fields and their
