@@ -17,7 +17,7 @@ import { GAME_LOG_VERSION, type ClocksMs, type GameCommand, type GameInput, type
  * `at` comes first on purpose. V8 (Node 20) gives every object made as `{ ...command, at }` a
  * hidden class of its own, so each later read of a command (the step, the actor, the journal's
  * encoder) missed V8's inline caches, and each logged entry kept a class of its own in memory.
- * Made this way, every command of a kind shares one class (tests/game/log.test.ts checks it).
+ * Made this way, every command of a kind shares one class (tests/machines/gameLog.test.ts checks it).
  */
 export function timedCommand(command: GameCommand, at: number): TimedCommand {
   return { at, ...command };
