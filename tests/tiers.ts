@@ -64,7 +64,11 @@ const EXCLUSIVE = [
  * Files that take about 10 s or more (tsc over the project: 8-9 s). vitest starts the files it
  * has no timings for (a fresh clone, as in CI) largest first, and these are small files: started
  * last, they would end their group of tiers alone on one core. tests/sequencer.ts starts them
- * first in their group.
+ * first in their group, in this list's order: the differential games, which only compute, take
+ * the cores first, and the files that mostly wait on the processes they start come after them and
+ * overlap each other's waiting. Left to vitest's order by size, those came first and the
+ * differential files last: on a fresh clone the first group then left the cores partly idle for
+ * its first 50 s and ended 35 s later (BENCHMARKS.md, the suite on a third host).
  */
 export const LONG_FILES = [
   DIFFERENTIAL,
@@ -76,10 +80,18 @@ export const LONG_FILES = [
   /^tests\/machines\/gameReplay\.test\.ts$/,
 ];
 
+/**
+ * Where a test file (by its absolute path, or its path from the repository root) stands among the
+ * long ones: the index of the first LONG_FILES pattern it matches, or -1 when it is not long.
+ */
+export function longRank(file: string): number {
+  const path = fromRoot(file);
+  return LONG_FILES.findIndex((re) => re.test(path));
+}
+
 /** Whether a test file (by its absolute path, or its path from the repository root) is a long one. */
 export function isLong(file: string): boolean {
-  const path = fromRoot(file);
-  return LONG_FILES.some((re) => re.test(path));
+  return longRank(file) >= 0;
 }
 
 /** A file's path from the repository root, with forward slashes, as the patterns here have it. */
