@@ -3,13 +3,11 @@
  * must reach the server, which tells its players, closes their sockets and exits, releasing the
  * data directory, so that the next start succeeds.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TestClient } from './helpers';
 import { startWithNpm, type Proc } from './serverProcess';
 import { processAlive } from '../support/processes';
+import { freshDataDir } from '../support/pgliteTemplate';
 
 async function stopsOn(signal: NodeJS.Signals, proc: Proc): Promise<void> {
   const player = await TestClient.connect(proc.url);
@@ -25,8 +23,9 @@ async function stopsOn(signal: NodeJS.Signals, proc: Proc): Promise<void> {
 
 describe('npm start', () => {
   it('SIGTERM and SIGINT to npm stop the server within 5 s with the shutdown message, and the next start succeeds', async () => {
-    // accounts on: the embedded database locks the data directory while a server holds it
-    const env = { DATA_DIR: mkdtempSync(join(tmpdir(), 'npm-start-')), ACCOUNTS_ENABLED: '1' };
+    // accounts on: the embedded database locks the data directory while a server holds it (a copy
+    // of a made database: a first start on an empty directory, which makes one, is tested apart)
+    const env = { DATA_DIR: await freshDataDir('npm-start-'), ACCOUNTS_ENABLED: '1' };
     await stopsOn('SIGTERM', await startWithNpm(env));
     await stopsOn('SIGINT', await startWithNpm(env));
     const third = await startWithNpm(env);
