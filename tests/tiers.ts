@@ -89,11 +89,6 @@ export function longRank(file: string): number {
   return LONG_FILES.findIndex((re) => re.test(path));
 }
 
-/** Whether a test file (by its absolute path, or its path from the repository root) is a long one. */
-export function isLong(file: string): boolean {
-  return longRank(file) >= 0;
-}
-
 /** A file's path from the repository root, with forward slashes, as the patterns here have it. */
 function fromRoot(file: string): string {
   return relative(ROOT, resolve(ROOT, file)).split('\\').join('/');
