@@ -24,7 +24,8 @@ async function stopsOn(signal: NodeJS.Signals, proc: Proc): Promise<void> {
 describe('npm start', () => {
   it('SIGTERM and SIGINT to npm stop the server within 5 s with the shutdown message, and the next start succeeds', async () => {
     // accounts on: the embedded database locks the data directory while a server holds it (a copy
-    // of a made database: a first start on an empty directory, which makes one, is tested apart)
+    // of a made database: a first start on an empty directory, which makes one, is
+    // tests/server/memory.test.ts's)
     const env = { DATA_DIR: await freshDataDir('npm-start-'), ACCOUNTS_ENABLED: '1' };
     await stopsOn('SIGTERM', await startWithNpm(env));
     await stopsOn('SIGINT', await startWithNpm(env));
