@@ -117,12 +117,12 @@ const U_SIZE = 8;
 let LOAD_SCRATCH: Position | undefined;
 /** The board loadFen reads a placement into before it checks the whole FEN. */
 const LOAD_BOARD = new Int8Array(64);
-/** Each castling right's letter, bit, king and rook home squares, and what it needs, for loadFen. */
-const CASTLING_RIGHTS: readonly (readonly [string, number, number, number, string])[] = [
-  ['K', CASTLE_WK, 4, 7, 'white king on e1 and white rook on h1'],
-  ['Q', CASTLE_WQ, 4, 0, 'white king on e1 and white rook on a1'],
-  ['k', CASTLE_BK, 60, 63, 'black king on e8 and black rook on h8'],
-  ['q', CASTLE_BQ, 60, 56, 'black king on e8 and black rook on a8'],
+/** Each castling right's letter, colour, bit, king and rook home squares, and what it needs, for loadFen. */
+const CASTLING_RIGHTS: readonly (readonly [string, number, number, number, number, string])[] = [
+  ['K', WHITE, CASTLE_WK, 4, 7, 'white king on e1 and white rook on h1'],
+  ['Q', WHITE, CASTLE_WQ, 4, 0, 'white king on e1 and white rook on a1'],
+  ['k', BLACK, CASTLE_BK, 60, 63, 'black king on e8 and black rook on h8'],
+  ['q', BLACK, CASTLE_BQ, 60, 56, 'black king on e8 and black rook on a8'],
 ];
 
 export class Position {
@@ -478,9 +478,8 @@ export class Position {
       if (!/^K?Q?k?q?$/.test(castlingField) || castlingField === '') {
         throw new FenError(`Invalid FEN: castling field must be '-' or a subset of 'KQkq' in that order, got '${castlingField}'`);
       }
-      for (const [ch, bit, k, r, need] of CASTLING_RIGHTS) {
+      for (const [ch, c, bit, k, r, need] of CASTLING_RIGHTS) {
         if (!castlingField.includes(ch)) continue;
-        const c = ch === ch.toUpperCase() ? WHITE : BLACK;
         if (board[k] !== ((c << 3) | KING) || board[r] !== ((c << 3) | ROOK)) {
           throw new FenError(`Invalid FEN: castling right '${ch}' needs the ${need}`);
         }
