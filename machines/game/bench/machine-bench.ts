@@ -10,7 +10,7 @@
  */
 import { createActor } from 'xstate';
 import { ChessGame } from '../../chess';
-import { createGame, gameLogic, step, type GameInput, type GameState, type WireMove } from '../index';
+import { createGame, gameLogic, step, timedCommand, type GameInput, type GameState, type WireMove } from '../index';
 
 const GAMES = Number(process.env.GAMES ?? 300);
 const RUNS = Number(process.env.RUNS ?? 7);
@@ -79,7 +79,7 @@ function movesViaActor(): number {
     let white = true;
     for (const m of moves) {
       now += 700;
-      actor.send({ type: 'MOVE', playerId: white ? 'w' : 'b', move: wire(m), lagMs: 20, at: now });
+      actor.send(timedCommand({ type: 'MOVE', playerId: white ? 'w' : 'b', move: wire(m), lagMs: 20 }, now)); // as the server stamps it
       white = !white;
     }
     actor.stop();
@@ -140,7 +140,7 @@ function coldMoves(kind: 'actor' | 'chess'): number {
         boards[i].isLegal(wire(m));
         boards[i].play(wire(m));
         boards[i].outcome();
-      } else actors[i].send({ type: 'MOVE', playerId: ply % 2 ? 'b' : 'w', move: wire(m), lagMs: 20, at: ply * 700 });
+      } else actors[i].send(timedCommand({ type: 'MOVE', playerId: ply % 2 ? 'b' : 'w', move: wire(m), lagMs: 20 }, ply * 700));
       total += performance.now() - t0;
       moved++;
     }
