@@ -47,8 +47,7 @@ const FLAG_PROMO_N = FLAG_PROMO_N_;
 const KING = KING_;
 const KNIGHT = KNIGHT_;
 const PAWN = PAWN_;
-/** FEN letter (as a char code) of each board code (fenText.ts). */
-const FEN_PIECE_CODES = LETTER_OF_PIECE_;
+const LETTER_OF_PIECE = LETTER_OF_PIECE_;
 /**
  * toFen writes the whole FEN as bytes into this buffer and decodes it once. The longest FEN is
  * 64 + 7 placement bytes, 13 more for the side, castling and en passant fields and their
@@ -560,7 +559,7 @@ export class Position {
         }
         if (empty) buf[n++] = ZERO + empty;
         empty = 0;
-        buf[n++] = FEN_PIECE_CODES[pc];
+        buf[n++] = LETTER_OF_PIECE[pc];
       }
       if (empty) buf[n++] = ZERO + empty;
       if (rank > 0) buf[n++] = 47; // '/'
