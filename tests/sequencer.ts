@@ -7,13 +7,10 @@
  * after the rest), and the CPU-bound ones start before those that mostly wait.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { longRank } from './tiers';
+import { longFirst } from './tiers';
 
 export class LongFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const ranked = (await super.sort(files)).map((spec) => ({ spec, rank: longRank(spec.moduleId) }));
-    // Array.prototype.sort is stable: vitest's order stays within a rank
-    const long = ranked.filter((r) => r.rank >= 0).sort((a, b) => a.rank - b.rank);
-    return [...long, ...ranked.filter((r) => r.rank < 0)].map((r) => r.spec);
+    return longFirst(await super.sort(files), (spec) => spec.moduleId);
   }
 }

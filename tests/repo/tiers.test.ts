@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { filesOfTier, LONG_FILES, longRank, testFiles, tierOf } from '../tiers';
+import { filesOfTier, LONG_FILES, longFirst, longRank, testFiles, tierOf } from '../tiers';
 import { ROOT } from '../support/root';
 
 /** Module names whose import means a server, a browser, an engine or a database. */
@@ -64,5 +64,24 @@ describe('test tiers', () => {
     for (const waits of ['tests/server/npm-start.test.ts', 'tests/server/durable.test.ts', 'tests/loadtest/k6-scenarios.test.ts', 'tests/ai/engine-pool.test.ts']) {
       expect(longRank(join(ROOT, waits)), waits).toBeGreaterThan(differential);
     }
+  });
+
+  it("the sequencer's order: long files first, in the list's order; the rest as vitest gave them", () => {
+    const vitestOrder = [
+      'tests/chess/fen.test.ts',
+      'tests/server/npm-start.test.ts',
+      'tests/machines/gameLog.test.ts',
+      'tests/chess/differential-2.test.ts',
+      'tests/typecheck.test.ts',
+      'tests/chess/differential-1.test.ts',
+    ];
+    expect(longFirst(vitestOrder, (f) => join(ROOT, f))).toEqual([
+      'tests/chess/differential-2.test.ts',
+      'tests/chess/differential-1.test.ts',
+      'tests/server/npm-start.test.ts',
+      'tests/typecheck.test.ts',
+      'tests/chess/fen.test.ts',
+      'tests/machines/gameLog.test.ts',
+    ]);
   });
 });
