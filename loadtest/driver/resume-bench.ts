@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
+import { guestCookieHeader, type GuestCredentials } from '../../machines/protocol/guestCookie';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, def: string) => {
@@ -72,8 +73,8 @@ interface Player {
   waiters: ((m: Record<string, unknown>) => boolean)[];
 }
 
-function connect(port: number, query = ''): Promise<Player> {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/socket${query}`);
+function connect(port: number, guest?: GuestCredentials): Promise<Player> {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/socket`, guest ? { headers: { Cookie: guestCookieHeader(guest) } } : {});
   const p: Player = { ws, id: '', secret: '', inbox: [], waiters: [] };
   ws.on('message', (data) => {
     const m = JSON.parse(data.toString()) as Record<string, unknown>;
@@ -130,7 +131,7 @@ async function oneRun(): Promise<{ listenMs: number; allBackMs: number; resumed:
   await inBatches(pairs, 50, async (p) => {
     await Promise.all(
       [p.white, p.black].map(async (old) => {
-        const back = await connect(second.port, `?playerId=${old.id}&secret=${old.secret}`);
+        const back = await connect(second.port, { playerId: old.id, secret: old.secret });
         back.ws.send(JSON.stringify({ type: 'rejoinGame', payload: { gameId: p.gameId } }));
         const start = await next(back, (m) => m.type === 'gameStart');
         const moves = (start.currentState as { moves: unknown[] }).moves.length;

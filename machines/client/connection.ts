@@ -13,12 +13,13 @@
 import { assign, emit, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
 import type { ClientMessage, ServerMessage } from '../protocol/messages';
 import { REPLACED_CLOSE_CODE } from '../protocol/closeCodes';
+import { guestCookieAssignment, type GuestCredentials } from '../protocol/guestCookie';
 
 export const RECONNECT_DELAY_MS = 3000;
 /** A socket closed with REPLACED_CLOSE_CODE parks until the app says this tab is in use again (RECONNECT). */
 export { REPLACED_CLOSE_CODE };
 
-export interface SocketIdentity { playerId: string; secret: string }
+export type SocketIdentity = GuestCredentials;
 
 export interface ConnectionInput {
   /** base socket URL, e.g. ws://host/socket */
@@ -51,20 +52,18 @@ export type ConnectionEmitted =
   | { type: 'identity'; identity: SocketIdentity }
   | { type: 'dropped'; message: ClientMessage };
 
-export interface SocketActorInput { url: string }
+/** The socket's URL (never with the guest's secret in it) and the guest identity to prove on connect. */
+export interface SocketActorInput { url: string; identity: SocketIdentity | null }
 export type SocketCommand = { type: 'TRANSMIT'; data: string };
 
-/** Builds `/socket?playerId=…&secret=…` when a guest identity is stored. */
-export function socketUrl(base: string, identity: SocketIdentity | null): string {
-  if (!identity) return base;
-  const sep = base.includes('?') ? '&' : '?';
-  return `${base}${sep}playerId=${encodeURIComponent(identity.playerId)}&secret=${encodeURIComponent(identity.secret)}`;
-}
-
-/** The browser's WebSocket as a callback actor. */
+/**
+ * The browser's WebSocket as a callback actor. The guest identity goes with the upgrade request
+ * as a cookie set just before it (docs/protocol.md, Identity on connect), not in the URL.
+ */
 export const browserSocket = fromCallback<SocketCommand, SocketActorInput>(({ input, sendBack, receive }) => {
   let ws: WebSocket;
   try {
+    document.cookie = guestCookieAssignment(input.identity, input.url.startsWith('wss:'));
     ws = new WebSocket(input.url);
   } catch (error) {
     sendBack({ type: 'ERROR', error });
@@ -123,7 +122,7 @@ export const connectionMachine = setup({
     online: {
       entry: assign({ attempts: ({ context }) => context.attempts + 1 }),
       // one socket per attempt, alive in both sub-states
-      invoke: { id: 'socket', src: 'socket', input: ({ context }) => ({ url: socketUrl(context.url, context.identity) }) },
+      invoke: { id: 'socket', src: 'socket', input: ({ context }) => ({ url: context.url, identity: context.identity }) },
       on: {
         CLOSED: [
           { guard: ({ event }) => event.code === REPLACED_CLOSE_CODE, target: 'parked' },

@@ -159,7 +159,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('connectionAck'),
     playerId: z.string(),
     count: z.number().int(),
-    /** additive: proves this guest identity on reconnect (`/socket?playerId=…&secret=…`) */
+    /** additive: proves this guest identity on reconnect (the `chess_guest` cookie, guestCookie.ts) */
     secret: z.string().optional(),
   }),
   z.strictObject({ type: z.literal('playerCount'), count: z.number().int() }),

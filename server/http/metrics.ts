@@ -183,6 +183,7 @@ export class ServerMetrics {
   readonly connectionsOpened: client.Counter;
   readonly connectionsRefused: client.Counter<'reason'>;
   readonly identifications: client.Counter<'outcome'>;
+  readonly guestClaims: client.Counter<'form'>;
   readonly relayLatency: FastHistogram;
   /** the game journal's group commits (server/game/journal.ts) */
   readonly journalCommitSeconds: FastHistogram;
@@ -228,6 +229,12 @@ export class ServerMetrics {
       name: 'chess_identifications_total',
       help: 'identifyUser checks, by outcome (verified, invalid, cached, shared, repeated, rate_limited)',
       labelNames: ['outcome'],
+      registers,
+    });
+    this.guestClaims = new client.Counter({
+      name: 'chess_guest_claims_total',
+      help: 'Sockets opened claiming a stored guest identity, by where they put it (cookie; url: the old form, to be retired)',
+      labelNames: ['form'],
       registers,
     });
     this.relayLatency = register(

@@ -1,9 +1,12 @@
 /**
  * Guest identity: a server-issued id `player_<random>` plus a secret = HMAC-SHA256(id, server key).
- * The secret proves on reconnect (`/socket?playerId=…&secret=…`) that the client is the same
- * guest; nothing is stored per guest, so it survives restarts as long as the key does.
+ * The secret proves on reconnect (the `chess_guest` cookie of the socket's upgrade request) that
+ * the client is the same guest; nothing is stored per guest, so it survives restarts as long as
+ * the key does.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { HttpRequest } from 'uWebSockets.js';
+import { guestFromCookieHeader, type GuestCredentials } from '../../machines/protocol/guestCookie';
 
 const GUEST_ID = /^player_[A-Za-z0-9_-]{8,32}$/;
 
@@ -30,4 +33,17 @@ export class GuestIdentity {
     const given = Buffer.from(secret);
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
+}
+
+/**
+ * The guest identity a socket's upgrade request claims: the cookie, or the old form in the URL
+ * (`/socket?playerId=…&secret=…`, still accepted until the date in docs/protocol.md; counted by
+ * form so an operator sees when no client sends it any more). Null when it claims none.
+ */
+export function guestClaim(req: HttpRequest): (GuestCredentials & { form: 'cookie' | 'url' }) | null {
+  const cookie = guestFromCookieHeader(req.getHeader('cookie'));
+  if (cookie) return { ...cookie, form: 'cookie' };
+  const playerId = req.getQuery('playerId') ?? '';
+  const secret = req.getQuery('secret') ?? '';
+  return playerId || secret ? { playerId, secret, form: 'url' } : null;
 }

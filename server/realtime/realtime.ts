@@ -13,7 +13,7 @@ import { NEW_GAMES_REFUSED, type ClusterNode, type RemoteSockets } from '../clus
 import type { AccessClaims, AccountsModule, AiService } from '../wiring';
 import type { Heartbeat } from '../heartbeat';
 import { Hub, LOBBY_TOPIC, type HeldMessage, type PlayerSession, type RemoteGame, type SocketData, type WS } from './hub';
-import type { GuestIdentity } from './identity';
+import { guestClaim, type GuestIdentity } from './identity';
 import { Admission, addressKey, connectRateRefusal, type AdmissionLimits, type AdmissionRefusal } from './admission';
 import type { RequestLimiter } from '../accounts/rate-limit';
 import { TrustedProxies, clientAddress } from '../http/clientAddress';
@@ -185,16 +185,16 @@ export class Realtime implements RemoteSockets {
       this.refuse(res, address, refusal);
       return;
     }
-    const askedId = req.getQuery('playerId') ?? '';
-    const secret = req.getQuery('secret') ?? '';
+    const claim = guestClaim(req);
+    if (claim) this.metrics.guestClaims.inc({ form: claim.form });
     let playerId: string;
     let resumed = false;
     let identityRejected = false;
-    if (askedId && this.identity.verify(askedId, secret)) {
-      playerId = askedId;
+    if (claim && this.identity.verify(claim.playerId, claim.secret)) {
+      playerId = claim.playerId;
       resumed = true;
     } else {
-      if (askedId || secret) identityRejected = true;
+      if (claim) identityRejected = true;
       playerId = this.identity.newGuestId();
     }
     const data: SocketData = {

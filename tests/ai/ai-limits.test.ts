@@ -3,6 +3,7 @@
  * address starting and abandoning 200 AI games filled every slot for 5 minutes). The real server
  * with the real AI service and engine; clients connect from two loopback addresses.
  */
+import type { GuestCredentials } from '../../machines/protocol/guestCookie';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app';
@@ -29,8 +30,8 @@ async function startWithAi(extra: Partial<AiServiceOptions>): Promise<RunningSer
   return server;
 }
 
-async function connect(server: RunningServer, from: { localAddress: string }, query = ''): Promise<TestClient> {
-  const c = await TestClient.connect(server.url, query, from);
+async function connect(server: RunningServer, from: { localAddress: string }, guest: GuestCredentials | null = null): Promise<TestClient> {
+  const c = await TestClient.connect(server.url, guest, from);
   clients.push(c);
   return c;
 }
@@ -77,7 +78,7 @@ describe('the slot of a gone player', () => {
 
     // the stayer leaves too, with no one needing its slot, and resumes its game
     await stayer.close();
-    const back = await connect(server, B, `?playerId=${encodeURIComponent(stayer.playerId)}&secret=${encodeURIComponent(stayer.secret)}`);
+    const back = await connect(server, B, stayer);
     expect(back.playerId).toBe(stayer.playerId);
     expect((await back.next('aiGameStart')).gameId).toBe(stayerGame);
   });

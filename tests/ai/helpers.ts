@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import { ChessGame } from '../../machines/chess/index';
 import type { ServerMessage } from '../../machines/protocol/messages';
 import { checkServerMessage } from '../support/protocol';
+import { guestCookieHeader } from '../../machines/protocol/guestCookie';
 
 type Msg = ServerMessage & Record<string, unknown>;
 
@@ -31,8 +32,7 @@ export class TestClient {
   }
 
   static async connect(port: number, identity?: { playerId: string; secret: string }): Promise<TestClient> {
-    const q = identity ? `?playerId=${encodeURIComponent(identity.playerId)}&secret=${encodeURIComponent(identity.secret)}` : '';
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/socket${q}`);
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/socket`, identity ? { headers: { Cookie: guestCookieHeader(identity) } } : {});
     const client = new TestClient(ws);
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());

@@ -20,14 +20,14 @@ let dataDir: string;
 let accounts: AccountsModule;
 let server: RunningServer;
 
-async function signedInClient(username: string, query = ''): Promise<TestClient> {
+async function signedInClient(username: string): Promise<TestClient> {
   const c = nodeSupabaseClient(server.url, accounts.info.anonKey);
   const { data, error } = await c.auth.signUp({ email: `${username}.${Date.now()}@example.test`, password: 'secret123' });
   if (error) throw error;
   await c.auth.setSession(data.session!);
   const up = await c.from('profiles').upsert({ id: data.user!.id, username }, { onConflict: 'id' });
   if (up.error) throw up.error;
-  const socket = await TestClient.connect(server.url, query);
+  const socket = await TestClient.connect(server.url);
   socket.send('identifyUser', { userId: data.user!.id, accessToken: data.session!.access_token });
   await socket.next('identified');
   return socket;

@@ -1,16 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback } from 'xstate';
-import { connectionMachine, RECONNECT_DELAY_MS, socketUrl, type SocketCommand } from '../../machines/client/connection';
+import { connectionMachine, RECONNECT_DELAY_MS, type SocketActorInput, type SocketCommand, type SocketIdentity } from '../../machines/client/connection';
 import type { ServerMessage } from '../../machines/protocol/messages';
 
 /** A scripted socket standing in for the browser's WebSocket (fake timers cannot drive a real one). */
-interface FakeSocket { url: string; sent: string[]; open(): void; close(): void; receive(data: string): void; closed: boolean }
+interface FakeSocket { url: string; identity: SocketIdentity | null; sent: string[]; open(): void; close(): void; receive(data: string): void; closed: boolean }
 
 function harness() {
   const sockets: FakeSocket[] = [];
-  const socket = fromCallback<SocketCommand, { url: string }>(({ input, sendBack, receive }) => {
+  const socket = fromCallback<SocketCommand, SocketActorInput>(({ input, sendBack, receive }) => {
     const s: FakeSocket = {
-      url: input.url, sent: [], closed: false,
+      url: input.url, identity: input.identity, sent: [], closed: false,
       open: () => sendBack({ type: 'OPEN' }),
       close: () => sendBack({ type: 'CLOSED' }),
       receive: (data) => sendBack({ type: 'RAW', data }),
@@ -101,12 +101,10 @@ describe('connection machine', () => {
     expect(actor.getSnapshot().context.count).toBe(5);
     sockets[0].close();
     vi.advanceTimersByTime(3000);
-    expect(sockets[1].url).toBe('ws://host/socket?playerId=player_abc&secret=s3cret');
-  });
-
-  it('builds the reconnect URL', () => {
-    expect(socketUrl('ws://h/socket', null)).toBe('ws://h/socket');
-    expect(socketUrl('ws://h/socket', { playerId: 'p 1', secret: 'a&b' })).toBe('ws://h/socket?playerId=p%201&secret=a%26b');
+    // the identity goes with the next socket, never in its URL (docs/protocol.md)
+    expect(sockets[0].identity).toBeNull();
+    expect(sockets[1].url).toBe('ws://host/socket');
+    expect(sockets[1].identity).toEqual({ playerId: 'player_abc', secret: 's3cret' });
   });
 });
 
@@ -119,7 +117,8 @@ describe('connection machine: RECONNECT', () => {
     actor.send({ type: 'RECONNECT' });
     expect(sockets[0].closed).toBe(true);
     expect(sockets).toHaveLength(2);
-    expect(sockets[1].url).toBe('ws://host/socket?playerId=player_q&secret=k');
+    expect(sockets[1].url).toBe('ws://host/socket');
+    expect(sockets[1].identity).toEqual({ playerId: 'player_q', secret: 'k' });
     expect(actor.getSnapshot().context.connected).toBe(false);
     sockets[1].open();
     expect(actor.getSnapshot().context.connected).toBe(true);

@@ -91,7 +91,7 @@ async function processNode(): Promise<Proc> {
 }
 
 async function connect(url: string, again?: TestClient): Promise<TestClient> {
-  const c = await TestClient.connect(url, again ? `?playerId=${again.playerId}&secret=${again.secret}` : '');
+  const c = await TestClient.connect(url, again ?? null);
   clients.push(c);
   return c;
 }

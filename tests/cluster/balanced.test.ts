@@ -4,6 +4,7 @@
  * killed with SIGKILL mid-game has its games taken over by the others, whose players resume them
  * with the same moves and play to the end.
  */
+import type { GuestCredentials } from '../../machines/protocol/guestCookie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient, type Msg, type Pair } from '../server/helpers';
 import { startBalancedSite, type BalancedSite } from './balancedSite';
@@ -22,8 +23,8 @@ afterEach(async (ctx) => {
   site = null;
 });
 
-async function connect(url: string, query = ''): Promise<TestClient> {
-  const c = await TestClient.connect(url, query);
+async function connect(url: string, guest: GuestCredentials | null = null): Promise<TestClient> {
+  const c = await TestClient.connect(url, guest);
   clients.push(c);
   return c;
 }
@@ -72,7 +73,7 @@ async function backInGame(p: Pair, color: 'white' | 'black', until: number): Pro
     // it has marked the node down, a new socket may be refused (503), and the client tries again
     if (c.closeCode !== null) {
       try {
-        c = await connect(siteUrl(), `?playerId=${c.playerId}&secret=${c.secret}`);
+        c = await connect(siteUrl(), { playerId: c.playerId, secret: c.secret });
       } catch (err) {
         if (performance.now() > until) throw err;
         continue;
@@ -123,7 +124,7 @@ describe('three nodes behind HAProxy', () => {
     // a player comes back with their identity and leaves: the balancer logs the session (when it
     // ends), with the socket's path but never its query, which carries the player's secret
     const { white } = pairs[0];
-    const again = await connect(site.url, `?playerId=${white.playerId}&secret=${white.secret}`);
+    const again = await connect(site.url, { playerId: white.playerId, secret: white.secret });
     await again.close();
     await expect.poll(() => site!.balancerLog().split('\n').filter((l) => l.includes('"GET /socket')).length).toBeGreaterThanOrEqual(2);
     expect(site.balancerLog()).not.toContain(white.secret);

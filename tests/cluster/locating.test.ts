@@ -5,6 +5,7 @@
  * these tests make the wait as long as they need by keeping Redis's answers to one node's
  * commands back (a relay in front of Redis), while its subscription still delivers messages.
  */
+import type { GuestCredentials } from '../../machines/protocol/guestCookie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import type { RunningServer } from '../../server/app';
@@ -39,8 +40,8 @@ async function twoNodes(): Promise<{ a: RunningServer; b: RunningServer }> {
   return { a, b };
 }
 
-async function connect(server: RunningServer, query = ''): Promise<TestClient> {
-  const c = await TestClient.connect(server.url, query);
+async function connect(server: RunningServer, guest: GuestCredentials | null = null): Promise<TestClient> {
+  const c = await TestClient.connect(server.url, guest);
   clients.push(c);
   return c;
 }
@@ -57,7 +58,7 @@ describe('while a socket is being located', () => {
     // black comes back through node b, whose commands get no answer yet: the site cannot say
     // where black's game is, and the move black sends at once must wait for it
     proxy.holdReplies('commands');
-    const back = await connect(b, `?playerId=${p.black.playerId}&secret=${p.black.secret}`);
+    const back = await connect(b, { playerId: p.black.playerId, secret: p.black.secret });
     back.send('gameMove', { gameId: p.gameId, move: { from: 'e7', to: 'e5' } });
     back.send('checkActiveGame', {});
     proxy.releaseReplies('commands');
@@ -76,7 +77,7 @@ describe('while a socket is being located', () => {
       const first = await connect(a);
       const firstOrder = Number(await redis.get(keys.socketOrder));
       proxy.holdReplies('commands');
-      const again = await connect(b, `?playerId=${first.playerId}&secret=${first.secret}`);
+      const again = await connect(b, { playerId: first.playerId, secret: first.secret });
       // node a's request to close a socket older than its own reaches node b while b is still
       // locating the newer socket; a frame published after it arrives after it
       const channel = keys.channel(await nodeName(b));

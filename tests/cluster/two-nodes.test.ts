@@ -3,6 +3,7 @@
  * nodes are paired with each other and play through Redis; the players-online count is the
  * site's; a second socket on the other node takes the seat.
  */
+import type { GuestCredentials } from '../../machines/protocol/guestCookie';
 import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { RunningServer } from '../../server/app';
@@ -22,8 +23,8 @@ async function nodes(n: number): Promise<RunningServer[]> {
   return servers;
 }
 
-async function connect(server: RunningServer, query = ''): Promise<TestClient> {
-  const c = await TestClient.connect(server.url, query);
+async function connect(server: RunningServer, guest: GuestCredentials | null = null): Promise<TestClient> {
+  const c = await TestClient.connect(server.url, guest);
   clients.push(c);
   return c;
 }
@@ -89,7 +90,7 @@ describe('two nodes on Redis', () => {
     const { p } = await pair(await connect(a), await connect(a));
     const { white, black } = p;
     // white comes back on node b with the same identity: the old socket is replaced
-    const again = await connect(b, `?playerId=${white.playerId}&secret=${white.secret}`);
+    const again = await connect(b, { playerId: white.playerId, secret: white.secret });
     expect(await white.closed).toMatchObject({ code: REPLACED_CLOSE_CODE });
     again.send('rejoinGame', { gameId: p.gameId });
     const start = await again.next('gameStart');
@@ -108,7 +109,7 @@ describe('a player who missed the end of a game played on another node', () => {
     p.white.send('resign', { gameId: p.gameId });
     await p.white.next('gameEnd');
     // black comes back through node b, which never played the game
-    const back = await connect(b, `?playerId=${p.black.playerId}&secret=${p.black.secret}`);
+    const back = await connect(b, { playerId: p.black.playerId, secret: p.black.secret });
     back.send('rejoinGame', { gameId: p.gameId });
     expect(await back.next('gameEnd')).toMatchObject({ gameId: p.gameId, winner: 'black', reason: 'resignation' });
     // a game nobody played anywhere is still not found
@@ -126,7 +127,7 @@ describe('a late request to close an older socket', () => {
       // the player's socket on node b, then a newer one on node a, which takes the seat
       const first = await connect(b);
       const firstOrder = Number(await redis.get(keys.socketOrder));
-      const again = await connect(a, `?playerId=${first.playerId}&secret=${first.secret}`);
+      const again = await connect(a, { playerId: first.playerId, secret: first.secret });
       expect(await first.closed).toMatchObject({ code: REPLACED_CLOSE_CODE });
       // node b's request to close the socket older than its own reaches node a only now
       const channel = keys.channel(await nodeName(a));

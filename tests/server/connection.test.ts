@@ -1,7 +1,19 @@
 /** Identity, reconnection, two sockets of one player, player count, HTTP endpoints. */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { RunningServer } from '../../server/app';
+import WebSocket from 'ws';
 import { TestClient, startTestServer, useTestClock } from './helpers';
+import { guestCookieHeader, type GuestCredentials } from '../../machines/protocol/guestCookie';
+
+/** A socket opened at exactly `url` (the test client never puts a secret in it), with its first frame's player id. */
+async function rawSocket(url: string, cookie?: GuestCredentials): Promise<{ ws: WebSocket; playerId: string }> {
+  const ws = new WebSocket(url.replace(/^http/, 'ws'), cookie ? { headers: { Cookie: guestCookieHeader(cookie) } } : {});
+  const ack = await new Promise<{ playerId: string }>((resolve, reject) => {
+    ws.once('message', (data) => resolve(JSON.parse(String(data)) as { playerId: string }));
+    ws.once('error', reject);
+  });
+  return { ws, playerId: ack.playerId };
+}
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -24,7 +36,7 @@ describe('identity on the socket', () => {
   it('gives a reconnecting guest the same id when the secret is right', async () => {
     const a = await TestClient.connect(server.url);
     await a.close();
-    const again = await TestClient.connect(server.url, `?playerId=${a.playerId}&secret=${a.secret}`);
+    const again = await TestClient.connect(server.url, { playerId: a.playerId, secret: a.secret });
     expect(again.playerId).toBe(a.playerId);
     expect(again.secret).toBe(a.secret);
     expect(again.received.some((m) => m.type === 'error')).toBe(false);
@@ -33,7 +45,7 @@ describe('identity on the socket', () => {
 
   it('refuses a forged secret: a fresh id and an error', async () => {
     const a = await TestClient.connect(server.url);
-    const forged = await TestClient.connect(server.url, `?playerId=${a.playerId}&secret=not-the-secret`);
+    const forged = await TestClient.connect(server.url, { playerId: a.playerId, secret: 'not-the-secret' });
     expect(forged.playerId).not.toBe(a.playerId);
     const err = await forged.next('error');
     expect(err.code).toBe('identity_rejected');
@@ -43,10 +55,26 @@ describe('identity on the socket', () => {
     await Promise.all([a.close(), forged.close()]);
   });
 
+  it('still accepts the old form in the URL, counting each form; the cookie wins over the URL', async () => {
+    const a = await TestClient.connect(server.url);
+    await a.close();
+    const old = await rawSocket(`${server.url}/socket?playerId=${a.playerId}&secret=${a.secret}`);
+    expect(old.playerId).toBe(a.playerId);
+    old.ws.close();
+    const b = await TestClient.connect(server.url);
+    await b.close();
+    const both = await rawSocket(`${server.url}/socket?playerId=${a.playerId}&secret=${a.secret}`, { playerId: b.playerId, secret: b.secret });
+    expect(both.playerId).toBe(b.playerId);
+    both.ws.close();
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/chess_guest_claims_total\{form="url"\} 1\b/);
+    expect(metrics).toMatch(/chess_guest_claims_total\{form="cookie"\} [1-9]/);
+  });
+
   it("refuses another player's guest secret", async () => {
     const a = await TestClient.connect(server.url);
     const b = await TestClient.connect(server.url);
-    const thief = await TestClient.connect(server.url, `?playerId=${a.playerId}&secret=${b.secret}`);
+    const thief = await TestClient.connect(server.url, { playerId: a.playerId, secret: b.secret });
     expect(thief.playerId).not.toBe(a.playerId);
     expect(thief.playerId).not.toBe(b.playerId);
     expect((await thief.next('error')).code).toBe('identity_rejected');
@@ -65,7 +93,7 @@ describe('identity on the socket', () => {
 
   it('lets the newer socket of one player take the seat and closes the older one', async () => {
     const first = await TestClient.connect(server.url);
-    const second = await TestClient.connect(server.url, `?playerId=${first.playerId}&secret=${first.secret}`);
+    const second = await TestClient.connect(server.url, { playerId: first.playerId, secret: first.secret });
     expect(second.playerId).toBe(first.playerId);
     const err = await first.next('error');
     expect(err.code).toBe('replaced');

@@ -29,7 +29,7 @@ interface Seat {
 
 /** A player back on the restarted server with its saved identity, asking for its game. */
 async function comeBack(url: string, old: TestClient, gameId: string): Promise<Seat> {
-  const client = await TestClient.connect(url, `?playerId=${old.playerId}&secret=${old.secret}`);
+  const client = await TestClient.connect(url, { playerId: old.playerId, secret: old.secret });
   expect(client.playerId).toBe(old.playerId);
   client.send('rejoinGame', { gameId });
   const start = await client.next('gameStart', () => true, 15_000);
@@ -127,7 +127,7 @@ describe('durable live games', () => {
       const expected = clocksAt(state, aliveAt);
       const server = await startProcess({ DATA_DIR: dir, SERVER_SECRET: key });
       const white = log.input.white.id;
-      const c = await TestClient.connect(server.url, `?playerId=${white}&secret=${identity.secretFor(white)}`);
+      const c = await TestClient.connect(server.url, { playerId: white, secret: identity.secretFor(white) });
       c.send('rejoinGame', { gameId: log.input.gameId });
       const start = await c.next('gameStart');
       const clocks = (start.currentState as CurrentState).clocks!;
@@ -166,7 +166,7 @@ describe('durable live games', () => {
       const seat = await comeBack(second.url, p.white, p.gameId);
       expect((seat.start.currentState as CurrentState).moves.map((m) => m.from + m.to)).toEqual(['e2e4', 'e7e5']);
     }
-    const gone = await TestClient.connect(second.url, `?playerId=${pairs[1].white.playerId}&secret=${pairs[1].white.secret}`);
+    const gone = await TestClient.connect(second.url, { playerId: pairs[1].white.playerId, secret: pairs[1].white.secret });
     gone.send('rejoinGame', { gameId: victim });
     const end = await gone.next('gameEnd');
     expect(end).toMatchObject({ gameId: victim, reason: 'aborted' });
@@ -205,7 +205,7 @@ describe('journal compaction while running', () => {
 
     const again = await startTestServer({ durableDir: dataDir, journalCompactBytes: 3000, serverSecret: 's'.repeat(40) });
     expect(finishedIds().sort()).toEqual([...played].sort());
-    const back = await TestClient.connect(again.url, `?playerId=${live.white.playerId}&secret=${live.white.secret}`);
+    const back = await TestClient.connect(again.url, { playerId: live.white.playerId, secret: live.white.secret });
     back.send('rejoinGame', { gameId: live.gameId });
     expect(((await back.next('gameStart')).currentState as CurrentState).moves).toHaveLength(4);
     await again.close();

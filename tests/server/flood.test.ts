@@ -72,7 +72,7 @@ describe('identifyUser floods', () => {
     const burst = DEFAULT_IDENTIFICATION_LIMITS.perAddress.burst;
     const count = burst * 3;
     const tokens = await Promise.all(Array.from({ length: count }, (_, i) => sign({ sub: USER, jti: String(i) })));
-    const clients = await Promise.all(Array.from({ length: count }, () => TestClient.connect(s.url, '', FLOOD)));
+    const clients = await Promise.all(Array.from({ length: count }, () => TestClient.connect(s.url, null, FLOOD)));
     clients.forEach((c, i) => c.send('identifyUser', { userId: USER, accessToken: breakSignature(tokens[i]) }));
     const answers = await Promise.all(clients.map((c) => c.next('error')));
     const codes = answers.map((a) => a.code);
@@ -84,7 +84,7 @@ describe('identifyUser floods', () => {
     await clock.advance(1_000);
     expect(lines.filter((l) => l.reason === 'identify_rate_limited')).toHaveLength(1);
 
-    const other = await TestClient.connect(s.url, '', BYSTANDER);
+    const other = await TestClient.connect(s.url, null, BYSTANDER);
     other.send('identifyUser', { userId: USER, accessToken: await sign({ sub: USER }) });
     expect((await other.next('identified')).playerId).toBe(USER);
     const metrics = await (await fetch(s.url + '/metrics')).text();
@@ -95,7 +95,7 @@ describe('identifyUser floods', () => {
   it('verifies one token once however many sockets present it, and a socket presenting it again is not checked again', async () => {
     const s = await start({ admission: NO_SOCKET_LIMITS });
     const token = await sign({ sub: USER });
-    const clients = await Promise.all(Array.from({ length: 30 }, () => TestClient.connect(s.url, '', BYSTANDER)));
+    const clients = await Promise.all(Array.from({ length: 30 }, () => TestClient.connect(s.url, null, BYSTANDER)));
     for (const c of clients) c.send('identifyUser', { userId: USER, accessToken: token });
     // each newer socket takes the account's seat from the one before; every one was answered
     const answers = await Promise.all(clients.map((c) => c.next('identified')));
@@ -103,7 +103,7 @@ describe('identifyUser floods', () => {
     expect(verifyCalls).toBe(1);
 
     const bad = breakSignature(await sign({ sub: USER, jti: 'x' }));
-    const c = await TestClient.connect(s.url, '', BYSTANDER);
+    const c = await TestClient.connect(s.url, null, BYSTANDER);
     for (let i = 0; i < 5; i++) {
       c.send('identifyUser', { userId: USER, accessToken: bad });
       expect((await c.next('error')).code).toBe('identify_failed');
@@ -116,11 +116,11 @@ describe('identifyUser floods', () => {
 describe('sockets per address', () => {
   it('answers upgrades past the per-address cap with 429 at once, counts them, and lets another address and a freed slot in', async () => {
     const s = await start({ admission: { maxSockets: 0, socketsPerAddress: 5, connectRate: null } });
-    const open = await Promise.all(Array.from({ length: 5 }, () => TestClient.connect(s.url, '', FLOOD)));
+    const open = await Promise.all(Array.from({ length: 5 }, () => TestClient.connect(s.url, null, FLOOD)));
     const refused = await upgradeStatus(s.url);
     expect(refused.status).toBe(429);
     expect(Number(refused.retryAfter)).toBeGreaterThan(0);
-    const other = await TestClient.connect(s.url, '', BYSTANDER);
+    const other = await TestClient.connect(s.url, null, BYSTANDER);
     expect(other.playerId).toMatch(/^player_/);
     await open[0].close();
     const again = await upgradeStatus(s.url);

@@ -161,7 +161,7 @@ describe('disconnect, reconnect, rejoin', () => {
     p.white.send('resign', { gameId: p.gameId });
     await p.white.next('gameEnd');
 
-    const back = await TestClient.connect(server.url, `?playerId=${p.black.playerId}&secret=${p.black.secret}`);
+    const back = await TestClient.connect(server.url, { playerId: p.black.playerId, secret: p.black.secret });
     back.send('rejoinGame', { gameId: p.gameId });
     const end = await back.next('gameEnd');
     expect(end).toMatchObject({ gameId: p.gameId, winner: 'black', reason: 'resignation' });
@@ -182,7 +182,7 @@ describe('disconnect, reconnect, rejoin', () => {
     const left = await p.white.next('opponentDisconnected');
     expect(left.message).toMatch(/disconnected/i);
 
-    const back = await TestClient.connect(server.url, `?playerId=${p.black.playerId}&secret=${p.black.secret}`);
+    const back = await TestClient.connect(server.url, { playerId: p.black.playerId, secret: p.black.secret });
     expect(back.playerId).toBe(p.black.playerId);
     expect((await p.white.next('opponentReconnected')).message).toMatch(/reconnected/i);
     back.send('checkActiveGame', { playerId: back.playerId });
@@ -221,7 +221,7 @@ describe('disconnect, reconnect, rejoin', () => {
  * a player whose client answers them at once.
  */
 async function pairWithPongs(url: string, answerPing: (ws: TestClient['ws'], data: Buffer) => void): Promise<Pair> {
-  const white = new TestClient(url, '', { autoPong: false });
+  const white = new TestClient(url, null, { autoPong: false });
   white.ws.on('ping', (data: Buffer) => answerPing(white.ws, data));
   await white.opened;
   await white.next('connectionAck');

@@ -4,6 +4,7 @@ import WebSocket, { type ClientOptions } from 'ws';
 import { startServer, type RunningServer, type StartServerOptions } from '../../server/app';
 import type { ServerMessage, ClientMessageType } from '../../machines/protocol/messages';
 import { checkServerMessage } from '../support/protocol';
+import { guestCookieHeader, type GuestCredentials } from '../../machines/protocol/guestCookie';
 
 export type Msg = ServerMessage & Record<string, unknown>;
 
@@ -87,9 +88,13 @@ export class TestClient {
   playerId = '';
   secret = '';
 
-  /** `options`: ws's own (e.g. localAddress, to connect from another loopback address; autoPong) */
-  constructor(url: string, query = '', options: ClientOptions = {}) {
-    this.ws = new WebSocket(url.replace(/^http/, 'ws') + '/socket' + query, options);
+  /**
+   * `guest`: a stored guest identity to come back as (sent as the cookie a browser sends);
+   * `options`: ws's own (e.g. localAddress, to connect from another loopback address; autoPong)
+   */
+  constructor(url: string, guest: GuestCredentials | null = null, options: ClientOptions = {}) {
+    const headers = guest ? { ...options.headers, Cookie: guestCookieHeader(guest) } : options.headers;
+    this.ws = new WebSocket(url.replace(/^http/, 'ws') + '/socket', { ...options, headers });
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());
       this.ws.once('error', reject);
@@ -115,8 +120,8 @@ export class TestClient {
     });
   }
 
-  static async connect(url: string, query = '', options: ClientOptions = {}): Promise<TestClient> {
-    const c = new TestClient(url, query, options);
+  static async connect(url: string, guest: GuestCredentials | null = null, options: ClientOptions = {}): Promise<TestClient> {
+    const c = new TestClient(url, guest, options);
     await c.opened;
     const ack = await c.next('connectionAck');
     c.playerId = ack.playerId as string;

@@ -90,7 +90,7 @@ describe('idle sockets', () => {
     try {
       const live = await TestClient.connect(idle.url);
       // `ws` answers pings by itself; this client does not (ws's autoPong option, as in game.test.ts)
-      const silent = await TestClient.connect(idle.url, '', { autoPong: false });
+      const silent = await TestClient.connect(idle.url, null, { autoPong: false });
       let livePings = 0;
       live.ws.on('ping', () => livePings++);
       const closedAfter = performance.now();

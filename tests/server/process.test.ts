@@ -32,7 +32,7 @@ describe('server process', () => {
     expect(await first.exit).toBe(0);
     await c.closed;
     const second = await startProcess({ DATA_DIR: dataDir });
-    const again = await TestClient.connect(second.url, `?playerId=${c.playerId}&secret=${c.secret}`);
+    const again = await TestClient.connect(second.url, { playerId: c.playerId, secret: c.secret });
     expect(again.playerId).toBe(c.playerId);
     second.child.kill('SIGTERM');
     expect(await second.exit).toBe(0);

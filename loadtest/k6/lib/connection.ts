@@ -1,19 +1,17 @@
 /**
  * One player's socket to the game server: opens `/socket` (optionally proving a previous guest
- * identity), parses server messages, sends typed client messages, and counts socket errors.
+ * identity with the guest cookie), parses server messages, sends typed client messages, and counts socket errors.
  */
 // k6/experimental/websockets: the one name for this API from k6 v0.40.0 to v2.2.0 at least
 // (k6/websockets, the same API, exists only from v1.6.0; docs/operations.md, "k6 versions").
 import { WebSocket } from 'k6/experimental/websockets';
 import type { MessageEvent } from 'k6/experimental/websockets';
 import type { ClientMessage, ServerMessage } from '../../../machines/protocol/messages.ts';
+import { guestCookieHeader, type GuestCredentials } from '../../../machines/protocol/guestCookie.ts';
 import { WS_URL } from './config.ts';
 import { connectTime, protocolViolations, wsErrors, wsSendRefused } from './metrics.ts';
 
-export interface Identity {
-  playerId: string;
-  secret: string;
-}
+export type Identity = GuestCredentials;
 
 export interface ConnectionHandlers {
   /** Every parsed server message, connectionAck included. */
@@ -22,11 +20,9 @@ export interface ConnectionHandlers {
   onClose(expected: boolean): void;
 }
 
-/** The socket URL; with an identity, the reconnect form `/socket?playerId=…&secret=…`. */
-export function socketUrl(identity?: Identity): string {
-  if (!identity) return WS_URL;
-  const sep = WS_URL.includes('?') ? '&' : '?';
-  return `${WS_URL}${sep}playerId=${encodeURIComponent(identity.playerId)}&secret=${encodeURIComponent(identity.secret)}`;
+/** The upgrade request's headers: with an identity, the guest cookie that proves it (never the URL). */
+export function socketParams(identity?: Identity): { headers: Record<string, string> } | null {
+  return identity ? { headers: { Cookie: guestCookieHeader(identity) } } : null;
 }
 
 /**
@@ -53,7 +49,7 @@ export class Connection {
     private readonly handlers: ConnectionHandlers,
     identity?: Identity,
   ) {
-    this.ws = new WebSocket(socketUrl(identity));
+    this.ws = new WebSocket(WS_URL, null, socketParams(identity));
     this.ws.addEventListener('message', (e) => this.receive(e as MessageEvent));
     this.ws.addEventListener('error', (e) => {
       // An error during our own close is not a server problem.

@@ -1,7 +1,7 @@
 /**
  * (c) Reconnect storm: steady play in which a share of the players (RECONNECT_SHARE) drop their
  * socket mid-game on their own turn, stay away OFFLINE_MIN_MS..OFFLINE_MAX_MS, reconnect as
- * the same guest (`/socket?playerId=…&secret=…`) and send rejoinGame. They must get the game
+ * the same guest (the `chess_guest` cookie) and send rejoinGame. They must get the game
  * back (gameStart with currentState matching their copy) and finish it.
  *
  *   k6 run -e BASE_URL=http://localhost:3000 -e VUS=500 -e RECONNECT_SHARE=0.5 loadtest/k6/scenarios/reconnect-storm.ts

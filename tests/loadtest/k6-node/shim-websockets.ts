@@ -1,6 +1,6 @@
 /**
  * Stand-in for `k6/experimental/websockets` (and `k6/websockets`, the same API) on the `ws`
- * package: the same constructor, send, close, readyState and addEventListener('open' |
+ * package: the same constructor (with its `params.headers`), send, close, readyState and addEventListener('open' |
  * 'message' | 'error' | 'close') as k6's WebSocket.
  */
 import WsSocket from 'ws';
@@ -17,9 +17,9 @@ export class WebSocket {
   private readonly listeners = new Map<string, Listener[]>();
   private counted = true;
 
-  constructor(readonly url: string) {
+  constructor(readonly url: string, _protocols?: null, params?: { headers?: Record<string, string> } | null) {
     runtime().liveSockets++;
-    this.ws = new WsSocket(url);
+    this.ws = new WsSocket(url, { headers: params?.headers });
     this.ws.on('open', () => this.emit('open', {}));
     // Like k6: no message is delivered once close() was called.
     this.ws.on('message', (data: WsSocket.RawData, isBinary: boolean) => {
