@@ -25,7 +25,7 @@ import { archiveAiGames, archiveFinishedGames, type ArchivedPlayer } from './arc
 import { DEFAULT_CLOCK_MS, DEFAULT_CLOCK_REPORT_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
 import type { LagSettings } from '../machines/game/types';
 import { SERVER_DEFAULTS } from './config';
-import { openGameJournal, type OpenedJournal } from './game/journal';
+import { openGameJournal, type JournalDisk, type JournalSync, type OpenedJournal } from './game/journal';
 import { ClusterNode } from './cluster/node';
 import { openDb, type DbTimeouts } from './accounts/db';
 import { Spectators, type WatchLimits } from './realtime/spectators';
@@ -79,8 +79,14 @@ export interface StartServerOptions {
   durableDir?: string;
   /** the journal is compacted past this size (default COMPACT_AT_BYTES; tests make it small) */
   journalCompactBytes?: number;
-  /** how long the journal gathers records before one write and sync (default COMMIT_WINDOW_MS) */
+  /** how far a batch of the journal goes before the players are told of it (default JOURNAL_SYNC) */
+  journalSync?: JournalSync;
+  /** the interval mode's sync interval (default SYNC_INTERVAL_MS) */
+  journalSyncIntervalMs?: number;
+  /** how long the `always` mode gathers records before one synced write (default COMMIT_WINDOW_MS) */
   journalCommitWindowMs?: number;
+  /** test-only: the journal's file calls (a failing disk, a power loss) */
+  journalDisk?: Partial<JournalDisk>;
   /**
    * Several nodes act as one site through this Redis and this PostgreSQL database (server/cluster):
    * one matchmaking pool, games played by one owner node each and taken over when it dies.
@@ -171,10 +177,10 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const durable: OpenedJournal | undefined = opts.durableDir && !cluster
     ? openGameJournal(
         opts.durableDir,
-        { commitSeconds: metrics.journalCommitSeconds, bytesWritten: metrics.journalBytes },
+        { commitSeconds: metrics.journalCommitSeconds, bytesWritten: metrics.journalBytes, syncSeconds: metrics.journalSyncSeconds },
         log.child({ part: 'journal' }),
         { games: () => games.current?.liveLogs() ?? [], aiGames: () => ai?.liveGames() ?? [] },
-        { compactAtBytes: opts.journalCompactBytes, commitWindowMs: opts.journalCommitWindowMs },
+        { compactAtBytes: opts.journalCompactBytes, sync: opts.journalSync, syncIntervalMs: opts.journalSyncIntervalMs, commitWindowMs: opts.journalCommitWindowMs, disk: opts.journalDisk },
       )
     : undefined;
   const gameManager = new GameManager(
@@ -231,7 +237,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       send: (playerId: string, msg: ServerMessage) => (cluster?.log ?? durable?.journal ?? gameManager).afterCommit(() => hub.send(playerId, msg)),
       logger: log.child({ part: 'ai' }),
       recorder: cluster?.aiGames ?? durable?.journal,
-      ...(cluster ? { mayPlay: () => cluster.membership.mayPlay } : {}),
+      // the games' store writes, and (several nodes) the lease is sure
+      mayPlay: () => gameManager.mayPlay(),
       ...(archive ? { onEnded: archiveAiGames(archive, log.child({ part: 'archive' }), (id) => archivedPlayer(hub, id)) } : {}),
     });
   }

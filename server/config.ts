@@ -29,7 +29,7 @@ import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admis
 import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
 import { proxyEntryProblem } from './http/clientAddress';
 import type { WatchLimits } from './realtime/spectators';
-import { COMMIT_WINDOW_MS } from './game/journal';
+import { COMMIT_WINDOW_MS, JOURNAL_SYNC, JOURNAL_SYNC_MODES, SYNC_INTERVAL_MS, type JournalSync } from './game/journal';
 
 export { ConfigError };
 
@@ -73,6 +73,17 @@ const optionalIntIn = (name: string, min: number, max: number) =>
   });
 
 const intIn = (name: string, min: number, max: number, def: number) => optionalIntIn(name, min, max).transform((n) => n ?? def);
+
+const oneOf = <T extends string>(name: string, values: readonly T[], def: T) =>
+  text.transform((v, ctx): T => {
+    if (v === undefined) return def;
+    const found = values.find((x) => x === v);
+    if (found === undefined) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be one of ${values.join(', ')} (got "${v}")` });
+      return z.NEVER;
+    }
+    return found;
+  });
 
 const boolOf = (name: string) =>
   text.transform((v, ctx) => {
@@ -176,6 +187,8 @@ const envSchema = z.object({
   SERVER_SECRET: text.refine((v) => v === undefined || v.length >= 32, 'SERVER_SECRET must be at least 32 characters'),
   DATA_DIR: text,
   DURABLE_GAMES: boolOf('DURABLE_GAMES'),
+  GAME_JOURNAL_SYNC: oneOf('GAME_JOURNAL_SYNC', JOURNAL_SYNC_MODES, JOURNAL_SYNC),
+  GAME_JOURNAL_SYNC_INTERVAL_MS: intIn('GAME_JOURNAL_SYNC_INTERVAL_MS', 1, 10_000, SYNC_INTERVAL_MS),
   GAME_JOURNAL_COMMIT_WINDOW_MS: intIn('GAME_JOURNAL_COMMIT_WINDOW_MS', 0, 1000, COMMIT_WINDOW_MS),
   STATIC_DIR: text,
   PUBLIC_URL: httpUrlOf('PUBLIC_URL'),
@@ -272,7 +285,11 @@ export interface ServerConfig {
   dataDir: string;
   /** live games journaled under dataDir and resumed after a restart (default on) */
   durableGames: boolean;
-  /** how long the game journal gathers records before one write and sync, ms */
+  /** how far a batch of the game journal goes before the players are told of it: the page cache (interval) or the disk (always) */
+  journalSync: JournalSync;
+  /** the interval mode's fdatasync interval, ms */
+  journalSyncIntervalMs: number;
+  /** how long the `always` mode gathers records before one synced write, ms */
   journalCommitWindowMs: number;
   staticDir: string;
   publicUrl?: string;
@@ -328,6 +345,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     serverSecret: e.SERVER_SECRET,
     dataDir,
     durableGames: e.DURABLE_GAMES ?? true,
+    journalSync: e.GAME_JOURNAL_SYNC,
+    journalSyncIntervalMs: e.GAME_JOURNAL_SYNC_INTERVAL_MS,
     journalCommitWindowMs: e.GAME_JOURNAL_COMMIT_WINDOW_MS,
     staticDir: e.STATIC_DIR ?? SERVER_DEFAULTS.staticDir,
     publicUrl: e.PUBLIC_URL,

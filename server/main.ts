@@ -100,6 +100,8 @@ async function main(): Promise<void> {
           },
         }
       : {}),
+    journalSync: cfg.journalSync,
+    journalSyncIntervalMs: cfg.journalSyncIntervalMs,
     journalCommitWindowMs: cfg.journalCommitWindowMs,
   });
   log.info({ url: server.url, accounts: !!accounts, ai: !!ai }, 'chess server ready');

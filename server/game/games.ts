@@ -75,11 +75,12 @@ export interface GameOptions {
 
 /**
  * The answer to a player's command refused because this node may not change its games right now
- * (several nodes: its lease is uncertain): nothing was played, the player may try again.
+ * (its game store cannot write, a full disk for one; several nodes: its lease is uncertain):
+ * nothing was played, the player may try again.
  */
 export const CANNOT_PLAY_NOW = {
   code: 'unavailable',
-  message: 'The server cannot save moves right now; nothing was played. Try again in a moment.',
+  message: 'The server cannot save games right now; nothing was played. Try again in a moment.',
 } as const satisfies { code: ErrorCode; message: string };
 
 /** Where games are played, for a site of several nodes. */
@@ -328,7 +329,7 @@ export class GameManager {
    */
   command(game: LiveGame, cmd: GameCommand, arrivedAt?: number): boolean {
     if (game.ended) return false;
-    if (this.opts.mayPlay && !this.opts.mayPlay()) return false;
+    if (!this.mayPlay()) return false;
     this.moveArrivedAt = arrivedAt ?? 0;
     try {
       const entry = timedCommand(cmd, performance.now());
@@ -342,6 +343,14 @@ export class GameManager {
     }
     this.reschedule(game);
     return true;
+  }
+
+  /**
+   * Whether the games may change now: their store writes (a full or failing disk does not: what
+   * would be played could not be kept), and, with several nodes, this node's lease is sure.
+   */
+  mayPlay(): boolean {
+    return this.recorder.healthy && (this.opts.mayPlay?.() ?? true);
   }
 
   /** Puts the game in the wheel slot of its next due time (see the top of this file). */
@@ -539,7 +548,7 @@ export class GameManager {
 
   /** The games whose due time has come: deadlines to the machine, clock reports to the players. */
   private tick(now: number): void {
-    if (this.opts.mayPlay && !this.opts.mayPlay()) return;
+    if (!this.mayPlay()) return;
     const due = this.wheel.takeDue(now);
     for (const game of due) {
       if (game.ended) continue;

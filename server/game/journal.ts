@@ -1,12 +1,17 @@
 /**
  * The node's game journal: every live game's log (its start, each timed command, its end) in
- * one file written front to back, DATA_DIR/games/journal, with group commit (groupCommit.ts).
- * Records gathered for a short window (the commit window, from the batch's first record) go to
- * the file in one synced write (O_DSYNC: it returns once the data is on disk, as a write and an
- * fdatasync would), into space filled with zeros ahead of them (see PREALLOCATE_BYTES); what the
- * games tell the players about those records waits (afterCommit)
- * until that write is done, so no player is ever told of a move the disk does not hold. While one
- * batch is being written the next one gathers. At start the journal is read back, its live games
+ * one file written front to back, DATA_DIR/games/journal, with group commit (groupCommit.ts),
+ * into space filled with zeros ahead of the records (see PREALLOCATE_BYTES). What the games tell
+ * the players about a batch of records waits (afterCommit) until the batch is written. How far
+ * "written" goes is the sync mode (JournalSync, GAME_JOURNAL_SYNC):
+ * - `interval` (the default): the records gathered in one turn of the event loop go to the
+ *   operating system in one plain write (the page cache) before anybody is told of them, so a
+ *   crash of the process loses nothing any player saw; an fdatasync runs off the move path every
+ *   sync interval, so a crash of the machine loses at most that long.
+ * - `always`: records gathered for the commit window go to the file in one synced write
+ *   (O_DSYNC: it returns once the data is on disk, as a write and an fdatasync would) before
+ *   anybody is told of them, so no player is ever told of a move the disk does not hold.
+ * While one batch is being written the next one gathers. At start the journal is read back, its live games
  * are moved into the new process's time base, and it is compacted: finished games go to
  * DATA_DIR/games/finished (one JSON line per game, for the archive), damaged ones are reported,
  * and a fresh journal holds only the live games. docs/operations.md (Durability) says why a
@@ -30,6 +35,8 @@ export interface GameRecorder {
   afterCommit(fn: () => void): void;
   /** true while something recorded is not yet on disk (afterCommit would wait) */
   readonly waiting: boolean;
+  /** false while the store cannot write (a full or failing disk, a database away): the games refuse commands meanwhile */
+  readonly healthy: boolean;
 }
 
 /** What the AI games tell their durable store (their messages wait for GameRecorder.afterCommit). */
@@ -52,22 +59,39 @@ export const NO_RECORDER: GameRecorder = {
   ended() {},
   afterCommit: (fn) => fn(),
   waiting: false,
+  healthy: true,
 };
 
 export interface JournalMetrics {
   commitSeconds: FastHistogram;
   bytesWritten: FastCounter;
+  /** the interval mode's fdatasync, each */
+  syncSeconds: FastHistogram;
 }
+
+/**
+ * How far a batch goes before the players are told of it (GAME_JOURNAL_SYNC): `interval`, into
+ * the operating system (a process crash loses nothing told; an fdatasync every sync interval
+ * bounds what a machine crash loses); `always`, onto the disk (nothing told is ever lost).
+ * docs/operations.md (Durability) compares them with Redis, MongoDB and PostgreSQL.
+ */
+export const JOURNAL_SYNC_MODES = ['interval', 'always'] as const;
+export type JournalSync = (typeof JOURNAL_SYNC_MODES)[number];
+/** The default of GAME_JOURNAL_SYNC. */
+export const JOURNAL_SYNC: JournalSync = 'interval';
+/** How often the interval mode syncs what was written (GAME_JOURNAL_SYNC_INTERVAL_MS's default): MongoDB's journal commit interval. */
+export const SYNC_INTERVAL_MS = 100;
 
 /** How often a node with live games writes a sign of life (the most time away it may give back too much). */
 export const ALIVE_EVERY_MS = 1000;
 /** The journal is compacted (rewritten with the live games only) once it has grown past this. */
 export const COMPACT_AT_BYTES = 64 * 1024 * 1024;
 /**
- * How long a batch gathers records, from its first, before its write and sync: one sync is then
- * shared by every move of the window instead of nearly one per move (0: only what one turn of
- * the event loop gathered, plus what arrives during the previous sync). The default of
- * GAME_JOURNAL_COMMIT_WINDOW_MS.
+ * How long a batch of the `always` mode gathers records, from its first, before its synced
+ * write: one sync is then shared by every move of the window instead of nearly one per move (0:
+ * only what one turn of the event loop gathered, plus what arrives during the previous sync). The
+ * default of GAME_JOURNAL_COMMIT_WINDOW_MS. The `interval` mode writes each turn's records at the
+ * end of the turn: a write into the page cache costs too little to be worth a wait.
  */
 export const COMMIT_WINDOW_MS = 2;
 const RETRY_AFTER_MS = 1000;
@@ -95,14 +119,33 @@ export type JournalWrite = (
   done: (err: NodeJS.ErrnoException | null, written: number) => void,
 ) => void;
 
-/** How the journal writes: when it is compacted, how long a batch gathers before its sync, and with what. */
+/**
+ * The file calls of the journal's batches: node:fs's by default. Tests give calls that fail,
+ * stop short, or forget what was not synced (a power loss).
+ */
+export interface JournalDisk {
+  /** the `always` mode's write (the file is opened with O_DSYNC), on libuv's thread pool */
+  write: JournalWrite;
+  /** the `interval` mode's write into the page cache, on the event loop; returns how much it wrote */
+  writeSync(fd: number, buffer: Buffer, offset: number, length: number, position: number): number;
+  /** the `interval` mode's sync, off the move path */
+  fdatasync(fd: number, done: (err: NodeJS.ErrnoException | null) => void): void;
+}
+
+const NODE_DISK: JournalDisk = { write, writeSync, fdatasync };
+
+/** How the journal writes: when it is compacted, how far a batch goes before the players are told, and with what. */
 export interface JournalOptions {
   /** default COMPACT_AT_BYTES (tests make it small) */
   compactAtBytes?: number;
-  /** default COMMIT_WINDOW_MS */
+  /** default JOURNAL_SYNC */
+  sync?: JournalSync;
+  /** the `interval` mode's sync interval, ms; default SYNC_INTERVAL_MS */
+  syncIntervalMs?: number;
+  /** the `always` mode's commit window; default COMMIT_WINDOW_MS */
   commitWindowMs?: number;
-  /** default node:fs's `write` (tests give one whose writes fail or stop short) */
-  write?: JournalWrite;
+  /** default node:fs's calls */
+  disk?: Partial<JournalDisk>;
 }
 
 /** The batch being written, and how far: a failed write's retry goes on from where it stopped. */
@@ -133,7 +176,13 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
   private compactAt: number;
   /** the file's size: its records, then zeros written ahead of them */
   private fileSize: number;
-  private readonly writeAt: JournalWrite;
+  private readonly disk: JournalDisk;
+  private readonly sync: JournalSync;
+  /** the interval mode's: how much of the records is synced, whether a sync is under way, and whether the last one worked */
+  private syncedSize: number;
+  private syncing = false;
+  private syncHealthy = true;
+  private readonly syncTimer: NodeJS.Timeout | null;
 
   constructor(
     private readonly dir: string,
@@ -142,12 +191,14 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
     private readonly liveLogs: LiveLogs,
     options: JournalOptions = {},
   ) {
-    // a journal just compacted (openGameJournal): records only, no zeros yet
-    this.fd = openForWriting(journalFile(dir));
+    this.sync = options.sync ?? JOURNAL_SYNC;
+    // a journal just compacted (openGameJournal), so synced: records only, no zeros yet
+    this.fd = openForWriting(journalFile(dir), this.sync);
     this.size = fstatSync(this.fd).size;
+    this.syncedSize = this.size;
     this.fileSize = this.size;
     this.compactAt = options.compactAtBytes ?? COMPACT_AT_BYTES;
-    this.writeAt = options.write ?? write;
+    this.disk = { ...NODE_DISK, ...options.disk };
     this.commits = new GroupCommit<string>(
       {
         write: (batch) => this.write(batch),
@@ -156,17 +207,19 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
         callbackFailed: (err) => this.log.error({ err }, 'sending after a journal commit failed'),
       },
       RETRY_AFTER_MS,
-      options.commitWindowMs ?? COMMIT_WINDOW_MS,
+      this.sync === 'always' ? (options.commitWindowMs ?? COMMIT_WINDOW_MS) : 0,
     );
+    this.syncTimer = this.sync === 'interval' ? setInterval(() => this.syncWritten(), options.syncIntervalMs ?? SYNC_INTERVAL_MS) : null;
+    this.syncTimer?.unref();
     this.aliveTimer = setInterval(() => {
       if (!isEmpty(this.liveLogs.games())) this.add({ k: 'alive', at: performance.now() });
     }, ALIVE_EVERY_MS);
     this.aliveTimer.unref();
   }
 
-  /** false while the last write or sync failed (it is retried); /healthz reports it */
+  /** false while the last write or sync failed (it is retried); /healthz reports it, and the games refuse commands meanwhile */
   get healthy(): boolean {
-    return this.commits.healthy;
+    return this.commits.healthy && this.syncHealthy;
   }
 
   started(input: GameInput): void {
@@ -218,8 +271,45 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
       const bytes = this.size + records.length <= this.fileSize ? records : followedByZeros(records);
       this.writing = { batch, bytes, records: records.length, at: this.size, written: 0, began: performance.now() };
     }
-    const writing = this.writing;
-    return new Promise((resolve, reject) => this.writeFrom(writing, resolve, reject));
+    return this.writeBatch(this.writing);
+  }
+
+  /** The batch into the file: synced (`always`), or into the page cache at once (`interval`). */
+  private writeBatch(a: BatchWrite): Promise<void> {
+    if (this.sync === 'always') return new Promise((resolve, reject) => this.writeFrom(a, resolve, reject));
+    try {
+      while (a.written < a.bytes.length) a.written += this.disk.writeSync(this.fd, a.bytes, a.written, a.bytes.length - a.written, a.at + a.written);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    this.wroteBatch(a);
+    return Promise.resolve();
+  }
+
+  /**
+   * The interval mode's sync of what is written, off the move path (on libuv's thread pool); one
+   * at a time. A failed sync is logged and turns the journal unhealthy until one works again.
+   */
+  private syncWritten(): void {
+    if (this.syncing || this.syncedSize >= this.size) return;
+    const fd = this.fd;
+    const upTo = this.size;
+    const began = performance.now();
+    this.syncing = true;
+    this.disk.fdatasync(fd, (err) => {
+      this.syncing = false;
+      // a compaction in the meantime replaced the file by a synced one
+      if (fd !== this.fd) return;
+      if (err) {
+        if (this.syncHealthy) this.log.error({ err }, 'game journal sync failed; games wait until it works again');
+        this.syncHealthy = false;
+        return;
+      }
+      if (!this.syncHealthy) this.log.info('game journal syncs again');
+      this.syncHealthy = true;
+      this.syncedSize = Math.max(this.syncedSize, upTo);
+      this.metrics.syncSeconds.observe((performance.now() - began) / 1000);
+    });
   }
 
   /**
@@ -230,7 +320,7 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
    */
   private writeFrom(a: BatchWrite, done: () => void, failed: (err: Error) => void): void {
     if (a.written < a.bytes.length) {
-      this.writeAt(this.fd, a.bytes, a.written, a.bytes.length - a.written, a.at + a.written, (err, written) => {
+      this.disk.write(this.fd, a.bytes, a.written, a.bytes.length - a.written, a.at + a.written, (err, written) => {
         if (err) return failed(err);
         a.written += written;
         this.writeFrom(a, done, failed);
@@ -239,7 +329,7 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
       this.wroteBatch(a);
       done();
     } else {
-      fdatasync(this.fd, (err) => (err ? failed(err) : (this.wroteBatch(a), done())));
+      this.disk.fdatasync(this.fd, (err) => (err ? failed(err) : (this.wroteBatch(a), done())));
     }
   }
 
@@ -264,9 +354,10 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
       this.finished = [];
       const size = writeCompacted(this.dir, [...this.liveLogs.games()], [...this.liveLogs.aiGames()], performance.now());
       closeSync(this.fd);
-      this.fd = openForWriting(journalFile(this.dir));
+      this.fd = openForWriting(journalFile(this.dir), this.sync);
       this.log.info({ before: this.size, after: size, ms: Math.round(performance.now() - began) }, 'game journal compacted');
       this.size = size;
+      this.syncedSize = size;
       this.fileSize = size;
       this.compactAt = Math.max(this.compactAt, 2 * size);
       return true;
@@ -277,7 +368,7 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
     }
   }
 
-  /** Writes everything recorded and a last sign of life, and closes the file. */
+  /** Writes everything recorded and a last sign of life, syncs it, and closes the file. */
   close(): Promise<void> {
     this.closing ??= this.shutDown();
     return this.closing;
@@ -285,10 +376,19 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
 
   private async shutDown(): Promise<void> {
     clearInterval(this.aliveTimer);
+    if (this.syncTimer) clearInterval(this.syncTimer);
     await this.commits.drain();
     this.add({ k: 'alive', at: performance.now() });
     this.closed = true;
     await this.commits.drain();
+    if (this.sync === 'interval') {
+      await new Promise<void>((resolve) =>
+        this.disk.fdatasync(this.fd, (err) => {
+          if (err) this.log.error({ err }, 'game journal sync at shutdown failed');
+          resolve();
+        }),
+      );
+    }
     closeSync(this.fd);
   }
 }
@@ -342,10 +442,10 @@ function journalFile(dir: string): string {
 /** Whether writes can be opened to return only once their data is on disk (O_DSYNC: Linux, macOS). */
 const SYNCED_WRITES = typeof constants.O_DSYNC === 'number';
 
-/** The journal, opened for writes at positions (no O_APPEND: they go over the zeros ahead); with O_DSYNC where there is one (see writeFrom). */
-function openForWriting(file: string): number {
+/** The journal, opened for writes at positions (no O_APPEND: they go over the zeros ahead); in the `always` mode with O_DSYNC where there is one (see writeFrom). */
+function openForWriting(file: string, sync: JournalSync): number {
   const flags = constants.O_WRONLY | constants.O_CREAT;
-  return openSync(file, SYNCED_WRITES ? flags | constants.O_DSYNC : flags, 0o666);
+  return openSync(file, sync === 'always' && SYNCED_WRITES ? flags | constants.O_DSYNC : flags, 0o666);
 }
 
 /** A batch past the zeros made ahead, with the next stretch of them after its records. */

@@ -188,6 +188,8 @@ export class ServerMetrics {
   /** the game journal's group commits (server/game/journal.ts) */
   readonly journalCommitSeconds: FastHistogram;
   readonly journalBytes: FastCounter;
+  /** the interval mode's fdatasync of the game journal, off the move path */
+  readonly journalSyncSeconds: FastHistogram;
   readonly gamesResumed: client.Counter;
 
   /** `loopLag`: the heartbeat's delay histogram (server/heartbeat.ts), for nodejs_eventloop_lag_*. */
@@ -247,7 +249,14 @@ export class ServerMetrics {
     this.journalCommitSeconds = register(
       new FastHistogram(
         'chess_game_journal_commit_seconds',
-        'Durable write of one group commit of the game journal: one synced write (O_DSYNC, or a write plus fdatasync)',
+        'Write of one group commit of the game journal before its moves are sent: into the page cache (GAME_JOURNAL_SYNC=interval), or synced (always: O_DSYNC, or a write plus fdatasync)',
+        [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      ),
+    );
+    this.journalSyncSeconds = register(
+      new FastHistogram(
+        'chess_game_journal_sync_seconds',
+        'One fdatasync of the game journal off the move path (GAME_JOURNAL_SYNC=interval, every GAME_JOURNAL_SYNC_INTERVAL_MS)',
         [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       ),
     );

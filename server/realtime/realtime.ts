@@ -645,11 +645,11 @@ export class Realtime implements RemoteSockets {
       const m = move && { from: move.from, to: move.to, promotion: move.promotion };
       done = !m || this.games.command(game, { type: 'MOVE', playerId: session.id, move: m, lagMs }, arrivedAt);
     }
-    // several nodes: this node's lease is uncertain (Redis unreachable); nothing was played
+    // the games' store cannot write (a full disk), or (several nodes) this node's lease is uncertain; nothing was played
     if (!done && !game.ended) this.refuseUnavailable(session, gameId, type === 'MOVE');
   }
 
-  /** A game command refused because this node may not play now (its lease is uncertain): a move is answered moveRejected, anything else an error. */
+  /** A game command refused because this node may not play now (GameManager.mayPlay): a move is answered moveRejected, anything else an error. */
   private refuseUnavailable(session: PlayerSession, gameId: string, isMove: boolean): void {
     this.metrics.messagesRejected.inc({ reason: 'unavailable' });
     if (isMove) this.hub.sendTo(session, { type: 'moveRejected', gameId, message: CANNOT_PLAY_NOW.message });

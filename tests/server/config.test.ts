@@ -62,4 +62,13 @@ describe('one configuration', () => {
     expect(loadConfig({ CLOCK_REPORT_SECONDS: '0' }).clockReportMs).toBe(0);
     expect(problemsOf({ CLOCK_REPORT_SECONDS: '-1' })).toEqual([expect.stringMatching(/CLOCK_REPORT_SECONDS must be a whole number from 0 to 3600/)]);
   });
+
+  it("reads the game journal's level and sync interval, interval every 100 ms by default, and names a bad one", () => {
+    expect(loadConfig({})).toMatchObject({ journalSync: 'interval', journalSyncIntervalMs: 100 });
+    expect(loadConfig({ GAME_JOURNAL_SYNC: 'always', GAME_JOURNAL_SYNC_INTERVAL_MS: '1000' })).toMatchObject({ journalSync: 'always', journalSyncIntervalMs: 1000 });
+    expect(problemsOf({ GAME_JOURNAL_SYNC: 'everysec', GAME_JOURNAL_SYNC_INTERVAL_MS: '0' })).toEqual([
+      expect.stringMatching(/GAME_JOURNAL_SYNC must be one of interval, always \(got "everysec"\)/),
+      expect.stringMatching(/GAME_JOURNAL_SYNC_INTERVAL_MS must be a whole number from 1 to 10000/),
+    ]);
+  });
 });

@@ -1,7 +1,8 @@
 /**
- * The game journal's group commit (server/game/journal.ts): a batch gathers for its commit window
- * and then goes to disk in one write and one sync, shared by every command of the window; nobody
- * hears of a command before the batch holding it is on disk. The window runs on the test's clock.
+ * The game journal's group commit in its strict mode (server/game/journal.ts,
+ * GAME_JOURNAL_SYNC=always): a batch gathers for its commit window and then goes to disk in one
+ * write and one sync, shared by every command of the window; nobody hears of a command before the
+ * batch holding it is on disk. The window runs on the test's clock.
  */
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,8 @@ function openJournal(commitWindowMs: number) {
   const commits = new FastHistogram('commits', 'test', [Infinity]);
   const bytes = new FastCounter('bytes', 'test');
   const dataDir = mkdtempSync(join(tmpdir(), 'journal-commit-'));
-  const { journal } = openGameJournal(dataDir, { commitSeconds: commits, bytesWritten: bytes }, pino({ level: 'silent' }), NO_LIVE_GAMES, { commitWindowMs });
+  const metrics = { commitSeconds: commits, bytesWritten: bytes, syncSeconds: new FastHistogram('syncs', 'test', [Infinity]) };
+  const { journal } = openGameJournal(dataDir, metrics, pino({ level: 'silent' }), NO_LIVE_GAMES, { sync: 'always', commitWindowMs });
   const file = join(dataDir, 'games', 'journal');
   return { journal, syncs: () => commits.count, onDisk: () => recordsOf(readFileSync(file, 'utf8')), fileSize: () => statSync(file).size };
 }
@@ -39,7 +41,7 @@ afterEach(async () => {
   vi.useRealTimers();
 });
 
-describe('game journal group commit', () => {
+describe('game journal group commit (always)', () => {
   it('shares one write and sync among the commands of a window, and tells of none before it', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
     const j = openJournal(2);

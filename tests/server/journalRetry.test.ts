@@ -36,7 +36,8 @@ describe('game journal write failures', () => {
     const commits = new FastHistogram('commits', 'test', [Infinity]);
     const bytes = new FastCounter('bytes', 'test');
     const dataDir = mkdtempSync(join(tmpdir(), 'journal-retry-'));
-    const { journal } = openGameJournal(dataDir, { commitSeconds: commits, bytesWritten: bytes }, pino({ level: 'silent' }), { games: () => [], aiGames: () => [] }, { commitWindowMs: 0, write: plannedWrite });
+    const metrics = { commitSeconds: commits, bytesWritten: bytes, syncSeconds: new FastHistogram('syncs', 'test', [Infinity]) };
+    const { journal } = openGameJournal(dataDir, metrics, pino({ level: 'silent' }), { games: () => [], aiGames: () => [] }, { sync: 'always', commitWindowMs: 0, disk: { write: plannedWrite } });
     const onDisk = () => recordsOf(readFileSync(join(dataDir, 'games', 'journal'), 'utf8'));
     const before = onDisk();
     const records = [0, 1].map((n) => encodeRecord({ k: 'cmd', g: 'game_a', e: { type: 'WAKE', at: 1000 + n } })).join('');

@@ -40,9 +40,9 @@ function openRecorder(commitWindowMs: number | null): { recorder: GameRecorder; 
   if (commitWindowMs === null) return { recorder: NO_RECORDER, syncs: () => 0, close: async () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'journal-bench-'));
   const commits = new FastHistogram('commits', 'bench', [Infinity]);
-  const metrics = { commitSeconds: commits, bytesWritten: new FastCounter('bytes', 'bench') };
+  const metrics = { commitSeconds: commits, bytesWritten: new FastCounter('bytes', 'bench'), syncSeconds: new FastHistogram('syncs', 'bench', [Infinity]) };
   const noGames = { games: () => [], aiGames: () => [] };
-  const { journal } = openGameJournal(dir, metrics, pino({ level: 'silent' }), noGames, { commitWindowMs });
+  const { journal } = openGameJournal(dir, metrics, pino({ level: 'silent' }), noGames, { sync: 'always', commitWindowMs });
   return {
     recorder: journal,
     syncs: () => commits.count,
