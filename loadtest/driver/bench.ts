@@ -19,8 +19,13 @@
  *          --queue-rate players per second arriving in the queue (default 1000)
  *          --priority N  niceness of all the run's processes (e.g. -10 on a busy shared machine)
  *          --server built|tsx (default built; --ci uses tsx)  --no-echo
- *          --durable on|off  the server's game journal (DURABLE_GAMES; default on, as `npm start`);
- *                      each run also reports the journal's group-commit p50/p99 and bytes per move
+ *          --durable M[,M…]  the server's game journal, each mode in every run (default
+ *                      interval,off,always; --ci: interval): interval (the default of `npm start`), always
+ *                      (GAME_JOURNAL_SYNC=always: a synced write before each batch's moves go
+ *                      out; "strict" too), off (DURABLE_GAMES=false; "on" means interval).
+ *                      Each run reports the journal's write p50/p99, its sync's p99, bytes
+ *                      per move, and each mode's CPU per move as a ratio to the run's "off"
+ *                      (the issue's target: interval within 1.2x)
  *          --p99 ms    the relay p99 every run must stay under (default: 20 ms at 1,000
  *                      players, the issue's target, and none at other counts; 100 with --ci)
  *          --nodes N   also run the players against a site of N nodes (server/cluster) on Redis
@@ -63,7 +68,16 @@ const runs = Math.max(1, Number(opt('runs', '1')));
 const workersWanted = Number(opt('workers', '0'));
 const serverMode = opt('server', ci ? 'tsx' : 'built') as 'built' | 'tsx';
 const withEcho = !ci && !flag('no-echo');
-const durable = opt('durable', 'on') !== 'off';
+/** the journal's modes each run measures, the first also against the site (--nodes) */
+type JournalMode = 'interval' | 'always' | 'off';
+const MODE_NAMES: Record<string, JournalMode> = { interval: 'interval', on: 'interval', always: 'always', strict: 'always', off: 'off' };
+const journalModes: JournalMode[] = opt('durable', ci ? 'interval' : 'interval,off,always').split(',').map((m) => {
+  const mode = MODE_NAMES[m.trim()];
+  if (!mode) throw new Error(`--durable: "${m}" is none of ${Object.keys(MODE_NAMES).join(', ')}`);
+  return mode;
+});
+/** the issue's target: the default journal adds at most this much CPU per relayed move to the same server without it */
+const JOURNAL_CPU_TARGET = 1.2;
 /** --nodes N: a site of N nodes beside the single node (1: the single node only) */
 const siteNodes = Math.max(1, Number(opt('nodes', '1')));
 const SITE_REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -195,7 +209,7 @@ function siteEnv(site: string): NodeJS.ProcessEnv {
   };
 }
 
-function startChessServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<Spawned & { logFile: string }> {
+function startChessServer(mode: JournalMode, extraEnv: NodeJS.ProcessEnv = {}): Promise<Spawned & { logFile: string }> {
   return spawnAndWaitForPort(
     process.execPath,
     CHESS_SERVER_ARGS,
@@ -211,7 +225,8 @@ function startChessServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<Spawned & {
       ACCOUNTS_ENABLED: '0',
       // every simulated player connects from this one machine: the per-address limits are off
       MAX_SOCKETS_PER_ADDRESS: '0',
-      DURABLE_GAMES: durable ? 'true' : 'false',
+      DURABLE_GAMES: mode === 'off' ? 'false' : 'true',
+      ...(mode === 'off' ? {} : { GAME_JOURNAL_SYNC: mode }),
       CONNECTS_PER_ADDRESS_PER_SECOND: '0',
       ...extraEnv,
     },
@@ -310,6 +325,8 @@ interface ChessResult {
   serverRelayP99ms: number;
   journalCommitP50ms: number;
   journalCommitP99ms: number;
+  /** the interval mode's fdatasync, off the move path */
+  journalSyncP99ms: number;
   journalBytesPerMove: number;
   /** moves relayed per group commit of the journal (how many moves share one fdatasync) */
   journalMovesPerCommit: number;
@@ -389,10 +406,10 @@ async function timeTakeover(servers: (Spawned & { logFile: string })[]): Promise
   return { games: owned, allMs, awayP50ms: pct(away, 50), awayMaxMs: away.at(-1) ?? NaN };
 }
 
-async function runChess(n: number, nodes = 1): Promise<ChessResult> {
+async function runChess(n: number, mode: JournalMode, nodes = 1): Promise<ChessResult> {
   const site = nodes > 1 ? `s${process.pid}_${Date.now().toString(36)}` : '';
   const servers: (Spawned & { logFile: string })[] = [];
-  for (let i = 0; i < nodes; i++) servers.push(await startChessServer(site ? siteEnv(site) : {}));
+  for (let i = 0; i < nodes; i++) servers.push(await startChessServer(mode, site ? siteEnv(site) : {}));
   const pids = servers.map((s) => s.proc.pid!);
 
   const rssOfAll = () => pids.reduce((sum, p) => sum + rssBytes(p), 0);
@@ -477,9 +494,10 @@ async function runChess(n: number, nodes = 1): Promise<ChessResult> {
       relayP50ms: pct(lat, 50),
       relayP99ms: pct(lat, 99),
       serverRelayP99ms: serverRelayP99,
-      // the game journal (0 bytes with --durable off): one group commit is a write plus fdatasync
+      // the game journal (0 bytes with --durable off): one group commit is a write (interval) or a synced write (always)
       journalCommitP50ms: histogramQuantileMs(loopText, storeCommit, 0.5),
       journalCommitP99ms: histogramQuantileMs(loopText, storeCommit, 0.99),
+      journalSyncP99ms: histogramQuantileMs(loopText, 'chess_game_journal_sync_seconds', 0.99),
       journalBytesPerMove: (journalBytes1 - journalBytes0) / (moves1 - moves0),
       journalMovesPerCommit: (moves1 - moves0) / (commits1 - commits0),
       serverLoopP99ms: serverLoopP99,
@@ -573,7 +591,8 @@ async function runEcho(n: number, relay = false): Promise<{ cpuUsPerMsg: number;
 
 // ------------------------------------------------------------------------------------------------
 
-type Sample = { cpu: number; echo: number; ratio: number; relay: number; p99: number };
+/** One mode's figures in one run: CPU per move, its ratios to the echo, the bare relay and the run's "off", the relay p99. */
+type Sample = { cpu: number; echo: number; ratio: number; relay: number; p99: number; toRelay: number; toOff: number };
 
 /** A site run (--nodes N) beside the single node's of the same run. */
 type SiteSample = { p99: number; cpu: number; ratio: number; across: number; cross: number; bytes: number; takeoverAllMs: number; awayP50ms: number; awayMaxMs: number };
@@ -583,7 +602,7 @@ const siteSamples = new Map<number, SiteSample[]>();
 /** The same players against a site of `siteNodes` nodes; its CPU per move is compared with `single`'s. */
 async function measureSite(n: number, single: ChessResult): Promise<boolean> {
   log(`site of ${siteNodes} nodes, ${n} players…`);
-  const c = await runChess(n, siteNodes);
+  const c = await runChess(n, journalModes[0], siteNodes);
   log(JSON.stringify({ site: c }));
   const t = c.takeover;
   const sample: SiteSample = {
@@ -629,11 +648,16 @@ function problemsOf(c: Awaited<ReturnType<typeof runChess>>): string[] {
   return problems;
 }
 
-/** One run at n players: our server, then (unless --no-echo) the echo and relay peers. */
-async function measureOnce(n: number): Promise<{ row: string; sample: Sample; ok: boolean }> {
-  log(`chess server, ${n} players, ${durationS} s at ${paceMs} ms per move…`);
-  const c = await runChess(n);
-  const siteOk = siteNodes > 1 ? await measureSite(n, c) : true;
+/** One run at n players: our server in each journal mode, then (unless --no-echo) the echo and relay peers. */
+async function measureOnce(n: number): Promise<{ rows: string[]; samples: Map<JournalMode, Sample>; ok: boolean }> {
+  const results = new Map<JournalMode, ChessResult>();
+  let siteOk = true;
+  for (const mode of journalModes) {
+    log(`chess server (journal ${mode}), ${n} players, ${durationS} s at ${paceMs} ms per move…`);
+    const c = await runChess(n, mode);
+    results.set(mode, c);
+    if (mode === journalModes[0] && siteNodes > 1) siteOk = await measureSite(n, c);
+  }
   let echo: Awaited<ReturnType<typeof runEcho>> | null = null;
   let relayPeer: Awaited<ReturnType<typeof runEcho>> | null = null;
   if (withEcho) {
@@ -642,46 +666,66 @@ async function measureOnce(n: number): Promise<{ row: string; sample: Sample; ok
     log(`relay server (echo + one more send), ${n} clients…`);
     relayPeer = await runEcho(n, true);
   }
-  log(JSON.stringify({ chess: c, echo, relay: relayPeer }));
-  if (durable) log(`  game journal: group commit p50 ${fmt(c.journalCommitP50ms, 2)} ms, p99 ${fmt(c.journalCommitP99ms, 2)} ms (bucket bounds), ${fmt(c.journalBytesPerMove, 0)} bytes per move, ${fmt(c.journalMovesPerCommit, 2)} moves per commit`);
-  const ratio = echo ? c.cpuUsPerMove / echo.cpuUsPerMsg : NaN;
-  const relay = relayPeer && echo ? relayPeer.cpuUsPerMsg / echo.cpuUsPerMsg : NaN;
-  const row = `| ${n} | ${fmt(c.connectPerSec, 0)} | ${c.pairedGames} | ${fmt(c.pairP50ms)} / ${fmt(c.pairP99ms)} | ${c.moves} | ${fmt(c.relayP50ms, 2)} / ${fmt(c.relayP99ms, 2)} | ${fmt(c.cpuUsPerMove, 0)} | ${echo ? fmt(echo.cpuUsPerMsg, 0) : 'n/a'} | ${echo ? fmt(ratio, 2) + 'x' : 'n/a'} | ${relayPeer ? `${fmt(relayPeer.cpuUsPerMsg, 0)} (${fmt(relay, 2)}x)` : 'n/a'} | ${fmt(c.rssPerPlayerKB)} | ${fmt(c.rssPerGameKB)} | ${c.moveRejected + c.errors} / ${c.lostGames} |`;
-  const problems = problemsOf(c);
-  if (problems.length) {
-    log(`FAIL at ${n} players: ${problems.join('; ')}`);
-    if (c.rejections.length) log('  first problems: ' + c.rejections.join(' | '));
-  } else log(`ok at ${n} players`);
-  const sample = { cpu: c.cpuUsPerMove, echo: echo?.cpuUsPerMsg ?? NaN, ratio, relay, p99: c.relayP99ms };
-  return { row, sample, ok: problems.length === 0 && siteOk };
+  log(JSON.stringify({ chess: Object.fromEntries(results), echo, relay: relayPeer }));
+  const off = results.get('off');
+  const rows: string[] = [];
+  const samples = new Map<JournalMode, Sample>();
+  let ok = siteOk;
+  for (const [mode, c] of results) {
+    if (mode !== 'off') {
+      log(`  game journal (${mode}): write p50 ${fmt(c.journalCommitP50ms, 3)} ms, p99 ${fmt(c.journalCommitP99ms, 3)} ms, sync p99 ${fmt(c.journalSyncP99ms, 2)} ms (bucket bounds), ${fmt(c.journalBytesPerMove, 0)} bytes per move, ${fmt(c.journalMovesPerCommit, 2)} moves per write`);
+    }
+    const ratio = echo ? c.cpuUsPerMove / echo.cpuUsPerMsg : NaN;
+    const toRelay = relayPeer ? c.cpuUsPerMove / relayPeer.cpuUsPerMsg : NaN;
+    const relay = relayPeer && echo ? relayPeer.cpuUsPerMsg / echo.cpuUsPerMsg : NaN;
+    const toOff = off ? c.cpuUsPerMove / off.cpuUsPerMove : NaN;
+    rows.push(
+      `| ${n} | ${mode} | ${fmt(c.connectPerSec, 0)} | ${c.pairedGames} | ${c.moves} | ${fmt(c.relayP50ms, 2)} / ${fmt(c.relayP99ms, 2)} | ${fmt(c.cpuUsPerMove, 0)} | ${fmt(toOff, 2)}x | ${echo ? fmt(ratio, 2) + 'x' : 'n/a'} | ${relayPeer ? fmt(toRelay, 2) + 'x' : 'n/a'} | ${mode === 'off' ? '-' : `${fmt(c.journalBytesPerMove, 0)} / ${fmt(mode === 'always' ? c.journalCommitP99ms : c.journalSyncP99ms, 2)}`} | ${fmt(c.rssPerPlayerKB)} | ${c.moveRejected + c.errors} / ${c.lostGames} |`,
+    );
+    const problems = problemsOf(c);
+    if (problems.length) {
+      log(`FAIL at ${n} players (journal ${mode}): ${problems.join('; ')}`);
+      if (c.rejections.length) log('  first problems: ' + c.rejections.join(' | '));
+      ok = false;
+    } else log(`ok at ${n} players (journal ${mode})`);
+    samples.set(mode, { cpu: c.cpuUsPerMove, echo: echo?.cpuUsPerMsg ?? NaN, ratio, relay, p99: c.relayP99ms, toRelay, toOff });
+  }
+  if (echo && relayPeer) rows.push(`| ${n} | echo / bare relay peers | | | | ${fmt(echo.p50ms, 2)} / ${fmt(echo.p99ms, 2)} | ${fmt(echo.cpuUsPerMsg, 0)} / ${fmt(relayPeer.cpuUsPerMsg, 0)} | | 1x / ${fmt(relayPeer.cpuUsPerMsg / echo.cpuUsPerMsg, 2)}x | | | | |`);
+  return { rows, samples, ok };
 }
 
 /** One measure of the runs, sorted. */
 const sortedOf = (samples: Sample[], k: keyof Sample) => samples.map((r) => r[k]).sort((a, b) => a - b);
 
-/** The summary row over several runs at one player count: medians and ranges. */
-function summaryRow(n: number, samples: Sample[]): string {
+/** The summary row over several runs of one mode at one player count: medians and ranges. */
+function summaryRow(n: number, mode: JournalMode, samples: Sample[]): string {
   const med = (k: keyof Sample) => {
     const xs = sortedOf(samples, k);
-    const d = k === 'ratio' || k === 'relay' ? 2 : 1;
-    return `${pct(xs, 50).toFixed(d)} (${xs[0].toFixed(d)}–${xs[xs.length - 1].toFixed(d)})`;
+    const d = k === 'cpu' || k === 'echo' || k === 'p99' ? 1 : 2;
+    return `${fmt(pct(xs, 50), d)} (${fmt(xs[0], d)}–${fmt(xs[xs.length - 1], d)})`;
   };
-  return `| ${n} | ${samples.length} | ${med('p99')} | ${med('cpu')} | ${med('echo')} | ${med('ratio')}x | ${med('relay')}x |`;
+  return `| ${n} | ${mode} | ${samples.length} | ${med('p99')} | ${med('cpu')} | ${med('toOff')}x | ${med('ratio')}x | ${med('toRelay')}x |`;
 }
 
-/** The issue's two targets, judged on the medians of the runs at one player count. */
-function targetsMet(n: number, samples: Sample[]): string {
-  const median = (k: keyof Sample) => pct(sortedOf(samples, k), 50);
+/** The issue's targets, judged on the medians of the runs at one player count (the first mode's relay p99 and its CPU to "off"). */
+function targetsMet(n: number, byMode: Map<JournalMode, Sample[]>): string {
+  const median = (samples: Sample[], k: keyof Sample) => pct(sortedOf(samples, k), 50);
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
-  const p99 = median('p99');
+  const mode = journalModes[0];
+  const samples = byMode.get(mode) ?? [];
+  const p99 = median(samples, 'p99');
   const parts = [
     n === RELAY_P99_TARGET_PLAYERS
-      ? `relay p99 ${fmt(p99, 1)} ms (target under ${RELAY_P99_TARGET_MS} ms: ${verdict(p99 < RELAY_P99_TARGET_MS)})`
-      : `relay p99 ${fmt(p99, 1)} ms`,
+      ? `relay p99 (${mode}) ${fmt(p99, 1)} ms (target under ${RELAY_P99_TARGET_MS} ms: ${verdict(p99 < RELAY_P99_TARGET_MS)})`
+      : `relay p99 (${mode}) ${fmt(p99, 1)} ms`,
   ];
+  if (mode !== 'off' && byMode.has('off')) {
+    const toOff = median(samples, 'toOff');
+    parts.push(`CPU per move with the journal (${mode}) ${fmt(toOff, 2)}x without it (target ${JOURNAL_CPU_TARGET}x: ${verdict(toOff <= JOURNAL_CPU_TARGET)})`);
+  }
   if (withEcho) {
-    const ratio = median('ratio');
-    parts.push(`CPU per move ${fmt(ratio, 2)}x the echo's per message (target ${CPU_RATIO_TARGET}x: ${verdict(ratio <= CPU_RATIO_TARGET)})`);
+    const ratio = median(samples, 'ratio');
+    parts.push(`CPU per move ${fmt(ratio, 2)}x the echo's per message (goal ${CPU_RATIO_TARGET}x: ${verdict(ratio <= CPU_RATIO_TARGET)}), ${fmt(median(samples, 'toRelay'), 2)}x the bare relay's`);
   }
   return `- ${n} players${samples.length > 1 ? `, medians of ${samples.length} runs` : ''}: ${parts.join('; ')}`;
 }
@@ -723,37 +767,36 @@ async function main(): Promise<void> {
   let failed = false;
   const rows: string[] = [];
   const summary: string[] = [];
-  const samplesByCount: Sample[][] = [];
+  const verdicts: string[] = [];
   for (const n of playerCounts) {
-    const samples: Sample[] = [];
-    samplesByCount.push(samples);
+    const byMode = new Map<JournalMode, Sample[]>(journalModes.map((m) => [m, []]));
     for (let run = 1; run <= runs; run++) {
       if (runs > 1) log(`run ${run} of ${runs}`);
-      const { row, sample, ok } = await measureOnce(n);
-      rows.push(row);
-      samples.push(sample);
-      if (!ok) failed = true;
+      const once = await measureOnce(n);
+      rows.push(...once.rows);
+      for (const [mode, sample] of once.samples) byMode.get(mode)!.push(sample);
+      if (!once.ok) failed = true;
     }
-    if (runs > 1) summary.push(summaryRow(n, samples));
+    if (runs > 1) for (const [mode, samples] of byMode) summary.push(summaryRow(n, mode, samples));
+    verdicts.push(targetsMet(n, byMode));
   }
-  const verdicts = playerCounts.map((n, i) => targetsMet(n, samplesByCount[i]));
   if (siteNodes > 1) rows.push('', ...siteTable());
   if (summary.length) {
     rows.push(
       '',
-      'Medians (range) over the runs; the ratio is taken within each run:',
+      'Medians (range) over the runs; the ratios are taken within each run:',
       '',
-      '| players | runs | relay p99 ms | server CPU µs/move | echo CPU µs/msg | ratio | bare relay / echo |',
-      '|---|---|---|---|---|---|---|',
+      '| players | journal | runs | relay p99 ms | server CPU µs/move | CPU / journal off | CPU / echo | CPU / bare relay |',
+      '|---|---|---|---|---|---|---|---|',
       ...summary,
     );
   }
   const server = `node ${CHESS_SERVER_ARGS.join(' ')}`;
   process.stdout.write(
     [
-      `Pace ${paceMs} ms mean think time per move, ${warmupS} s of warm-up then ${durationS} s measured, server: ${server} (game journal ${durable ? 'on' : 'off'}), on ${cpuModel()}${priority !== null ? `, niceness ${priority}` : ''}${pin ? ', pinned (server under test on CPU 0, driver on the others)' : ', shared (every process on every CPU)'}, load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`,
+      `Pace ${paceMs} ms mean think time per move, ${warmupS} s of warm-up then ${durationS} s measured, server: ${server} (game journal: ${journalModes.join(', ')}), on ${cpuModel()}${priority !== null ? `, niceness ${priority}` : ''}${pin ? ', pinned (server under test on CPU 0, driver on the others)' : ', shared (every process on every CPU)'}, load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`,
       '',
-      '| players | connects/s | games | pairing p50/p99 ms | moves relayed | relay p50/p99 ms | server CPU µs/move | echo CPU µs/msg | ratio | bare relay µs/msg (x echo) | RSS KB/player | RSS KB/game | rejected+errors / lost games |',
+      '| players | journal | connects/s | games | moves relayed | relay p50/p99 ms | server CPU µs/move | CPU / journal off | CPU / echo | CPU / bare relay | journal bytes/move / sync p99 ms | RSS KB/player | rejected+errors / lost games |',
       '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows,
       '',

@@ -25,7 +25,7 @@ describe('load driver (CI mode)', () => {
     const row = out.split('\n').find((l) => l.startsWith('| 100 |'));
     expect(row).toBeDefined();
     // every game ended with an event, and moves were relayed
-    const result = JSON.parse(err.split('\n').find((l) => l.startsWith('{"chess"'))!).chess;
+    const result = JSON.parse(err.split('\n').find((l) => l.startsWith('{"chess"'))!).chess.interval;
     // 50 games at first; players whose game ends early (checkmate, stalemate…) queue again
     expect(result.pairedGames).toBeGreaterThanOrEqual(50);
     expect(result.lostGames).toBe(0);
