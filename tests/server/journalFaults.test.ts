@@ -113,7 +113,7 @@ describe('game journal faults', () => {
       const shown: CurrentState[] = [];
       const back: TestClient[] = [];
       for (const old of [p.white, p.black]) {
-        const c = await TestClient.connect(second.url, `?playerId=${old.playerId}&secret=${old.secret}`);
+        const c = await TestClient.connect(second.url, { playerId: old.playerId, secret: old.secret });
         c.send('rejoinGame', { gameId: p.gameId });
         shown.push((await c.next('gameStart')).currentState as CurrentState);
         back.push(c);
