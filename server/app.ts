@@ -18,6 +18,8 @@ import { Hub } from './realtime/hub';
 import { LagPings } from './realtime/lagPings';
 import { GuestIdentity, playerKind } from './realtime/identity';
 import { Realtime } from './realtime/realtime';
+import { Presence } from './round/presence';
+import { Rounds } from './round/round';
 import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
 import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
@@ -197,6 +199,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       inspect: opts.inspect,
       ...(cluster ? { placement: cluster, mayPlay: () => cluster.membership.mayPlay } : {}),
       watchers,
+      // the presence below is made once the game manager exists
+      presence: { begun: (game) => presence.begun(game) },
       ...(opts.accounts?.archive
         ? {
             onEnded: archiveFinishedGames(
@@ -215,6 +219,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     heartbeat,
     cluster?.log ?? durable?.journal,
   );
+  const presence = new Presence(hub, gameManager, () => ai);
   heartbeat.start();
   games.current = gameManager;
   if (durable) resumeGames(gameManager, hub, durable);
@@ -244,9 +249,10 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   }
   if (durable) resumeAiGames(ai, durable, log);
 
+  const rounds = new Rounds(hub, gameManager, pool, presence, () => ai, metrics, log.child({ part: 'round' }), cluster);
   const realtime = new Realtime(
     hub,
-    gameManager,
+    rounds,
     pool,
     identity,
     metrics,
@@ -266,7 +272,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     cluster,
   );
   realtime.mount(app, SOCKET_PATH);
-  await cluster?.start(realtime, ai);
+  await cluster?.start(realtime, rounds, ai);
 
   let shuttingDown = false;
   // 200 while the server plays games, even with the accounts database down ("degraded": guest

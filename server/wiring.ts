@@ -17,7 +17,7 @@ export type AccessClaims = VerifiedIdentity;
 export type AccountsModule = Pick<FullAccountsModule, 'mount' | 'verifyAccessToken' | 'close'> & Partial<Pick<FullAccountsModule, 'archive' | 'health'>>;
 export type AiService = Pick<
   FullAiService,
-  'start' | 'move' | 'resign' | 'ownsGame' | 'hasGame' | 'playerDisconnected' | 'playerReconnected' | 'stats' | 'close' | 'resumeGame' | 'liveGames' | 'dropGame'
+  'start' | 'move' | 'resign' | 'ownsGame' | 'hasGame' | 'gameOf' | 'playerDisconnected' | 'playerReconnected' | 'stats' | 'close' | 'resumeGame' | 'liveGames' | 'dropGame'
 >;
 
 /** Builds the AI service once the server can deliver its messages. */

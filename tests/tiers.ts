@@ -41,6 +41,7 @@ const UNIT_FILES = new Set([
   'tests/server/metricsText.test.ts',
   'tests/server/moveFrame.test.ts',
   'tests/server/refusalLog.test.ts',
+  'tests/server/round.test.ts',
   'tests/server/schemas.test.ts',
   'tests/server/wakeWheel.test.ts',
   'tests/server/warmUp.test.ts',

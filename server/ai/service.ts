@@ -11,7 +11,6 @@
  *   game end     -> gameOver {gameId, reason, winner} (also after a moveMade with gameOver)
  *   engine fault -> error {message, code: 'engine_failure'} then gameOver technical_draw
  */
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
 import {
@@ -34,6 +33,7 @@ import {
 import { aiConfigFromEnv } from '../config';
 import { EnginePool } from './engine/pool';
 import { resolveEngine } from './engine/locate';
+import { newAiGameId } from './gameIds';
 import { levelSettings } from './levels';
 import { chooseAiMove } from './move-chooser';
 import type { AiGameRecorder } from '../game/journal';
@@ -52,6 +52,8 @@ export interface AiService {
   resign(playerId: string, gameId: string): void;
   ownsGame(gameId: string): boolean;
   hasGame(playerId: string): boolean;
+  /** the id of the player's game against the AI here, or undefined */
+  gameOf(playerId: string): string | undefined;
   /** game kept for `disconnectGraceMs`, then abandoned */
   playerDisconnected(playerId: string): void;
   /** re-sends aiGameStart with currentState */
@@ -408,7 +410,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
       }
       const playerColor: Color =
         options.playerColor === 'random' ? (random() < 0.5 ? 'white' : 'black') : options.playerColor;
-      const gameId = `ai_${randomUUID()}`;
+      const gameId = newAiGameId();
       const entry = adopt({ gameId, playerId, playerColor, difficulty: options.difficulty, moves: [] }, address);
       recorder?.aiStarted({ gameId, playerId, playerColor, difficulty: options.difficulty });
       entry.log.info({ difficulty: options.difficulty, playerColor, requestedColor: options.playerColor, engine: spec.kind }, 'AI game started');
@@ -475,6 +477,10 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
 
     hasGame(playerId) {
       return byPlayer.has(playerId);
+    },
+
+    gameOf(playerId) {
+      return byPlayer.get(playerId);
     },
 
     playerDisconnected(playerId) {

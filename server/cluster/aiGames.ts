@@ -17,6 +17,7 @@ import { playerKind } from '../realtime/identity';
 import type { Ownership } from './ownership';
 import type { SharedGameLog, LoadedAiGame } from './sharedLog';
 import type { BusMessage } from './messages';
+import { endedElsewhere, socketOn } from '../round/seats';
 
 export class SiteAiGames implements AiGameRecorder {
   private ai: AiService | undefined;
@@ -79,16 +80,6 @@ export class SiteAiGames implements AiGameRecorder {
     return this.ai?.hasGame(playerId) ? this.hub.seat(playerId, playerKind(playerId)) : undefined;
   }
 
-  /** The player's socket is on another node (again): their game goes on, and they are shown it. */
-  playerBack(playerId: string): void {
-    if (this.ai?.hasGame(playerId)) this.ai.playerReconnected(playerId);
-  }
-
-  /** The player's socket on another node closed: the disconnect grace of their AI game starts. */
-  playerGone(playerId: string): void {
-    if (this.ai?.hasGame(playerId)) this.ai.playerDisconnected(playerId);
-  }
-
   // ---------------------------------------------------------------------------------------------
   // Games changing node
 
@@ -136,12 +127,12 @@ export class SiteAiGames implements AiGameRecorder {
     const here = this.hub.session(game.playerId);
     if (here?.ws) {
       // their socket came here before the takeover: the game is no longer played elsewhere
-      if (here.remoteGame?.id === game.gameId) here.remoteGame = null;
+      endedElsewhere(here, game.gameId);
       this.ai?.playerReconnected(game.playerId);
       return;
     }
     if (!at || at === this.node) return; // away: the grace runs until they come back
-    this.hub.seat(game.playerId, playerKind(game.playerId)).node = at;
+    socketOn(this.hub.seat(game.playerId, playerKind(game.playerId)), at);
     this.publish(at, { k: 'seat', p: game.playerId, g: game.gameId, o: this.node });
   }
 }

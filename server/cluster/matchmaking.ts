@@ -8,6 +8,7 @@
 import type { Hub, PlayerSession } from '../realtime/hub';
 import { CANCELED_TEXT, type Matchmaking } from '../game/matchmaking';
 import type { BusMessage } from './messages';
+import { socketOn } from '../round/seats';
 
 /** What the socket layer asks of matchmaking, on one node or many. */
 export interface MatchmakingPort {
@@ -56,7 +57,7 @@ export class SiteMatchmaking implements MatchmakingPort {
   remoteJoin(from: string, playerId: string, kind: 'guest' | 'account', name: string): void {
     const session = this.hub.seat(playerId, kind);
     if (session.ws) return; // the player's socket is here now; its own search counts
-    session.node = from;
+    socketOn(session, from);
     this.local.join(session, name);
   }
 

@@ -1,13 +1,15 @@
 /**
  * What one node tells another over Redis pub/sub (each node listens on its own channel). A
  * player's socket lives on one node and their game is played on its owner node: commands go from
- * the socket's node to the owner as the client's own text, and are parsed and checked there as
- * for a local player; what the game says to the player comes back as the frame's text.
+ * the socket's node to the owner as parsed round commands (server/round/commands.ts; the message
+ * is checked once, on arrival), and are played there as a local player's; what the game says to
+ * the player comes back as the frame's text, for their socket.
  * Spectators are relayed per node, not per socket: a node with sockets watching a game played
  * elsewhere tells the owner once (`watch`), and gets each spectator frame once (`wframe`).
  */
 import { z } from 'zod';
 import { playerRatingSchema } from '../../machines/protocol/schemas';
+import { roundCommandSchema } from '../round/commands';
 
 const kind = z.enum(['guest', 'account']);
 
@@ -29,8 +31,8 @@ export const busMessageSchema = z.discriminatedUnion('k', [
   z.object({ k: z.literal('seat'), p: z.string(), g: z.string(), o: z.string() }),
   /** game `g` is over for the player */
   z.object({ k: z.literal('unseat'), p: z.string(), g: z.string() }),
-  /** a client message (its text) of the player whose socket is on node `n` */
-  z.object({ k: z.literal('cmd'), n: z.string(), p: z.string(), t: z.string(), lag: z.number().optional() }),
+  /** a round command of the player whose socket is on node `n` (to the node that plays the game) */
+  z.object({ k: z.literal('cmd'), n: z.string(), p: z.string(), c: roundCommandSchema, lag: z.number().optional() }),
   /** the player's socket is now on node `n` */
   z.object({ k: z.literal('here'), n: z.string(), p: z.string() }),
   /** the player's socket on node `n` closed */

@@ -1,9 +1,9 @@
 /**
  * This node's part in a site of several nodes on one Redis and one PostgreSQL (REDIS_URL): the
  * lila / lila-ws split. Sockets may be on any node; each game is played by one owner node, and a
- * player whose socket is elsewhere plays it through Redis: their commands travel to the owner as
- * the client's own text and are checked there as for a local player, the frames come back to
- * the socket's node. Games are written to the shared game log (PostgreSQL) before their effects
+ * player whose socket is elsewhere plays it through Redis: this node is the rounds' way to games
+ * owned elsewhere (server/round: RoundsElsewhere), their commands travel to the owner parsed and
+ * typed and are played there as a local player's, the frames come back to the socket's node. Games are written to the shared game log (PostgreSQL) before their effects
  * are sent; a node whose lease expires has its games taken over by another, from that log.
  * Games against the AI are recorded, owned and taken over the same way (./aiGames.ts).
  * docs/operations.md ("Several nodes on Redis") describes the whole.
@@ -29,6 +29,9 @@ import { SharedLimits } from './sharedLimits';
 import { readBusMessage, type BusMessage, type SeatInfo } from './messages';
 import { SiteWatching } from './watching';
 import type { GameWatchers, Spectators } from '../realtime/spectators';
+import type { RoundCommand } from '../round/commands';
+import type { Rounds, RoundsElsewhere } from '../round/round';
+import { endedElsewhere, forgetElsewhere, playedHere, playElsewhere, socketOn } from '../round/seats';
 
 export interface ClusterOptions {
   redisUrl: string;
@@ -40,15 +43,13 @@ export interface ClusterOptions {
 
 /** What the socket layer does for messages that come from another node. */
 export interface RemoteSockets {
-  /** a client message of a player whose socket is on node `from` */
-  command(from: string, playerId: string, kind: 'guest' | 'account', text: string, lagMs: number | undefined): void;
   /** the player connected on node `by` (socket number `order` of the site's order): close an older socket of theirs here, without a disconnection */
   replaced(playerId: string, by: string, order: number): void;
 }
 
 export const NEW_GAMES_REFUSED = 'New games cannot start right now: this server cannot reach the site\'s shared store. Please try again in a moment.';
 
-export class ClusterNode {
+export class ClusterNode implements RoundsElsewhere {
   readonly keys: ClusterKeys;
   readonly log: SharedGameLog;
   /** this node's games against the AI: the AI service's recorder, and their owners in Redis */
@@ -59,6 +60,7 @@ export class ClusterNode {
   readonly limits: SharedLimits;
   private games!: GameManager;
   private sockets!: RemoteSockets;
+  private rounds!: Rounds;
   matchmaking!: SiteMatchmaking;
   /** spectators of games played on other nodes, and other nodes' spectators of this node's games */
   private watching?: SiteWatching;
@@ -130,9 +132,10 @@ export class ClusterNode {
     return this.watching;
   }
 
-  /** Joins the site once the games, the pool (sitePool), the sockets and the AI (if on) exist. */
-  async start(sockets: RemoteSockets, ai?: AiService): Promise<void> {
+  /** Joins the site once the games, the pool (sitePool), the rounds, the sockets and the AI (if on) exist. */
+  async start(sockets: RemoteSockets, rounds: Rounds, ai?: AiService): Promise<void> {
     this.sockets = sockets;
+    this.rounds = rounds;
     this.aiGames.attach(ai);
     this.hub.remote = { sendText: (node, playerId, text) => this.sendText(node, playerId, text), elsewhereOnline: 0 };
     this.redis.onChange((reachable) => {
@@ -197,11 +200,11 @@ export class ClusterNode {
         return this.seated(msg.p, msg.g, msg.o);
       case 'unseat': {
         const s = this.hub.session(msg.p);
-        if (s?.remoteGame?.id === msg.g) s.remoteGame = null;
+        if (s) endedElsewhere(s, msg.g);
         return;
       }
       case 'cmd':
-        return this.sockets.command(msg.n, msg.p, this.hub.session(msg.p)?.kind ?? 'guest', msg.t, msg.lag);
+        return this.rounds.remoteCommand(msg.n, msg.p, this.hub.session(msg.p)?.kind ?? 'guest', msg.c, msg.lag, (id) => this.hub.session(id));
       case 'here':
         return this.playerHere(msg.p, msg.n);
       case 'gone':
@@ -233,8 +236,7 @@ export class ClusterNode {
       return;
     }
     s.queued = false;
-    s.remoteGame = { id: gameId, owner };
-    s.lastRemoteGame = s.remoteGame;
+    playElsewhere(s, { id: gameId, owner });
     this.publish(owner, { k: 'here', n: this.node, p: playerId });
   }
 
@@ -242,24 +244,13 @@ export class ClusterNode {
   private playerHere(playerId: string, from: string): void {
     const s = this.hub.session(playerId) ?? this.aiGames.seat(playerId);
     if (!s || s.ws) return;
-    const wasAway = s.node !== from;
-    s.node = from;
-    // a game against the AI is shown on every 'here' (a newer socket that replaced one here says
-    // nothing else, and the AI screen does not ask for its game)
-    this.aiGames.playerBack(playerId);
-    if (!s.game || !wasAway) return;
-    this.games.command(s.game, { type: 'PLAYER_RECONNECTED', playerId });
-    // a player found again (a game taken over, a socket on another node) sees where it stands
-    this.games.sendPosition(s.game, s);
+    this.rounds.presence.arrived(s, from);
   }
 
   private playerGone(playerId: string, from: string): void {
     const s = this.hub.session(playerId);
-    if (!s || s.node !== from) return;
-    s.node = null;
+    if (!s || !this.rounds.presence.left(s, from)) return;
     if (s.queued) this.matchmaking.remoteLeave(from, playerId);
-    if (s.game) this.games.command(s.game, { type: 'PLAYER_DISCONNECTED', playerId });
-    this.aiGames.playerGone(playerId);
     this.hub.forgetIfIdle(s);
   }
 
@@ -315,7 +306,7 @@ export class ClusterNode {
     for (const s of this.hub.players.values()) {
       if (!s.ws || !s.remoteGame) continue;
       this.publish(s.remoteGame.owner, { k: 'here', n: this.node, p: s.id });
-      this.forward(s, s.remoteGame.owner, JSON.stringify({ type: 'rejoinGame', payload: { gameId: s.remoteGame.id } }), undefined);
+      this.forward(s, s.remoteGame.owner, { type: 'rejoinGame', payload: { gameId: s.remoteGame.id } }, undefined);
     }
   }
 
@@ -326,14 +317,13 @@ export class ClusterNode {
   async rejoinEndedElsewhere(session: PlayerSession, gameId: string): Promise<boolean> {
     const node = await this.ownership.playedBy(gameId);
     if (!node || node === this.node || !session.ws) return false;
-    this.forward(session, node, JSON.stringify({ type: 'rejoinGame', payload: { gameId } }), undefined);
+    this.forward(session, node, { type: 'rejoinGame', payload: { gameId } }, undefined);
     return true;
   }
 
   /** The player's game is played elsewhere: its owner hears they are here. */
   playingElsewhere(session: PlayerSession, game: { id: string; owner: string }): void {
-    session.remoteGame = game;
-    session.lastRemoteGame = game;
+    playElsewhere(session, game);
     this.publish(game.owner, { k: 'here', n: this.node, p: session.id });
   }
 
@@ -346,13 +336,12 @@ export class ClusterNode {
       told.add(node);
       this.publish(node, { k: 'gone', n: this.node, p: session.id });
     }
-    session.remoteGame = null;
-    session.lastRemoteGame = null;
+    forgetElsewhere(session);
   }
 
-  /** Forwards a client message about a game played elsewhere to that game's owner. */
-  forward(session: PlayerSession, owner: string, text: string, lagMs: number | undefined): void {
-    this.publish(owner, { k: 'cmd', n: this.node, p: session.id, t: text, ...(lagMs === undefined ? {} : { lag: lagMs }) });
+  /** Sends a round command about a game played elsewhere to that game's owner. */
+  forward(session: PlayerSession, owner: string, cmd: RoundCommand, lagMs: number | undefined): void {
+    this.publish(owner, { k: 'cmd', n: this.node, p: session.id, c: cmd, ...(lagMs === undefined ? {} : { lag: lagMs }) });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -376,7 +365,7 @@ export class ClusterNode {
       s.name = p.name;
       s.rating = p.rating;
       s.queued = false;
-      if (!s.ws) s.node = p.node === this.node ? null : p.node;
+      if (!s.ws) socketOn(s, p.node === this.node ? null : p.node);
       return s;
     };
     const w = seat(white);
@@ -497,10 +486,9 @@ export class ClusterNode {
     const game = this.games.resume(log, (id, kind) => {
       const s = this.hub.seat(id, kind);
       const at = socketNode.get(id);
-      if (!s.ws) s.node = at && at !== this.node ? at : null;
+      if (!s.ws) socketOn(s, at && at !== this.node ? at : null);
       // a socket that came here before the takeover: the game is no longer played elsewhere
-      if (s.remoteGame?.id === gameId) s.remoteGame = null;
-      if (s.lastRemoteGame?.id === gameId) s.lastRemoteGame = null;
+      playedHere(s, gameId);
       return s;
     }, awayMs);
     if (!game) {

@@ -36,6 +36,7 @@ import { encodeJson, gameMoveFrame, timerUpdateFrame } from './frames';
 import { NO_RECORDER, type GameRecorder } from './journal';
 import type { DamagedGame } from './journalRecovery';
 import type { GameWatchers } from '../realtime/spectators';
+import { sit, stand } from '../round/seats';
 
 /**
  * Time in the server's games comes from one timing wheel, turned by the server's heartbeat
@@ -71,6 +72,13 @@ export interface GameOptions {
   mayPlay?: () => boolean;
   /** the games' spectators (server/realtime/spectators.ts), given every frame the players get */
   watchers?: GameWatchers;
+  /** told when a game begins here, started or resumed (server/round: its absent players are away) */
+  presence?: GamePresence;
+}
+
+/** What the players' presence needs to hear of the games (server/round/presence.ts). */
+export interface GamePresence {
+  begun(game: LiveGame): void;
 }
 
 /**
@@ -216,9 +224,9 @@ export class GameManager {
         });
       }
     });
-    // A player may have disconnected between pairing and now.
     this.opts.placement?.gameStarted(game);
-    for (const s of [white, black]) if (!this.hub.connected(s)) this.command(game, { type: 'PLAYER_DISCONNECTED', playerId: s.id });
+    // A player may have disconnected between pairing and now.
+    this.opts.presence?.begun(game);
     return game;
   }
 
@@ -248,10 +256,7 @@ export class GameManager {
       this.finish(game, { type: 'ended', winner: state.result.winner, reason: state.result.reason, pgn: gamePgn(state), clocks: state.clocks });
       return game;
     }
-    for (const color of ['white', 'black'] as const) {
-      const s = game.sessions[color];
-      if (!this.hub.connected(s) && !state.away[color]) this.command(game, { type: 'PLAYER_DISCONNECTED', playerId: s.id });
-    }
+    this.opts.presence?.begun(game);
     return game;
   }
 
@@ -310,8 +315,8 @@ export class GameManager {
     };
     this.games.set(id, game);
     this.reschedule(game);
-    sessions.white.game = game;
-    sessions.black.game = game;
+    sit(sessions.white, game);
+    sit(sessions.black, game);
     actor.on('*', (e) => this.onEmitted(game, e));
     actor.subscribe({
       error: (err) => {
@@ -516,12 +521,7 @@ export class GameManager {
   private unseat(game: LiveGame): void {
     this.games.delete(game.id);
     this.wheel.cancel(game);
-    for (const s of [game.sessions.white, game.sessions.black]) {
-      if (s.game === game) {
-        s.game = null;
-        this.hub.forgetIfIdle(s);
-      }
-    }
+    for (const s of [game.sessions.white, game.sessions.black]) if (stand(s, game)) this.hub.forgetIfIdle(s);
   }
 
   /**
@@ -586,7 +586,7 @@ export class GameManager {
     for (const g of this.games.values()) this.wheel.cancel(g);
     for (const g of this.games.values()) {
       g.ended = true;
-      for (const s of [g.sessions.white, g.sessions.black]) if (s.game === g) s.game = null;
+      for (const s of [g.sessions.white, g.sessions.black]) stand(s, g);
       try {
         g.actor.stop();
       } catch {

@@ -59,22 +59,26 @@ export interface HeldMessage {
   arrivedAt: number;
 }
 
+/**
+ * A player known to this node. Their game state (the seat in a game here or on another node, and
+ * the node of their socket when it is elsewhere) is read-only here: server/round writes it.
+ */
 export interface PlayerSession {
   id: string;
   kind: 'guest' | 'account';
   ws: WS | null;
   name?: string;
-  /** live multiplayer game, if any (set and cleared by the GameManager) */
-  game: LiveGame | null;
+  /** live multiplayer game, if any */
+  readonly game: LiveGame | null;
   queued: boolean;
   /** a signed-in player's pool rating, as looked up when they last searched for a game */
   rating?: PlayerRating | null;
   /** several nodes: the other node this player's socket is on (this node owns their game or runs the pool) */
-  node?: string | null;
+  readonly node?: string | null;
   /** several nodes: the live game this player (socket here) plays on another node, and that node */
-  remoteGame?: RemoteGame | null;
+  readonly remoteGame?: RemoteGame | null;
   /** several nodes: the last game this player played on another node (rematch offers go there) */
-  lastRemoteGame?: RemoteGame | null;
+  readonly lastRemoteGame?: RemoteGame | null;
 }
 
 export interface RemoteGame {

@@ -7,12 +7,11 @@ import type { Logger } from 'pino';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t } from 'uWebSockets.js';
 import { TEXT, type ErrorCode, type ParsedMessage, type ParsedPayloads, type ServerMessage } from '../../machines/protocol/messages';
 import type { ServerMetrics } from '../http/metrics';
-import { CANNOT_PLAY_NOW, type GameManager } from '../game/games';
 import type { MatchmakingPort } from '../cluster/matchmaking';
 import { NEW_GAMES_REFUSED, type ClusterNode, type RemoteSockets } from '../cluster/node';
 import type { AccessClaims, AccountsModule, AiService } from '../wiring';
 import type { Heartbeat } from '../heartbeat';
-import { Hub, LOBBY_TOPIC, type HeldMessage, type PlayerSession, type RemoteGame, type SocketData, type WS } from './hub';
+import { Hub, LOBBY_TOPIC, type HeldMessage, type PlayerSession, type SocketData, type WS } from './hub';
 import { guestClaim, type GuestIdentity } from './identity';
 import { Admission, addressKey, connectRateRefusal, type AdmissionLimits, type AdmissionRefusal } from './admission';
 import type { RequestLimiter } from '../accounts/rate-limit';
@@ -22,9 +21,10 @@ import { LagPings } from './lagPings';
 import { newRateState, takeToken } from './rateLimit';
 import { readMoveFrame } from './moveFrame';
 import { RefusalLog } from './refusalLog';
-import { Rematches } from './rematch';
 import type { Spectators, WatchRefusal } from './spectators';
 import { parseClientMessage, type ParseResult } from '../../machines/protocol/parse';
+import { isRoundCommand } from '../round/commands';
+import type { Rounds } from '../round/round';
 
 export interface RealtimeOptions {
   maxPayloadBytes: number;
@@ -59,9 +59,6 @@ const TEXTS = {
   replaced: 'This player connected from another tab or device; this connection is closed.',
   identityRejected: 'The saved player identity could not be verified; you are playing under a new player id.',
   binary: 'Binary messages are not accepted; send JSON text.',
-  notYourIdentity: 'That player id is not yours; nothing was changed.',
-  noGame: 'Game not found or not yours.',
-  notYourGame: 'This is not your game.',
   aiUnavailable: 'AI is not available',
   accountsUnavailable: 'Accounts are not available',
   identifyFailed: 'Could not verify the access token; you stay a guest.',
@@ -73,19 +70,8 @@ const TEXTS = {
   invalidAiOptions: (issue: string) => `Invalid AI game options: ${issue}`,
 };
 
-/** Client messages about a game (or a game against the AI), which go to the node that plays it when that is another node. */
-type GameMessage = Extract<
-  ParsedMessage,
-  { type: 'gameMove' | 'resign' | 'offerDraw' | 'acceptDraw' | 'declineDraw' | 'offerRematch' | 'declineRematch' | 'checkActiveGame' | 'rejoinGame' | 'playerMoveAI' }
->;
-const GAME_MESSAGES: ReadonlySet<string> = new Set<GameMessage['type']>([
-  'gameMove', 'resign', 'offerDraw', 'acceptDraw', 'declineDraw', 'offerRematch', 'declineRematch', 'checkActiveGame', 'rejoinGame', 'playerMoveAI',
-]);
-const isGameMessage = (msg: ParsedMessage): msg is GameMessage => GAME_MESSAGES.has(msg.type);
-
 export class Realtime implements RemoteSockets {
   private nextConnId = 1;
-  private readonly rematches: Rematches;
   private readonly admission: Admission;
   private readonly proxies: TrustedProxies;
   private readonly refusals: RefusalLog;
@@ -101,7 +87,7 @@ export class Realtime implements RemoteSockets {
 
   constructor(
     readonly hub: Hub,
-    private readonly games: GameManager,
+    private readonly rounds: Rounds,
     private readonly matchmaking: MatchmakingPort,
     private readonly identity: GuestIdentity,
     private readonly metrics: ServerMetrics,
@@ -113,7 +99,6 @@ export class Realtime implements RemoteSockets {
     /** this node's part in a site of several nodes, or null for a single node */
     private readonly cluster: ClusterNode | null = null,
   ) {
-    this.rematches = new Rematches(hub, games, matchmaking);
     this.admission = new Admission(opts.admission);
     this.proxies = new TrustedProxies(opts.trustProxy);
     this.refusals = new RefusalLog(log, SWEEP_EVERY_MS);
@@ -321,7 +306,6 @@ export class Realtime implements RemoteSockets {
   private bind(ws: WS, playerId: string, kind: 'guest' | 'account'): PlayerSession {
     const { session, replaced } = this.hub.attach(ws, playerId, kind);
     session.kind = kind;
-    session.node = null;
     if (replaced) {
       const old = replaced.getUserData();
       old.replaced = true;
@@ -329,11 +313,8 @@ export class Realtime implements RemoteSockets {
       old.closing = true;
       this.log.info({ playerId, oldConn: old.connId, newConn: ws.getUserData().connId }, 'newer socket took the seat');
       replaced.end(REPLACED_CLOSE_CODE, 'replaced by a newer connection');
-    } else if (session.game) {
-      this.games.command(session.game, { type: 'PLAYER_RECONNECTED', playerId });
     }
-    const ai = this.getAi();
-    if (ai?.hasGame(playerId)) ai.playerReconnected(playerId);
+    this.rounds.presence.here(session, replaced !== null);
     return session;
   }
 
@@ -378,39 +359,17 @@ export class Realtime implements RemoteSockets {
     this.sendWs(ws, { type: 'error', code: 'replaced', message: TEXTS.replaced });
     data.closing = true;
     this.hub.detach(ws);
-    session.node = by;
-    session.remoteGame = null;
-    session.lastRemoteGame = null;
+    this.rounds.presence.movedTo(session, by);
     if (session.queued) this.matchmaking.leave(session, false);
     this.log.info({ playerId, node: by }, 'newer socket on another node took the seat');
     ws.end(REPLACED_CLOSE_CODE, 'replaced by a newer connection');
     this.hub.forgetIfIdle(session);
   }
 
-  /**
-   * Several nodes: a client message of a player whose socket is on node `from`, about a game
-   * this node plays (or played). Parsed and checked as a local player's.
-   */
-  command(from: string, playerId: string, kind: 'guest' | 'account', text: string, lagMs: number | undefined): void {
-    const known = this.hub.session(playerId);
-    if (known?.ws) return; // their socket is here now: the other node's is stale
-    // a player this node knows nothing of is answered without being seated here
-    const session: PlayerSession = known ?? { id: playerId, kind, ws: null, game: null, queued: false, node: from, remoteGame: null, lastRemoteGame: null };
-    session.node = from;
-    const parsed = parseClientMessage(text);
-    if (!parsed.ok || !isGameMessage(parsed.msg)) {
-      this.rejectTo(session, parsed.ok ? 'unknown_type' : parsed.reason, parsed.ok ? 'not a game message' : parsed.detail);
-      return;
-    }
-    this.routeGame(session, parsed.msg, performance.now(), lagMs);
-  }
-
   /** The player has no socket any more: leave the queue, start the grace period of a game. */
   private playerGone(session: PlayerSession): void {
     if (session.queued) this.matchmaking.leave(session, false);
-    if (session.game) this.games.command(session.game, { type: 'PLAYER_DISCONNECTED', playerId: session.id });
-    const ai = this.getAi();
-    if (ai?.hasGame(session.id)) ai.playerDisconnected(session.id);
+    this.rounds.presence.gone(session);
     this.hub.forgetIfIdle(session);
   }
 
@@ -480,13 +439,6 @@ export class Realtime implements RemoteSockets {
     if (reply && !isClosingRefusal(reason)) this.sendWs(ws, { type: 'error', code: reason, message, ...(gameId ? { gameId } : {}) });
   }
 
-  /** Counts and logs a refused message and answers the player, wherever their socket is. */
-  private rejectTo(session: PlayerSession, reason: ErrorCode, message: string): void {
-    this.metrics.messagesRejected.inc({ reason });
-    this.log.info({ playerId: session.id, reason, detail: message }, 'message rejected');
-    this.hub.sendTo(session, { type: 'error', code: reason, message });
-  }
-
   private sendWs(ws: WS, msg: ServerMessage): void {
     this.hub.sendWs(ws, JSON.stringify(msg));
   }
@@ -494,11 +446,7 @@ export class Realtime implements RemoteSockets {
   private route(ws: WS, data: SocketData, msg: ParsedMessage, arrivedAt: number): void {
     const session = data.session;
     if (!session || session.ws !== ws) return; // a socket without a seat (should not happen)
-    if (isGameMessage(msg)) {
-      const elsewhere = this.cluster && this.playedElsewhere(session, msg);
-      if (elsewhere) return this.cluster!.forward(session, elsewhere.owner, JSON.stringify(msg), data.lagMs);
-      return this.routeGame(session, msg, arrivedAt, data.lagMs);
-    }
+    if (isRoundCommand(msg)) return this.rounds.command(session, msg, arrivedAt, data.lagMs);
     switch (msg.type) {
       case 'findGame':
         return this.findGame(ws, session, msg.payload);
@@ -524,55 +472,6 @@ export class Realtime implements RemoteSockets {
 
   private refuseWatch(ws: WS, gameId: string, refused: WatchRefusal | null): void {
     if (refused) this.reject(ws, refused.code, refused.message, true, gameId);
-  }
-
-  /** Several nodes: the game a message is about when another node plays it, or null. */
-  private playedElsewhere(session: PlayerSession, msg: GameMessage): RemoteGame | null {
-    if (session.game) return null;
-    const gameId = msg.payload && 'gameId' in msg.payload ? msg.payload.gameId : undefined;
-    if (gameId && this.getAi()?.ownsGame(gameId)) return null; // a game against the AI played here
-    for (const game of [session.remoteGame, session.lastRemoteGame]) {
-      if (game && (gameId === undefined || gameId === game.id)) return game;
-    }
-    return null;
-  }
-
-  /** A message about a game, from a socket here or (several nodes) from another node's socket. */
-  private routeGame(session: PlayerSession, msg: GameMessage, arrivedAt: number, lagMs: number | undefined): void {
-    switch (msg.type) {
-      case 'gameMove':
-        return this.gameCommand(session, msg.payload.gameId, 'MOVE', arrivedAt, msg.payload.move, lagMs);
-      case 'playerMoveAI':
-        return this.moveAi(session, msg.payload);
-      case 'resign': {
-        const ai = this.getAi();
-        if (ai?.ownsGame(msg.payload.gameId)) return ai.resign(session.id, msg.payload.gameId);
-        return this.gameCommand(session, msg.payload.gameId, 'RESIGN', arrivedAt);
-      }
-      case 'offerDraw':
-        return this.gameCommand(session, msg.payload.gameId, 'OFFER_DRAW', arrivedAt);
-      case 'acceptDraw':
-        return this.gameCommand(session, msg.payload.gameId, 'ACCEPT_DRAW', arrivedAt);
-      case 'declineDraw':
-        return this.gameCommand(session, msg.payload.gameId, 'DECLINE_DRAW', arrivedAt);
-      case 'offerRematch': {
-        const refused = this.rematches.offer(session, msg.payload.gameId);
-        return refused ? this.rejectTo(session, refused.code, refused.message) : undefined;
-      }
-      case 'declineRematch':
-        return this.rematches.decline(session, msg.payload.gameId);
-      case 'checkActiveGame':
-        return this.checkActiveGame(session, msg.payload);
-      case 'rejoinGame':
-        return this.rejoin(session, msg.payload.gameId);
-    }
-  }
-
-  /** A move in a game against the AI. */
-  private moveAi(session: PlayerSession, payload: ParsedPayloads['playerMoveAI']): void {
-    const ai = this.getAi();
-    if (!ai) return this.rejectTo(session, 'ai_unavailable', TEXTS.aiUnavailable);
-    ai.move(session.id, payload);
   }
 
   /** claimGuestGames: a signed-in player takes the archived games of a guest identity it proves. */
@@ -607,7 +506,7 @@ export class Realtime implements RemoteSockets {
       this.sendWs(ws, { type: 'matchmakingStatus', status: 'idle', message: NEW_GAMES_REFUSED });
       return;
     }
-    if (session.game || session.remoteGame || this.getAi()?.hasGame(session.id)) {
+    if (this.rounds.heldBy(session)) {
       this.metrics.messagesRejected.inc({ reason: 'active_game' });
       this.log.info({ playerId: session.id, reason: 'active_game' }, 'search refused');
       this.sendWs(ws, { type: 'matchmakingStatus', status: 'idle', message: TEXT.activeGameRefusal });
@@ -615,100 +514,6 @@ export class Realtime implements RemoteSockets {
     }
     const name = payload?.username || TEXT.anonymousName;
     this.matchmaking.join(session, name);
-  }
-
-  private gameCommand(
-    session: PlayerSession,
-    gameId: string,
-    type: 'MOVE' | 'RESIGN' | 'OFFER_DRAW' | 'ACCEPT_DRAW' | 'DECLINE_DRAW',
-    arrivedAt: number,
-    move?: ParsedPayloads['gameMove']['move'],
-    lagMs?: number,
-  ): void {
-    // the player's own game is found without a lookup; any other id is looked up to say why not
-    const game = session.game;
-    if (!game || game.id !== gameId) {
-      const someoneElses = this.games.games.has(gameId);
-      const reason = someoneElses ? 'not_your_game' : 'unknown_game';
-      const message = someoneElses ? TEXTS.notYourGame : TEXTS.noGame;
-      this.metrics.messagesRejected.inc({ reason });
-      this.log.info({ playerId: session.id, gameId, reason, type }, 'game command rejected');
-      if (type === 'MOVE') this.hub.sendTo(session, { type: 'moveRejected', gameId, message });
-      else this.hub.sendTo(session, { type: 'error', code: reason, message });
-      return;
-    }
-    let done: boolean;
-    if (type !== 'MOVE') {
-      done = this.games.command(game, { type, playerId: session.id });
-    } else {
-      // One object shape for every move command, whatever the client sent.
-      const m = move && { from: move.from, to: move.to, promotion: move.promotion };
-      done = !m || this.games.command(game, { type: 'MOVE', playerId: session.id, move: m, lagMs }, arrivedAt);
-    }
-    // the games' store cannot write (a full disk), or (several nodes) this node's lease is uncertain; nothing was played
-    if (!done && !game.ended) this.refuseUnavailable(session, gameId, type === 'MOVE');
-  }
-
-  /** A game command refused because this node may not play now (GameManager.mayPlay): a move is answered moveRejected, anything else an error. */
-  private refuseUnavailable(session: PlayerSession, gameId: string, isMove: boolean): void {
-    this.metrics.messagesRejected.inc({ reason: 'unavailable' });
-    if (isMove) this.hub.sendTo(session, { type: 'moveRejected', gameId, message: CANNOT_PLAY_NOW.message });
-    else this.hub.sendTo(session, { type: 'error', ...CANNOT_PLAY_NOW });
-  }
-
-  private checkActiveGame(session: PlayerSession, payload: ParsedPayloads['checkActiveGame']): void {
-    if (payload?.playerId && payload.playerId !== session.id) {
-      this.rejectTo(session, 'foreign_identity', TEXTS.notYourIdentity);
-      return;
-    }
-    const game = session.game;
-    if (!game) {
-      this.hub.sendTo(session, { type: 'activeGameStatus', gameId: null });
-      return;
-    }
-    const color = this.games.colorOf(game, session.id)!;
-    const opponent = color === 'white' ? game.black : game.white;
-    this.hub.sendTo(session, { type: 'activeGameStatus', gameId: game.id, color, opponentId: opponent.id });
-  }
-
-  private rejoin(session: PlayerSession, gameId: string): void {
-    const ai = this.getAi();
-    if (ai?.ownsGame(gameId)) {
-      if (ai.hasGame(session.id)) ai.playerReconnected(session.id);
-      else this.rejectTo(session, 'unknown_game', TEXTS.noGame);
-      return;
-    }
-    const game = this.games.games.get(gameId);
-    if (!game) {
-      // ended while this player was away: tell them how (and their rating change, if scored)
-      const frames = this.games.endedFrames(gameId, session.id);
-      for (const frame of frames) this.hub.sendBytesTo(session, frame);
-      if (frames.length === 0) this.unknownGameOrEndedElsewhere(session, gameId);
-      return;
-    }
-    if (session.game !== game) {
-      this.rejectTo(session, 'not_your_game', TEXTS.noGame);
-      return;
-    }
-    this.games.sendPosition(game, session);
-  }
-
-  /**
-   * "Game not found", unless (several nodes, the player's socket here) the game ended a short
-   * while ago on another node, which then tells the player how it ended.
-   */
-  private unknownGameOrEndedElsewhere(session: PlayerSession, gameId: string): void {
-    const notFound = () => this.rejectTo(session, 'unknown_game', TEXTS.noGame);
-    if (!this.cluster || !session.ws) return notFound();
-    this.cluster.rejoinEndedElsewhere(session, gameId).then(
-      (asked) => {
-        if (!asked) notFound();
-      },
-      (err: Error) => {
-        this.log.warn({ err: err.message, gameId }, 'could not look up where the game was played');
-        notFound();
-      },
-    );
   }
 
   /**
@@ -765,7 +570,7 @@ export class Realtime implements RemoteSockets {
       this.sendWs(ws, identified);
       return;
     }
-    if (current.game || current.remoteGame || current.queued || this.getAi()?.hasGame(current.id)) {
+    if (current.queued || this.rounds.heldBy(current)) {
       this.reject(ws, 'identify_busy', TEXTS.identifyBusy);
       return;
     }

@@ -1,7 +1,7 @@
 /** Rematch offers through the real server: offer, accept with colours swapped, decline, refusals. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
-import { REMATCH_TEXT } from '../../server/realtime/rematch';
+import { REMATCH_TEXT } from '../../server/round/rematch';
 import { TestClient, pairPlayers, playMoves, startTestServer, type Pair } from './helpers';
 
 let server: RunningServer;

@@ -6,7 +6,7 @@
  */
 import type { GameManager } from '../game/games';
 import type { MatchmakingPort } from '../cluster/matchmaking';
-import type { Hub, PlayerSession } from './hub';
+import type { Hub, PlayerSession } from '../realtime/hub';
 
 /** At most this many open offers are kept; the oldest go first (a bound, not a feature). */
 const MAX_OFFERS = 10_000;
