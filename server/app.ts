@@ -12,6 +12,7 @@ import { TrustedProxies, fromThisMachine } from './http/clientAddress';
 import { securityHeaders } from './http/securityHeaders';
 import { StaticFiles } from './http/static';
 import { GAME_BEAT_MS, GameManager } from './game/games';
+import type { Inspect } from './game/machines';
 import { Heartbeat } from './heartbeat';
 import { Matchmaking } from './game/matchmaking';
 import { Hub } from './realtime/hub';
@@ -72,8 +73,8 @@ export interface StartServerOptions {
   connectOrigins?: readonly string[];
   /** who may read /metrics; absent: everyone (tests) */
   metricsAccess?: MetricsAccess;
-  /** XState inspector (INSPECT=1) */
-  inspect?: unknown;
+  /** the server actors' XState inspector (INSPECT; server/inspect) */
+  inspect?: Inspect;
   /**
    * Live games are journaled under `dataDir`/games and resumed from there at start
    * (server/game/journal.ts); without it they live in memory only.
@@ -241,6 +242,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       // after the commit of what the message is about (the shared game log's, the journal's; at once without either)
       send: (playerId: string, msg: ServerMessage) => (cluster?.log ?? durable?.journal ?? gameManager).afterCommit(() => hub.send(playerId, msg)),
       logger: log.child({ part: 'ai' }),
+      inspect: opts.inspect,
       recorder: cluster?.aiGames ?? durable?.journal,
       // the games' store writes, and (several nodes) the lease is sure
       mayPlay: () => gameManager.mayPlay(),

@@ -30,6 +30,7 @@ import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './real
 import { proxyEntryProblem } from './http/clientAddress';
 import type { WatchLimits } from './realtime/spectators';
 import { COMMIT_WINDOW_MS, JOURNAL_SYNC, JOURNAL_SYNC_MODES, SYNC_INTERVAL_MS, type JournalSync } from './game/journal';
+import type { InspectTarget } from './inspect/index';
 
 export { ConfigError };
 
@@ -47,6 +48,8 @@ export const SERVER_DEFAULTS = {
   redisPrefix: 'chess',
   /** spectators of live games (server/realtime/spectators.ts): games one socket may watch, watchers per game and on the server */
   watch: { gamesPerSocket: 3, watchersPerGame: 10_000, watchersTotal: 100_000 },
+  /** the XState inspector relay INSPECT=1 starts (server/inspect): this machine only, @statelyai/inspect's port */
+  inspectRelay: { host: '127.0.0.1', port: 8080 },
 } as const;
 
 export const MODES = ['development', 'production', 'test'] as const;
@@ -173,17 +176,19 @@ const envSchema = z.object({
   WATCH_GAMES_PER_SOCKET: intIn('WATCH_GAMES_PER_SOCKET', 0, 100, SERVER_DEFAULTS.watch.gamesPerSocket),
   WATCHERS_PER_GAME: intIn('WATCHERS_PER_GAME', 0, 10_000_000, SERVER_DEFAULTS.watch.watchersPerGame),
   WATCHERS_MAX: intIn('WATCHERS_MAX', 0, 10_000_000, SERVER_DEFAULTS.watch.watchersTotal),
-  // INSPECT=ws://host:port streams the actors to a WebSocket inspector; 1/true uses
-  // @statelyai/inspect's default address (ws://localhost:8080); unset/0/false is off.
-  INSPECT: text.transform((v, ctx) => {
+  // the XState inspector (docs/inspector.md): 1 starts a relay on this node and streams the
+  // server's actors to it; ws://host:port/publish streams them to a relay elsewhere; unset/0 is off
+  INSPECT: text.transform((v, ctx): 'relay' | string | null => {
     if (v === undefined || /^(0|false|no|off)$/i.test(v)) return null;
-    if (/^(1|true|yes|on)$/i.test(v)) return 'ws://localhost:8080';
+    if (/^(1|true|yes|on)$/i.test(v)) return 'relay';
     if (!/^wss?:\/\/[^\s/]+/.test(v)) {
-      ctx.addIssue({ code: 'custom', message: `INSPECT must be a ws:// or wss:// URL or 1 (got "${v}")` });
+      ctx.addIssue({ code: 'custom', message: `INSPECT must be 1 (a relay on this node) or the ws:// or wss:// URL of a relay (got "${v}")` });
       return z.NEVER;
     }
     return v;
   }),
+  INSPECT_HOST: text,
+  INSPECT_PORT: intIn('INSPECT_PORT', 0, 65535, SERVER_DEFAULTS.inspectRelay.port),
   SERVER_SECRET: text.refine((v) => v === undefined || v.length >= 32, 'SERVER_SECRET must be at least 32 characters'),
   DATA_DIR: text,
   DURABLE_GAMES: boolOf('DURABLE_GAMES'),
@@ -279,8 +284,8 @@ export interface ServerConfig {
   /** how many may watch live games (0 = watching is off) */
   watch: WatchLimits;
   shutdownTimeoutMs: number;
-  /** WebSocket inspector URL, or null when off */
-  inspect: string | null;
+  /** where the server's actors stream for the XState inspector, or null when off */
+  inspect: InspectTarget | null;
   serverSecret?: string;
   dataDir: string;
   /** live games journaled under dataDir and resumed after a restart (default on) */
@@ -341,7 +346,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     watch: { gamesPerSocket: e.WATCH_GAMES_PER_SOCKET, watchersPerGame: e.WATCHERS_PER_GAME, watchersTotal: e.WATCHERS_MAX },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    inspect: e.INSPECT,
+    inspect: inspectTarget(e),
     serverSecret: e.SERVER_SECRET,
     dataDir,
     durableGames: e.DURABLE_GAMES ?? true,
@@ -360,6 +365,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     accounts: accountsSettings(e, siteUrl, dataDir),
     ai: aiSettings(e),
   };
+}
+
+function inspectTarget(e: Env): InspectTarget | null {
+  if (e.INSPECT === null) return null;
+  if (e.INSPECT !== 'relay') return { url: e.INSPECT };
+  return { relay: { host: e.INSPECT_HOST ?? SERVER_DEFAULTS.inspectRelay.host, port: e.INSPECT_PORT } };
 }
 
 /** The accounts' settings: from the environment, with createAccounts()'s options over them. */

@@ -51,12 +51,8 @@ async function main(): Promise<void> {
   }
 
   const serverSecret = loadOrCreateServerSecret(cfg.dataDir, cfg.serverSecret);
-  let inspect: unknown;
-  if (cfg.inspect) {
-    const { createWebSocketInspector } = await import('@statelyai/inspect');
-    inspect = createWebSocketInspector({ url: cfg.inspect }).inspect;
-    log.info({ url: cfg.inspect }, 'XState inspector streaming to a WebSocket inspector');
-  }
+  // the XState inspector's relay and its inspector (server/inspect), only when asked for
+  const inspection = cfg.inspect ? await (await import('./inspect/index')).startInspection(cfg.inspect, log.child({ part: 'inspect' })) : null;
   // several nodes: the accounts' request limits are the site's, in Redis
   const limitsRedis = cfg.redis ? await openRedisCommands(cfg.redis.url, 'chess-limits', log.child({ part: 'cluster' })) : null;
   const limits = cfg.redis && limitsRedis ? new SharedLimits(limitsRedis, new ClusterKeys(cfg.redis.prefix), log.child({ part: 'accounts' })) : undefined;
@@ -87,7 +83,7 @@ async function main(): Promise<void> {
     trustProxy: cfg.trustProxy,
     metricsAccess: { token: cfg.metricsToken, loopbackOnly: cfg.nodeEnv === 'production' },
     connectOrigins: [cfg.accounts.supabaseUrl, cfg.accounts.publicUrlExplicit ? cfg.accounts.publicUrl : undefined].filter((u): u is string => Boolean(u)),
-    inspect,
+    inspect: inspection?.inspect,
     durableDir: cfg.durableGames ? cfg.dataDir : undefined,
     ...(cfg.redis && cfg.databaseUrl
       ? {
@@ -118,6 +114,7 @@ async function main(): Promise<void> {
     force.unref();
     server.close().then(
       async () => {
+        inspection?.close();
         await limitsRedis?.quit().catch(() => {});
         log.flush?.();
         process.exit(0);

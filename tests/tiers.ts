@@ -37,6 +37,7 @@ const UNIT_FILES = new Set([
   'tests/server/groupCommit.test.ts',
   'tests/server/hub.test.ts',
   'tests/server/identification.test.ts',
+  'tests/server/inspectRelay.test.ts',
   'tests/server/journal.test.ts',
   'tests/server/metricsText.test.ts',
   'tests/server/moveFrame.test.ts',

@@ -36,6 +36,7 @@ import { resolveEngine } from './engine/locate';
 import { newAiGameId } from './gameIds';
 import { levelSettings } from './levels';
 import { chooseAiMove } from './move-chooser';
+import type { Inspect } from '../game/machines';
 import type { AiGameRecorder } from '../game/journal';
 import { CANNOT_PLAY_NOW } from '../game/games';
 import type { GameResult } from '../../machines/game';
@@ -127,10 +128,12 @@ export interface AiServiceOptions {
    * the player's moves and resignations are then refused and nothing is played
    */
   mayPlay?: () => boolean;
+  /** the XState inspector each game's machine reports to (INSPECT; server/inspect) */
+  inspect?: Inspect;
 }
 
 /** What the server supplies to the AI service it starts; the rest are settings. */
-export type AiServiceDeps = Pick<AiServiceOptions, 'send' | 'logger' | 'recorder' | 'onEnded' | 'mayPlay'>;
+export type AiServiceDeps = Pick<AiServiceOptions, 'send' | 'logger' | 'recorder' | 'onEnded' | 'mayPlay' | 'inspect'>;
 
 export const AI_ERRORS = {
   alreadyPlaying: { code: 'ai_game_in_progress', message: 'You already have an AI game in progress' },
@@ -361,6 +364,9 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
     const { gameId, playerId, playerColor, difficulty } = game;
     const actor = createActor(machine, {
       input: { gameId, playerColor, difficulty, ...(game.moves.length > 0 ? { moves: game.moves } : {}) },
+      // the id is the name the inspector shows
+      id: `AI game ${gameId}`,
+      inspect: opts.inspect,
     });
     const entry: GameEntry = {
       gameId,

@@ -28,7 +28,7 @@ import {
   type LagSettings,
   type Seat,
 } from '../../machines/game';
-import { createGameActor } from './machines';
+import { createGameActor, type Inspect } from './machines';
 import type { Heartbeat } from '../heartbeat';
 import { WakeWheel, type WheelEntry } from './wakeWheel';
 import { ENDED_KEEP_MS, ENDED_MAX, EndedGames } from './endedGames';
@@ -63,7 +63,7 @@ export interface GameOptions {
   /** lag compensation quota (DEFAULT_LAG: lichess 10+0) */
   lag: LagSettings;
   startFen?: string;
-  inspect?: unknown;
+  inspect?: Inspect;
   /** told of every finished game, with its log and final state (the archive stores it) */
   onEnded?: (ended: EndedGame) => void;
   /** several nodes: told when a game starts and ends here (server/cluster) */

@@ -6,20 +6,16 @@ import { createActor, type InspectionEvent, type Observer } from 'xstate';
 import { gameLogic, type GameActor, type GameInput } from '../../machines/game';
 import { poolLogic, type PoolActor } from '../../machines/matchmaking';
 
-/** What an actor's `inspect` option takes (tests and diagnostics). */
-type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
-
-/** The server's inspector option as XState takes it: a function or an observer, else none. */
-function inspectOption(inspect: unknown): { inspect?: Inspect } {
-  return typeof inspect === 'function' || (typeof inspect === 'object' && inspect !== null) ? { inspect: inspect as Inspect } : {};
-}
+/** An actor's `inspect` option, as XState takes it (the XState inspector, server/inspect; tests). */
+export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
 /** A game actor running the core's step; the server stamps each command with its arrival time. */
-export function createGameActor(input: GameInput, inspect?: unknown): GameActor {
-  return createActor(gameLogic, { input, ...inspectOption(inspect) });
+export function createGameActor(input: GameInput, inspect?: Inspect): GameActor {
+  // the id is the name the inspector shows
+  return createActor(gameLogic, { input, id: `game ${input.gameId}`, inspect });
 }
 
 /** The matchmaking pool's actor running the pool's step; the server stamps each command with its time and roll. */
-export function createPoolActor(inspect?: unknown): PoolActor {
-  return createActor(poolLogic, inspectOption(inspect));
+export function createPoolActor(inspect?: Inspect): PoolActor {
+  return createActor(poolLogic, { id: 'matchmaking pool', inspect });
 }

@@ -8,7 +8,7 @@ import type { Hub, PlayerSession } from '../realtime/hub';
 import type { GameManager } from './games';
 import type { PoolActor, PoolEmitted } from '../../machines/matchmaking';
 import type { PlayerRating } from '../../machines/protocol/messages';
-import { createPoolActor } from './machines';
+import { createPoolActor, type Inspect } from './machines';
 
 /** How often the pool pairs its queue again (rating windows widen while players wait). */
 export const POOL_TICK_MS = 1_000;
@@ -35,7 +35,7 @@ export class Matchmaking {
     private readonly games: GameManager,
     private readonly log: Logger,
     private readonly random: () => number = Math.random,
-    private readonly inspect?: unknown,
+    private readonly inspect?: Inspect,
     private readonly ratingOf?: RatingLookup,
     /** starts a paired game; false when it could not start (several nodes: it may start on another node) */
     private readonly startGame: (white: PlayerSession, black: PlayerSession) => boolean = (w, b) => games.start(w, b) !== null,

@@ -3,6 +3,7 @@
  * `startFen` option; the timed endings run on the test's clock (useTestClock).
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import type { InspectionEvent } from 'xstate';
 import type { RunningServer, StartServerOptions } from '../../server/app';
 import { pairPlayers, playMoves, startTestServer, timedGame, type Pair } from './helpers';
 
@@ -104,9 +105,9 @@ describe('a finished game', () => {
   it('has its actor stopped and is forgotten by the server', async () => {
     // what the game actor last processed: a command, or XState's own stop event once the server stopped it
     const last = new Map<string, string | undefined>();
-    const inspect = (ev: { type: string; event?: { type?: string }; snapshot?: { context?: { gameId?: string } } }) => {
-      const gameId = ev.snapshot?.context?.gameId;
-      if (ev.type === '@xstate.snapshot' && gameId) last.set(gameId, ev.event?.type);
+    const inspect = (ev: InspectionEvent) => {
+      const context: unknown = ev.type === '@xstate.snapshot' && 'context' in ev.snapshot ? ev.snapshot.context : undefined;
+      if (ev.type === '@xstate.snapshot' && typeof context === 'object' && context !== null && 'gameId' in context) last.set(String(context.gameId), ev.event.type);
     };
     const s = await startTestServer({ inspect });
     servers.push(s);
