@@ -339,7 +339,7 @@ export class GameManager {
     try {
       const entry = timedCommand(cmd, performance.now());
       game.log.entries.push(entry);
-      this.recorder.command(game.id, entry);
+      this.recorder.command(game.id, entry, game.log.entries.length);
       game.actor.send(entry);
     } catch (err) {
       this.log.error({ err, gameId: game.id, cmd: cmd.type }, 'game actor threw');

@@ -29,8 +29,9 @@ import { readJournal, type DamagedGame } from './journalRecovery';
 /** What the games tell their durable store; `afterCommit` runs a function once all told so far is on disk. */
 export interface GameRecorder {
   started(input: GameInput): void;
-  command(gameId: string, entry: TimedCommand): void;
-  /** the game's whole log, for the finished games' file */
+  /** `seq`: the entry's place in the game's log (1 for its first command; 0 is its start) */
+  command(gameId: string, entry: TimedCommand, seq: number): void;
+  /** the game's whole log (its end's place in it follows its last entry) */
   ended(log: GameLog, at: number, result: GameResult): void;
   afterCommit(fn: () => void): void;
   /** true while something recorded is not yet on disk (afterCommit would wait) */
@@ -226,13 +227,13 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
     this.add({ k: 'start', input });
   }
 
-  command(gameId: string, entry: TimedCommand): void {
-    this.add({ k: 'cmd', g: gameId, e: entry });
+  command(gameId: string, entry: TimedCommand, seq: number): void {
+    this.add({ k: 'cmd', g: gameId, n: seq, e: entry });
   }
 
   ended(log: GameLog, at: number, result: GameResult): void {
     this.finished.push({ log, result });
-    this.add({ k: 'end', g: log.input.gameId, at, result });
+    this.add({ k: 'end', g: log.input.gameId, n: log.entries.length + 1, at, result });
   }
 
   get waiting(): boolean {
@@ -479,7 +480,7 @@ function writeCompacted(dir: string, live: GameLog[], liveAi: AiGameLog[], now: 
   const records: JournalRecord[] = [{ k: 'alive', at: now }];
   for (const l of live) {
     records.push({ k: 'start', input: l.input });
-    for (const e of l.entries) records.push({ k: 'cmd', g: l.input.gameId, e });
+    l.entries.forEach((e, i) => records.push({ k: 'cmd', g: l.input.gameId, n: i + 1, e }));
   }
   for (const a of liveAi) {
     records.push({ k: 'ai', g: a.gameId, playerId: a.playerId, playerColor: a.playerColor, difficulty: a.difficulty });

@@ -1,8 +1,12 @@
 /**
  * The records of the game journal (server/game/journal.ts) and their line format. One record per
- * line: the CRC-32 of the JSON as 8 hex digits, a space, the JSON, a newline. The checksum tells
- * a damaged record from a good one; the game id is read from a damaged record when it can be, so
- * that the damage is reported against its game.
+ * line: the CRC-32 of the JSON as 8 hex digits, a space, the JSON, a newline. The checksum covers
+ * the whole record, its game id and its place in the game (`n`) included, and tells a damaged
+ * record from a good one; the game id is read from a damaged record when it can be, so that the
+ * damage is reported against its game. Each record of a game carries its place in the game's log
+ * (the start is 0, the commands 1, 2, …, then the end), so a record that is missing, or that
+ * belongs to another game, leaves a hole that reading the journal back finds
+ * (journalRecovery.ts).
  */
 import { crc32 } from 'node:zlib';
 import type { GameInput, GameResult, TimedCommand } from '../../machines/game';
@@ -24,10 +28,10 @@ export interface AiGameLog {
 export type JournalRecord =
   /** a game began (its log's input; the game id is input.gameId) */
   | { k: 'start'; input: GameInput }
-  /** one entry of a game's log */
-  | { k: 'cmd'; g: string; e: TimedCommand }
-  /** a game is over (its log is complete) */
-  | { k: 'end'; g: string; at: number; result: GameResult }
+  /** one entry of a game's log, the `n`th (journals written before `n` existed lack it) */
+  | { k: 'cmd'; g: string; n?: number; e: TimedCommand }
+  /** a game is over (its log is complete); `n` follows its last entry's */
+  | { k: 'end'; g: string; n?: number; at: number; result: GameResult }
   /** a game against the AI began */
   | { k: 'ai'; g: string; playerId: string; playerColor: Color; difficulty: number }
   /** a move of a game against the AI (the player's or the AI's), UCI */
@@ -83,15 +87,20 @@ export function decodeLine(line: string): DecodedLine {
   return isRecord(record) ? { ok: true, record } : damaged('unknown record kind');
 }
 
+/** A record's place in its game: a whole number when present (absent in journals older than it). */
+function hasPlace(r: object): boolean {
+  return !('n' in r) || (typeof r.n === 'number' && Number.isInteger(r.n) && r.n > 0);
+}
+
 function isRecord(r: unknown): r is JournalRecord {
   if (typeof r !== 'object' || r === null || !('k' in r)) return false;
   switch (r.k) {
     case 'start':
       return 'input' in r && typeof r.input === 'object' && r.input !== null && 'gameId' in r.input && typeof r.input.gameId === 'string';
     case 'cmd':
-      return 'g' in r && typeof r.g === 'string' && 'e' in r && typeof r.e === 'object' && r.e !== null;
+      return 'g' in r && typeof r.g === 'string' && hasPlace(r) && 'e' in r && typeof r.e === 'object' && r.e !== null;
     case 'end':
-      return 'g' in r && typeof r.g === 'string' && 'at' in r && typeof r.at === 'number';
+      return 'g' in r && typeof r.g === 'string' && hasPlace(r) && 'at' in r && typeof r.at === 'number';
     case 'alive':
       return 'at' in r && typeof r.at === 'number';
     case 'ai':

@@ -35,6 +35,10 @@ interface Gathered {
   log: GameLog | null;
   result: GameResult | null;
   damage: string | null;
+  /** whether a whole record names the game (a game named only by damaged records may be none: its id may be the damage) */
+  named: boolean;
+  /** the first damaged record naming it: line and reason */
+  damagedLine: { line: number; reason: string } | null;
 }
 
 /**
@@ -59,15 +63,28 @@ export function readJournal(text: string): RecoveredJournal {
   let lastAliveAt = Number.NEGATIVE_INFINITY;
   const gameOf = (id: string): Gathered => {
     let g = games.get(id);
-    if (!g) games.set(id, (g = { log: null, result: null, damage: null }));
+    if (!g) games.set(id, (g = { log: null, result: null, damage: null, named: false, damagedLine: null }));
+    return g;
+  };
+  /** A whole record of the game; its place must follow the game's last one (a hole: a record missing, or another game's). */
+  const recordOf = (id: string, n: number | undefined, line: number): Gathered => {
+    const g = gameOf(id);
+    g.named = true;
+    const expected = g.log ? g.log.entries.length + 1 : null;
+    if (n !== undefined && expected !== null && !g.result && n !== expected) {
+      g.damage ??= `line ${line}: record ${n} of the game where ${expected} was due (a record is missing or belongs to another game)`;
+    }
     return g;
   };
   lines.forEach((line, i) => {
     if (line.length === 0) return;
     const d = decodeLine(line);
     if (!d.ok) {
-      if (d.gameId) gameOf(d.gameId).damage ??= `line ${i + 1}: ${d.reason}`;
-      else unreadable.push({ line: i + 1, reason: d.reason });
+      if (d.gameId) {
+        const g = gameOf(d.gameId);
+        g.damage ??= `line ${i + 1}: ${d.reason}`;
+        g.damagedLine ??= { line: i + 1, reason: d.reason };
+      } else unreadable.push({ line: i + 1, reason: d.reason });
       return;
     }
     const r = d.record;
@@ -76,14 +93,14 @@ export function readJournal(text: string): RecoveredJournal {
         lastAliveAt = Math.max(lastAliveAt, r.at);
         return;
       case 'start': {
-        const g = gameOf(r.input.gameId);
+        const g = recordOf(r.input.gameId, undefined, i + 1);
         if (g.log) g.damage ??= `line ${i + 1}: second start record`;
         else g.log = newGameLog(r.input);
         lastAliveAt = Math.max(lastAliveAt, r.input.startedAt);
         return;
       }
       case 'cmd': {
-        const g = gameOf(r.g);
+        const g = recordOf(r.g, r.n, i + 1);
         if (!g.log) g.damage ??= `line ${i + 1}: command before the game's start record`;
         else if (g.result) g.damage ??= `line ${i + 1}: command after the game's end`;
         else g.log.entries.push(r.e);
@@ -91,7 +108,7 @@ export function readJournal(text: string): RecoveredJournal {
         return;
       }
       case 'end': {
-        const g = gameOf(r.g);
+        const g = recordOf(r.g, r.n, i + 1);
         g.result = r.result;
         lastAliveAt = Math.max(lastAliveAt, r.at);
         return;
@@ -102,7 +119,7 @@ export function readJournal(text: string): RecoveredJournal {
       case 'aimove': {
         const ai = aiGames.get(r.g);
         if (ai) ai.moves.push(r.uci);
-        else if (ai === undefined) gameOf(r.g).damage ??= `line ${i + 1}: move before the AI game's start record`;
+        else if (ai === undefined) recordOf(r.g, undefined, i + 1).damage ??= `line ${i + 1}: move before the AI game's start record`;
         return;
       }
       case 'aiend':
@@ -116,6 +133,11 @@ export function readJournal(text: string): RecoveredJournal {
     if (ai) out.liveAi.push(ai);
   }
   for (const [gameId, g] of games) {
+    // named by damaged records only: the id read from them may be the damage; not a game to end
+    if (!g.named && !aiGames.has(gameId) && g.damagedLine) {
+      unreadable.push({ line: g.damagedLine.line, reason: `${g.damagedLine.reason} (it names ${gameId}, which no whole record names)` });
+      continue;
+    }
     const damage = g.damage ?? (g.log ? replayProblem(g.log) : 'no start record');
     if (damage) {
       out.damaged.push({ gameId, reason: damage, ...(g.log ? { white: g.log.input.white, black: g.log.input.black } : {}) });

@@ -139,26 +139,33 @@ describe('durable live games', () => {
     }
   }, 60_000);
 
-  it('skips a game whose log is damaged, naming it; the others resume and a crash-cut last record is dropped', async () => {
+  it('skips a game whose log is damaged or has a hole, naming it; the others resume and a crash-cut last record is dropped', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'durable-'));
     const first = await startProcess({ DATA_DIR: dataDir });
     const pairs: Pair[] = [];
-    for (let i = 0; i < 3; i++) pairs.push(await pairPlayers(first.url));
-    await Promise.all(pairs.map((p) => playMoves(p, ['e2e4', 'e7e5'])));
+    for (let i = 0; i < 4; i++) pairs.push(await pairPlayers(first.url));
+    await Promise.all(pairs.slice(0, 3).map((p) => playMoves(p, ['e2e4', 'e7e5'])));
+    await playMoves(pairs[3], BEFORE);
     await stop(first, 'SIGTERM');
 
     const journal = join(dataDir, 'games', 'journal');
     const victim = pairs[1].gameId;
+    const holed = pairs[3].gameId;
     const lines = recordsOf(readFileSync(journal, 'utf8')).split('\n');
     const i = lines.findIndex((l) => l.includes(`"g":"${victim}"`) && l.includes('"from":"e7"'));
     expect(i).toBeGreaterThan(0);
     lines[i] = lines[i].replace('"to":"e5"', '"to":"e6"'); // one changed byte, as a bad disk would
+    // the game id inside the third move's record of another game changed: that record names no game now
+    const third = lines.findIndex((l) => l.includes(`"g":"${holed}"`) && l.includes('"from":"f1"'));
+    lines[third] = lines[third].replace(holed, holed.slice(0, -1) + (holed.endsWith('x') ? 'y' : 'x'));
     // and a write cut short by a crash, in the zeros written ahead of the records
     writeFileSync(journal, lines.join('\n') + `01234567 {"k":"cmd","g":"${pairs[0].gameId}","e":{"ty` + '\0'.repeat(4096));
 
     const second = await startProcess({ DATA_DIR: dataDir });
     const logged = jsonLines(second);
     expect(logged).toContainEqual(expect.objectContaining({ level: 50, gameId: victim, msg: expect.stringMatching(/damaged.*aborted/) }));
+    expect(logged).toContainEqual(expect.objectContaining({ level: 50, gameId: holed, reason: expect.stringMatching(/missing or belongs to another game/), msg: expect.stringMatching(/damaged.*aborted/) }));
+    expect(logged.filter((l) => l.msg === 'game log damaged; the game is aborted').map((l) => l.gameId).sort()).toEqual([victim, holed].sort());
     expect(logged).toContainEqual(expect.objectContaining({ level: 40, gameId: pairs[0].gameId, msg: expect.stringMatching(/cut short/) }));
     expect(logged.filter((l) => l.msg === 'game resumed').map((l) => l.gameId).sort()).toEqual([pairs[0].gameId, pairs[2].gameId].sort());
 
@@ -166,10 +173,13 @@ describe('durable live games', () => {
       const seat = await comeBack(second.url, p.white, p.gameId);
       expect((seat.start.currentState as CurrentState).moves.map((m) => m.from + m.to)).toEqual(['e2e4', 'e7e5']);
     }
-    const gone = await TestClient.connect(second.url, { playerId: pairs[1].white.playerId, secret: pairs[1].white.secret });
-    gone.send('rejoinGame', { gameId: victim });
-    const end = await gone.next('gameEnd');
-    expect(end).toMatchObject({ gameId: victim, reason: 'aborted' });
+    for (const gameId of [victim, holed]) {
+      const p = pairs.find((x) => x.gameId === gameId)!;
+      const gone = await TestClient.connect(second.url, { playerId: p.white.playerId, secret: p.white.secret });
+      gone.send('rejoinGame', { gameId });
+      const end = await gone.next('gameEnd');
+      expect(end).toMatchObject({ gameId, reason: 'aborted' });
+    }
     await stop(second, 'SIGTERM');
   }, 120_000);
 });

@@ -27,16 +27,26 @@ function journalOf(...logs: GameLog[]): string {
   const records: JournalRecord[] = [];
   for (const l of logs) {
     records.push({ k: 'start', input: l.input });
-    for (const e of l.entries) records.push({ k: 'cmd', g: l.input.gameId, e });
+    l.entries.forEach((e, i) => records.push({ k: 'cmd', g: l.input.gameId, n: i + 1, e }));
   }
   return records.map(encodeRecord).join('');
 }
+
+/** Two live games' journals, their records interleaved (as two games played at once write them), and the lines of it. */
+function interleaved(): { a: GameLog; b: GameLog; lines: string[] } {
+  const a = fourPlies('game_aaaaaaaa');
+  const b = fourPlies('game_bbbbbbbb');
+  const la = journalOf(a).trimEnd().split('\n');
+  const lb = journalOf(b).trimEnd().split('\n');
+  return { a, b, lines: la.flatMap((l, i) => [l, lb[i]]) };
+}
+const textOf = (lines: string[]) => lines.join('\n') + '\n';
 
 describe('game journal', () => {
   it('gives back every live game with its entries, and finished games with their results', () => {
     const a = fourPlies('game_aaaaaaaa');
     const b = fourPlies('game_bbbbbbbb');
-    const text = journalOf(a, b) + encodeRecord({ k: 'end', g: 'game_bbbbbbbb', at: 9000, result: { winner: 'white', reason: 'resignation' } }) + encodeRecord({ k: 'alive', at: 9500 });
+    const text = journalOf(a, b) + encodeRecord({ k: 'end', g: 'game_bbbbbbbb', n: 5, at: 9000, result: { winner: 'white', reason: 'resignation' } }) + encodeRecord({ k: 'alive', at: 9500 });
     const found = readJournal(text);
     expect(found.live).toEqual([a]);
     expect(found.finished).toEqual([{ log: b, result: { winner: 'white', reason: 'resignation' } }]);
@@ -56,10 +66,50 @@ describe('game journal', () => {
     expect(found.damaged).toEqual([expect.objectContaining({ gameId: 'game_bbbbbbbb', reason: expect.stringContaining('checksum'), white: b.input.white, black: b.input.black })]);
   });
 
+  it("ends a game as damaged when one of its records is missing, or replaced by another game's whole record, instead of resuming it with a hole", () => {
+    const { a, b, lines } = interleaved();
+    const third = lines.findIndex((l) => l.includes('game_aaaaaaaa') && l.includes('"n":3'));
+    const missing = readJournal(textOf(lines.filter((_, i) => i !== third)));
+    expect(missing.live).toEqual([b]);
+    expect(missing.damaged).toEqual([expect.objectContaining({ gameId: 'game_aaaaaaaa', reason: expect.stringMatching(/record 4 of the game where 3 was due/), white: a.input.white })]);
+
+    // b's third record copied over a's (a whole record, checksum and all)
+    const foreign = [...lines];
+    foreign[third] = lines.find((l) => l.includes('game_bbbbbbbb') && l.includes('"n":3'))!;
+    const found = readJournal(textOf(foreign));
+    expect(found.damaged.map((d) => d.gameId).sort()).toEqual(['game_aaaaaaaa', 'game_bbbbbbbb']);
+    expect(found.live).toEqual([]);
+  });
+
+  it('ends a game whose record was replaced by garbage, and does not end a game that never existed when a damaged record names one', () => {
+    const { b, lines } = interleaved();
+    const third = lines.findIndex((l) => l.includes('game_aaaaaaaa') && l.includes('"n":3'));
+    const garbage = [...lines];
+    garbage[third] = 'x'.repeat(lines[third].length);
+    const found = readJournal(textOf(garbage));
+    expect(found.live).toEqual([b]);
+    expect(found.damaged.map((d) => d.gameId)).toEqual(['game_aaaaaaaa']);
+    expect(found.unreadable).toEqual([{ line: third + 1, reason: 'not a journal record' }]);
+
+    // the game id inside a's third record corrupted: the checksum fails, and the id it names is no game
+    const renamed = [...lines];
+    renamed[third] = lines[third].replace('game_aaaaaaaa', 'game_aaaaaaaz');
+    const named = readJournal(textOf(renamed));
+    expect(named.damaged.map((d) => d.gameId)).toEqual(['game_aaaaaaaa']);
+    expect(named.unreadable).toEqual([{ line: third + 1, reason: expect.stringMatching(/checksum mismatch.*game_aaaaaaaz, which no whole record names/) }]);
+    expect(named.live).toEqual([b]);
+  });
+
+  it('reads journals written before records carried their place in the game', () => {
+    const a = fourPlies('game_aaaaaaaa');
+    const old = [{ k: 'start' as const, input: a.input }, ...a.entries.map((e) => ({ k: 'cmd' as const, g: 'game_aaaaaaaa', e }))];
+    expect(readJournal(old.map(encodeRecord).join('')).live).toEqual([a]);
+  });
+
   it('drops a last record cut short by a crash (never acknowledged) and keeps the game', () => {
     const a = fourPlies('game_aaaaaaaa');
     const whole = journalOf(a);
-    const extra = encodeRecord({ k: 'cmd', g: 'game_aaaaaaaa', e: move('player_whitewhite', 'f1c4', 6000) });
+    const extra = encodeRecord({ k: 'cmd', g: 'game_aaaaaaaa', n: 5, e: move('player_whitewhite', 'f1c4', 6000) });
     const found = readJournal(whole + extra.slice(0, 50));
     expect(found.live).toEqual([a]);
     expect(found.damaged).toEqual([]);
@@ -70,7 +120,7 @@ describe('game journal', () => {
     const a = fourPlies('game_aaaaaaaa');
     const whole = journalOf(a);
     expect(readJournal(whole + '\0'.repeat(4096))).toMatchObject({ live: [a], tornTail: null, unreadable: [] });
-    const extra = encodeRecord({ k: 'cmd', g: 'game_aaaaaaaa', e: move('player_whitewhite', 'f1c4', 6000) });
+    const extra = encodeRecord({ k: 'cmd', g: 'game_aaaaaaaa', n: 5, e: move('player_whitewhite', 'f1c4', 6000) });
     // a crash that wrote the batch's start and a later sector, but not the one between
     const found = readJournal(whole + extra.slice(0, 50) + '\0'.repeat(512) + extra.slice(562 % extra.length) + '\0'.repeat(4096));
     expect(found.live).toEqual([a]);

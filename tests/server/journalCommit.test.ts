@@ -49,7 +49,7 @@ describe('game journal group commit (always)', () => {
     const before = j.onDisk();
     const told: number[] = [];
     for (let n = 0; n < 5; n++) {
-      j.journal.command('game_a', wake(n));
+      j.journal.command('game_a', wake(n), n + 1);
       j.journal.afterCommit(() => {
         // what a player is told of is on disk already
         expect(j.onDisk()).toContain(`"at":${1000 + n}`);
@@ -73,8 +73,8 @@ describe('game journal group commit (always)', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
     const j = openJournal(0);
     open.push(j.journal);
-    j.journal.command('game_a', wake(0));
-    j.journal.command('game_a', wake(1));
+    j.journal.command('game_a', wake(0), 1);
+    j.journal.command('game_a', wake(1), 2);
     await committed(j.journal);
     expect(j.syncs()).toBe(1);
     expect(j.onDisk()).toContain('"at":1001');
@@ -84,11 +84,11 @@ describe('game journal group commit (always)', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
     const j = openJournal(2);
     open.push(j.journal);
-    j.journal.command('game_a', wake(0));
+    j.journal.command('game_a', wake(0), 1);
     const first = committed(j.journal);
     await vi.advanceTimersByTimeAsync(2);
     // the first batch is being written: what comes now waits for the next
-    j.journal.command('game_a', wake(1));
+    j.journal.command('game_a', wake(1), 2);
     const second = committed(j.journal);
     await first;
     expect(j.onDisk()).not.toContain('"at":1001');
@@ -101,7 +101,7 @@ describe('game journal group commit (always)', () => {
   it('at close writes what is gathered without waiting for its window, tells its players, and ends with a sign of life', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
     const j = openJournal(2);
-    j.journal.command('game_a', wake(0));
+    j.journal.command('game_a', wake(0), 1);
     let told = false;
     j.journal.afterCommit(() => (told = true));
     await j.journal.close();
@@ -109,7 +109,7 @@ describe('game journal group commit (always)', () => {
     const lines = j.onDisk().trim().split('\n');
     expect(lines.at(-2)).toContain('"at":1000');
     expect(lines.at(-1)).toContain('"k":"alive"');
-    j.journal.command('game_a', wake(1));
+    j.journal.command('game_a', wake(1), 2);
     expect(j.journal.waiting).toBe(false);
     expect(j.onDisk()).not.toContain('"at":1001');
   });
@@ -119,12 +119,12 @@ describe('game journal group commit (always)', () => {
     open.push(j.journal);
     const start = j.fileSize();
     expect(Buffer.byteLength(j.onDisk())).toBe(start); // a journal just compacted holds records only
-    j.journal.command('game_a', wake(0));
+    j.journal.command('game_a', wake(0), 1);
     await committed(j.journal);
     const records = Buffer.byteLength(j.onDisk());
     expect(j.fileSize()).toBe(records + PREALLOCATE_BYTES); // the batch that did not fit brought the next stretch
     for (let n = 1; n <= 20; n++) {
-      j.journal.command('game_a', wake(n));
+      j.journal.command('game_a', wake(n), n + 1);
       await committed(j.journal);
     }
     expect(j.syncs()).toBe(21);

@@ -40,13 +40,13 @@ describe('game journal write failures', () => {
     const { journal } = openGameJournal(dataDir, metrics, pino({ level: 'silent' }), { games: () => [], aiGames: () => [] }, { sync: 'always', commitWindowMs: 0, disk: { write: plannedWrite } });
     const onDisk = () => recordsOf(readFileSync(join(dataDir, 'games', 'journal'), 'utf8'));
     const before = onDisk();
-    const records = [0, 1].map((n) => encodeRecord({ k: 'cmd', g: 'game_a', e: { type: 'WAKE', at: 1000 + n } })).join('');
+    const records = [0, 1].map((n) => encodeRecord({ k: 'cmd', g: 'game_a', n: n + 1, e: { type: 'WAKE', at: 1000 + n } })).join('');
 
     const half = Math.ceil(records.length / 2);
     disk.plan = [half, 'fail'];
     const failed = new Promise<void>((resolve) => (disk.failed = resolve));
-    journal.command('game_a', { type: 'WAKE', at: 1000 });
-    journal.command('game_a', { type: 'WAKE', at: 1001 });
+    journal.command('game_a', { type: 'WAKE', at: 1000 }, 1);
+    journal.command('game_a', { type: 'WAKE', at: 1001 }, 2);
     let told = false;
     const committed = new Promise<void>((resolve) => journal.afterCommit(resolve)).then(() => (told = true));
     await failed;

@@ -60,8 +60,8 @@ describe('game journal, interval mode (the default)', () => {
     const d = countedDisk();
     const j = openJournal(d.disk);
     open.push(j.journal);
-    j.journal.command('game_a', { type: 'WAKE', at: 1000 });
-    j.journal.command('game_a', { type: 'WAKE', at: 1001 });
+    j.journal.command('game_a', { type: 'WAKE', at: 1000 }, 1);
+    j.journal.command('game_a', { type: 'WAKE', at: 1001 }, 2);
     let told = false;
     j.journal.afterCommit(() => {
       // what a player is told of is in the file (a crash of the process cannot take it back)
@@ -88,7 +88,7 @@ describe('game journal, interval mode (the default)', () => {
     const j = openJournal(d.disk);
     open.push(j.journal);
     d.state.failures = 1;
-    j.journal.command('game_a', { type: 'WAKE', at: 1000 });
+    j.journal.command('game_a', { type: 'WAKE', at: 1000 }, 1);
     await committed(j.journal);
     expect(j.journal.healthy).toBe(true);
 
@@ -107,7 +107,7 @@ describe('game journal, interval mode (the default)', () => {
   it('syncs at close what the last interval did not', async () => {
     const d = countedDisk();
     const j = openJournal(d.disk);
-    j.journal.command('game_a', { type: 'WAKE', at: 1000 });
+    j.journal.command('game_a', { type: 'WAKE', at: 1000 }, 1);
     await j.journal.close();
     expect(d.state.started).toBe(1);
     expect(j.onDisk()).toContain('"at":1000');

@@ -67,7 +67,7 @@ async function run(commitWindowMs: number | null): Promise<Result> {
       const due = Math.min(total, Math.floor(((performance.now() - began) * RATE) / 1000) + 1);
       for (; sent < due; sent++) {
         const at = performance.now();
-        recorder.command('game_bench', { type: 'WAKE', at });
+        recorder.command('game_bench', { type: 'WAKE', at }, sent + 1);
         recorder.afterCommit(() => {
           waits.push(performance.now() - at);
           if (++told === total) resolve();
