@@ -12,7 +12,7 @@
 #
 # Environment (all optional; the server validates them at start and exits with code 2 and a
 # message naming each bad variable):
-#   Server (all settings are read and validated by server/config.ts)
+#   Server (all settings are read and validated by server/config/)
 #     PORT=3000                    HTTP and WebSocket port
 #     HOST=0.0.0.0                 listen address
 #     NODE_ENV=production          production | development | test (development: pretty logs)

@@ -21,17 +21,15 @@ import { GuestIdentity, playerKind } from './realtime/identity';
 import { Realtime } from './realtime/realtime';
 import { Presence } from './round/presence';
 import { Rounds } from './round/round';
-import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
-import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
 import { archiveAiGames, archiveFinishedGames, type ArchivedPlayer } from './archive/index';
 import { DEFAULT_CLOCK_MS, DEFAULT_CLOCK_REPORT_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
 import type { LagSettings } from '../machines/game/types';
-import { SERVER_DEFAULTS } from './config';
+import { DEFAULT_ADMISSION_LIMITS, DEFAULT_IDENTIFICATION_LIMITS, SERVER_DEFAULTS, type AdmissionLimits, type IdentificationLimits, type WatchLimits } from './config/server';
 import { openGameJournal, type JournalDisk, type JournalSync, type OpenedJournal } from './game/journal';
 import { ClusterNode } from './cluster/node';
 import { openDb, type DbTimeouts } from './accounts/db';
-import { Spectators, type WatchLimits } from './realtime/spectators';
+import { Spectators } from './realtime/spectators';
 
 export interface StartServerOptions {
   /** 0 = a free port (the real one is returned) */

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AuthError, authErrorReply, errors } from './auth-errors';
-import type { AccountsConfig } from './config';
+import type { AccountsConfig } from '../config/accounts';
 import type { Db } from './db';
 import { json, parseJsonObject, bearerToken, type Handler, type Reply, type Req } from './http';
 import type { SigningKeys } from './keys';

@@ -6,22 +6,12 @@ import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { ACCOUNTS_DEFAULTS } from './config';
+import { ACCOUNTS_DEFAULTS } from '../config/accounts';
 import { createDataDirApart, pgliteStartParams } from './pglite-memory';
 import { migrate } from './migrate';
+import type { Db, Queryable } from './queryable';
 
-export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
-  /** Runs several statements separated by semicolons, without parameters (migrations). */
-  exec(sql: string): Promise<void>;
-}
-
-export interface Db extends Queryable {
-  readonly kind: 'pglite' | 'pg';
-  /** Runs fn inside BEGIN/COMMIT; rolls back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
-}
+export type { Db, Queryable };
 
 /** A PostgreSQL error as both drivers report it (SQLSTATE in `code`). */
 export interface PgError extends Error {

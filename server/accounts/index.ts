@@ -11,8 +11,8 @@ import type { TemplatedApp } from 'uWebSockets.js';
 import { TrustedProxies, fromThisMachine } from '../http/clientAddress';
 import { createAuthHandler } from './auth-api';
 import { API_VERSION, API_VERSION_HEADER, authErrorReply, errors } from './auth-errors';
-import { loadAccountsConfig } from '../config';
-import { withOverrides, type AccountsConfig, type AccountsConfigOverrides } from './config';
+import { defaultSettings } from '../config';
+import { withOverrides, type AccountsConfig, type AccountsConfigOverrides } from '../config/accounts';
 import { DatabaseUnavailableError, databaseAnswers, isDbUnavailable, openDb, type Db } from './db';
 import { json, serve, type Handler, type Reply, type Req } from './http';
 import { loadAnonKey, loadSigningKeys, type SigningKeys } from './keys';
@@ -24,12 +24,9 @@ import { RedirectPolicy } from './redirect';
 import { createProfilesHandler, restInternalError, restUnavailable } from './rest-profiles';
 import { sessionExists } from './sessions';
 import { createArchive, type Archive } from '../archive/index';
+import type { VerifiedIdentity } from './verifiedIdentity';
 
-export interface VerifiedIdentity {
-  sub: string;
-  email?: string;
-  username?: string;
-}
+export type { VerifiedIdentity };
 
 export interface AccountsModule {
   /** Registers /auth/v1/*, /rest/v1/*, /dev/mail and /config.json (hosted mode: only /config.json). */
@@ -53,9 +50,8 @@ export const ACCOUNTS_UNAVAILABLE_TEXT =
 
 export type CreateAccountsOptions = AccountsConfigOverrides & {
   logger: Logger;
-  /** The settings the server read at start (server/config.ts); without them, read from `env`. */
+  /** The settings the server read at start (server/config); without them, the defaults. */
   config?: AccountsConfig;
-  env?: NodeJS.ProcessEnv;
   /** where request limits are kept (default: this process; several nodes: shared in Redis) */
   limits?: RequestLimits;
   /** The wall clock (ms since the epoch) of the least time between two e-mails; default Date.now. Tests move it instead of waiting. */
@@ -65,8 +61,8 @@ export type CreateAccountsOptions = AccountsConfigOverrides & {
 const AUTH_METHODS = ['get', 'post', 'put', 'patch', 'del', 'options', 'head'] as const;
 
 export async function createAccounts(opts: CreateAccountsOptions): Promise<AccountsModule> {
-  const { logger: parentLogger, env, config, limits, now = Date.now, ...overrides } = opts;
-  const cfg = config ? withOverrides(config, overrides) : loadAccountsConfig(overrides, env ?? process.env);
+  const { logger: parentLogger, config, limits, now = Date.now, ...overrides } = opts;
+  const cfg = withOverrides(config ?? defaultSettings().accounts, overrides);
   const logger = parentLogger.child({ module: 'accounts' });
   if (cfg.mode === 'hosted') return createHostedAccounts(cfg, logger);
   return createEmbeddedAccounts(cfg, logger, now, limits);
@@ -333,7 +329,6 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger, now: 
   }
 }
 
-export { loadAccountsConfig } from '../config';
-export { ConfigError } from './config';
-export type { AccountsConfig } from './config';
+export { ConfigError } from '../config/accounts';
+export type { AccountsConfig } from '../config/accounts';
 export { API_VERSION };

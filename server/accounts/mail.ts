@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { AccountsConfig } from './config';
+import type { AccountsConfig } from '../config/accounts';
 
 export interface OutgoingMessage {
   to: string;

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Db } from './db';
+import type { Db } from './queryable';
 
 export interface Migration {
   version: string;

@@ -8,7 +8,6 @@ export type { AiService, AiServiceDeps, AiServiceOptions } from './service';
 export { AI_LEVELS, DEFAULT_LEVEL, LEVEL_PRESETS, MIN_LEVEL, MAX_LEVEL, levelSettings } from './levels';
 export type { AiLevel } from './levels';
 export { resolveEngine } from './engine/locate';
-export { aiConfigFromEnv } from '../config';
 
 /**
  * The shape server/app.ts takes as `startServer({ ai })`: the server supplies its deps (`send`,

@@ -30,7 +30,7 @@ import {
   type ServerMessage,
   type WireMove,
 } from '../../machines/protocol/messages';
-import { aiConfigFromEnv } from '../config';
+import { defaultSettings } from '../config';
 import { EnginePool } from './engine/pool';
 import { resolveEngine } from './engine/locate';
 import { newAiGameId } from './gameIds';
@@ -185,7 +185,7 @@ function uciToWire(uci: string): WireMove {
 }
 
 export async function createAiService(opts: AiServiceOptions): Promise<AiService> {
-  const env = aiConfigFromEnv();
+  const env = defaultSettings().ai;
   const log = opts.logger;
   const random = opts.random ?? Math.random;
   const maxGames = opts.maxGames ?? env.maxGames;

@@ -4,7 +4,6 @@
  */
 import type { GameSummary, Leaderboard, OwnProfile, Profile, PublicGame, PublicPlayer } from '../../machines/protocol/archive';
 import { bearerToken, json, type Handler, type Reply, type Req } from '../accounts/http';
-import type { TokenCheck } from './index';
 import type { Queryable } from '../accounts/db';
 import {
   isProvisional,
@@ -19,6 +18,9 @@ import {
   type ArchivedGame,
   type ArchivedPlayer,
 } from './store';
+
+/** Checks a bearer token: its account id when valid, else null. */
+export type TokenCheck = (token: string) => Promise<{ sub: string } | null>;
 
 const GAME_ID = /^[A-Za-z0-9_-]{8,64}$/;
 const USERNAME = /^[A-Za-z0-9_]{3,20}$/;

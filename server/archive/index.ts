@@ -6,7 +6,9 @@
 import type { Logger } from 'pino';
 import type { Db } from '../accounts/db';
 import type { Handler } from '../accounts/http';
-import { createArchiveHandler } from './http';
+import { createArchiveHandler, type TokenCheck } from './http';
+
+export type { TokenCheck };
 import { archiveGame, claimGuestGames, playerRating, type ArchivedPlayer, type FinishedGame, type StoreResult } from './store';
 import { finishedAiGame, finishedGameFromLog } from './fromLog';
 import type { EndedAiGame } from '../ai/service';
@@ -25,7 +27,6 @@ export interface Archive {
 }
 
 /** Who an access token belongs to (the accounts module's check), or null. */
-export type TokenCheck = (token: string) => Promise<{ sub: string } | null>;
 
 export function createArchive(db: Db, logger: Logger, checkToken: TokenCheck): Archive {
   return {

@@ -17,6 +17,9 @@
  * and a fresh journal holds only the live games. docs/operations.md (Durability) says why a
  * journal file and how it behaves.
  */
+import { COMMIT_WINDOW_MS, JOURNAL_SYNC, SYNC_INTERVAL_MS, type JournalSync } from '../config/server';
+
+export type { JournalSync };
 import { constants, fstatSync, closeSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, write, writeSync, appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -70,31 +73,10 @@ export interface JournalMetrics {
   syncSeconds: FastHistogram;
 }
 
-/**
- * How far a batch goes before the players are told of it (GAME_JOURNAL_SYNC): `interval`, into
- * the operating system (a process crash loses nothing told; an fdatasync every sync interval
- * bounds what a machine crash loses); `always`, onto the disk (nothing told is ever lost).
- * docs/operations.md (Durability) compares them with Redis, MongoDB and PostgreSQL.
- */
-export const JOURNAL_SYNC_MODES = ['interval', 'always'] as const;
-export type JournalSync = (typeof JOURNAL_SYNC_MODES)[number];
-/** The default of GAME_JOURNAL_SYNC. */
-export const JOURNAL_SYNC: JournalSync = 'interval';
-/** How often the interval mode syncs what was written (GAME_JOURNAL_SYNC_INTERVAL_MS's default): MongoDB's journal commit interval. */
-export const SYNC_INTERVAL_MS = 100;
-
 /** How often a node with live games writes a sign of life (the most time away it may give back too much). */
 export const ALIVE_EVERY_MS = 1000;
 /** The journal is compacted (rewritten with the live games only) once it has grown past this. */
 export const COMPACT_AT_BYTES = 64 * 1024 * 1024;
-/**
- * How long a batch of the `always` mode gathers records, from its first, before its synced
- * write: one sync is then shared by every move of the window instead of nearly one per move (0:
- * only what one turn of the event loop gathered, plus what arrives during the previous sync). The
- * default of GAME_JOURNAL_COMMIT_WINDOW_MS. The `interval` mode writes each turn's records at the
- * end of the turn: a write into the page cache costs too little to be worth a wait.
- */
-export const COMMIT_WINDOW_MS = 2;
 const RETRY_AFTER_MS = 1000;
 
 /**

@@ -10,9 +10,9 @@ import type { InspectionEvent, Observer, Snapshot } from 'xstate';
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { startRelay, type Relay } from './relay';
 import { smallSnapshot } from './smallSnapshot';
+import type { InspectTarget } from '../config/server';
 
-/** Where the actors stream: to a relay started here, or to one at `url`. */
-export type InspectTarget = { relay: { host: string; port: number } } | { url: string };
+export type { InspectTarget };
 
 export interface Inspection {
   /** every server actor's `inspect` option */

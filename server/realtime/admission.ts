@@ -6,31 +6,9 @@
  * refused upgrade is answered with an HTTP status at once, never left to hang. An IPv6 client is
  * counted by its /64, the block one subscriber gets.
  */
-import { readFileSync } from 'node:fs';
 import { ipv6Groups, plainAddress } from '../http/clientAddress';
-import { KeyedBuckets, type BucketRate } from './buckets';
-
-/** File descriptors kept for everything but sockets: the database, engines, logs, HTTP requests. */
-const FDS_KEPT = 512;
-
-export interface AdmissionLimits {
-  /** open sockets on the whole server; 0: no cap */
-  maxSockets: number;
-  /** open sockets per address; 0: no cap */
-  socketsPerAddress: number;
-  /** new sockets per address; null: no limit */
-  connectRate: BucketRate | null;
-}
-
-/**
- * Defaults for a public server: room for a household or a small office behind one NAT address,
- * each player with a tab or two, all reconnecting at once after a restart.
- */
-export const DEFAULT_ADMISSION_LIMITS: AdmissionLimits = {
-  maxSockets: socketsTheFdLimitAllows(),
-  socketsPerAddress: 50,
-  connectRate: { burst: 50, perSecond: 5 },
-};
+import { KeyedBuckets } from './buckets';
+import type { AdmissionLimits } from '../config/server';
 
 export type AdmissionRefusal = {
   reason: 'server_socket_cap' | 'address_socket_cap' | 'address_connect_rate';
@@ -39,24 +17,6 @@ export type AdmissionRefusal = {
   message: string;
   retryAfterSeconds: number;
 };
-
-/**
- * The server-wide socket cap by default: the process's open-file limit (Linux: /proc/self/limits)
- * less FDS_KEPT, so that the sockets can never take the descriptors the rest needs. 0 (no cap)
- * when the limit cannot be read or is unlimited.
- */
-export function socketsTheFdLimitAllows(limits = readLimits()): number {
-  const m = /^Max open files\s+(\d+)/m.exec(limits);
-  return m ? Math.max(1, Number(m[1]) - FDS_KEPT) : 0;
-}
-
-function readLimits(): string {
-  try {
-    return readFileSync('/proc/self/limits', 'utf8');
-  } catch {
-    return '';
-  }
-}
 
 const TOO_MANY = '429 Too Many Requests';
 

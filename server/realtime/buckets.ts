@@ -3,12 +3,7 @@
  * the caller passes in (tests pass their own). KeyedBuckets keeps one bucket per key (a client
  * address) and forgets the full ones, so an idle address costs nothing.
  */
-export interface BucketRate {
-  /** actions allowed at once */
-  burst: number;
-  /** refill, actions per second */
-  perSecond: number;
-}
+import type { BucketRate } from '../config/server';
 
 export interface Bucket {
   tokens: number;

@@ -7,7 +7,7 @@ import type { PlayerRating, ServerMessage } from '../../machines/protocol/messag
 import type { RateState } from './rateLimit';
 import type { LiveGame } from '../game/games';
 import type { LagPings } from './lagPings';
-import type { AccessClaims } from '../wiring';
+import type { VerifiedIdentity as AccessClaims } from '../accounts/verifiedIdentity';
 
 export interface SocketData {
   connId: number;

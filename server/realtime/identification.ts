@@ -18,40 +18,9 @@
  */
 import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
-import type { AccessClaims } from '../wiring';
-import { KeyedBuckets, fullBucket, takeFrom, type Bucket, type BucketRate } from './buckets';
-
-export interface IdentificationLimits {
-  /** verifications per client address */
-  perAddress: BucketRate;
-  /** verifications for the whole server */
-  global: BucketRate;
-  /** verifications running at once; the others admitted wait in the queue */
-  maxInFlight: number;
-  /** verifications waiting for their turn at most; past it the answer is "try later" */
-  maxQueued: number;
-  /** how long a token's answer is kept (a valid token's never past its expiry) */
-  cacheTtlMs: number;
-  /** tokens whose answers are kept at most (the oldest go first) */
-  cacheSize: number;
-}
-
-/**
- * Defaults: an address gets a tab per player of a household at once, then 2 a second; the
- * server 50 at once, then 100 a second. A check takes well under a millisecond, so the queue of
- * 50 is gone in a few tens of milliseconds and a real player waits no longer than that; the
- * burst is no larger than the queue, so a burst from many addresses is queued, not refused.
- * A token's answer is kept a minute: a session ended elsewhere can still identify a new socket
- * for that long (its access token is valid until it expires anyway).
- */
-export const DEFAULT_IDENTIFICATION_LIMITS: IdentificationLimits = {
-  perAddress: { burst: 20, perSecond: 2 },
-  global: { burst: 50, perSecond: 100 },
-  maxInFlight: 1,
-  maxQueued: 50,
-  cacheTtlMs: 60_000,
-  cacheSize: 10_000,
-};
+import type { VerifiedIdentity as AccessClaims } from '../accounts/verifiedIdentity';
+import { KeyedBuckets, fullBucket, takeFrom, type Bucket } from './buckets';
+import type { IdentificationLimits } from '../config/server';
 
 export type IdentifyOutcome =
   | { kind: 'ok'; claims: AccessClaims }

@@ -22,15 +22,7 @@ import type { Seat } from '../../machines/game';
 import type { TemplatedApp } from '../uws';
 import type { GameManager, LiveGame } from '../game/games';
 import type { WS } from './hub';
-
-export interface WatchLimits {
-  /** live games one socket may watch at once (0: watching is off) */
-  gamesPerSocket: number;
-  /** spectators of one game */
-  watchersPerGame: number;
-  /** spectators of all games on the server */
-  watchersTotal: number;
-}
+import type { WatchLimits } from '../config/server';
 
 export type WatchRefusal = { code: 'unknown_game' | 'watch_limit' | 'watchers_full' | 'not_watching'; message: string };
 

@@ -82,7 +82,6 @@ export async function startAccountsServer(opts: StartOptions = {}): Promise<Test
       siteUrl: 'http://localhost:5173',
       publicUrl: url,
       logger: quietLogger,
-      env: {},
       nodeEnv: 'test',
       databaseUrl: backend === 'postgres' ? process.env.TEST_DATABASE_URL : undefined,
       dbSchema,

@@ -6,7 +6,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generateKeyPair, exportPKCS8, SignJWT } from 'jose';
 import pino from 'pino';
 import { loadUws } from '../../server/uws';
-import { createAccounts, loadAccountsConfig, ConfigError } from '../../server/accounts';
+import { createAccounts, ConfigError } from '../../server/accounts';
+import { loadConfig } from '../../server/config';
+
+/** The accounts' settings a server started with this environment would hand them. */
+const accountsFrom = (env: NodeJS.ProcessEnv) => loadConfig(env).accounts;
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestSmtp, type TestSmtp } from './smtp';
@@ -160,7 +164,7 @@ describe('production-like server', () => {
       dataDir: '/nonexistent-hosted-mode-needs-no-data',
       siteUrl: 'http://localhost:5173',
       logger: pino({ level: 'silent' }),
-      env: { SUPABASE_URL: p.url, SUPABASE_ANON_KEY: p.anonKey },
+      config: loadConfig({ SUPABASE_URL: p.url, SUPABASE_ANON_KEY: p.anonKey }).accounts,
     });
     hosted.mount(app);
     app.any('/*', (res) => {
@@ -209,7 +213,7 @@ describe('production-like server', () => {
 
 describe('configuration', () => {
   test('defaults are safe', () => {
-    const cfg = loadAccountsConfig({}, {});
+    const cfg = accountsFrom({});
     expect(cfg).toMatchObject({
       mode: 'embedded',
       dataDir: 'data',
@@ -220,23 +224,23 @@ describe('configuration', () => {
       publicUrl: 'http://localhost:3000',
       rateLimits: { token: 150, sensitive: 30, windowMs: 300_000, emailIntervalSeconds: 60 },
     });
-    expect(loadAccountsConfig({}, { NODE_ENV: 'production', SMTP_HOST: 'mail.example.org' }).devInbox).toBe('off');
-    expect(loadAccountsConfig({}, { NODE_ENV: 'production', PUBLIC_URL: 'https://chess.example.org' }).devInbox).toBe('off');
-    expect(loadAccountsConfig({}, { NODE_ENV: 'development' }).devInbox).toBe('on');
-    expect(loadAccountsConfig({}, { NODE_ENV: 'production', DEV_INBOX: 'true' }).devInbox).toBe('on');
-    expect(loadAccountsConfig({}, { AUTH_AUTOCONFIRM: 'true' }).autoconfirm).toBe(true);
+    expect(accountsFrom({ NODE_ENV: 'production', SMTP_HOST: 'mail.example.org' }).devInbox).toBe('off');
+    expect(accountsFrom({ NODE_ENV: 'production', PUBLIC_URL: 'https://chess.example.org' }).devInbox).toBe('off');
+    expect(accountsFrom({ NODE_ENV: 'development' }).devInbox).toBe('on');
+    expect(accountsFrom({ NODE_ENV: 'production', DEV_INBOX: 'true' }).devInbox).toBe('on');
+    expect(accountsFrom({ AUTH_AUTOCONFIRM: 'true' }).autoconfirm).toBe(true);
   });
 
   test('bad values are refused with the variable named', () => {
-    expect(() => loadAccountsConfig({}, { SITE_URL: 'javascript:alert(1)', SMTP_PORT: 'abc' })).toThrow(ConfigError);
+    expect(() => accountsFrom({ SITE_URL: 'javascript:alert(1)', SMTP_PORT: 'abc' })).toThrow(ConfigError);
     try {
-      loadAccountsConfig({}, { SITE_URL: 'ftp://x', DATABASE_URL: 'mysql://x' });
+      accountsFrom({ SITE_URL: 'ftp://x', DATABASE_URL: 'mysql://x' });
     } catch (err) {
       expect((err as Error).message).toContain('SITE_URL');
       expect((err as Error).message).toContain('DATABASE_URL');
     }
-    expect(() => loadAccountsConfig({}, { SUPABASE_URL: 'https://x.supabase.co' })).toThrow(/SUPABASE_ANON_KEY/);
-    expect(() => loadAccountsConfig({}, { ADDITIONAL_REDIRECT_URLS: 'not a url' })).toThrow(/ADDITIONAL_REDIRECT_URLS/);
-    expect(() => loadAccountsConfig({}, { AUTH_AUTOCONFIRM: 'maybe' })).toThrow(/AUTH_AUTOCONFIRM/);
+    expect(() => accountsFrom({ SUPABASE_URL: 'https://x.supabase.co' })).toThrow(/SUPABASE_ANON_KEY/);
+    expect(() => accountsFrom({ ADDITIONAL_REDIRECT_URLS: 'not a url' })).toThrow(/ADDITIONAL_REDIRECT_URLS/);
+    expect(() => accountsFrom({ AUTH_AUTOCONFIRM: 'maybe' })).toThrow(/AUTH_AUTOCONFIRM/);
   });
 });

@@ -1,6 +1,6 @@
 /** The engine pool's default size is bounded by memory as well as by cores. */
 import { describe, expect, it } from 'vitest';
-import { ENGINE_MEMORY_BYTES, defaultPoolSize } from '../../server/ai/config';
+import { ENGINE_MEMORY_BYTES, defaultPoolSize } from '../../server/config/ai';
 
 const GB = 1024 ** 3;
 

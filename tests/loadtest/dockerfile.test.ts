@@ -269,7 +269,7 @@ describe('documented environment', () => {
   /** Variables the server's configuration modules read. */
   function readByServer(): Set<string> {
     const names = new Set<string>();
-    const files = ['server/config.ts', 'server/accounts/config.ts', 'server/ai/config.ts', 'server/ai/engine/locate.ts', 'server/accounts/migrate.ts'];
+    const files = ['server/config/index.ts', 'server/config/accounts.ts', 'server/config/ai.ts', 'server/config/server.ts', 'server/ai/engine/locate.ts', 'server/accounts/migrate.ts'];
     for (const f of files) {
       const src = readFileSync(join(ROOT, f), 'utf8');
       for (const m of src.matchAll(/^\s+([A-Z][A-Z0-9_]+):\s*(?:[a-zA-Z]+\(|text\b|z\b)/gm)) names.add(m[1]);

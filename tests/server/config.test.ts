@@ -1,5 +1,5 @@
 /**
- * The one configuration (server/config.ts): every setting of the server, the accounts and the AI
+ * The one configuration (server/config/): every setting of the server, the accounts and the AI
  * is read and validated in one pass, a bad start names every bad value at once, and the mode
  * (NODE_ENV) has one source that the accounts follow.
  */

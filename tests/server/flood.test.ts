@@ -10,8 +10,7 @@ import pino from 'pino';
 import WebSocket from 'ws';
 import type { RunningServer } from '../../server/app';
 import type { AccountsModule } from '../../server/wiring';
-import { DEFAULT_IDENTIFICATION_LIMITS } from '../../server/realtime/identification';
-import { socketsTheFdLimitAllows } from '../../server/realtime/admission';
+import { DEFAULT_IDENTIFICATION_LIMITS, socketsTheFdLimitAllows } from '../../server/config/server';
 import { TestClient, pairPlayers, playMoves, startTestServer, useTestClock } from './helpers';
 import { tokenAccounts } from './tokenAccounts';
 

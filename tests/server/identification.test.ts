@@ -4,7 +4,8 @@
  * queue the answer is "try later". The turns are stepped by hand and the clock is injected.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_IDENTIFICATION_LIMITS, Identification, tokenKey, type IdentificationLimits, type IdentifyOutcome } from '../../server/realtime/identification';
+import { Identification, tokenKey, type IdentifyOutcome } from '../../server/realtime/identification';
+import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from '../../server/config/server';
 import type { AccessClaims } from '../../server/wiring';
 
 /** A verifier whose answers are given by the test, and the turns the queue asked for. */

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FastCounter, FastHistogram } from '../../server/http/metrics';
-import { SYNC_INTERVAL_MS, openGameJournal, type GameJournal, type JournalDisk } from '../../server/game/journal';
+import { openGameJournal, type GameJournal, type JournalDisk } from '../../server/game/journal';
+import { SYNC_INTERVAL_MS } from '../../server/config/server';
 import { recordsOf } from '../../server/game/journalRecovery';
 
 /** node:fs's fdatasync, counted, failing the next `failures` times; `synced()` resolves after the next one ends. */

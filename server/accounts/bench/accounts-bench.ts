@@ -14,7 +14,7 @@ import pino from 'pino';
 import pg from 'pg';
 import { loadUws } from '../../uws';
 import { createAccounts } from '../index';
-import { ACCOUNTS_DEFAULTS } from '../config';
+import { ACCOUNTS_DEFAULTS } from '../../config/accounts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: number) => {
@@ -71,7 +71,6 @@ async function main() {
     siteUrl: url,
     publicUrl: url,
     logger: pino({ level: 'warn' }),
-    env: {},
     databaseUrl: process.env.BENCH_DATABASE_URL,
     dbSchema: schema,
     autoconfirm: true,

@@ -6,7 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AdmissionLimits } from '../../../server/realtime/admission';
+import type { AdmissionLimits } from '../../../server/config/server';
 import { startProcess, type Proc } from '../../server/serverProcess';
 
 /**

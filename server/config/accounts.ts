@@ -1,7 +1,7 @@
 /**
  * Accounts settings: their shape, their defaults, and how options given to createAccounts()
  * (tests use them) are laid over the values read from the environment. The environment itself
- * is read and validated, together with every other setting of the server, by server/config.ts.
+ * is read and validated, together with every other setting of the server, by server/config/index.ts.
  */
 import { isLoopbackHost } from '../http/clientAddress';
 

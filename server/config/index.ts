@@ -2,21 +2,20 @@
  * The server's one configuration: every setting of the realtime server, the games, the accounts
  * and the AI, read from environment variables and validated together, so that a bad start names
  * every bad value at once (one line per problem). Every variable is optional; the defaults run
- * the site on http://localhost:3000. Rule defaults come from machines/game/defaults.ts, the
- * accounts' from server/accounts/config.ts, the AI's from server/ai/config.ts.
+ * the site on http://localhost:3000. The settings' shapes and defaults live beside this file
+ * (server.ts, accounts.ts, ai.ts; the game rules' own defaults in machines/game/defaults.ts); it
+ * is read once, by main.ts, and each part is handed its section.
  */
 import { z } from 'zod';
-import { DEFAULT_CLOCK_MS, DEFAULT_CLOCK_REPORT_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS } from '../machines/game/defaults';
+import { DEFAULT_CLOCK_MS, DEFAULT_CLOCK_REPORT_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS } from '../../machines/game/defaults';
 import {
   ACCOUNTS_DEFAULTS,
   ConfigError,
   defaultDevInbox,
   stripSlash,
-  withOverrides,
   type AccountsConfig,
-  type AccountsConfigOverrides,
   type DevInbox,
-} from './accounts/config';
+} from './accounts';
 import {
   DEFAULT_DISCONNECT_GRACE_MS,
   DEFAULT_MAX_GAMES,
@@ -24,33 +23,24 @@ import {
   DEFAULT_REPLY_DELAY_MS,
   defaultPoolSize,
   type AiEnvConfig,
-} from './ai/config';
-import { DEFAULT_ADMISSION_LIMITS, type AdmissionLimits } from './realtime/admission';
-import { DEFAULT_IDENTIFICATION_LIMITS, type IdentificationLimits } from './realtime/identification';
-import { proxyEntryProblem } from './http/clientAddress';
-import type { WatchLimits } from './realtime/spectators';
-import { COMMIT_WINDOW_MS, JOURNAL_SYNC, JOURNAL_SYNC_MODES, SYNC_INTERVAL_MS, type JournalSync } from './game/journal';
-import type { InspectTarget } from './inspect/index';
+} from './ai';
+import {
+  COMMIT_WINDOW_MS,
+  JOURNAL_SYNC,
+  JOURNAL_SYNC_MODES,
+  SYNC_INTERVAL_MS,
+  type JournalSync,
+  DEFAULT_ADMISSION_LIMITS,
+  DEFAULT_IDENTIFICATION_LIMITS,
+  SERVER_DEFAULTS,
+  type AdmissionLimits,
+  type IdentificationLimits,
+  type InspectTarget,
+  type WatchLimits,
+} from './server';
+import { proxyEntryProblem } from '../http/clientAddress';
 
-export { ConfigError };
-
-/** Defaults of the realtime server (startServer() uses them when an option is left out). */
-export const SERVER_DEFAULTS = {
-  port: 3000,
-  host: '0.0.0.0',
-  dataDir: 'data',
-  staticDir: 'dist/client',
-  maxPayloadBytes: 8 * 1024,
-  idleTimeoutSeconds: 60,
-  shutdownTimeoutMs: 3000,
-  rateLimit: { messages: 100, windowMs: 20_000 },
-  /** the prefix of the site's Redis keys (several nodes) */
-  redisPrefix: 'chess',
-  /** spectators of live games (server/realtime/spectators.ts): games one socket may watch, watchers per game and on the server */
-  watch: { gamesPerSocket: 3, watchersPerGame: 10_000, watchersTotal: 100_000 },
-  /** the XState inspector relay INSPECT=1 starts (server/inspect): this machine only, @statelyai/inspect's port */
-  inspectRelay: { host: '127.0.0.1', port: 8080 },
-} as const;
+export { ConfigError, SERVER_DEFAULTS };
 
 export const MODES = ['development', 'production', 'test'] as const;
 /** What NODE_ENV selects; unset means production (the safe choice for a public server). */
@@ -373,14 +363,9 @@ function inspectTarget(e: Env): InspectTarget | null {
   return { relay: { host: e.INSPECT_HOST ?? SERVER_DEFAULTS.inspectRelay.host, port: e.INSPECT_PORT } };
 }
 
-/** The accounts' settings: from the environment, with createAccounts()'s options over them. */
-export function loadAccountsConfig(overrides: AccountsConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): AccountsConfig {
-  return withOverrides(loadConfig(env).accounts, overrides);
-}
-
-/** The AI's settings from the environment (createAiService's options win over them). */
-export function aiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AiEnvConfig {
-  return loadConfig(env).ai;
+/** The settings with nothing set: what a part uses when it is created without the server's (tests, benches). */
+export function defaultSettings(): ServerConfig {
+  return loadConfig({});
 }
 
 /** Problems that involve more than one variable. */

@@ -1,5 +1,5 @@
 /**
- * The AI service's settings and their defaults. server/config.ts reads them from the environment
+ * The AI service's settings and their defaults. server/config/index.ts reads them from the environment
  * with every other setting (each one can also be passed to createAiService, which wins):
  *
  *   STOCKFISH_PATH          engine executable (or a .js WASM build); see engine/locate.ts
