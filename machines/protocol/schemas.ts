@@ -219,7 +219,17 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('rematchOffer'), gameId: z.string() }),
   /** additive: the opponent declined the rematch of `gameId` */
   z.strictObject({ type: z.literal('rematchDeclined'), gameId: z.string() }),
-  z.strictObject({ type: z.literal('opponentDisconnected'), message: z.string(), gameId: z.string().optional() }),
+  z.strictObject({
+    type: z.literal('opponentDisconnected'),
+    message: z.string(),
+    gameId: z.string().optional(),
+    /**
+     * additive: the grace the absent player has for this absence, in ms. It runs down only while
+     * that player is to move with a running clock (from ply 2), as the server counts it; at zero
+     * the present player wins by `disconnection` (docs/protocol.md, Ordering and rejoin).
+     */
+    graceMs: z.number().optional(),
+  }),
   z.strictObject({ type: z.literal('opponentReconnected'), message: z.string(), gameId: z.string().optional() }),
   z.strictObject({
     type: z.literal('activeGameStatus'),

@@ -479,6 +479,7 @@ export class GameManager {
           type: 'opponentDisconnected',
           gameId: game.id,
           message: OPPONENT_LEFT(Math.round(e.graceMs / 1000)),
+          graceMs: e.graceMs,
         });
         return;
       case 'opponentReconnected':

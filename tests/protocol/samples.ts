@@ -43,7 +43,7 @@ export const SERVER_SAMPLES: { [K in ServerMessageType]: ServerMessageOf<K> } = 
   drawDeclined: { type: 'drawDeclined', gameId: 'g1' },
   rematchOffer: { type: 'rematchOffer', gameId: 'g1' },
   rematchDeclined: { type: 'rematchDeclined', gameId: 'g1' },
-  opponentDisconnected: { type: 'opponentDisconnected', message: 'Your opponent disconnected', gameId: 'g1' },
+  opponentDisconnected: { type: 'opponentDisconnected', message: 'Your opponent disconnected', gameId: 'g1', graceMs: 40_000 },
   opponentReconnected: { type: 'opponentReconnected', message: 'Your opponent reconnected', gameId: 'g1' },
   activeGameStatus: { type: 'activeGameStatus', gameId: 'g1', color: 'white', opponentId: 'player_2' },
   moveRejected: { type: 'moveRejected', message: 'Not your turn', gameId: 'g1', fen: currentState.fen },

@@ -1,7 +1,7 @@
 /** Games through the real server: matchmaking, moves, rejections, draws, resignation, rejoin. */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { START_FEN } from '../../machines/chess';
-import { DEFAULT_CLOCK_REPORT_MS } from '../../machines/game/defaults';
+import { DEFAULT_CLOCK_REPORT_MS, DEFAULT_GRACE_MS } from '../../machines/game/defaults';
 import { TEXT } from '../../machines/protocol/messages';
 import type { RunningServer } from '../../server/app';
 import { TestClient, pairPlayers, playMoves, startTestServer, timedGame, useTestClock, type Pair } from './helpers';
@@ -181,6 +181,8 @@ describe('disconnect, reconnect, rejoin', () => {
     await p.black.close();
     const left = await p.white.next('opponentDisconnected');
     expect(left.message).toMatch(/disconnected/i);
+    // the grace as a number, the one the game step counts (a guest's default), not only a sentence
+    expect(left.graceMs).toBe(DEFAULT_GRACE_MS.guest);
 
     const back = await TestClient.connect(server.url, { playerId: p.black.playerId, secret: p.black.secret });
     expect(back.playerId).toBe(p.black.playerId);
