@@ -13,10 +13,21 @@ import { clockRunning, clocksAt, wakeAt } from '../game/clock';
 import { DEFAULT_CLOCK_MS, UNTIMED_PLIES } from '../game/defaults';
 import { uciToWireMove } from '../game/rejoin';
 import { createGame, step } from '../game/step';
-import type { ClocksMs, Color, GameResult, GameState, WireMove } from '../game/types';
+import type { ClocksMs, Color, GameCommand, GameResult, GameState, WireMove } from '../game/types';
 
 /** In the copy the colours stand for the players: the browser knows only its own side. */
 const SEATS = { white: { id: 'white', name: '' }, black: { id: 'black', name: '' } } as const;
+
+/**
+ * A player whose socket is gone, as the core counts their disconnect grace: it runs down only
+ * while they are to move with a running clock (machines/game/presence.ts).
+ */
+export interface Absence {
+  /** grace left, ms: as of now while it waits, as of `countingSince` while it runs */
+  graceLeftMs: number;
+  /** when the grace began to run down (monotonic ms), or null while it waits for their turn */
+  countingSince: number | null;
+}
 
 /** What the game screen shows of the copy (or of no game). */
 export interface GameView {
@@ -30,6 +41,12 @@ export interface GameView {
   clockRunning: Color | null;
   /** until both sides have moved: when the side to move must have moved, else null */
   firstMoveDeadline: number | null;
+  /** the side whose draw offer stands (none once the game is decided) */
+  drawOffer: Color | null;
+  /** each side's absence, null while present */
+  away: { white: Absence | null; black: Absence | null };
+  /** the result, once the game is decided */
+  result: GameResult | null;
 }
 
 /** How the server describes a game to a player joining or rejoining it (gameStart). */
@@ -73,6 +90,31 @@ export function playMove(game: GameState, by: Color, move: WireMove, now: number
   const { state, events } = step(game, { type: 'MOVE', playerId: SEATS[by].id, move }, notPastTheFlag(game, now));
   const moved = events[0];
   return moved?.type === 'moved' ? { game: state, san: moved.san, uci: moved.uci } : null;
+}
+
+/** What a side (or the server on its behalf) says besides moves; the core's own rules decide. */
+export type SideCommand = Exclude<GameCommand['type'], 'MOVE' | 'WAKE'>;
+
+/** `by` does `command` at `now` through the core's step: the new copy, or why the core refused it. */
+export function sideCommand(game: GameState, by: Color, command: SideCommand, now: number): { game: GameState; refused: string | null } {
+  const { state, events } = step(game, { type: command, playerId: SEATS[by].id }, notPastTheFlag(game, now));
+  const refusal = events.find((e) => e.type === 'rejected');
+  return { game: state, refused: refusal?.type === 'rejected' ? refusal.reason : null };
+}
+
+/**
+ * The server says `color` left at `now` with `graceMs` to come back: the copy takes that grace
+ * and the core's presence rule decides when it counts down.
+ */
+export function sideLeft(game: GameState, color: Color, graceMs: number | undefined, now: number): GameState {
+  const settings = graceMs === undefined ? game.settings : { ...game.settings, graceMs: { ...game.settings.graceMs, [color]: graceMs } };
+  return sideCommand({ ...game, settings }, color, 'PLAYER_DISCONNECTED', now).game;
+}
+
+/** The server says `by` offered a draw: its offer stands in the copy even where the copy would not have allowed it. */
+export function drawOfferedBy(game: GameState, by: Color, now: number): GameState {
+  const offered = sideCommand(game, by, 'OFFER_DRAW', now);
+  return offered.refused === null || game.result !== null ? offered.game : { ...game, drawOffer: by };
 }
 
 /** `moves` played one after the other at `now`; null when one of them cannot be played. */
@@ -151,7 +193,20 @@ const NO_GAME: GameView = {
   clockSyncedAt: 0,
   clockRunning: null,
   firstMoveDeadline: null,
+  drawOffer: null,
+  away: { white: null, black: null },
+  result: null,
 };
+
+/** `color`'s absence in the copy, as its disconnect grace stands (null: present, or the game is decided). */
+function absenceOf(game: GameState, color: Color): Absence | null {
+  if (!game.away[color] || game.result !== null) return null;
+  const counting = game.graceCount?.color === color ? game.graceCount : null;
+  return {
+    graceLeftMs: Math.max(0, game.settings.graceMs[color] - game.graceUsed[color]),
+    countingSince: counting ? counting.since : null,
+  };
+}
 
 /** What the screen shows of the copy: the core's position, clocks and deadline. */
 export function viewOf(game: GameState | null): GameView {
@@ -166,5 +221,8 @@ export function viewOf(game: GameState | null): GameView {
     clockSyncedAt: game.turnStartedAt,
     clockRunning: clockRunning(game) ? game.turn : null,
     firstMoveDeadline: game.result === null && game.moves.length < UNTIMED_PLIES ? wakeAt(game) : null,
+    drawOffer: game.result === null ? game.drawOffer : null,
+    away: { white: absenceOf(game, 'white'), black: absenceOf(game, 'black') },
+    result: game.result,
   };
 }

@@ -3,13 +3,16 @@
  *
  *   idle --START--> playing --END--> over --RESET--> idle
  *
- * Parallel to the game runs a `notice` region for the status line: timed
- * notices clear after 3 s, disconnect notices stay until replaced.
+ * Parallel to the game runs a `notice` region for the status line: short
+ * notices (a declined offer, a refused move, the opponent back) clear after 3 s.
  *
  * The game itself is the game core's state (`game`), kept by the core's own
- * step with the player's moves and the moves the server announces
- * (gameMirror.ts); the board, the turn, the clocks and the first-move deadline
- * in context are what the screen shows of it (`viewOf`). Context is plain JSON.
+ * step with the player's moves, draw offers and answers, and what the server
+ * announces: moves, offers, the opponent leaving (with the grace the server
+ * gives them) and coming back, the end (gameMirror.ts). The board, the turn,
+ * the clocks, the first-move deadline, the draw offer, the opponent's absence
+ * and the end in context are what the screen shows of it (`viewOf`), never a
+ * second record of them. Context is plain JSON.
  * Messages for the server are emitted as `send`, results as `finished`,
  * browser notifications as `notify`.
  */
@@ -19,11 +22,12 @@ import type {
 } from '../protocol/messages';
 import { clocksAt } from '../game/clock';
 import { opposite } from '../game/display';
-import type { GameState, WireMove } from '../game/types';
+import type { GameResult as CoreResult, GameState, WireMove } from '../game/types';
 import { readingClocks } from './clock';
 import { placement, positionOf } from './engine';
 import {
-  atServerPosition, copyOfServerGame, endedByServer, playMove, viewOf, withServerClocks, withoutLastMove, type GameView,
+  atServerPosition, copyOfServerGame, drawOfferedBy, endedByServer, playMove, sideCommand, sideLeft, viewOf, withServerClocks,
+  withoutLastMove, type Absence, type GameView,
 } from './gameMirror';
 import { opponentDisplayName, outcomeFor, pickOutcomeMessage, type GameResult, type Outcome } from './outcome';
 
@@ -33,8 +37,19 @@ export const GAME_TEXT = {
   drawSent: 'Draw offered. Waiting for opponent...',
   drawDeclined: 'Draw offer declined',
   drawReceived: 'Your opponent offered a draw.',
+  opponentBack: 'Your opponent reconnected.',
   aborted: 'The game was aborted before both players moved. It does not count.',
   moveNotSent: 'Not connected: your move was not sent. Play it again once reconnected.',
+} as const;
+
+/** The opponent is away: what the notice says, by how the core counts their grace (Absence). */
+export const AWAY_TEXT = {
+  /** their grace runs down: the seconds left */
+  counting: (seconds: number) => `Your opponent disconnected. They have ${seconds} s to come back before you win.`,
+  /** their grace waits for their turn */
+  waiting: (seconds: number) => `Your opponent disconnected. Their ${seconds} s to come back start when it is their turn.`,
+  /** no clock runs yet: the first-move deadline decides instead */
+  beforeClocks: 'Your opponent disconnected. If they miss their first move, the game is aborted.',
 } as const;
 
 /** `aborted`: ended before both sides moved; nothing is scored (as on lichess). */
@@ -43,21 +58,25 @@ export interface GameEnd { winner: 'white' | 'black' | 'draw'; reason: string; o
 /** A rematch after the end: none yet, offered by us, offered to us, or declined by the opponent. */
 export type RematchState = 'none' | 'sent' | 'received' | 'declined';
 
-/** The opponent's socket is gone: since when (monotonic ms) and how long the server waits for them. */
-export interface OpponentAway { since: number; graceMs: number }
+/** What the screen shows of the game for this player: the view, and the draw offer and the opponent's absence as seen from its side. */
+export interface PlayerView extends GameView {
+  draw: 'none' | 'sent' | 'received';
+  /** why the core would refuse a draw offer from this player now (null: it may offer one) */
+  drawOfferRefusal: string | null;
+  opponentAway: Absence | null;
+}
 
-/** The view fields (GameView) are what the screen shows of `game`, rewritten with it. */
-export interface MultiplayerContext extends GameView {
+/** The view fields (PlayerView) are what the screen shows of `game`, rewritten with it. */
+export interface MultiplayerContext extends PlayerView {
   gameId: string | null;
   color: Color;
   opponentId: string;
   opponentName: string;
   /** the game core's state of the game on the board (null: none yet) */
   game: GameState | null;
-  draw: 'none' | 'sent' | 'received';
   notice: string | null;
+  /** how the game ended, from the core's result once the server ended it */
   end: GameEnd | null;
-  opponentAway: OpponentAway | null;
   /** the game that just ended (what a rematch refers to), and where its rematch stands */
   endedGameId: string | null;
   rematch: RematchState;
@@ -84,8 +103,9 @@ export type MultiplayerEvent =
   | { type: 'ACCEPT_DRAW' }
   | { type: 'DECLINE_DRAW' }
   | { type: 'RESIGN' }
-  | { type: 'OPPONENT_DISCONNECTED'; message: string }
-  | { type: 'OPPONENT_RECONNECTED'; message: string }
+  /** the server's `opponentDisconnected`: the grace the opponent has (ms; an older server sends none) */
+  | { type: 'OPPONENT_DISCONNECTED'; graceMs?: number }
+  | { type: 'OPPONENT_RECONNECTED' }
   | { type: 'REJECTED'; message: string; fen?: string }
   /** the socket was down when the player's last move was to be sent: take it back */
   | { type: 'MOVE_NOT_SENT' }
@@ -96,22 +116,37 @@ export type MultiplayerEvent =
   | { type: 'OFFER_REMATCH' }
   | { type: 'DECLINE_REMATCH' }
   | { type: 'REMATCH_OFFERED'; gameId: string }
-  | { type: 'REMATCH_DECLINED'; gameId: string };
+  | { type: 'REMATCH_DECLINED'; gameId: string }
+  /** internal: the core refused our draw offer (the button is disabled then; a click that raced it lands here) */
+  | { type: 'DRAW_REFUSED'; reason: string };
 
 export type MultiplayerEmitted =
   | { type: 'send'; message: ClientMessage }
   | { type: 'finished'; result: GameResult }
   | { type: 'notify'; title: string; body: string; onlyWhenHidden?: boolean };
 
-/** The game core's state and, with it, what the screen shows of it. */
-function showing(game: GameState | null): Pick<MultiplayerContext, 'game' | keyof GameView> {
-  return { game, ...viewOf(game) };
+/** What `color`'s player sees of `game` at `now`. */
+export function playerView(game: GameState | null, color: Color, now: number): PlayerView {
+  const view = viewOf(game);
+  const them = opposite(color);
+  return {
+    ...view,
+    draw: view.drawOffer === null ? 'none' : view.drawOffer === color ? 'sent' : 'received',
+    drawOfferRefusal: game === null ? null : sideCommand(game, color, 'OFFER_DRAW', now).refused,
+    opponentAway: view.away[them],
+  };
 }
 
-/** The server's disconnect notice says how many seconds the absent player has ("They have 40 seconds"). */
-export function graceFromNotice(message: string): number {
-  const m = /(\d+) seconds?/.exec(message);
-  return m ? Number(m[1]) * 1000 : 0;
+/** The game core's state and, with it, what the screen shows of it. */
+function showing(context: Pick<MultiplayerContext, 'color' | 'now'>, game: GameState | null): Pick<MultiplayerContext, 'game' | keyof PlayerView> {
+  return { game, ...playerView(game, context.color, context.now()) };
+}
+
+/** How a game ended, for this player, from the core's result. */
+function endOf(result: CoreResult, color: Color, random: () => number): GameEnd {
+  const outcome = outcomeFor(result.winner, color);
+  const aborted = result.reason === 'aborted';
+  return { winner: result.winner, reason: result.reason, outcome, aborted, message: aborted ? GAME_TEXT.aborted : pickOutcomeMessage(outcome, random) };
 }
 
 function fenTurn(fen: string): Color {
@@ -140,8 +175,8 @@ export const multiplayerGameMachine = setup({
   context: ({ input }) => {
     const now = input.now ?? (() => Date.now());
     return {
-      gameId: null, color: 'white', opponentId: '', opponentName: '', ...showing(null), clockSyncedAt: now(),
-      draw: 'none', notice: null, end: null, opponentAway: null, endedGameId: null, rematch: 'none',
+      gameId: null, color: 'white', opponentId: '', opponentName: '', ...showing({ color: 'white', now }, null), clockSyncedAt: now(),
+      notice: null, end: null, endedGameId: null, rematch: 'none',
       ratings: null, ratingChange: null, boardVersion: 0, now, random: input.random ?? Math.random,
     };
   },
@@ -155,20 +190,20 @@ export const multiplayerGameMachine = setup({
             assign(({ context, event }) => {
               const m = event.msg;
               const st = m.currentState;
-              const game = copyOfServerGame({
+              const copy = copyOfServerGame({
                 gameId: m.gameId,
                 clockMs: m.timerDuration * 1000,
                 moves: st?.moves ?? [],
                 fen: st?.fen || undefined,
                 clocks: st ? readingClocks(st) : undefined,
               }, context.now());
+              const game = st?.drawOfferFrom ? { ...copy, drawOffer: st.drawOfferFrom } : copy;
               return {
                 gameId: m.gameId, color: m.color, opponentId: m.opponentId,
                 opponentName: opponentDisplayName(m.opponentId, m.opponentName),
-                ...showing(game),
-                draw: st?.drawOfferFrom && st.drawOfferFrom !== m.color ? 'received' as const : st?.drawOfferFrom ? 'sent' as const : 'none' as const,
+                ...showing({ color: m.color, now: context.now }, game),
                 end: null, notice: null, boardVersion: context.boardVersion + 1,
-                opponentAway: null, endedGameId: null, rematch: 'none' as const,
+                endedGameId: null, rematch: 'none' as const,
                 ratings: m.ratings ?? null, ratingChange: null,
               };
             }),
@@ -180,8 +215,8 @@ export const multiplayerGameMachine = setup({
         RESET: {
           target: '.idle',
           actions: assign(({ context }) => ({
-            gameId: null, endedGameId: null, rematch: 'none' as const, ...showing(null), clockSyncedAt: context.clockSyncedAt, draw: 'none' as const,
-            end: null, notice: null, opponentAway: null, ratings: null, ratingChange: null, boardVersion: context.boardVersion + 1,
+            gameId: null, endedGameId: null, rematch: 'none' as const, ...showing(context, null), clockSyncedAt: context.clockSyncedAt,
+            end: null, notice: null, ratings: null, ratingChange: null, boardVersion: context.boardVersion + 1,
           })),
         },
         // usually just after the end; on a slow archive write it may come later
@@ -202,7 +237,7 @@ export const multiplayerGameMachine = setup({
                   enqueue.assign({ boardVersion: context.boardVersion + 1 });
                   return;
                 }
-                enqueue.assign(showing(played.game));
+                enqueue.assign(showing(context, played.game));
                 const move = event.promotion
                   ? { from: event.from, to: event.to, piece: event.piece ?? 'p', promotion: event.promotion }
                   : { from: event.from, to: event.to, piece: event.piece ?? positionOf(context.fen).pieceAt(event.from)?.type ?? '' };
@@ -221,20 +256,18 @@ export const multiplayerGameMachine = setup({
                   ? placement(msg.fen) === placement(context.fen)
                   : context.lastMove?.[0] === msg.move.from && context.lastMove?.[1] === msg.move.to && context.turn !== context.color;
                 if (echo) {
-                  enqueue.assign(showing(withServerClocks(game, msg.clocks ?? clocksAt(game, now), now)));
+                  enqueue.assign(showing(context, withServerClocks(game, msg.clocks ?? clocksAt(game, now), now)));
                   return;
                 }
                 const played = playMove(game, opposite(context.color), wireMove(msg.move), now);
                 if (!played) {
                   enqueue({ type: 'logRejectedServerMove', params: { move: `${msg.move.from}${msg.move.to}${msg.move.promotion ?? ''}` } });
                   const resynced = atServerPosition(game, msg.nextTurn, msg.fen);
-                  enqueue.assign({ ...showing(withServerClocks(resynced, msg.clocks ?? clocksAt(game, now), now)), boardVersion: context.boardVersion + 1 });
+                  enqueue.assign({ ...showing(context, withServerClocks(resynced, msg.clocks ?? clocksAt(game, now), now)), boardVersion: context.boardVersion + 1 });
                   return;
                 }
-                enqueue.assign({
-                  ...showing(msg.clocks ? withServerClocks(played.game, msg.clocks, now) : played.game),
-                  draw: context.draw === 'sent' ? 'sent' : 'none',
-                });
+                // the core lapses a draw offer its receiver moved past
+                enqueue.assign(showing(context, msg.clocks ? withServerClocks(played.game, msg.clocks, now) : played.game));
                 if (played.game.turn === context.color) {
                   enqueue.emit({ type: 'notify', title: 'Your Move!', body: `${opponentDisplayName(context.opponentId, context.opponentName)} played ${played.san}.`, onlyWhenHidden: true });
                 }
@@ -244,54 +277,66 @@ export const multiplayerGameMachine = setup({
               guard: ({ context, event }) => !event.msg.gameId || event.msg.gameId === context.gameId,
               actions: assign(({ context, event }) => {
                 const clocks = readingClocks(event.msg);
-                return context.game ? showing(withServerClocks(context.game, clocks, context.now())) : {};
+                return context.game ? showing(context, withServerClocks(context.game, clocks, context.now())) : {};
               }),
             },
+            // our offer and our answers go through the core first: it says whether they may be made
             OFFER_DRAW: {
-              guard: ({ context }) => context.draw === 'none',
-              actions: [
-                assign({ draw: 'sent' as const }),
-                emit(({ context }) => ({ type: 'send' as const, message: { type: 'offerDraw' as const, payload: { gameId: context.gameId ?? '' } } })),
-              ],
+              actions: enqueueActions(({ context, enqueue }) => {
+                if (!context.game) return;
+                const offered = sideCommand(context.game, context.color, 'OFFER_DRAW', context.now());
+                if (offered.refused !== null) {
+                  enqueue.raise({ type: 'DRAW_REFUSED', reason: offered.refused });
+                  return;
+                }
+                enqueue.assign(showing(context, offered.game));
+                enqueue.emit({ type: 'send', message: { type: 'offerDraw', payload: { gameId: context.gameId ?? '' } } });
+              }),
             },
             DRAW_OFFERED: {
               actions: [
-                assign({ draw: 'received' as const }),
-                emit({ type: 'notify', title: 'Draw Offered', body: 'Your opponent offered a draw.', onlyWhenHidden: true }),
+                assign(({ context }) => (context.game ? showing(context, drawOfferedBy(context.game, opposite(context.color), context.now())) : {})),
+                emit({ type: 'notify', title: 'Draw Offered', body: GAME_TEXT.drawReceived, onlyWhenHidden: true }),
               ],
             },
             ACCEPT_DRAW: {
               guard: ({ context }) => context.draw === 'received',
               actions: [
-                assign({ draw: 'none' as const }),
+                assign(({ context }) => (context.game ? showing(context, sideCommand(context.game, context.color, 'ACCEPT_DRAW', context.now()).game) : {})),
                 emit(({ context }) => ({ type: 'send' as const, message: { type: 'acceptDraw' as const, payload: { gameId: context.gameId ?? '' } } })),
               ],
             },
             DECLINE_DRAW: {
               guard: ({ context }) => context.draw === 'received',
               actions: [
-                assign({ draw: 'none' as const }),
+                assign(({ context }) => (context.game ? showing(context, sideCommand(context.game, context.color, 'DECLINE_DRAW', context.now()).game) : {})),
                 emit(({ context }) => ({ type: 'send' as const, message: { type: 'declineDraw' as const, payload: { gameId: context.gameId ?? '' } } })),
               ],
             },
-            DRAW_DECLINED: { actions: assign({ draw: 'none' as const }) },
+            // the opponent's answer to our offer (or, after it lapsed, its echo: the core ignores that)
+            DRAW_DECLINED: {
+              actions: assign(({ context }) => (context.game ? showing(context, sideCommand(context.game, opposite(context.color), 'DECLINE_DRAW', context.now()).game) : {})),
+            },
             RESIGN: {
               actions: emit(({ context }) => ({ type: 'send' as const, message: { type: 'resign' as const, payload: { gameId: context.gameId ?? '' } } })),
             },
             MOVE_NOT_SENT: {
               guard: ({ context }) => context.game !== null && context.moves.length > 0 && context.turn !== context.color,
               actions: assign(({ context }) => ({
-                ...showing(context.game && withoutLastMove(context.game)),
+                ...showing(context, context.game && withoutLastMove(context.game)),
                 boardVersion: context.boardVersion + 1,
               })),
             },
+            // presence is the core's: the grace the server gives counts down only when the core's rule says so
             OPPONENT_DISCONNECTED: {
-              actions: assign(({ context, event }) => ({ opponentAway: { since: context.now(), graceMs: graceFromNotice(event.message) } })),
+              actions: assign(({ context, event }) => (context.game ? showing(context, sideLeft(context.game, opposite(context.color), event.graceMs, context.now())) : {})),
             },
-            OPPONENT_RECONNECTED: { actions: assign({ opponentAway: null }) },
+            OPPONENT_RECONNECTED: {
+              actions: assign(({ context }) => (context.game ? showing(context, sideCommand(context.game, opposite(context.color), 'PLAYER_RECONNECTED', context.now()).game) : {})),
+            },
             REJECTED: {
               actions: assign(({ context, event }) => ({
-                ...(context.game && event.fen ? showing(atServerPosition(context.game, fenTurn(event.fen), event.fen)) : {}),
+                ...(context.game && event.fen ? showing(context, atServerPosition(context.game, fenTurn(event.fen), event.fen)) : {}),
                 boardVersion: context.boardVersion + 1,
               })),
             },
@@ -300,21 +345,19 @@ export const multiplayerGameMachine = setup({
               target: 'over',
               actions: enqueueActions(({ context, event, enqueue }) => {
                 const { winner, reason } = event.msg;
-                const outcome = outcomeFor(winner, context.color);
-                const aborted = reason === 'aborted';
-                const end: GameEnd = { winner, reason, outcome, aborted, message: aborted ? GAME_TEXT.aborted : pickOutcomeMessage(outcome, context.random) };
+                // the server's result is the core's result: the end shown is read from it
+                const ended = context.game && endedByServer(context.game, { winner, reason }, context.now());
+                const end = endOf(ended?.result ?? { winner, reason }, context.color, context.random);
                 const result: GameResult = {
                   id: context.gameId ?? event.msg.gameId, date: new Date().toISOString(), playerColor: context.color,
-                  result: outcome, reason, opponentId: context.opponentId,
+                  result: end.outcome, reason, opponentId: context.opponentId,
                 };
-                const now = context.now();
                 enqueue.assign({
                   end, gameId: null, endedGameId: context.gameId ?? event.msg.gameId, rematch: 'none',
-                  draw: 'none', opponentAway: null,
-                  ...showing(context.game && endedByServer(context.game, { winner, reason }, now)),
+                  ...showing(context, ended),
                 });
                 // an aborted game is not scored: it stays out of the history and the W/L/D counts
-                if (aborted) return;
+                if (end.aborted) return;
                 enqueue.emit({ type: 'finished', result });
                 // As the original client: the colour used to choose Victory/Defeat in notifications is always white.
                 const notifyColor: Color = 'white';
@@ -355,11 +398,9 @@ export const multiplayerGameMachine = setup({
     notice: {
       initial: 'none',
       on: {
-        OFFER_DRAW: { guard: ({ context }) => context.draw === 'none' && context.gameId !== null && context.end === null, target: '.sticky', actions: assign({ notice: GAME_TEXT.drawSent }) },
         DRAW_DECLINED: { target: '.timed', actions: assign({ notice: GAME_TEXT.drawDeclined }) },
-        ACCEPT_DRAW: { target: '.none', actions: assign({ notice: null }) },
-        OPPONENT_DISCONNECTED: { target: '.sticky', actions: assign(({ event }) => ({ notice: event.message })) },
-        OPPONENT_RECONNECTED: { target: '.timed', actions: assign(({ event }) => ({ notice: event.message })) },
+        DRAW_REFUSED: { target: '.timed', actions: assign(({ event }) => ({ notice: event.reason })) },
+        OPPONENT_RECONNECTED: { target: '.timed', actions: assign({ notice: GAME_TEXT.opponentBack }) },
         REJECTED: { target: '.timed', actions: assign(({ event }) => ({ notice: `Invalid move: ${event.message}` })) },
         MOVE_NOT_SENT: { target: '.timed', actions: assign({ notice: GAME_TEXT.moveNotSent }) },
         START: { target: '.none', actions: assign({ notice: null }) },
@@ -367,7 +408,6 @@ export const multiplayerGameMachine = setup({
       },
       states: {
         none: {},
-        sticky: {},
         timed: { after: { notice: { target: 'none', actions: assign({ notice: null }) } } },
       },
     },

@@ -8,6 +8,7 @@ import { wakeAt } from '../../machines/game/clock';
 import { uciToWireMove } from '../../machines/game/rejoin';
 import { DEFAULT_FIRST_MOVE_DEADLINE_MS } from '../../machines/game/defaults';
 import type { GameState } from '../../machines/game/types';
+import { REJECTION } from '../../machines/game/reasons';
 
 function start(opts: { color?: 'white' | 'black'; random?: number } = {}) {
   let t = 0;
@@ -110,11 +111,13 @@ describe('multiplayer game machine', () => {
     expect(sends(h.out)).toHaveLength(1);
   });
 
-  it('draw offer texts: sent, received (Accept/Decline), declined for 3 s', () => {
+  it('draw offers: sent, received (Accept/Decline), declined for 3 s', () => {
     const h = start();
     h.begin();
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e2', to: 'e4' });
+    h.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from: 'e7', to: 'e5' }, nextTurn: 'white' } });
     h.actor.send({ type: 'OFFER_DRAW' });
-    expect(h.ctx().notice).toBe(GAME_TEXT.drawSent);
+    expect(h.ctx().draw).toBe('sent');
     expect(sends(h.out).at(-1)).toEqual({ type: 'offerDraw', payload: { gameId: 'g1' } });
     h.actor.send({ type: 'DRAW_DECLINED' });
     expect(h.ctx().notice).toBe('Draw offer declined');
@@ -130,13 +133,14 @@ describe('multiplayer game machine', () => {
     expect(h.actor.getSnapshot().matches({ game: 'playing' })).toBe(true);
   });
 
-  it('disconnect text stays; reconnect text clears after 3 s; rejected move shows "Invalid move: …" for 3 s', () => {
+  it('reconnect text clears after 3 s; rejected move shows "Invalid move: …" for 3 s', () => {
     const h = start();
     h.begin();
-    h.actor.send({ type: 'OPPONENT_DISCONNECTED', message: 'Opponent disconnected' });
+    h.actor.send({ type: 'OPPONENT_DISCONNECTED', graceMs: 40_000 });
     vi.advanceTimersByTime(10_000);
-    expect(h.ctx().notice).toBe('Opponent disconnected');
-    h.actor.send({ type: 'OPPONENT_RECONNECTED', message: 'Opponent reconnected' });
+    expect(h.ctx().notice).toBeNull();
+    h.actor.send({ type: 'OPPONENT_RECONNECTED' });
+    expect(h.ctx().notice).toBe(GAME_TEXT.opponentBack);
     vi.advanceTimersByTime(3000);
     expect(h.ctx().notice).toBeNull();
     h.actor.send({ type: 'REJECTED', message: 'Not your turn' });
@@ -258,5 +262,88 @@ describe('multiplayer game view: the game is the core\'s state, kept by the core
     expect(h.ctx().game?.result).toEqual({ winner: 'black', reason: 'checkmate' });
     expect(h.ctx().clockRunning).toBeNull();
     expect(h.actor.getSnapshot().matches({ game: 'playing' })).toBe(true);
+  });
+});
+
+describe('multiplayer game view: draw offers, presence and the end are the core\'s state', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => { vi.useRealTimers(); vi.restoreAllMocks(); });
+
+  /** White after 1. e4 e5, at t = 2000. */
+  function afterOpening() {
+    const h = start();
+    h.begin();
+    h.advance(1000);
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e2', to: 'e4' });
+    h.advance(1000);
+    h.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from: 'e7', to: 'e5' }, nextTurn: 'white' } });
+    return h;
+  }
+
+  it('the core says when a draw may be offered: not before both sides moved, not again within 20 plies; nothing refused is sent', () => {
+    const h = start();
+    h.begin();
+    expect(h.ctx().drawOfferRefusal).toBe(REJECTION.drawTooEarly);
+    h.actor.send({ type: 'OFFER_DRAW' });
+    expect(sends(h.out)).toEqual([]);
+    expect(h.ctx()).toMatchObject({ draw: 'none', notice: REJECTION.drawTooEarly });
+
+    const g = afterOpening();
+    expect(g.ctx().drawOfferRefusal).toBeNull();
+    g.actor.send({ type: 'OFFER_DRAW' });
+    expect(g.ctx().game?.drawOffer).toBe('white');
+    expect(g.ctx()).toMatchObject({ draw: 'sent', drawOfferRefusal: REJECTION.drawAlreadyOffered });
+    // the receiver moves instead of answering: the core lapses the offer, and we may not offer again yet
+    g.actor.send({ type: 'LOCAL_MOVE', from: 'g1', to: 'f3' });
+    g.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from: 'b8', to: 'c6' }, nextTurn: 'white' } });
+    expect(g.ctx()).toMatchObject({ draw: 'none', drawOfferRefusal: REJECTION.drawTooOften });
+    g.actor.send({ type: 'OFFER_DRAW' });
+    expect(sends(g.out).filter((m) => m.type === 'offerDraw')).toHaveLength(1);
+  });
+
+  it("the opponent's offer stands in the core until we answer or move", () => {
+    const h = afterOpening();
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'g1', to: 'f3' });
+    h.actor.send({ type: 'DRAW_OFFERED' });
+    expect(h.ctx().game?.drawOffer).toBe('black');
+    expect(h.ctx().draw).toBe('received');
+    h.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from: 'b8', to: 'c6' }, nextTurn: 'white' } });
+    expect(h.ctx().draw).toBe('received');
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'f1', to: 'c4' });
+    expect(h.ctx().draw).toBe('none');
+  });
+
+  it("the opponent's grace counts down only on their turn, from the server's number, when the server's core would end the game", () => {
+    const h = afterOpening();
+    // gone on our turn: their grace waits
+    h.actor.send({ type: 'OPPONENT_DISCONNECTED', graceMs: 40_000 });
+    expect(h.ctx().opponentAway).toEqual({ graceLeftMs: 40_000, countingSince: null });
+    h.advance(30_000);
+    expect(h.ctx().game && wakeAt(h.ctx().game!)).toBeGreaterThan(2000 + 40_000);
+    // our move at t = 32 000 starts it: it runs out at 72 000, the moment the server's core (same rule) wakes to end the game
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'g1', to: 'f3' });
+    expect(h.ctx().opponentAway).toEqual({ graceLeftMs: 40_000, countingSince: 32_000 });
+    const server = step(h.ctx().game!, { type: 'WAKE' }, 72_000);
+    expect(server.state.result).toEqual({ winner: 'white', reason: 'disconnection' });
+    expect(step(h.ctx().game!, { type: 'WAKE' }, 71_999).state.result).toBeNull();
+    h.actor.send({ type: 'OPPONENT_RECONNECTED' });
+    expect(h.ctx().opponentAway).toBeNull();
+  });
+
+  it('before the clocks run the grace does not count (the first-move deadline decides)', () => {
+    const h = start();
+    h.begin();
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e2', to: 'e4' });
+    h.actor.send({ type: 'OPPONENT_DISCONNECTED', graceMs: 40_000 });
+    expect(h.ctx().opponentAway).toEqual({ graceLeftMs: 40_000, countingSince: null });
+  });
+
+  it("the end is the core's result, as the server gave it; presence and offers go with it", () => {
+    const h = afterOpening();
+    h.actor.send({ type: 'DRAW_OFFERED' });
+    h.actor.send({ type: 'OPPONENT_DISCONNECTED', graceMs: 40_000 });
+    h.actor.send({ type: 'END', msg: { type: 'gameEnd', gameId: 'g1', winner: 'white', reason: 'disconnection' } });
+    expect(h.ctx().game?.result).toEqual({ winner: 'white', reason: 'disconnection' });
+    expect(h.ctx()).toMatchObject({ result: { winner: 'white', reason: 'disconnection' }, draw: 'none', opponentAway: null, end: { outcome: 'win', reason: 'disconnection' } });
   });
 });

@@ -6,7 +6,7 @@ import { clockText, msUntilNextChange } from '../../machines/client/clockText';
 import { asKingMove, boardDests } from '../../machines/client/engine';
 import { playStatus } from '../../machines/client/playStatus';
 import { DEFAULT_PREFERENCES, readPreferences } from '../../machines/client/preferences';
-import { graceFromNotice, multiplayerGameMachine, type MultiplayerEmitted } from '../../machines/client/multiplayerGame';
+import { multiplayerGameMachine, type MultiplayerEmitted } from '../../machines/client/multiplayerGame';
 import { DEFAULT_FIRST_MOVE_DEADLINE_MS } from '../../machines/game/defaults';
 
 describe('move history', () => {
@@ -148,12 +148,11 @@ describe('multiplayer machine: what the game screen needs', () => {
     expect(g.ctx().firstMoveDeadline).toBeNull();
   });
 
-  it('keeps when the opponent left and how long they have; clears it when they are back', () => {
+  it('keeps that the opponent left and the grace the server gave them; clears it when they are back', () => {
     const g = game();
-    expect(graceFromNotice('Your opponent disconnected. They have 40 seconds to come back before you win by disconnection.')).toBe(40_000);
-    g.actor.send({ type: 'OPPONENT_DISCONNECTED', message: 'Your opponent disconnected. They have 40 seconds to come back.' });
-    expect(g.ctx().opponentAway).toEqual({ since: 1000, graceMs: 40_000 });
-    g.actor.send({ type: 'OPPONENT_RECONNECTED', message: 'Your opponent reconnected.' });
+    g.actor.send({ type: 'OPPONENT_DISCONNECTED', graceMs: 80_000 });
+    expect(g.ctx().opponentAway).toEqual({ graceLeftMs: 80_000, countingSince: null });
+    g.actor.send({ type: 'OPPONENT_RECONNECTED' });
     expect(g.ctx().opponentAway).toBeNull();
   });
 

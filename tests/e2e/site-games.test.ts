@@ -6,14 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { WebSocketRoute } from 'playwright-core';
+import { REJECTION } from '../../machines/game/reasons';
 import { clickMove, dragMove, pieceOn } from './harness';
 import { colorOf, enterAsGuest, newPage, play, resign, shoot, site, soundsOf, startMultiplayer, useOwnSite, useSite, waitTurn } from './siteSession';
 
 useSite();
 
 describe('multiplayer', () => {
-  it('reload and Back/Forward rejoin at once; an older tab says the game goes on elsewhere; a move made offline is taken back; the disconnect notice counts down', async () => {
-    const pages = await startMultiplayer();
+  it('reload and Back/Forward rejoin at once; an older tab says the game goes on elsewhere; a move made offline is taken back; the disconnect notice counts down on their turn only', async () => {
+    const pages = await startMultiplayer({ clock: true });
     const { white, black } = pages;
     // Black's socket goes through a route the test can cut: while `down`, reconnects are refused
     const routes: { page: WebSocketRoute; server: WebSocketRoute | null }[] = [];
@@ -43,17 +44,21 @@ describe('multiplayer', () => {
     await black.getByRole('heading', { name: 'Multiplayer Game' }).waitFor({ timeout: 15_000 });
     await expect.poll(() => pieceOn(black, 'c5')).toBe('black pawn');
 
-    // Black's network goes down: White's notice counts down the seconds Black has to come back
+    // Black's network goes down on White's turn: as on the server, Black's grace waits for Black's turn
     down = true;
     const live = routes[routes.length - 1];
     await live.server?.close();
     await live.page.close();
-    const secondsLeft = async () => Number(/(\d+) s to come back/.exec((await white.getByTestId('opponent-away').textContent()) ?? '')?.[1]);
-    await white.getByTestId('opponent-away').filter({ hasText: /They have \d+ s to come back/ }).waitFor({ timeout: 15_000 });
-    const first = await secondsLeft();
-    await expect.poll(secondsLeft, { timeout: 5_000 }).toBeLessThan(first);
+    const away = white.getByTestId('opponent-away');
+    await away.filter({ hasText: 'Your opponent disconnected. Their 40 s to come back start when it is their turn.' }).waitFor({ timeout: 15_000 });
+    await white.clock.fastForward(10_000);
+    expect(await away.textContent()).toBe('Your opponent disconnected. Their 40 s to come back start when it is their turn.');
+    // White moves: now it counts down, second by second, from the grace the server gave
     await clickMove(white, 'g1', 'f3');
     await waitTurn(white, false);
+    await away.filter({ hasText: /They have 40 s to come back before you win/ }).waitFor();
+    await white.clock.fastForward(5_000);
+    await away.filter({ hasText: /They have 3[56] s to come back before you win/ }).waitFor();
     // a move made while the socket is down is refused on the board, never shown as played
     await black.getByText('Connection lost. Reconnecting... moves are paused.').waitFor({ timeout: 15_000 });
     await clickMove(black, 'b8', 'c6');
@@ -91,6 +96,10 @@ describe('multiplayer', () => {
     await black.getByText('Your opponent offered a draw.').waitFor();
     await black.getByRole('button', { name: 'Decline' }).click();
     await white.getByText('Draw offer declined').waitFor();
+    // the game core's rule, on the page: no second offer within 20 plies
+    const offer = white.getByRole('button', { name: 'Offer Draw' });
+    expect(await offer.isDisabled()).toBe(true);
+    expect(await offer.getAttribute('title')).toBe(REJECTION.drawTooOften);
 
     await clickMove(white, 'b7', 'a8');
     const dialog = white.getByRole('dialog');

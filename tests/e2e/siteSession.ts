@@ -125,10 +125,13 @@ export async function waitTurn(page: Page, mine = true): Promise<void> {
   await page.getByTestId('status-banner').filter({ hasText: mine ? 'Your Turn' : "Opponent's Turn" }).waitFor({ timeout: 15_000 });
 }
 
-/** Two guests on the multiplayer screen find each other; returns their pages by colour. */
-export async function startMultiplayer(): Promise<{ white: Page; black: Page }> {
-  const a = await newPage();
-  const b = await newPage();
+/**
+ * Two guests on the multiplayer screen find each other; returns their pages by colour. With
+ * `clock`, the pages' timers run on Playwright's clock (as real time, until the test moves it on).
+ */
+export async function startMultiplayer(opts: { clock?: boolean } = {}): Promise<{ white: Page; black: Page }> {
+  const [a, b] = [await newPage(), await newPage()];
+  if (opts.clock) await Promise.all([a.context().clock.install(), b.context().clock.install()]);
   await enterAsGuest(a, '/chess/multiplayer');
   await enterAsGuest(b, '/chess/multiplayer');
   await a.getByRole('button', { name: 'Find Match' }).click();

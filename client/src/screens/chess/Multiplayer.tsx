@@ -21,7 +21,8 @@ import { showNotification } from '../../app/notifications';
 import { playSound } from '../../app/sounds';
 import { useGameSounds, useTurnTitle, useViewedPosition } from './playHooks';
 import { matchmakingMachine } from '../../../../machines/client/matchmaking';
-import { multiplayerGameMachine, type GameEnd } from '../../../../machines/client/multiplayerGame';
+import { AWAY_TEXT, GAME_TEXT, multiplayerGameMachine, type GameEnd } from '../../../../machines/client/multiplayerGame';
+import type { Absence } from '../../../../machines/client/gameMirror';
 import { isPromotionMove } from '../../../../machines/client/engine';
 import { displayName } from '../../../../machines/client/identity';
 import { pgnOf } from '../../../../machines/client/moveHistory';
@@ -91,8 +92,8 @@ export default function Multiplayer() {
       onMessage('drawDeclined', () => game.send({ type: 'DRAW_DECLINED' })),
       onMessage('rematchOffer', (m) => game.send({ type: 'REMATCH_OFFERED', gameId: m.gameId })),
       onMessage('rematchDeclined', (m) => game.send({ type: 'REMATCH_DECLINED', gameId: m.gameId })),
-      onMessage('opponentDisconnected', (m) => game.send({ type: 'OPPONENT_DISCONNECTED', message: m.message })),
-      onMessage('opponentReconnected', (m) => game.send({ type: 'OPPONENT_RECONNECTED', message: m.message })),
+      onMessage('opponentDisconnected', (m) => game.send({ type: 'OPPONENT_DISCONNECTED', graceMs: m.graceMs })),
+      onMessage('opponentReconnected', () => game.send({ type: 'OPPONENT_RECONNECTED' })),
       onMessage('moveRejected', (m) => game.send({ type: 'REJECTED', message: m.message, fen: m.fen })),
       onMessage('ratingChange', (m) => game.send({ type: 'RATING_CHANGE', msg: m })),
       onMessage('gameEnd', (m) => {
@@ -169,7 +170,7 @@ export default function Multiplayer() {
       testId={testId}
       name={<><span data-testid={c === ctx.color ? 'my-name' : 'opponent-name'}>{nameOf(c)}</span>{ratingOf(c)}</>}
       detail={c === ctx.color ? `You · ${c}` : <span data-testid="opponent-record">{record.wins}W / {record.losses}L / {record.draws}D · {record.winPercent}% wins</span>}
-      clock={<ClockFace color={c} clock={clock} now={now} active={playing && ctx.turn === c} onLow={c === ctx.color ? lowTime : undefined} />}
+      clock={<ClockFace color={c} clock={clock} now={now} active={clock.running === c} onLow={c === ctx.color ? lowTime : undefined} />}
     />
   );
   const rematchLabel = { none: 'Rematch', sent: 'Rematch offered...', declined: 'Rematch declined', received: 'Rematch' }[ctx.rematch];
@@ -250,7 +251,8 @@ export default function Multiplayer() {
             )}
             {playing && !canAbort && ctx.draw !== 'received' && (
               <>
-                <button type="button" className="btn" onClick={() => game.send({ type: 'OFFER_DRAW' })} disabled={!live || ctx.draw !== 'none'}>Offer Draw</button>
+                <button type="button" className="btn" onClick={() => game.send({ type: 'OFFER_DRAW' })} disabled={!live || ctx.drawOfferRefusal !== null}
+                  title={ctx.drawOfferRefusal ?? undefined}>Offer Draw</button>
                 <ResignButton key={ctx.gameId} onResign={() => game.send({ type: 'RESIGN' })} disabled={!live} />
               </>
             )}
@@ -271,14 +273,13 @@ export default function Multiplayer() {
               ) : link === 'down' && playing ? (
                 <p className="notice">Connection lost. Reconnecting... moves are paused.</p>
               ) : playing && ctx.opponentAway ? (
-                <p className="notice" data-testid="opponent-away">
-                  <Countdown until={ctx.opponentAway.since + ctx.opponentAway.graceMs} now={now}
-                    render={(s) => `Your opponent disconnected. They have ${s} s to come back before you win.`} />
-                </p>
+                <p className="notice" data-testid="opponent-away"><OpponentAway away={ctx.opponentAway} clocksRun={!canAbort} /></p>
               ) : ctx.notice ? (
                 <p className="notice" data-testid="game-notice">{ctx.notice}</p>
               ) : ctx.draw === 'received' && playing ? (
-                <p className="notice">Your opponent offered a draw.</p>
+                <p className="notice">{GAME_TEXT.drawReceived}</p>
+              ) : ctx.draw === 'sent' && playing ? (
+                <p className="notice">{GAME_TEXT.drawSent}</p>
               ) : playing && ctx.firstMoveDeadline !== null ? (
                 <p className="info" data-testid="first-move">
                   <Countdown until={ctx.firstMoveDeadline} now={now}
@@ -329,4 +330,11 @@ export default function Multiplayer() {
       )}
     </Page>
   );
+}
+
+/** The absent opponent's grace as the server counts it: running down on their turn, waiting on ours. */
+function OpponentAway({ away, clocksRun }: { away: Absence; clocksRun: boolean }) {
+  if (!clocksRun) return <>{AWAY_TEXT.beforeClocks}</>;
+  if (away.countingSince === null) return <>{AWAY_TEXT.waiting(Math.ceil(away.graceLeftMs / 1000))}</>;
+  return <Countdown until={away.countingSince + away.graceLeftMs} now={now} render={AWAY_TEXT.counting} />;
 }
