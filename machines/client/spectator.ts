@@ -1,14 +1,15 @@
 /**
  * A live game as a spectator follows it on its page (/game/:id; docs/protocol.md,
  * "Spectators"): the game as the server's `watchStart` gave it, then the game's `gameMove`,
- * `timerUpdate` and `gameEnd` frames and `gameArchived`. Pure: the page keeps the value and
- * draws it; the clocks count down between the server's readings through ./clock.ts.
+ * `timerUpdate` and `gameEnd` frames and `gameArchived`. The game is the game core's state,
+ * kept by the core's own step as the players' screens keep theirs (gameMirror.ts): the same
+ * moves, clocks and end, read through `viewOf`. Pure: the page keeps the value and draws it.
  */
-import { START_FEN } from '../chess/index';
-import type { Color, GameEndReason, PlayerRating, ServerMessage, WatchStartMsg, Winner } from '../protocol/messages';
-import { currentClocks, readingClocks, runningSide, type ClockState } from './clock';
-import { applyMove } from './engine';
-import { replayMoves, type Ply } from './moveHistory';
+import type { GameState } from '../game/types';
+import type { PlayerRating, ServerMessage, WatchStartMsg } from '../protocol/messages';
+import { readingClocks } from './clock';
+import { copyOfServerGame, endedByServer, playMove, withServerClocks } from './gameMirror';
+import { clocksAt } from '../game/clock';
 
 export interface WatchedPlayer {
   name: string;
@@ -20,71 +21,57 @@ export interface WatchedGame {
   gameId: string;
   white: WatchedPlayer;
   black: WatchedPlayer;
-  /** every ply so far: SAN, the position after it and its squares */
-  plies: Ply[];
-  /** the position now */
-  fen: string;
-  turn: Color;
-  clock: ClockState;
-  end: { winner: Winner; reason: GameEndReason } | null;
+  /** the game core's state of the game (viewOf gives the position, moves, clocks and result) */
+  game: GameState;
   /** the ended game's record is in the archive: the page can show the replay */
   archived: boolean;
   /** a frame was missed (a gap in `seq`, a move that does not fit): ask for the game again */
   stale: boolean;
 }
 
-const turnOf = (fen: string): Color => (fen.split(' ')[1] === 'b' ? 'black' : 'white');
-
 /** The game as `watchStart` gives it, received at `now` (the clock's time base). */
 export function watchedGame(msg: WatchStartMsg, now: number): WatchedGame {
   const st = msg.currentState;
-  const plies = replayMoves(st.moves.map((m) => `${m.from}${m.to}${m.promotion ?? ''}`));
-  const clocks = readingClocks(st);
+  const game = copyOfServerGame(
+    { gameId: msg.gameId, clockMs: msg.timerDuration * 1000, moves: st.moves, fen: st.fen || undefined, clocks: readingClocks(st) },
+    now,
+  );
   return {
     gameId: msg.gameId,
     white: { name: msg.white.name, rating: msg.ratings?.white ?? null },
     black: { name: msg.black.name, rating: msg.ratings?.black ?? null },
-    plies,
-    fen: st.fen || START_FEN,
-    turn: st.turn,
-    clock: { clocks, syncedAt: now, running: runningSide(st.moves.length, st.turn) },
-    end: null,
+    game,
     archived: false,
-    stale: plies.length !== st.moves.length,
+    stale: game.moves.length !== st.moves.length,
   };
 }
 
 /** The game after a server message received at `now`; the same value when the message is not about it. */
-export function followWatched(game: WatchedGame, msg: ServerMessage, now: number): WatchedGame {
-  if (!('gameId' in msg) || msg.gameId !== game.gameId) return game;
+export function followWatched(watched: WatchedGame, msg: ServerMessage, now: number): WatchedGame {
+  if (!('gameId' in msg) || msg.gameId !== watched.gameId) return watched;
+  const { game } = watched;
   switch (msg.type) {
     case 'gameMove':
-      return game.end ? game : moved(game, msg, now);
+      return game.result ? watched : moved(watched, msg, now);
     case 'timerUpdate':
-      if (game.end) return game;
-      return { ...game, clock: { ...game.clock, clocks: readingClocks(msg), syncedAt: now } };
+      return game.result ? watched : { ...watched, game: withServerClocks(game, readingClocks(msg), now) };
     case 'gameEnd':
-      if (game.end) return game;
-      return { ...game, end: { winner: msg.winner, reason: msg.reason }, clock: { clocks: currentClocks(game.clock, now), syncedAt: now, running: null } };
+      // a mating move already ended the core's copy: the same result, nothing new
+      return game.result?.reason === msg.reason && game.result.winner === msg.winner
+        ? watched
+        : { ...watched, game: endedByServer(game, { winner: msg.winner, reason: msg.reason }, now) };
     case 'gameArchived':
-      return { ...game, archived: true };
+      return { ...watched, archived: true };
     default:
-      return game;
+      return watched;
   }
 }
 
-function moved(game: WatchedGame, msg: Extract<ServerMessage, { type: 'gameMove' }>, now: number): WatchedGame {
-  const count = game.plies.length;
-  if (msg.seq !== undefined && msg.seq <= count) return game; // already shown (a resync overlapped it)
-  const played = msg.seq === undefined || msg.seq === count + 1 ? applyMove(game.fen, msg.move) : null;
-  if (!played) return { ...game, stale: true };
-  const plies = [...game.plies, { san: played.san, fen: played.fen, from: played.from, to: played.to }];
-  const clocks = msg.clocks ?? currentClocks(game.clock, now);
-  return {
-    ...game,
-    plies,
-    fen: played.fen,
-    turn: turnOf(played.fen),
-    clock: { clocks, syncedAt: now, running: runningSide(plies.length, msg.nextTurn) },
-  };
+function moved(watched: WatchedGame, msg: Extract<ServerMessage, { type: 'gameMove' }>, now: number): WatchedGame {
+  const { game } = watched;
+  const count = game.moves.length;
+  if (msg.seq !== undefined && msg.seq <= count) return watched; // already shown (a resync overlapped it)
+  const played = msg.seq === undefined || msg.seq === count + 1 ? playMove(game, game.turn, msg.move, now) : null;
+  if (!played) return { ...watched, stale: true };
+  return { ...watched, game: withServerClocks(played.game, msg.clocks ?? clocksAt(game, now), now) };
 }

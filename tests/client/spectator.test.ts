@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WatchStartMsg } from '../../machines/protocol/messages';
-import { currentClocks } from '../../machines/client/clock';
+import { clocksAt } from '../../machines/game/clock';
+import { viewOf } from '../../machines/client/gameMirror';
 import { followWatched, watchedGame } from '../../machines/client/spectator';
 
 const AFTER_E4_E5 = 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2';
@@ -17,9 +18,10 @@ const START: WatchStartMsg = {
 describe('a live game as a spectator follows it', () => {
   it('starts from watchStart with the moves, the names and ratings, and the running clock', () => {
     const g = watchedGame(START, 1_000);
-    expect(g.plies.map((p) => p.san)).toEqual(['e4', 'e5']);
-    expect(g).toMatchObject({ white: { name: 'Alice', rating: null }, black: { name: 'Bob', rating: { rating: 1612 } }, turn: 'white', stale: false });
-    expect(currentClocks(g.clock, 3_500)).toEqual({ white: 594_600, black: 596_400 });
+    expect(g.game.moves).toEqual(['e2e4', 'e7e5']);
+    expect(g).toMatchObject({ white: { name: 'Alice', rating: null }, black: { name: 'Bob', rating: { rating: 1612 } }, stale: false });
+    expect(viewOf(g.game)).toMatchObject({ turn: 'white', clockRunning: 'white', fen: AFTER_E4_E5 });
+    expect(clocksAt(g.game, 3_500)).toEqual({ white: 594_600, black: 596_400 });
   });
 
   it('adds each move once, takes the clocks of the frames, and stops them at the end', () => {
@@ -27,20 +29,32 @@ describe('a live game as a spectator follows it', () => {
     const move = { type: 'gameMove', gameId: 'g1', move: { from: 'g1', to: 'f3' }, nextTurn: 'black', san: 'Nf3', clocks: { white: 590_000, black: 596_400 }, seq: 3 } as const;
     g = followWatched(g, move, 100);
     expect(followWatched(g, move, 200)).toBe(g);
-    expect(g.plies.map((p) => p.san)).toEqual(['e4', 'e5', 'Nf3']);
-    expect(g.turn).toBe('black');
+    expect(g.game.moves).toEqual(['e2e4', 'e7e5', 'g1f3']);
+    expect(g.game.turn).toBe('black');
     expect(followWatched(g, { ...move, gameId: 'other', seq: 4 }, 200)).toBe(g);
     g = followWatched(g, { type: 'timerUpdate', gameId: 'g1', timers: { white: 590, black: 596 }, clocks: { white: 590_000, black: 595_000 } }, 1_000);
-    expect(currentClocks(g.clock, 1_500)).toEqual({ white: 590_000, black: 594_500 });
+    expect(clocksAt(g.game, 1_500)).toEqual({ white: 590_000, black: 594_500 });
     g = followWatched(g, { type: 'gameEnd', gameId: 'g1', winner: 'white', reason: 'resignation' }, 2_000);
-    expect(g.end).toEqual({ winner: 'white', reason: 'resignation' });
-    expect(currentClocks(g.clock, 60_000)).toEqual({ white: 590_000, black: 594_000 });
+    expect(g.game.result).toEqual({ winner: 'white', reason: 'resignation' });
+    expect(clocksAt(g.game, 60_000)).toEqual({ white: 590_000, black: 594_000 });
     expect(followWatched(g, { type: 'gameArchived', gameId: 'g1' }, 3_000).archived).toBe(true);
   });
 
   it('marks the game stale when a move was missed, so the page asks for it again', () => {
     const g = followWatched(watchedGame(START, 0), { type: 'gameMove', gameId: 'g1', move: { from: 'b8', to: 'c6' }, nextTurn: 'white', seq: 4 }, 10);
     expect(g.stale).toBe(true);
-    expect(g.plies).toHaveLength(2);
+    expect(g.game.moves).toHaveLength(2);
+  });
+
+  it("follows the game with the core's own step: a repetition ends it there, counted where the server counts it", () => {
+    let g = watchedGame(START, 0);
+    const shuffle = ['g1f3', 'g8f6', 'f3g1', 'f6g8', 'g1f3', 'g8f6', 'f3g1', 'f6g8'];
+    for (const [i, uci] of shuffle.entries()) {
+      g = followWatched(g, { type: 'gameMove', gameId: 'g1', move: { from: uci.slice(0, 2), to: uci.slice(2) }, nextTurn: i % 2 ? 'white' : 'black', seq: 3 + i }, i);
+    }
+    expect(g.game.result).toEqual({ winner: 'draw', reason: 'threefold repetition' });
+    expect(viewOf(g.game).clockRunning).toBeNull();
+    // the server's gameEnd for it changes nothing
+    expect(followWatched(g, { type: 'gameEnd', gameId: 'g1', winner: 'draw', reason: 'threefold repetition' }, 9)).toBe(g);
   });
 });

@@ -4,13 +4,15 @@
  * server's readings, the move list growing (look back with the arrows or a click); at the end
  * the result, and the archived replay once the server says the record is stored.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Board } from '../../components/Board';
 import { ClockFace } from '../../components/ClockFace';
 import { MoveList, useMoveKeys } from '../../components/MoveList';
 import { getConnection, onMessage, trySend } from '../../app/services';
-import { START_FEN } from '../../../../machines/chess/index';
+import { useViewedPosition } from '../chess/playHooks';
+import type { ClockState } from '../../../../machines/client/clock';
 import type { Color, ServerMessage } from '../../../../machines/protocol/messages';
+import { viewOf, type GameView } from '../../../../machines/client/gameMirror';
 import { followWatched, watchedGame, type WatchedGame, type WatchedPlayer } from '../../../../machines/client/spectator';
 import { resultLine } from '../../../../machines/client/outcome';
 import { ratingText } from '../../../../machines/client/ratingText';
@@ -59,7 +61,7 @@ export function useWatchedGame(id: string): Watch {
       onMessage('gameArchived', follow),
       // not live (any more): the archive has it, or will
       onMessage('error', (m) => {
-        if (m.gameId === id && m.code === 'unknown_game' && !game?.end) notLive();
+        if (m.gameId === id && m.code === 'unknown_game' && !game?.game.result) notLive();
       }),
     ];
     const opened = getConnection().on('opened', ask);
@@ -77,41 +79,40 @@ export function useWatchedGame(id: string): Watch {
   return watch;
 }
 
-function LivePlayer({ player, color, game }: { player: WatchedPlayer; color: Color; game: WatchedGame }) {
-  const toMove = !game.end && game.turn === color;
+function LivePlayer({ player, color, view }: { player: WatchedPlayer; color: Color; view: GameView }) {
+  const toMove = !view.result && view.turn === color;
+  const clock: ClockState = { clocks: view.clocks, syncedAt: view.clockSyncedAt, running: view.clockRunning };
   return (
     <div className={`replay-player ${toMove ? 'to-move' : ''}`} data-testid={`live-${color}`}>
       <span className="replay-name">
         <span data-testid={`live-name-${color}`}>{player.name}</span>
         {player.rating && <span className="replay-rating" data-testid={`live-rating-${color}`}> {ratingText(player.rating)}</span>}
       </span>
-      <ClockFace color={color} clock={game.clock} now={now} active={toMove} />
+      <ClockFace color={color} clock={clock} now={now} active={view.clockRunning === color} />
     </div>
   );
 }
 
 export function LiveGame({ game }: { game: WatchedGame }) {
   const [orientation, setOrientation] = useState<Color>('white');
-  // the ply looked at (-1: the start), or null to follow the game
-  const [viewPly, setViewPly] = useState<number | null>(null);
-  const sans = useMemo(() => game.plies.map((p) => p.san), [game.plies]);
-  useMoveKeys(sans.length, viewPly, setViewPly);
-  const shownPlies = viewPly === null ? game.plies.length : viewPly + 1;
-  const shown = game.plies[shownPlies - 1];
-  const fen = viewPly === null ? game.fen : (shown?.fen ?? START_FEN);
+  const view = viewOf(game.game);
+  const shown = useViewedPosition(view.moves, view.fen, view.lastMove);
+  useMoveKeys(shown.plies.length, shown.viewPly, shown.setViewPly);
+  const shownPlies = shown.viewPly === null ? shown.plies.length : shown.viewPly + 1;
+  const san = shown.plies[shownPlies - 1]?.san ?? '';
   const top: Color = orientation === 'white' ? 'black' : 'white';
-  const status = game.end ? resultLine(game.end.winner, game.end.reason) : `Live · ${game.turn === 'white' ? 'White' : 'Black'} to move`;
+  const status = view.result ? resultLine(view.result.winner, view.result.reason) : `Live · ${view.turn === 'white' ? 'White' : 'Black'} to move`;
   return (
     <div className="replay" data-testid="live-game">
       <div className="board-column">
-        <LivePlayer player={game[top]} color={top} game={game} />
-        <Board fen={fen} orientation={orientation} movableColor={null} lastMove={shown ? [shown.from, shown.to] : null} version={shownPlies}
-          onMove={noMove} label={`Live game, position after ${shownPlies === 0 ? 'no moves' : `move ${Math.ceil(shownPlies / 2)}${shownPlies % 2 ? '' : '...'} ${shown?.san ?? ''}`}`} />
-        <LivePlayer player={game[top === 'white' ? 'black' : 'white']} color={top === 'white' ? 'black' : 'white'} game={game} />
+        <LivePlayer player={game[top]} color={top} view={view} />
+        <Board fen={shown.fen} orientation={orientation} movableColor={null} lastMove={shown.lastMove} version={shownPlies}
+          onMove={noMove} label={`Live game, position after ${shownPlies === 0 ? 'no moves' : `move ${Math.ceil(shownPlies / 2)}${shownPlies % 2 ? '' : '...'} ${san}`}`} />
+        <LivePlayer player={game[top === 'white' ? 'black' : 'white']} color={top === 'white' ? 'black' : 'white'} view={view} />
       </div>
       <aside className="replay-side card">
         <p className="replay-result" data-testid="live-status">{status}</p>
-        <MoveList sans={sans} viewPly={viewPly} onView={setViewPly} />
+        <MoveList sans={shown.sans} viewPly={shown.viewPly} onView={shown.setViewPly} />
         <div className="replay-tools">
           <button type="button" className="btn" onClick={() => setOrientation(orientation === 'white' ? 'black' : 'white')}>Flip board</button>
         </div>
