@@ -1,5 +1,6 @@
 /**
- * The AI game lifecycle as an XState v5 machine, shared by the server and the browser.
+ * The AI game lifecycle as an XState v5 machine, run by the server (the browser's AI screen keeps
+ * its game as the game core's state instead: machines/client/aiGame.ts).
  *
  * The machine owns the rules side of one game against the AI: whose turn it is, checking the
  * player's moves with machines/chess, asking for the AI's move, the human-like pause before
@@ -13,12 +14,6 @@
  *   weakness policy) and returns `{ uci, pauseMs }`, where `pauseMs` is what is left of a
  *   random human-like pause after the engine's own thinking time. The default
  *   `aiReplyPause` delay waits `pauseMs` before the move is played and emitted.
- * - Browser (AI screen): `aiMove` is a promise that resolves with the move of the server's
- *   next `moveMade` for this game (and rejects on an `error` message), and `aiReplyPause`
- *   stays at its default (the output has no `pauseMs`, so 0: the server already paused).
- *   The player's own moves are checked locally by the same rules and announced by the
- *   `playerMoved` emitted event, which the screen forwards as `playerMoveAI`. A `gameOver`
- *   from the server becomes `SERVER_GAME_OVER`, an `error` becomes `ENGINE_ERROR`.
  *
  * Emitted events (subscribe with `actor.on(type, handler)`): playerMoved, aiMoved, rejected,
  * engineError, ended. The final state `over` has output `{ winner, reason }`.

@@ -2,24 +2,26 @@
  * The game against the AI (docs/product.md, Screens and The AI game).
  *
  * This screen machine keeps the UI side (setup, the start handshake, notices, the end modal,
- * Play Again / Main Menu). While a game is in progress the rules side (whose turn, checking the
- * player's moves with machines/chess, the AI's move, the end of the game) is delegated to the
- * shared machines/ai `aiGameMachine`, invoked as `rules` in `playing`. Its `aiMove` actor is a
- * promise resolved by the server's next `moveMade` for this game (see `aiMoveWaiters`).
+ * Play Again / Main Menu). The game itself is the game core's state (`game`), kept by the core's
+ * own step as the multiplayer screen keeps its game (gameMirror.ts): the player's moves are
+ * checked and played by the step, the AI's moves the server announces are played by it too, and
+ * the end is the core's result (a mate, a draw by rule) or the one the server gives. The board,
+ * the moves and the turn in context are what the screen shows of it (`viewOf`).
  *
- *   setup --START--> starting --GAME_CREATED--> playing --(moveMade gameOver | gameOver | resign | error)--> over
+ *   setup --START--> starting --GAME_CREATED--> playing --(the core's end | gameOver | resign | error)--> over
  *   over --PLAY_AGAIN / MAIN_MENU--> setup (colour back to white, empty board, no game)
  *
  * Server messages come in as events; messages for the server are emitted as `send`.
  */
-import { assign, emit, enqueueActions, fromCallback, fromPromise, sendTo, setup, type AnyActorRef } from 'xstate';
+import { assign, emit, enqueueActions, setup } from 'xstate';
 import type {
   AiGameStartMsg, ClientMessage, Color, GameCreatedMsg, GameOverMsg, MoveMadeMsg, PromotionPiece,
 } from '../protocol/messages';
 import { AI_DIFFICULTY, TEXT } from '../protocol/messages';
-import { START_FEN } from '../chess/index';
+import { opposite } from '../game/display';
+import type { GameResult as CoreResult, GameState, WireMove } from '../game/types';
 import { placement, positionOf } from './engine';
-import { aiGameMachine as sharedAiGameMachine, type AiGameEmitted, type AiMoveInput, type AiMoveOutput } from '../ai/index';
+import { atServerPosition, copyOfServerGame, endedByServer, playMove, viewOf, type GameView } from './gameMirror';
 import { aiOutcomeFor, type Outcome } from './outcome';
 
 export const AI_DEFAULT_DIFFICULTY = AI_DIFFICULTY.default;
@@ -38,27 +40,22 @@ export type ColorChoice = Color | 'random';
 
 export interface AiResult { outcome: Outcome; reason: string; winner?: 'white' | 'black' | 'draw' }
 
-export interface AiGameContext {
+type Shown = Pick<GameView, 'fen' | 'moves' | 'lastMove' | 'turn'>;
+
+/** The view fields (fen, moves, lastMove, turn) are what the screen shows of `game`, rewritten with it. */
+export interface AiGameContext extends Shown {
   difficulty: number;
   colorChoice: ColorChoice;
   playerColor: Color;
   gameId: string | null;
   opponentName: string;
-  fen: string;
-  moves: string[];
-  sans: string[];
-  lastMove: [string, string] | null;
+  /** the game core's state of the game on the board (null: none) */
+  game: GameState | null;
   result: AiResult | null;
   modalOpen: boolean;
   error: string | null;
   boardVersion: number;
-  /** the server's move for the AI was handed to the rules, which have not played it yet */
-  aiMoveInFlight: boolean;
-  /**
-   * the server ended the game with the AI's move in flight: its `gameOver` message, or
-   * 'fromPosition' when only `moveMade … gameOver` said so; told to the rules after the move
-   */
-  serverOver: GameOverMsg | 'fromPosition' | null;
+  now: () => number;
 }
 
 export type AiGameEvent =
@@ -76,92 +73,78 @@ export type AiGameEvent =
   | { type: 'CLEAR_NOTICE' }
   | { type: 'CLOSE_MODAL' }
   | { type: 'PLAY_AGAIN' }
-  | { type: 'MAIN_MENU' }
-  /** an event emitted by the shared rules machine, forwarded by `rulesEvents` */
-  | { type: 'RULES'; event: AiGameEmitted };
+  | { type: 'MAIN_MENU' };
 
 const clampLevel = (n: number) =>
   Math.min(AI_DIFFICULTY.max, Math.max(AI_DIFFICULTY.min, Math.round(Number.isFinite(n) ? n : AI_DEFAULT_DIFFICULTY)));
 const fenTurn = (fen: string): Color => (fen.split(' ')[1] === 'b' ? 'black' : 'white');
 
+/** The game core's state and, with it, what the screen shows of it. */
+function showing(game: GameState | null): Pick<AiGameContext, 'game' | keyof Shown> {
+  const { fen, moves, lastMove, turn } = viewOf(game);
+  return { game, fen, moves, lastMove, turn };
+}
+
+/** A new game the server made or resumed: its moves replayed through the core (an AI game has no clock). */
+function serverGame(gameId: string, moves: readonly WireMove[], fen: string | undefined, now: number): GameState {
+  return copyOfServerGame({ gameId, clockMs: 0, moves: [...moves], fen }, now);
+}
+
 const freshGame = (ctx: AiGameContext) => ({
-  gameId: null, fen: START_FEN, moves: [], sans: [], lastMove: null, result: null, modalOpen: false, error: null,
-  boardVersion: ctx.boardVersion + 1, aiMoveInFlight: false, serverOver: null,
+  gameId: null, ...showing(null), result: null, modalOpen: false, error: null, boardVersion: ctx.boardVersion + 1,
 });
 
-/**
- * The `aiMove` requests of running games, keyed by gameId: the rules machine asks for the AI's
- * move, and the screen resolves it when the server's `moveMade` for that game arrives.
- */
-const aiMoveWaiters = new Map<string, (out: AiMoveOutput) => void>();
+/** The result the player sees of the core's result. */
+function resultOf(result: CoreResult, playerColor: Color): AiResult {
+  return { outcome: aiOutcomeFor(result.winner, result.reason, playerColor), reason: result.reason, winner: result.winner };
+}
 
-/** The browser's `aiMove`: the move of the server's next `moveMade` for this game. */
-const serverAiMove = fromPromise<AiMoveOutput, AiMoveInput>(({ input, signal }) =>
-  new Promise<AiMoveOutput>((resolve, reject) => {
-    aiMoveWaiters.set(input.gameId, resolve);
-    signal.addEventListener('abort', () => {
-      if (aiMoveWaiters.get(input.gameId) === resolve) aiMoveWaiters.delete(input.gameId);
-      reject(new Error('aborted'));
-    });
-  }));
-
-const RULES_EVENTS = ['playerMoved', 'aiMoved', 'rejected', 'engineError', 'ended'] as const;
-
-/** Forwards the events emitted by the invoked `rules` actor to the screen as `RULES`. */
-const rulesEvents = fromCallback<AiGameEvent, { parent: AnyActorRef }>(({ input, sendBack }) => {
-  const rules = input.parent.getSnapshot().children.rules as AnyActorRef | undefined;
-  if (!rules) return;
-  const subs = RULES_EVENTS.map((type) => rules.on(type, (event: AiGameEmitted) => sendBack({ type: 'RULES', event })));
-  const snap = rules.getSnapshot();
-  // a resumed game that had already ended finishes before we listen
-  if (snap.status === 'done') sendBack({ type: 'RULES', event: { type: 'ended', winner: snap.output.winner, reason: snap.output.reason } });
-  return () => subs.forEach((sub) => sub.unsubscribe());
-});
-
-/** The result the server's `moveMade … gameOver` implies for the position after the move. */
-function gameOverFromPosition(gameId: string, fen: string): GameOverMsg {
-  const st = positionOf(fen).status();
-  const winner = st.checkmate ? (st.turn === 'white' ? 'black' : 'white') : 'draw';
-  const reason = (st.reason ?? 'checkmate') as GameOverMsg['reason'];
-  return { type: 'gameOver', gameId, reason, winner };
+/** The move as the core takes it (a promotion only when there is one). */
+function wireMove(m: { from: string; to: string; promotion?: WireMove['promotion'] }): WireMove {
+  return m.promotion ? { from: m.from, to: m.to, promotion: m.promotion } : { from: m.from, to: m.to };
 }
 
 export const aiGameMachine = setup({
   types: {
     context: {} as AiGameContext,
     events: {} as AiGameEvent,
-    input: {} as { difficulty?: number; colorChoice?: ColorChoice } | undefined,
+    input: {} as { difficulty?: number; colorChoice?: ColorChoice; now?: () => number } | undefined,
     emitted: {} as { type: 'send'; message: ClientMessage } | { type: 'finished'; result: AiResult },
   },
-  actors: {
-    rules: sharedAiGameMachine.provide({ actors: { aiMove: serverAiMove } }),
-    rulesEvents,
+  guards: {
+    /** the core decided the game (a mate, a draw by rule) */
+    decided: ({ context }) => context.game?.result != null,
   },
   actions: {
     logRejectedServerMove: (_, params: { move: string }) => console.warn(`local engine rejected the AI move ${params.move}`),
+    /** the end, as the core's result says it */
+    showEnd: enqueueActions(({ context, enqueue }) => {
+      const ended = context.game?.result;
+      if (!ended) return;
+      const result = resultOf(ended, context.playerColor);
+      enqueue.assign({ result, modalOpen: true });
+      enqueue.emit({ type: 'finished', result });
+    }),
   },
 }).createMachine({
   id: 'aiGame',
   context: ({ input }) => ({
     difficulty: clampLevel(input?.difficulty ?? AI_DEFAULT_DIFFICULTY), colorChoice: input?.colorChoice ?? 'white', playerColor: 'white',
-    gameId: null, opponentName: TEXT.aiOpponentName, fen: START_FEN, moves: [], sans: [], lastMove: null, result: null,
-    modalOpen: false, error: null, boardVersion: 0, aiMoveInFlight: false, serverOver: null,
+    gameId: null, opponentName: TEXT.aiOpponentName, ...showing(null), result: null,
+    modalOpen: false, error: null, boardVersion: 0, now: input?.now ?? (() => Date.now()),
   }),
   initial: 'setup',
   on: {
-    // a reconnect re-sends aiGameStart with the current state; the rules restart from its moves
+    // a reconnect re-sends aiGameStart with the current state: the game is rebuilt from its moves
     AI_GAME_START: {
       target: '.playing',
       reenter: true,
       actions: assign(({ context, event }) => {
         const st = event.msg.currentState;
-        const fen = st?.fen || START_FEN;
-        const last = st?.moves?.length ? st.moves[st.moves.length - 1] : null;
         return {
-          gameId: event.msg.gameId, playerColor: event.msg.color, fen,
-          moves: (st?.moves ?? []).map((m) => `${m.from}${m.to}${m.promotion ?? ''}`),
-          lastMove: last ? [last.from, last.to] as [string, string] : null, result: null, modalOpen: false, error: null,
-          boardVersion: context.boardVersion + 1, aiMoveInFlight: false, serverOver: null,
+          gameId: event.msg.gameId, playerColor: event.msg.color,
+          ...showing(serverGame(event.msg.gameId, st?.moves ?? [], st?.fen || undefined, context.now())),
+          result: null, modalOpen: false, error: null, boardVersion: context.boardVersion + 1,
         };
       }),
     },
@@ -187,6 +170,7 @@ export const aiGameMachine = setup({
           actions: assign(({ context, event }) => ({
             ...freshGame(context), gameId: event.msg.gameId, playerColor: event.msg.playerColor,
             opponentName: event.msg.opponentName || TEXT.aiOpponentName,
+            ...showing(serverGame(event.msg.gameId, [], undefined, context.now())),
           })),
         },
         ERROR: { target: 'over', actions: assign(({ event }) => ({ error: `Error: ${event.message}`, result: { outcome: 'draw' as const, reason: 'technical_draw' }, modalOpen: true })) },
@@ -194,107 +178,69 @@ export const aiGameMachine = setup({
       },
     },
     playing: {
-      invoke: [
-        {
-          id: 'rules',
-          src: 'rules',
-          input: ({ context }) => ({
-            gameId: context.gameId ?? '', playerColor: context.playerColor, difficulty: context.difficulty, moves: context.moves,
-          }),
-        },
-        { id: 'rulesEvents', src: 'rulesEvents', input: ({ self }) => ({ parent: self }) },
-      ],
+      // a resumed game the core finds decided ends at once
+      always: { guard: 'decided', target: 'over', actions: 'showEnd' },
       on: {
         GAME_CREATED: {
           actions: assign(({ context, event }) => ({
             gameId: event.msg.gameId, playerColor: event.msg.playerColor, opponentName: event.msg.opponentName || context.opponentName,
           })),
         },
-        // the rules check the move; `playerMoved` or `rejected` comes back
+        // the core checks and plays the move; a refused one puts the board back
         LOCAL_MOVE: {
-          actions: sendTo('rules', ({ event }) => ({
-            type: 'PLAYER_MOVE' as const,
-            move: event.promotion ? { from: event.from, to: event.to, promotion: event.promotion } : { from: event.from, to: event.to },
-          })),
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const played = context.game ? playMove(context.game, context.playerColor, wireMove(event), context.now()) : null;
+            if (!played) {
+              enqueue.assign({ boardVersion: context.boardVersion + 1 });
+              return;
+            }
+            enqueue.assign(showing(played.game));
+            const piece = event.promotion ? 'p' : (event.piece ?? positionOf(context.fen).pieceAt(event.from)?.type ?? '');
+            enqueue.emit({ type: 'send', message: { type: 'playerMoveAI', payload: { gameId: context.gameId ?? '', move: { ...wireMove(event), piece } } } });
+          }),
         },
         MOVE_MADE: {
           guard: ({ context, event }) => !event.msg.gameId || event.msg.gameId === context.gameId,
           actions: enqueueActions(({ context, event, enqueue }) => {
             const msg = event.msg;
+            const game = context.game;
+            if (!game) return;
             // the server may echo the player's own move: the board already shows it
-            const mine = msg.fen ? placement(msg.fen) === placement(context.fen) : fenTurn(context.fen) !== context.playerColor && positionOf(context.fen).pieceAt(msg.move.from) === null;
-            if (mine) {
-              if (msg.gameOver) enqueue.raise({ type: 'GAME_OVER', msg: gameOverFromPosition(msg.gameId, context.fen) });
-              return;
-            }
-            const waiter = aiMoveWaiters.get(context.gameId ?? '');
-            if (!waiter) {
+            const mine = msg.fen ? placement(msg.fen) === placement(context.fen) : context.turn !== context.playerColor && positionOf(context.fen).pieceAt(msg.move.from) === null;
+            if (mine) return;
+            const played = playMove(game, opposite(context.playerColor), wireMove(msg.move), context.now());
+            if (!played) {
               // the board is left alone (docs/product.md, The AI game)
               enqueue({ type: 'logRejectedServerMove', params: { move: `${msg.move.from}${msg.move.to}` } });
               return;
             }
-            aiMoveWaiters.delete(context.gameId ?? '');
-            enqueue.assign({ aiMoveInFlight: true, serverOver: msg.gameOver ? context.serverOver ?? 'fromPosition' : context.serverOver });
-            enqueue(() => waiter({ uci: `${msg.move.from}${msg.move.to}${msg.move.promotion ?? ''}` }));
+            enqueue.assign(showing(played.game));
           }),
         },
-        GAME_OVER: [
-          // the AI's last move is still being played by the rules: end after it
-          { guard: ({ context }) => context.aiMoveInFlight, actions: assign({ serverOver: ({ event }) => event.msg }) },
-          {
-            actions: sendTo('rules', ({ event }) => ({ type: 'SERVER_GAME_OVER' as const, winner: event.msg.winner, reason: event.msg.reason })),
-          },
-        ],
+        // the server ended the game (its reason wins over the core's, which may not know it: an engine failure, an abandon)
+        GAME_OVER: {
+          guard: ({ context, event }) => !event.msg.gameId || event.msg.gameId === context.gameId,
+          actions: assign(({ context, event }) => (context.game ? showing(endedByServer(context.game, { winner: event.msg.winner, reason: event.msg.reason }, context.now())) : {})),
+        },
         RESIGN: {
           actions: enqueueActions(({ context, enqueue }) => {
             enqueue.emit({ type: 'send', message: { type: 'resign', payload: { gameId: context.gameId ?? '' } } });
-            enqueue.sendTo('rules', { type: 'RESIGN' });
+            // the AI's server scores a resignation at any ply
+            if (context.game) enqueue.assign(showing(endedByServer(context.game, { winner: opposite(context.playerColor), reason: 'resignation' }, context.now())));
           }),
         },
         ERROR: {
-          actions: enqueueActions(({ event, enqueue }) => {
-            enqueue.assign({ error: `Error: ${event.message}` });
-            enqueue.sendTo('rules', { type: 'ENGINE_ERROR', message: event.message });
-          }),
+          actions: assign(({ context, event }) => ({
+            error: `Error: ${event.message}`,
+            ...(context.game ? showing(endedByServer(context.game, { winner: 'draw', reason: 'technical_draw' }, context.now())) : {}),
+          })),
         },
-        RULES: [
-          {
-            guard: ({ event }) => event.event.type === 'playerMoved' || event.event.type === 'aiMoved',
-            actions: enqueueActions(({ context, event, enqueue }) => {
-              const e = event.event;
-              if (e.type !== 'playerMoved' && e.type !== 'aiMoved') return;
-              enqueue.assign({ fen: e.fen, moves: [...context.moves, e.uci], sans: [...context.sans, e.san], lastMove: [e.move.from, e.move.to] });
-              if (e.type === 'playerMoved') {
-                enqueue.emit({ type: 'send', message: { type: 'playerMoveAI', payload: { gameId: context.gameId ?? '', move: e.move } } });
-                return;
-              }
-              enqueue.assign({ aiMoveInFlight: false });
-              if (context.serverOver && !e.gameOver) {
-                // the server's verdict on the AI's move, when the local rules did not end the game themselves
-                const over = context.serverOver === 'fromPosition' ? gameOverFromPosition(context.gameId ?? '', e.fen) : context.serverOver;
-                enqueue.sendTo('rules', { type: 'SERVER_GAME_OVER', winner: over.winner, reason: over.reason });
-              }
-            }),
-          },
-          {
-            guard: ({ event }) => event.event.type === 'rejected',
-            actions: assign(({ context }) => ({ boardVersion: context.boardVersion + 1 })),
-          },
-          {
-            guard: ({ event }) => event.event.type === 'ended',
-            target: 'over',
-            actions: enqueueActions(({ context, event, enqueue }) => {
-              if (event.event.type !== 'ended') return;
-              // a gameOver message from the server has the last word on the reason
-              const { winner, reason } = context.serverOver && context.serverOver !== 'fromPosition' ? context.serverOver : event.event;
-              const result: AiResult = { outcome: aiOutcomeFor(winner, reason, context.playerColor), reason, winner };
-              enqueue.assign({ result, modalOpen: true, aiMoveInFlight: false, serverOver: null });
-              enqueue.emit({ type: 'finished', result });
-            }),
-          },
-        ],
         REJECTED: {
-          actions: assign(({ context, event }) => ({ fen: event.fen ?? context.fen, boardVersion: context.boardVersion + 1, error: `Invalid move: ${event.message}` })),
+          actions: assign(({ context, event }) => ({
+            ...(context.game && event.fen ? showing(atServerPosition(context.game, fenTurn(event.fen), event.fen)) : {}),
+            boardVersion: context.boardVersion + 1,
+            error: `Invalid move: ${event.message}`,
+          })),
         },
         // "Invalid move: …" is shown for 3 s (the screen sends this after the delay)
         CLEAR_NOTICE: { guard: ({ context }) => !!context.error?.startsWith('Invalid move:'), actions: assign({ error: null }) },
@@ -302,11 +248,12 @@ export const aiGameMachine = setup({
     },
     over: {
       on: {
-        // the server's own gameOver after our resign/moveMade keeps the first result but learns the real reason
+        // the server's own gameOver after a mate or a draw the core saw keeps the result but learns the server's reason
         GAME_OVER: {
-          guard: ({ context }) => context.result?.reason !== 'resignation',
+          guard: ({ context, event }) => context.result?.reason !== 'resignation' && (!event.msg.gameId || event.msg.gameId === context.gameId),
           actions: assign(({ context, event }) => ({
-            result: { outcome: aiOutcomeFor(event.msg.winner, event.msg.reason, context.playerColor), reason: event.msg.reason, winner: event.msg.winner },
+            ...(context.game ? showing(endedByServer(context.game, { winner: event.msg.winner, reason: event.msg.reason }, context.now())) : {}),
+            result: resultOf({ winner: event.msg.winner, reason: event.msg.reason }, context.playerColor),
           })),
         },
         CLOSE_MODAL: { actions: assign({ modalOpen: false }) },
@@ -316,4 +263,3 @@ export const aiGameMachine = setup({
     },
   },
 });
-

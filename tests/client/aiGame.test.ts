@@ -3,8 +3,8 @@ import { createActor } from 'xstate';
 import { aiGameMachine, presetFor } from '../../machines/client/aiGame';
 import type { ClientMessage } from '../../machines/protocol/messages';
 
-/** The AI's move reaches the shared rules machine through a promise and a 0 ms reply pause. */
-const aiMovePlayed = () => vi.advanceTimersByTimeAsync(0);
+/** The AI's move is played by the game core's step as it arrives. */
+const aiMovePlayed = () => Promise.resolve();
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -105,7 +105,7 @@ describe('AI game machine', () => {
   });
 });
 
-describe('AI game rules run by the shared machines/ai machine', () => {
+describe('the AI game is the game core\'s state', () => {
   it('an echo of the player\'s own move is ignored; a reconnect resumes from the server\'s moves', async () => {
     const h = start();
     h.actor.send({ type: 'START' });
@@ -115,7 +115,7 @@ describe('AI game rules run by the shared machines/ai machine', () => {
     h.actor.send({ type: 'MOVE_MADE', msg: { type: 'moveMade', gameId: 'ai1', move: { from: 'e2', to: 'e4' }, gameOver: false, fen: afterE4 } });
     h.actor.send({ type: 'MOVE_MADE', msg: { type: 'moveMade', gameId: 'ai1', move: { from: 'e7', to: 'e5' }, gameOver: false } });
     await aiMovePlayed();
-    expect(h.ctx()).toMatchObject({ moves: ['e2e4', 'e7e5'], sans: ['e4', 'e5'], lastMove: ['e7', 'e5'] });
+    expect(h.ctx()).toMatchObject({ moves: ['e2e4', 'e7e5'], lastMove: ['e7', 'e5'] });
 
     const r = start();
     r.actor.send({
@@ -130,6 +130,34 @@ describe('AI game rules run by the shared machines/ai machine', () => {
     expect(r.sent).toEqual([{ type: 'playerMoveAI', payload: { gameId: 'ai9', move: { from: 'c7', to: 'c5', piece: 'p' } } }]);
     r.actor.send({ type: 'LOCAL_MOVE', from: 'd7', to: 'd5' });
     expect(r.sent).toHaveLength(1);
+  });
+
+  it("a repetition ends the game where the multiplayer game's core ends it, with the core's result", () => {
+    const h = start();
+    h.actor.send({ type: 'START' });
+    h.actor.send({ type: 'GAME_CREATED', msg: { type: 'gameCreated', gameId: 'ai1', playerColor: 'white', opponentName: 'X' } });
+    const mine = ['g1f3', 'f3g1', 'g1f3', 'f3g1'];
+    const theirs = ['g8f6', 'f6g8', 'g8f6', 'f6g8'];
+    for (let i = 0; i < 4; i++) {
+      h.actor.send({ type: 'LOCAL_MOVE', from: mine[i].slice(0, 2), to: mine[i].slice(2) });
+      h.actor.send({ type: 'MOVE_MADE', msg: { type: 'moveMade', gameId: 'ai1', move: { from: theirs[i].slice(0, 2), to: theirs[i].slice(2) }, gameOver: i === 3 } });
+    }
+    expect(h.ctx().game?.result).toEqual({ winner: 'draw', reason: 'threefold repetition' });
+    expect(h.actor.getSnapshot().value).toBe('over');
+    expect(h.ctx().result).toEqual({ outcome: 'draw', reason: 'threefold repetition', winner: 'draw' });
+  });
+
+  it('a resumed game is rebuilt by the core from the server\'s moves; the server\'s end is the core\'s result', () => {
+    const h = start();
+    h.actor.send({
+      type: 'AI_GAME_START',
+      msg: { type: 'aiGameStart', gameId: 'ai3', color: 'white', timerDuration: 0, currentState: { fen: '', turn: 'white', moves: [{ from: 'e2', to: 'e4' }, { from: 'e7', to: 'e5' }], timers: { white: 0, black: 0 } } },
+    });
+    expect(h.ctx().game?.moves).toEqual(['e2e4', 'e7e5']);
+    expect(h.ctx().turn).toBe('white');
+    h.actor.send({ type: 'GAME_OVER', msg: { type: 'gameOver', gameId: 'ai3', reason: 'disconnection', winner: 'black' } });
+    expect(h.ctx().game?.result).toEqual({ winner: 'black', reason: 'disconnection' });
+    expect(h.ctx().result).toMatchObject({ outcome: 'loss', reason: 'disconnection' });
   });
 });
 

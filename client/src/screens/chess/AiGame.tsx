@@ -16,7 +16,7 @@ import { getConnection, getIdentity } from '../../app/services';
 import { getAiSession } from './aiSession';
 import { useGameSounds, useTurnTitle, useViewedPosition } from './playHooks';
 import { AI_PRESETS, presetFor, type ColorChoice } from '../../../../machines/client/aiGame';
-import { isPromotionMove, positionOf } from '../../../../machines/client/engine';
+import { isPromotionMove } from '../../../../machines/client/engine';
 import { displayName } from '../../../../machines/client/identity';
 import { pgnOf } from '../../../../machines/client/moveHistory';
 import { playStatus } from '../../../../machines/client/playStatus';
@@ -52,7 +52,7 @@ export default function AiGame() {
   const playing = s.matches('playing');
   const over = s.matches('over');
   const showBoard = playing || over;
-  const myTurn = playing && positionOf(ctx.fen).turn() === ctx.playerColor;
+  const myTurn = playing && ctx.turn === ctx.playerColor;
   const view = useViewedPosition(ctx.moves, ctx.fen, ctx.lastMove);
   useMoveKeys(view.plies.length, view.viewPly, view.setViewPly);
   useGameSounds(ctx.gameId ?? ctx.result, view.plies, over);
