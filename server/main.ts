@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger({ level: cfg.logLevel, nodeEnv: cfg.nodeEnv });
+  const { log, flushed } = createLogger({ level: cfg.logLevel, format: cfg.nodeEnv === 'development' ? 'pretty' : 'json' });
   const missingFlags = missingNodeFlags();
   if (missingFlags.length > 0 && cfg.nodeEnv === 'production') {
     log.warn({ missing: missingFlags }, `node started without the server's flags; start it as: node ${SERVER_NODE_FLAGS.join(' ')} dist/server/main.js (server/nodeFlags.ts says why)`);
@@ -107,6 +107,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    const deadline = Date.now() + cfg.shutdownTimeoutMs;
     const force = setTimeout(() => {
       log.warn('shutdown took too long; exiting');
       process.exit(0);
@@ -116,7 +117,8 @@ async function main(): Promise<void> {
       async () => {
         inspection?.close();
         await limitsRedis?.quit().catch(() => {});
-        log.flush?.();
+        // the last lines to stdout's reader, unless it does not read them in time
+        await flushed(deadline - Date.now());
         process.exit(0);
       },
       (err: unknown) => {

@@ -219,8 +219,8 @@ describe('COPY sources and .dockerignore', () => {
 describe('production dependencies', () => {
   /** A bare specifier's package name: `@scope/name/sub` -> `@scope/name`. */
   const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
-  // Loaded only in development (INSPECT=1, NODE_ENV=development); docs/operations.md says so.
-  const DEV_ONLY = new Set(['@statelyai/inspect', 'pino-pretty']);
+  // Loaded only in development (INSPECT=1); docs/operations.md says so.
+  const DEV_ONLY = new Set(['@statelyai/inspect']);
 
   it('the runtime image (npm ci --omit=dev) has every package the server bundle loads', async () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
