@@ -25,39 +25,27 @@ import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
 import { archiveAiGames, archiveFinishedGames, type ArchivedPlayer } from './archive/index';
 import { DEFAULT_CLOCK_MS, DEFAULT_CLOCK_REPORT_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
 import type { LagSettings } from '../machines/game/types';
+import type { ServerSettings } from './config';
 import { DEFAULT_ADMISSION_LIMITS, DEFAULT_IDENTIFICATION_LIMITS, SERVER_DEFAULTS, type AdmissionLimits, type IdentificationLimits, type WatchLimits } from './config/server';
 import { openGameJournal, type JournalDisk, type JournalSync, type OpenedJournal } from './game/journal';
 import { ClusterNode } from './cluster/node';
 import { openDb, type DbTimeouts } from './accounts/db';
 import { Spectators } from './realtime/spectators';
 
-export interface StartServerOptions {
-  /** 0 = a free port (the real one is returned) */
-  port?: number;
-  host?: string;
-  /** clock per side, ms (default DEFAULT_CLOCK_MS) */
-  clockMs?: number;
-  /** how often a running clock without a move is reported, ms; 0 = never (default DEFAULT_CLOCK_REPORT_MS) */
-  clockReportMs?: number;
-  /** first-move deadline, ms (default DEFAULT_FIRST_MOVE_DEADLINE_MS) */
-  firstMoveMs?: number;
+/**
+ * What startServer takes: the realtime server's settings under the configuration's names and types
+ * (server/config, ServerSettings; any left out gets its default), and the parts it is wired to.
+ */
+export interface StartServerOptions extends Partial<Omit<ServerSettings, 'graceMs' | 'trustProxy'>> {
   /** disconnect grace, ms (default DEFAULT_GRACE_MS) */
   graceMs?: number | { guest: number; account: number };
   /** lag compensation (default DEFAULT_LAG) */
   lag?: LagSettings;
-  staticDir?: string;
   accounts?: AccountsModule;
   ai?: AiServiceFactory;
   logger?: Logger;
   /** key for guest secrets; random per process when absent */
   serverSecret?: string;
-  rateLimit?: { messages: number; windowMs: number };
-  maxPayloadBytes?: number;
-  idleTimeoutSeconds?: number;
-  /** per-address socket cap and connect rate (default DEFAULT_ADMISSION_LIMITS) */
-  admission?: AdmissionLimits;
-  /** identifyUser's budget and cache (default DEFAULT_IDENTIFICATION_LIMITS) */
-  identification?: IdentificationLimits;
   /** reverse proxies (IPs, CIDR ranges) whose X-Forwarded-For names a socket's client address */
   trustProxy?: readonly string[];
   pingIntervalMs?: number;
@@ -80,12 +68,6 @@ export interface StartServerOptions {
   durableDir?: string;
   /** the journal is compacted past this size (default COMPACT_AT_BYTES; tests make it small) */
   journalCompactBytes?: number;
-  /** how far a batch of the journal goes before the players are told of it (default JOURNAL_SYNC) */
-  journalSync?: JournalSync;
-  /** the interval mode's sync interval (default SYNC_INTERVAL_MS) */
-  journalSyncIntervalMs?: number;
-  /** how long the `always` mode gathers records before one synced write (default COMMIT_WINDOW_MS) */
-  journalCommitWindowMs?: number;
   /** test-only: the journal's file calls (a failing disk, a power loss) */
   journalDisk?: Partial<JournalDisk>;
   /**
@@ -93,8 +75,6 @@ export interface StartServerOptions {
    * one matchmaking pool, games played by one owner node each and taken over when it dies.
    */
   cluster?: SiteOptions;
-  /** how many may watch live games (default SERVER_DEFAULTS.watch) */
-  watch?: WatchLimits;
 }
 
 /** Where the nodes of one site meet (REDIS_URL, REDIS_PREFIX, DATABASE_URL). */

@@ -2,7 +2,7 @@
  * Process entry for `npm start`: reads the environment, wires the accounts module and the AI
  * service in, starts the server, and shuts down gracefully on SIGTERM/SIGINT.
  */
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, serverSettings } from './config';
 import { createLogger } from './logger';
 import { loadOrCreateServerSecret } from './secret';
 import { UwsLoadError, loadUws } from './uws';
@@ -63,24 +63,11 @@ async function main(): Promise<void> {
   const warmed = warmUp();
   log.info({ ...warmed, ms: Math.round(performance.now() - warmStart) }, 'chess core, game machine and move reader warmed up');
   const server = await startServer({
-    port: cfg.port,
-    host: cfg.host,
-    clockMs: cfg.clockMs,
-    clockReportMs: cfg.clockReportMs,
-    firstMoveMs: cfg.firstMoveMs,
-    graceMs: cfg.graceMs,
-    staticDir: cfg.staticDir,
+    ...serverSettings(cfg),
     accounts,
     ai,
     logger: log,
     serverSecret,
-    rateLimit: cfg.rateLimit,
-    maxPayloadBytes: cfg.maxPayloadBytes,
-    idleTimeoutSeconds: cfg.idleTimeoutSeconds,
-    admission: cfg.admission,
-    identification: cfg.identification,
-    watch: cfg.watch,
-    trustProxy: cfg.trustProxy,
     metricsAccess: { token: cfg.metricsToken, loopbackOnly: cfg.nodeEnv === 'production' },
     connectOrigins: [cfg.accounts.supabaseUrl, cfg.accounts.publicUrlExplicit ? cfg.accounts.publicUrl : undefined].filter((u): u is string => Boolean(u)),
     inspect: inspection?.inspect,
@@ -96,9 +83,6 @@ async function main(): Promise<void> {
           },
         }
       : {}),
-    journalSync: cfg.journalSync,
-    journalSyncIntervalMs: cfg.journalSyncIntervalMs,
-    journalCommitWindowMs: cfg.journalCommitWindowMs,
   });
   log.info({ url: server.url, accounts: !!accounts, ai: !!ai }, 'chess server ready');
 

@@ -363,6 +363,37 @@ function inspectTarget(e: Env): InspectTarget | null {
   return { relay: { host: e.INSPECT_HOST ?? SERVER_DEFAULTS.inspectRelay.host, port: e.INSPECT_PORT } };
 }
 
+/**
+ * The settings startServer takes as they are (server/app.ts), under the configuration's own names
+ * and types: main.ts hands them over with serverSettings(), not one by one.
+ */
+const SERVER_SETTING_KEYS = [
+  'port',
+  'host',
+  'clockMs',
+  'clockReportMs',
+  'firstMoveMs',
+  'graceMs',
+  'staticDir',
+  'rateLimit',
+  'maxPayloadBytes',
+  'idleTimeoutSeconds',
+  'admission',
+  'identification',
+  'watch',
+  'trustProxy',
+  'journalSync',
+  'journalSyncIntervalMs',
+  'journalCommitWindowMs',
+] as const satisfies readonly (keyof ServerConfig)[];
+
+export type ServerSettings = Pick<ServerConfig, (typeof SERVER_SETTING_KEYS)[number]>;
+
+/** The realtime server's section of the configuration. */
+export function serverSettings(cfg: ServerConfig): ServerSettings {
+  return Object.fromEntries(SERVER_SETTING_KEYS.map((k) => [k, cfg[k]])) as ServerSettings;
+}
+
 /** The settings with nothing set: what a part uses when it is created without the server's (tests, benches). */
 export function defaultSettings(): ServerConfig {
   return loadConfig({});
