@@ -5,6 +5,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import { SOCKET_PATH, type ServerMessage } from '../machines/protocol/messages';
+import { DEV_INSPECTOR_PATH } from '../machines/protocol/constants';
 import { ChessGame } from '../machines/chess';
 import { loadUws, type us_listen_socket } from './uws';
 import { ServerMetrics } from './http/metrics';
@@ -61,6 +62,11 @@ export interface StartServerOptions extends Partial<Omit<ServerSettings, 'graceM
   metricsAccess?: MetricsAccess;
   /** the server actors' XState inspector (INSPECT; server/inspect) */
   inspect?: Inspect;
+  /**
+   * development mode: the page may connect its machines to the Stately inspector (`?inspect`):
+   * DEV_INSPECTOR_PATH answers, and the security headers let the inspector's window and frame in
+   */
+  browserInspector?: boolean;
   /**
    * Live games are journaled under `dataDir`/games and resumed from there at start
    * (server/game/journal.ts); without it they live in memory only.
@@ -314,7 +320,12 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
 
   opts.accounts?.mount(app);
 
-  const staticFiles = new StaticFiles(opts.staticDir ?? SERVER_DEFAULTS.staticDir, securityHeaders(opts.connectOrigins));
+  if (opts.browserInspector) {
+    app.get(DEV_INSPECTOR_PATH, (res) => {
+      res.writeHeader('Content-Type', 'application/json').writeHeader('Cache-Control', 'no-store').end(JSON.stringify({ inspector: true }));
+    });
+  }
+  const staticFiles = new StaticFiles(opts.staticDir ?? SERVER_DEFAULTS.staticDir, securityHeaders(opts.connectOrigins, opts.browserInspector));
   if (!staticFiles.available) log.warn({ dir: staticFiles.dir }, 'client build not found; run "npm run build"');
   app.any('/*', (res, req) => staticFiles.handle(res, req));
 

@@ -71,6 +71,7 @@ async function main(): Promise<void> {
     metricsAccess: { token: cfg.metricsToken, loopbackOnly: cfg.nodeEnv === 'production' },
     connectOrigins: [cfg.accounts.supabaseUrl, cfg.accounts.publicUrlExplicit ? cfg.accounts.publicUrl : undefined].filter((u): u is string => Boolean(u)),
     inspect: inspection?.inspect,
+    browserInspector: cfg.nodeEnv === 'development',
     durableDir: cfg.durableGames ? cfg.dataDir : undefined,
     ...(cfg.redis && cfg.databaseUrl
       ? {

@@ -15,3 +15,9 @@ export const SOCKET_PATH = '/socket';
 
 /** The AI levels a client may ask for in startAIGame, and the one the client starts on. */
 export const AI_DIFFICULTY = { min: 1, max: 10, default: 5 } as const;
+
+/**
+ * Answered only by a server in development mode, with `{ "inspector": true }`: the page may
+ * connect its machines to the XState inspector (`?inspect`, docs/inspector.md).
+ */
+export const DEV_INSPECTOR_PATH = '/dev/inspector';

@@ -3,10 +3,16 @@
  * works under (its scripts are files of its own origin, chessground's piece images are data: URIs
  * in its CSS, the game socket and the accounts API are same-origin or the configured public and
  * hosted-accounts addresses), no framing, no MIME sniffing, no referrer to other sites.
+ *
+ * In development mode only (`browserInspector`), the page may connect the Stately inspector
+ * (docs/inspector.md): the inspector's window keeps its link to the page that opened it (the
+ * opener policy allows popups; `same-origin` cuts the link, and with it the inspector's
+ * `@statelyai.connected` message), and the inspector may be the page's frame.
  */
+import { STATELY_INSPECTOR_URL } from '../inspect/bridgePage';
 
 /** `connectOrigins`: origins besides the page's own that the client calls (a hosted accounts project). */
-export function securityHeaders(connectOrigins: readonly string[] = []): [string, string][] {
+export function securityHeaders(connectOrigins: readonly string[] = [], browserInspector = false): [string, string][] {
   // each origin as http(s) and as the ws(s) its sockets use (older browsers do not match ws: to 'self')
   const origins = connectOrigins.map((u) => new URL(u).origin).flatMap((o) => [o, o.replace(/^http/, 'ws')]);
   const connect = ["'self'", ...new Set(origins)].join(' ');
@@ -20,6 +26,7 @@ export function securityHeaders(connectOrigins: readonly string[] = []): [string
     "font-src 'self' data:",
     `connect-src ${connect}`,
     "worker-src 'self'",
+    ...(browserInspector ? [`frame-src 'self' ${new URL(STATELY_INSPECTOR_URL).origin}`] : []),
     "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
@@ -31,7 +38,7 @@ export function securityHeaders(connectOrigins: readonly string[] = []): [string
     ['X-Frame-Options', 'DENY'],
     ['X-Content-Type-Options', 'nosniff'],
     ['Referrer-Policy', 'same-origin'],
-    ['Cross-Origin-Opener-Policy', 'same-origin'],
+    ['Cross-Origin-Opener-Policy', browserInspector ? 'same-origin-allow-popups' : 'same-origin'],
     ['Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()'],
   ];
 }

@@ -26,14 +26,19 @@ describe('home and guards', () => {
     await expect.poll(() => page.getByTestId('player-count').innerText()).toMatch(/^\d+ Online$/);
   });
 
-  it('?inspect loads the XState inspector on demand and opens its window; the page keeps working', async () => {
+  it('?inspect in production opens no inspector window (development mode only), keeps the production headers, and the page works', async () => {
     const page = await newPage();
-    const popup = page.context().waitForEvent('page', { timeout: 15_000 });
+    const opened: Page[] = [];
+    page.context().on('page', (p) => opened.push(p));
+    const told = page.waitForEvent('console', { predicate: (m) => m.text().includes('available in development mode only'), timeout: 15_000 });
     await page.goto(`${site().url}/?inspect`);
-    const inspectorWindow = await popup;
-    expect(await inspectorWindow.opener()).toBe(page);
+    await told;
     await page.getByText('Version 1.0.0').waitFor();
     await expect.poll(() => page.getByTestId('player-count').textContent(), { timeout: 15_000 }).toMatch(/\d+ Players? Online/);
+    expect(opened).toEqual([]);
+    const res = await fetch(`${site().url}/?inspect`);
+    expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(res.headers.get('content-security-policy')).not.toContain('frame-src');
   });
 
   it('a guarded route redirects to /guest with returnUrl and returns after entry', async () => {

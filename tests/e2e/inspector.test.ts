@@ -1,0 +1,89 @@
+/**
+ * The browser's machines in the Stately inspector, in real Chromium against the built site in
+ * development mode (NODE_ENV=development): `?inspect` opens the inspector's window, which here is
+ * a local page standing in for stately.ai/inspect and speaking its window protocol: it tells its
+ * opener `@statelyai.connected`, then receives the client actors' registrations, events and
+ * snapshots. The site's headers in this mode keep the window's link to the page; production's are
+ * checked in site.test.ts and tests/server/static.test.ts.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ConsoleGuard, launch, startSite, VIEWPORTS, type RunningSite } from './harness';
+import { STATELY_INSPECTOR_URL } from '../../server/inspect/bridgePage';
+
+/** The stand-in for the Stately inspector: the handshake, then every inspection message in window.__received. */
+const INSPECTOR_PAGE = `<!doctype html><title>inspector</title><script>
+window.__received = [];
+addEventListener('message', (e) => { if (e.data && typeof e.data._version === 'string') window.__received.push(e.data); });
+(window.opener || window.parent).postMessage({ type: '@statelyai.connected' }, '*');
+</script>`;
+
+interface Received {
+  type: string;
+  name?: string;
+  sessionId: string;
+  event?: { type: string };
+}
+
+let site: RunningSite;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const guard = new ConsoleGuard();
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startSite({ NODE_ENV: 'development', AI_ENABLED: '0' }), launch()]);
+}, 300_000);
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await site?.stop();
+});
+afterEach(() => {
+  expect(guard.take()).toEqual([]);
+});
+
+async function newContext(): Promise<BrowserContext> {
+  const ctx = await browser.newContext({ viewport: VIEWPORTS.desktop });
+  contexts.push(ctx);
+  guard.watch(ctx);
+  await ctx.route(`${STATELY_INSPECTOR_URL}**`, (route) => route.fulfill({ contentType: 'text/html', body: INSPECTOR_PAGE }));
+  return ctx;
+}
+
+const received = (inspector: Page) => inspector.evaluate('window.__received') as Promise<Received[]>;
+
+describe('the browser machines in the XState inspector (development mode)', () => {
+  it('lets the inspector window in: the opener policy allows popups and the inspector may be a frame', async () => {
+    const res = await fetch(site.url);
+    expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
+    expect(res.headers.get('content-security-policy')).toContain(`frame-src 'self' ${new URL(STATELY_INSPECTOR_URL).origin}`);
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+  });
+
+  it('?inspect: the inspector window says it is connected and receives the client machines, their events and snapshots', async () => {
+    const ctx = await newContext();
+    const page = await ctx.newPage();
+    const opened = ctx.waitForEvent('page', { timeout: 15_000 });
+    // the guest page, then the multiplayer screen: the page stays the same (the app's own navigation)
+    await page.goto(`${site.url}/guest?returnUrl=${encodeURIComponent('/chess/multiplayer')}&inspect`);
+    const inspector = await opened;
+    expect(inspector.url()).toBe(STATELY_INSPECTOR_URL);
+    expect(await inspector.opener()).toBe(page);
+    // the actors started at once: their registrations and what they were sent since
+    await expect.poll(async () => (await received(inspector)).filter((m) => m.type === '@xstate.actor').map((m) => m.name), { timeout: 15_000 }).toEqual(
+      expect.arrayContaining(['connection', 'identity']),
+    );
+    const connection = (await received(inspector)).find((m) => m.type === '@xstate.actor' && m.name === 'connection')!.sessionId;
+    await expect.poll(async () => (await received(inspector)).some((m) => m.sessionId === connection && m.type === '@xstate.snapshot'), { timeout: 15_000 }).toBe(true);
+
+    // the matchmaking and game machines of the multiplayer screen, and the events they are sent
+    await page.getByRole('button', { name: 'Continue as Guest' }).click();
+    await page.getByRole('button', { name: 'Find Match' }).click();
+    await page.getByText('Finding opponent...').waitFor();
+    await expect.poll(async () => (await received(inspector)).filter((m) => m.type === '@xstate.actor').map((m) => m.name), { timeout: 15_000 }).toEqual(
+      expect.arrayContaining(['matchmaking', 'multiplayerGame']),
+    );
+    const matchmaking = (await received(inspector)).find((m) => m.type === '@xstate.actor' && m.name === 'matchmaking')!.sessionId;
+    await expect.poll(async () => (await received(inspector)).filter((m) => m.sessionId === matchmaking && m.type === '@xstate.event').length, { timeout: 15_000 }).toBeGreaterThan(1);
+  });
+});
