@@ -12,7 +12,7 @@ import { ServerMetrics } from './http/metrics';
 import { TrustedProxies, fromThisMachine } from './http/clientAddress';
 import { securityHeaders } from './http/securityHeaders';
 import { StaticFiles } from './http/static';
-import { GAME_BEAT_MS, GameManager } from './game/games';
+import { GAME_BEAT_MS, GameManager, type EndedGame } from './game/games';
 import type { Inspect } from './game/machines';
 import { Heartbeat } from './heartbeat';
 import { Matchmaking } from './game/matchmaking';
@@ -23,7 +23,8 @@ import { Realtime } from './realtime/realtime';
 import { Presence } from './round/presence';
 import { Rounds } from './round/round';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
-import { archiveAiGames, archiveFinishedGames, type ArchivedPlayer } from './archive/index';
+import { ArchiveQueue, archiveAiGames, archiveFinishedGames, type ArchivedPlayer } from './archive/index';
+import { replay } from '../machines/game';
 import { DEFAULT_CLOCK_MS, DEFAULT_CLOCK_REPORT_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
 import type { LagSettings } from '../machines/game/types';
 import type { ServerSettings } from './config';
@@ -186,20 +187,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       watchers,
       // the presence below is made once the game manager exists
       presence: { begun: (game) => presence.begun(game) },
-      ...(opts.accounts?.archive
-        ? {
-            onEnded: archiveFinishedGames(
-              opts.accounts.archive,
-              log.child({ part: 'archive' }),
-              (accountIds, msg) => {
-                for (const id of accountIds) hub.send(id, msg);
-                // a player away now gets it when they come back to the game
-                gameManager.rated(msg);
-              },
-              (gameId) => watchers.archived(gameId),
-            ),
-          }
-        : {}),
+      onEnded: (ended) => onEnded(ended),
     },
     heartbeat,
     cluster?.log ?? durable?.journal,
@@ -207,8 +195,26 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const presence = new Presence(hub, gameManager, () => ai);
   heartbeat.start();
   games.current = gameManager;
-  if (durable) resumeGames(gameManager, hub, durable);
   const archive = opts.accounts?.archive;
+  const archiveQueue = archive ? new ArchiveQueue(archive, log.child({ part: 'archive' })) : null;
+  // the game store keeps an ended game until it is archived; without an archive there is nothing to wait for
+  const onEnded = archiveQueue
+    ? archiveFinishedGames(
+        archiveQueue,
+        log.child({ part: 'archive' }),
+        (accountIds, msg) => {
+          // a player offline now gets it when next online
+          for (const id of accountIds) hub.sendOrKeep(id, msg);
+          // a player away now gets it when they come back to the game
+          gameManager.rated(msg);
+        },
+        (gameId) => {
+          watchers.archived(gameId);
+          durable?.journal.archived(gameId);
+        },
+      )
+    : (ended: EndedGame) => durable?.journal.archived(ended.log.input.gameId);
+  if (durable) resumeGames(gameManager, hub, durable, onEnded);
   matchmaking = new Matchmaking(
     hub,
     gameManager,
@@ -230,7 +236,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       recorder: cluster?.aiGames ?? durable?.journal,
       // the games' store writes, and (several nodes) the lease is sure
       mayPlay: () => gameManager.mayPlay(),
-      ...(archive ? { onEnded: archiveAiGames(archive, log.child({ part: 'archive' }), (id) => archivedPlayer(hub, id)) } : {}),
+      ...(archiveQueue ? { onEnded: archiveAiGames(archiveQueue, (id) => archivedPlayer(hub, id)) } : {}),
     });
   }
   if (durable) resumeAiGames(ai, durable, log);
@@ -361,6 +367,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         // several nodes, the node taking them over resumes them as the log holds them)
         await ai?.close().catch((err: unknown) => log.warn({ err }, 'closing the AI failed'));
         await cluster?.close();
+        // what is not archived yet stays in the journal (the shared game log) for the next start
+        archiveQueue?.close();
         await durable?.journal.close();
         matchmaking!.stop();
         await opts.accounts?.close().catch((err: unknown) => log.warn({ err }, 'closing the accounts failed'));
@@ -371,10 +379,12 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   };
 }
 
-/** Every live game of the journal back in play; damaged ones end as aborted (each logged once). */
-function resumeGames(gameManager: GameManager, hub: Hub, durable: OpenedJournal): void {
+/** Every live game of the journal back in play; damaged ones end as aborted (each logged once); ended ones not yet archived go to the archive. */
+function resumeGames(gameManager: GameManager, hub: Hub, durable: OpenedJournal, onEnded: (ended: EndedGame) => void): void {
   for (const log of durable.live) gameManager.resume(log, (id, kind) => hub.seat(id, kind), durable.awayMs);
   for (const d of durable.damaged) gameManager.abortDamaged(d);
+  // ended games whose archive row was not committed before the node stopped
+  for (const e of durable.unarchived) onEnded({ log: e.log, state: replay(e.log), result: e.result, at: e.at });
 }
 
 /** Every live game against the AI back in play; without the AI they cannot be, and say so. */

@@ -50,40 +50,79 @@ export function createArchive(db: Db, logger: Logger, checkToken: TokenCheck): A
 
 export type { ArchivedPlayer, FinishedGame, StoreResult } from './store';
 
-/** How often, and how far apart, a failed archive write is tried again. */
-const RETRIES = 3;
-const RETRY_MS = 2_000;
+/** A failed archive write is tried again after this long, twice as long each time up to ARCHIVE_RETRY_MAX_MS. */
+export const ARCHIVE_RETRY_MS = 1_000;
+export const ARCHIVE_RETRY_MAX_MS = 30_000;
 
 /** Told once a rated game is scored: its players' account ids and the message for them. */
 export type OnRated = (accountIds: [string, string], msg: RatingChangeMsg) => void;
 
-/** Stores a finished game, trying again a few times if the database fails; `then` gets the result. */
-function storeWithRetries(archive: Archive, record: FinishedGame, logger: Logger, then: (r: StoreResult) => void = () => {}): void {
-  const attempt = (left: number): void => {
-    archive.store(record).then(then, (err: unknown) => {
-      if (left > 0) {
-        setTimeout(() => attempt(left - 1), RETRY_MS).unref();
-        return;
-      }
-      logger.error({ err, gameId: record.id }, 'could not archive the finished game');
-    });
-  };
-  attempt(RETRIES);
+/**
+ * Finished games on their way to the archive: each is tried until it is stored, however long the
+ * database is away (a game's end is kept by the game store until then: the journal, or the shared
+ * game log). The archive is idempotent per game id, so a game tried again after a restart is
+ * stored and rated once.
+ */
+export class ArchiveQueue {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+  /** games not yet stored */
+  private pending = 0;
+
+  constructor(
+    private readonly archive: Archive,
+    private readonly logger: Logger,
+  ) {}
+
+  get waiting(): number {
+    return this.pending;
+  }
+
+  /** Stores the game, trying again until it is stored (or the queue is closed); `then` gets the result. */
+  store(record: FinishedGame, then: (r: StoreResult) => void = () => {}): void {
+    this.pending++;
+    const attempt = (failures: number): void => {
+      if (this.closed) return;
+      this.archive.store(record).then(
+        (r) => {
+          this.pending--;
+          if (failures > 0) this.logger.info({ gameId: record.id, failures }, 'finished game archived after the database came back');
+          then(r);
+        },
+        (err: unknown) => {
+          if (failures === 0) this.logger.error({ err, gameId: record.id }, 'could not archive the finished game; trying again until the database answers');
+          const timer = setTimeout(() => {
+            this.timers.delete(timer);
+            attempt(failures + 1);
+          }, Math.min(ARCHIVE_RETRY_MAX_MS, ARCHIVE_RETRY_MS * 2 ** failures));
+          timer.unref();
+          this.timers.add(timer);
+        },
+      );
+    };
+    attempt(0);
+  }
+
+  /** Stops trying (shutdown): what is not stored stays with the game store, for the next start. */
+  close(): void {
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
 }
 
 /**
- * The GameManager's `onEnded`: each finished game goes to the archive, tried again a few times
- * if the database fails (the game's log also stays in the journal's finished file). A rated
- * game's rating changes go to `onRated` once, by the write that scored it; `onArchived` hears of
- * every game once its record can be read.
+ * The GameManager's `onEnded`: each finished game goes to the archive, tried until it is stored.
+ * A rated game's rating changes go to `onRated` once, by the write that scored it; `onArchived`
+ * hears of every game once its record is committed (the game store may then forget it).
  */
-export function archiveFinishedGames(archive: Archive, logger: Logger, onRated?: OnRated, onArchived?: (gameId: string) => void): (ended: EndedGame) => void {
+export function archiveFinishedGames(queue: ArchiveQueue, logger: Logger, onRated?: OnRated, onArchived?: (gameId: string) => void): (ended: EndedGame) => void {
   return (ended) => {
     const record = finishedGameFromLog(ended.log, ended.state, ended.result, {
       monotonicNow: ended.at,
       wallNow: Date.now() - (performance.now() - ended.at),
     });
-    storeWithRetries(archive, record, logger, (r) => {
+    queue.store(record, (r) => {
       onArchived?.(record.id);
       if (!r.ratings) return;
       logger.info({ gameId: record.id, ratings: r.ratings }, 'rated game archived');
@@ -96,6 +135,6 @@ export function archiveFinishedGames(archive: Archive, logger: Logger, onRated?:
 }
 
 /** The AI service's `onEnded`: each finished game against the AI goes to the archive (never rated). */
-export function archiveAiGames(archive: Archive, logger: Logger, player: (playerId: string) => ArchivedPlayer): (ended: EndedAiGame) => void {
-  return (ended) => storeWithRetries(archive, finishedAiGame(ended, player(ended.playerId)), logger);
+export function archiveAiGames(queue: ArchiveQueue, player: (playerId: string) => ArchivedPlayer): (ended: EndedAiGame) => void {
+  return (ended) => queue.store(finishedAiGame(ended, player(ended.playerId)));
 }

@@ -119,6 +119,9 @@ export class SharedGameLog implements GameRecorder, AiGameRecorder {
     this.nextSeq.delete(log.input.gameId);
   }
 
+  /** The archive's games row marks an archived game here: the ended games of the log without one are archived (findUnarchived). */
+  archived(): void {}
+
   aiStarted(game: Omit<AiGameLog, 'moves'>): void {
     this.nextSeq.set(game.gameId, 0);
     this.add(game.gameId, aiStartRecord(game));

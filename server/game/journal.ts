@@ -12,30 +12,33 @@
  *   (O_DSYNC: it returns once the data is on disk, as a write and an fdatasync would) before
  *   anybody is told of them, so no player is ever told of a move the disk does not hold.
  * While one batch is being written the next one gathers. At start the journal is read back, its live games
- * are moved into the new process's time base, and it is compacted: finished games go to
- * DATA_DIR/games/finished (one JSON line per game, for the archive), damaged ones are reported,
+ * are moved into the new process's time base, and it is compacted: an ended game stays in it
+ * until the archive has committed its row and rating (an `archived` record; the journal is the
+ * archive's outbox), damaged ones are reported,
  * and a fresh journal holds only the live games. docs/operations.md (Durability) says why a
  * journal file and how it behaves.
  */
 import { COMMIT_WINDOW_MS, JOURNAL_SYNC, SYNC_INTERVAL_MS, type JournalSync } from '../config/server';
 
 export type { JournalSync };
-import { constants, fstatSync, closeSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, write, writeSync, appendFileSync, existsSync } from 'node:fs';
+import { constants, fstatSync, closeSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, write, writeSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { shiftLog, type GameInput, type GameLog, type GameResult, type TimedCommand } from '../../machines/game';
 import type { FastCounter, FastHistogram } from '../http/metrics';
 import { GroupCommit } from './groupCommit';
 import { aiEndRecord, aiMoveRecord, aiStartRecord, encodeRecord, type AiGameLog, type JournalRecord } from './journalRecords';
-import { readJournal, type DamagedGame } from './journalRecovery';
+import { readJournal, type DamagedGame, type EndedLog } from './journalRecovery';
 
 /** What the games tell their durable store; `afterCommit` runs a function once all told so far is on disk. */
 export interface GameRecorder {
   started(input: GameInput): void;
   /** `seq`: the entry's place in the game's log (1 for its first command; 0 is its start) */
   command(gameId: string, entry: TimedCommand, seq: number): void;
-  /** the game's whole log (its end's place in it follows its last entry) */
+  /** the game's whole log (its end's place in it follows its last entry); kept until `archived` */
   ended(log: GameLog, at: number, result: GameResult): void;
+  /** the ended game's archive row (and rating) is committed: the store may forget it */
+  archived(gameId: string): void;
   afterCommit(fn: () => void): void;
   /** true while something recorded is not yet on disk (afterCommit would wait) */
   readonly waiting: boolean;
@@ -61,6 +64,7 @@ export const NO_RECORDER: GameRecorder = {
   started() {},
   command() {},
   ended() {},
+  archived() {},
   afterCommit: (fn) => fn(),
   waiting: false,
   healthy: true,
@@ -151,8 +155,8 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
   private closed = false;
   private closing: Promise<void> | null = null;
   private readonly aliveTimer: NodeJS.Timeout;
-  /** games finished since the last compaction: their logs go to the finished file then */
-  private finished: { log: GameLog; result: GameResult }[] = [];
+  /** ended games not yet archived: compaction keeps them (the archive's outbox) */
+  private readonly unarchived = new Map<string, EndedLog>();
   private fd: number;
   /** the journal's records' size (bytes), and the size past which it is compacted */
   private size: number;
@@ -214,8 +218,18 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
   }
 
   ended(log: GameLog, at: number, result: GameResult): void {
-    this.finished.push({ log, result });
+    this.unarchived.set(log.input.gameId, { log, result, at });
     this.add({ k: 'end', g: log.input.gameId, n: log.entries.length + 1, at, result });
+  }
+
+  /** An ended game from the journal read at start, still to archive: kept by compactions until archived. */
+  keepUnarchived(ended: EndedLog): void {
+    this.unarchived.set(ended.log.input.gameId, ended);
+  }
+
+  archived(gameId: string): void {
+    if (!this.unarchived.delete(gameId)) return;
+    this.add({ k: 'archived', g: gameId });
   }
 
   get waiting(): boolean {
@@ -326,16 +340,14 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
 
   /**
    * Rewrites the journal with the live games' logs only (they hold everything gathered so far),
-   * after moving the finished games to the finished file. Synchronous, between two batches. False
+   * and the ended games not yet archived. Synchronous, between two batches. False
    * (logged) when it could not be done: the batch is then written as usual, and the next attempt
    * waits for the journal to double.
    */
   private compact(): boolean {
     const began = performance.now();
     try {
-      keepFinished(this.dir, this.finished);
-      this.finished = [];
-      const size = writeCompacted(this.dir, [...this.liveLogs.games()], [...this.liveLogs.aiGames()], performance.now());
+      const size = writeCompacted(this.dir, [...this.liveLogs.games()], [...this.unarchived.values()], [...this.liveLogs.aiGames()], performance.now());
       closeSync(this.fd);
       this.fd = openForWriting(journalFile(this.dir), this.sync);
       this.log.info({ before: this.size, after: size, ms: Math.round(performance.now() - began) }, 'game journal compacted');
@@ -381,6 +393,8 @@ export interface OpenedJournal {
   /** live games to resume, already in this process's time base */
   live: GameLog[];
   liveAi: AiGameLog[];
+  /** ended games the archive has yet to store, in this process's time base */
+  unarchived: EndedLog[];
   damaged: DamagedGame[];
   /** how much time the node was away (given back to every clock), ms */
   awayMs: number;
@@ -413,9 +427,11 @@ export function openGameJournal(
   const now = performance.now();
   const awayMs = Number.isFinite(found.lastAliveAt) ? now - found.lastAliveAt : 0;
   const live = found.live.map((l) => shiftLog(l, awayMs));
-  keepFinished(dir, found.finished);
-  writeCompacted(dir, live, found.liveAi, now);
-  return { journal: new GameJournal(dir, metrics, log, liveLogs, options), live, liveAi: found.liveAi, damaged: found.damaged, awayMs };
+  const unarchived = found.unarchived.map((e) => ({ ...e, log: shiftLog(e.log, awayMs), at: e.at + awayMs }));
+  writeCompacted(dir, live, unarchived, found.liveAi, now);
+  const journal = new GameJournal(dir, metrics, log, liveLogs, options);
+  for (const e of unarchived) journal.keepUnarchived(e);
+  return { journal, live, liveAi: found.liveAi, unarchived, damaged: found.damaged, awayMs };
 }
 
 function journalFile(dir: string): string {
@@ -443,26 +459,18 @@ function isEmpty(items: Iterable<unknown>): boolean {
   return true;
 }
 
-/** Appends finished games' logs with their results to the finished file, synced. */
-function keepFinished(dir: string, finished: { log: GameLog; result: GameResult }[]): void {
-  if (finished.length === 0) return;
-  const file = join(dir, 'finished');
-  appendFileSync(file, finished.map((f) => JSON.stringify({ result: f.result, log: f.log }) + '\n').join(''));
-  const fd = openSync(file, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** A fresh journal with the live games only, replacing the old one atomically; returns its size. */
-function writeCompacted(dir: string, live: GameLog[], liveAi: AiGameLog[], now: number): number {
+/** A fresh journal with the live games and the ended ones not yet archived only, replacing the old one atomically; returns its size. */
+function writeCompacted(dir: string, live: GameLog[], unarchived: EndedLog[], liveAi: AiGameLog[], now: number): number {
   const file = journalFile(dir);
   const records: JournalRecord[] = [{ k: 'alive', at: now }];
-  for (const l of live) {
+  const logRecords = (l: GameLog) => {
     records.push({ k: 'start', input: l.input });
     l.entries.forEach((e, i) => records.push({ k: 'cmd', g: l.input.gameId, n: i + 1, e }));
+  };
+  for (const l of live) logRecords(l);
+  for (const e of unarchived) {
+    logRecords(e.log);
+    records.push({ k: 'end', g: e.log.input.gameId, n: e.log.entries.length + 1, at: e.at, result: e.result });
   }
   for (const a of liveAi) {
     records.push({ k: 'ai', g: a.gameId, playerId: a.playerId, playerColor: a.playerColor, difficulty: a.difficulty });

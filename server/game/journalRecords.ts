@@ -32,6 +32,8 @@ export type JournalRecord =
   | { k: 'cmd'; g: string; n?: number; e: TimedCommand }
   /** a game is over (its log is complete); `n` follows its last entry's */
   | { k: 'end'; g: string; n?: number; at: number; result: GameResult }
+  /** an ended game's archive row (and rating) is committed: the journal no longer keeps it */
+  | { k: 'archived'; g: string }
   /** a game against the AI began */
   | { k: 'ai'; g: string; playerId: string; playerColor: Color; difficulty: number }
   /** a move of a game against the AI (the player's or the AI's), UCI */
@@ -103,6 +105,8 @@ function isRecord(r: unknown): r is JournalRecord {
       return 'g' in r && typeof r.g === 'string' && hasPlace(r) && 'at' in r && typeof r.at === 'number';
     case 'alive':
       return 'at' in r && typeof r.at === 'number';
+    case 'archived':
+      return 'g' in r && typeof r.g === 'string';
     case 'ai':
       return 'g' in r && typeof r.g === 'string' && 'playerId' in r && typeof r.playerId === 'string' && 'playerColor' in r && (r.playerColor === 'white' || r.playerColor === 'black') && 'difficulty' in r && typeof r.difficulty === 'number';
     case 'aimove':

@@ -1,7 +1,7 @@
 /**
  * Reading a node's game journal back after a restart, and compacting it: which games were live
- * (their logs), which finished, which records are damaged (and whose), and the node's last sign
- * of life. docs/operations.md (Durability) describes the rules.
+ * (their logs), which ended and are not yet archived, which records are damaged (and whose), and
+ * the node's last sign of life. docs/operations.md (Durability) describes the rules.
  */
 import type { GameLog, GameResult, Seat } from '../../machines/game';
 import { newGameLog, replay } from '../../machines/game';
@@ -15,12 +15,20 @@ export interface DamagedGame {
   black?: Seat;
 }
 
+/** An ended game as the journal keeps it until it is archived; `at` is its end, in the log's time base. */
+export interface EndedLog {
+  log: GameLog;
+  result: GameResult;
+  at: number;
+}
+
 export interface RecoveredJournal {
   /** games without an end record, in the journal's time base */
   live: GameLog[];
   /** games against the AI without an end record */
   liveAi: AiGameLog[];
-  finished: { log: GameLog; result: GameResult }[];
+  /** games with an end record and no archived record: the archive has yet to store them */
+  unarchived: EndedLog[];
   /** games with a damaged record or a log that does not replay: reported and aborted */
   damaged: DamagedGame[];
   /** damaged records naming no game */
@@ -34,6 +42,8 @@ export interface RecoveredJournal {
 interface Gathered {
   log: GameLog | null;
   result: GameResult | null;
+  endedAt: number;
+  archived: boolean;
   damage: string | null;
   /** whether a whole record names the game (a game named only by damaged records may be none: its id may be the damage) */
   named: boolean;
@@ -63,7 +73,7 @@ export function readJournal(text: string): RecoveredJournal {
   let lastAliveAt = Number.NEGATIVE_INFINITY;
   const gameOf = (id: string): Gathered => {
     let g = games.get(id);
-    if (!g) games.set(id, (g = { log: null, result: null, damage: null, named: false, damagedLine: null }));
+    if (!g) games.set(id, (g = { log: null, result: null, endedAt: 0, archived: false, damage: null, named: false, damagedLine: null }));
     return g;
   };
   /** A whole record of the game; its place must follow the game's last one (a hole: a record missing, or another game's). */
@@ -110,9 +120,13 @@ export function readJournal(text: string): RecoveredJournal {
       case 'end': {
         const g = recordOf(r.g, r.n, i + 1);
         g.result = r.result;
+        g.endedAt = r.at;
         lastAliveAt = Math.max(lastAliveAt, r.at);
         return;
       }
+      case 'archived':
+        recordOf(r.g, undefined, i + 1).archived = true;
+        return;
       case 'ai':
         aiGames.set(r.g, { gameId: r.g, playerId: r.playerId, playerColor: r.playerColor, difficulty: r.difficulty, moves: [] });
         return;
@@ -127,7 +141,7 @@ export function readJournal(text: string): RecoveredJournal {
         return;
     }
   });
-  const out: RecoveredJournal = { live: [], liveAi: [], finished: [], damaged: [], unreadable, tornTail, lastAliveAt };
+  const out: RecoveredJournal = { live: [], liveAi: [], unarchived: [], damaged: [], unreadable, tornTail, lastAliveAt };
   for (const [gameId, ai] of aiGames) {
     if (games.get(gameId)?.damage) continue; // reported below
     if (ai) out.liveAi.push(ai);
@@ -138,11 +152,13 @@ export function readJournal(text: string): RecoveredJournal {
       unreadable.push({ line: g.damagedLine.line, reason: `${g.damagedLine.reason} (it names ${gameId}, which no whole record names)` });
       continue;
     }
+    // archived: the archive holds it, whatever the journal still has of it
+    if (g.archived && g.result) continue;
     const damage = g.damage ?? (g.log ? replayProblem(g.log) : 'no start record');
     if (damage) {
       out.damaged.push({ gameId, reason: damage, ...(g.log ? { white: g.log.input.white, black: g.log.input.black } : {}) });
     } else if (g.log && g.result) {
-      out.finished.push({ log: g.log, result: g.result });
+      out.unarchived.push({ log: g.log, result: g.result, at: g.endedAt });
     } else if (g.log) {
       out.live.push(g.log);
     }

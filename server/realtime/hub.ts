@@ -95,6 +95,9 @@ export interface RemoteDelivery {
 
 export const LOBBY_TOPIC = 'lobby';
 
+/** How many players' messages sendOrKeep keeps at most while they are offline. */
+export const KEPT_MAX = 10_000;
+
 export class Hub {
   readonly sockets = new Set<WS>();
   readonly players = new Map<string, PlayerSession>();
@@ -104,6 +107,8 @@ export class Hub {
   private lastCountAt = -Infinity;
   /** set when the site has several nodes */
   remote: RemoteDelivery | null = null;
+  /** messages for players offline when they were sent (sendOrKeep), oldest player first */
+  private readonly kept = new Map<string, ServerMessage[]>();
 
   constructor(
     private readonly app: TemplatedApp,
@@ -142,6 +147,7 @@ export class Hub {
     data.playerId = playerId;
     data.session = session;
     this.countChanged();
+    this.sendKept(session);
     return { session, replaced };
   }
 
@@ -173,6 +179,33 @@ export class Hub {
   send(playerId: string, msg: ServerMessage): boolean {
     const session = this.players.get(playerId);
     return session ? this.sendTo(session, msg) : false;
+  }
+
+  /**
+   * A message a player must get even if offline now (a rated game's ratingChange, scored after
+   * the database came back): sent now, or kept and sent when the player's next socket attaches
+   * on this node. At most KEPT_MAX players' messages are kept, the oldest dropped first.
+   */
+  sendOrKeep(playerId: string, msg: ServerMessage): void {
+    const session = this.players.get(playerId);
+    if (session && this.connected(session) && this.sendTo(session, msg)) return;
+    const kept = this.kept.get(playerId) ?? [];
+    this.kept.delete(playerId);
+    this.kept.set(playerId, [...kept, msg]);
+    for (const id of this.kept.keys()) {
+      if (this.kept.size <= KEPT_MAX) break;
+      this.kept.delete(id);
+    }
+  }
+
+  /** What was kept for the player (sendOrKeep), after the handler that attached its socket. */
+  private sendKept(session: PlayerSession): void {
+    const kept = this.kept.get(session.id);
+    if (!kept) return;
+    this.kept.delete(session.id);
+    setImmediate(() => {
+      for (const msg of kept) if (!session.ws || !this.sendTo(session, msg)) this.sendOrKeep(session.id, msg);
+    });
   }
 
   sendTo(session: PlayerSession, msg: ServerMessage): boolean {

@@ -49,7 +49,7 @@ describe('game journal', () => {
     const text = journalOf(a, b) + encodeRecord({ k: 'end', g: 'game_bbbbbbbb', n: 5, at: 9000, result: { winner: 'white', reason: 'resignation' } }) + encodeRecord({ k: 'alive', at: 9500 });
     const found = readJournal(text);
     expect(found.live).toEqual([a]);
-    expect(found.finished).toEqual([{ log: b, result: { winner: 'white', reason: 'resignation' } }]);
+    expect(found.unarchived).toEqual([{ log: b, result: { winner: 'white', reason: 'resignation' }, at: 9000 }]);
     expect(found.damaged).toEqual([]);
     expect(found.tornTail).toBeNull();
     expect(found.lastAliveAt).toBe(9500);
@@ -104,6 +104,14 @@ describe('game journal', () => {
     const a = fourPlies('game_aaaaaaaa');
     const old = [{ k: 'start' as const, input: a.input }, ...a.entries.map((e) => ({ k: 'cmd' as const, g: 'game_aaaaaaaa', e }))];
     expect(readJournal(old.map(encodeRecord).join('')).live).toEqual([a]);
+  });
+
+  it('keeps an ended game until its archived record, and then forgets it', () => {
+    const b = fourPlies('game_bbbbbbbb');
+    const ended = journalOf(b) + encodeRecord({ k: 'end', g: 'game_bbbbbbbb', n: 5, at: 9000, result: { winner: 'black', reason: 'timeout' } });
+    expect(readJournal(ended).unarchived.map((e) => e.log.input.gameId)).toEqual(['game_bbbbbbbb']);
+    const archived = readJournal(ended + encodeRecord({ k: 'archived', g: 'game_bbbbbbbb' }));
+    expect(archived).toMatchObject({ unarchived: [], live: [], damaged: [], unreadable: [] });
   });
 
   it('drops a last record cut short by a crash (never acknowledged) and keeps the game', () => {
