@@ -42,8 +42,11 @@ export type ConnectionEvent =
   | { type: 'ERROR'; error?: unknown }
   | { type: 'RAW'; data: string }
   | { type: 'SEND'; message: ClientMessage }
-  /** drop the current socket and connect again at once (e.g. after sign-out, to shed the account binding) */
-  | { type: 'RECONNECT' };
+  /**
+   * drop the current socket and connect again at once (e.g. after sign-out, to shed the account
+   * binding); `forgetIdentity`: as a new guest, not the stored one
+   */
+  | { type: 'RECONNECT'; forgetIdentity?: boolean };
 
 export type ConnectionEmitted =
   | { type: 'message'; message: ServerMessage }
@@ -113,7 +116,11 @@ export const connectionMachine = setup({
   context: ({ input }) => ({ url: input.url, identity: input.identity ?? null, connected: false, count: null, attempts: 0 }),
   initial: 'online',
   on: {
-    RECONNECT: { target: '.online', reenter: true },
+    RECONNECT: {
+      target: '.online',
+      reenter: true,
+      actions: assign({ identity: ({ context, event }) => (event.forgetIdentity ? null : context.identity) }),
+    },
     ERROR: {
       actions: [assign({ connected: false }), { type: 'logError', params: ({ event }) => ({ error: event.error }) }],
     },

@@ -125,6 +125,19 @@ describe('connection machine: RECONNECT', () => {
   });
 });
 
+describe('connection machine: RECONNECT as a new guest', () => {
+  it('forgets the stored guest identity: the next socket claims none', () => {
+    const { actor, sockets } = harness();
+    actor.start();
+    sockets[0].open();
+    sockets[0].receive(JSON.stringify({ type: 'connectionAck', playerId: 'player_q', count: 1, secret: 'k' }));
+    actor.send({ type: 'RECONNECT', forgetIdentity: true });
+    expect(sockets).toHaveLength(2);
+    expect(sockets[1].identity).toBeNull();
+    expect(actor.getSnapshot().context.identity).toBeNull();
+  });
+});
+
 describe('connection machine: seat taken by another tab', () => {
   it('parks instead of retrying every 3 s, and comes back on RECONNECT', async () => {
     vi.useFakeTimers();

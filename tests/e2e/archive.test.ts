@@ -195,8 +195,10 @@ describe('archive pages in Chromium', () => {
     expect(await p.getByTestId('account-history').getByRole('link', { name: /Rated · 1 moves/ }).count()).toBe(1);
   });
 
-  it('after signing in, offers the games this device played as a guest and says how many it imported', async () => {
+  it('after signing in, offers the guest games only on a device that holds some, on the home page only, and says how many it imported', async () => {
     const p = await page();
+    let identifiedFrames = 0;
+    p.on('websocket', (ws) => ws.on('framereceived', (f) => { if (String(f.payload).includes('"type":"identified"')) identifiedFrames++; }));
     await p.goto(`${server.url}/`);
     // the device's guest identity, as the server issued it on connect
     await expect.poll(() => p.evaluate(() => localStorage.getItem('chess.socketIdentity'))).not.toBeNull();
@@ -213,6 +215,19 @@ describe('archive pages in Chromium', () => {
     });
     const me = await account('import_me');
     await signIn(p, me.email);
+    await p.goto(`${server.url}/`);
+    // this device played no game as that guest (its history is empty): no offer, once the socket speaks for the account
+    await expect.poll(() => identifiedFrames).toBeGreaterThan(0);
+    await p.getByText('Signed in as').waitFor();
+    await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    expect(await p.getByTestId('guest-import-offer').count()).toBe(0);
+    // the guest's game as the game screen keeps it on the device when it ends
+    await p.evaluate((id) => localStorage.setItem(`chess.gameHistory:${id}`, JSON.stringify([
+      { id: 'game_e2eguest001', date: new Date().toISOString(), playerColor: 'white', result: 'loss', reason: 'resignation', opponentId: 'player_someoneelse' },
+    ])), guestId);
+    await p.goto(`${server.url}/chess/stats`);
+    await p.getByTestId('account-history').waitFor();
+    expect(await p.getByTestId('guest-import-offer').count()).toBe(0);
     await p.goto(`${server.url}/`);
     await p.getByTestId('guest-import-offer').waitFor();
     await p.getByRole('button', { name: 'Import games' }).click();

@@ -230,6 +230,31 @@ type Box = { top: number; left: number; bottom: number; right: number };
 const inside = (b: Box, v: { width: number; height: number }) => b.top >= 0 && b.left >= 0 && b.bottom <= v.height + 0.5 && b.right <= v.width + 0.5;
 const apart = (a: Box, b: Box) => a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5 || a.right <= b.left + 0.5 || b.right <= a.left + 0.5;
 
+describe('guests on a shared browser', () => {
+  const socketPlayer = (page: Page) => page.evaluate(() => (JSON.parse(localStorage.getItem('chess.socketIdentity') ?? 'null') as { playerId: string } | null)?.playerId ?? null);
+
+  it("after Logout the next guest is a new player, with none of the previous guest's history", async () => {
+    const pages = await startMultiplayer();
+    await play(pages, 'e2e4', 'e7e5');
+    await resign(pages.black);
+    const page = pages.white;
+    await page.getByRole('dialog').getByRole('heading', { name: 'Victory!' }).waitFor();
+    const first = await socketPlayer(page);
+    expect(first).toMatch(/^player_/);
+    await page.goto(`${site().url}/chess/stats`);
+    await expect.poll(() => page.getByTestId('stat-total').textContent()).toBe('1');
+
+    await page.goto(site().url);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL(/\/login/);
+    await enterAsGuest(page, '/chess/stats');
+    await expect.poll(() => socketPlayer(page)).toMatch(/^player_/);
+    expect(await socketPlayer(page)).not.toBe(first);
+    expect(await page.getByTestId('stat-total').textContent()).toBe('0');
+    await page.getByText('No games played yet').waitFor();
+  });
+});
+
 describe('game screen layout', () => {
   it('at 1280x800, 1366x768, 1920x1080, 375x812 and 812x375 the board, both clocks and the buttons are in view, apart, without page scroll', async () => {
     const pages = await startMultiplayer();

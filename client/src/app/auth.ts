@@ -4,6 +4,8 @@
  */
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { getConnection, getIdentity } from './services';
+import { forgetHistoryOf } from './history';
+import { clearSocketIdentity, loadSocketIdentity } from './storage';
 import type { AuthEventName, AuthUser } from '../../../machines/client/identity';
 
 export const AUTH_STORAGE_KEY = 'chess-site-auth';
@@ -73,11 +75,18 @@ export function errorMessage(err: unknown, fallback: string): string {
   return fallback;
 }
 
-/** Sign out: clear the guest, set none, end the session (docs/product.md, Identity and storage); the caller goes to /login. */
+/**
+ * Sign out: clear the guest, set none, end the session (docs/product.md, Identity and storage);
+ * the caller goes to /login. The device forgets the guest identity it held and that guest's
+ * history: whoever plays next on this browser is a new guest, with a new id and no games.
+ */
 export async function signOut(): Promise<void> {
+  const guest = loadSocketIdentity();
+  clearSocketIdentity();
+  if (guest) forgetHistoryOf(guest.playerId);
   getIdentity().send({ type: 'SIGN_OUT' });
-  // a fresh socket: the old one is bound to the account on the server
-  getConnection().send({ type: 'RECONNECT' });
+  // a fresh socket as a new guest: the old one is bound to the account (or the old guest) on the server
+  getConnection().send({ type: 'RECONNECT', forgetIdentity: true });
   if (clientPromise || hasStoredSession()) {
     const client = await loadAuthClient();
     try {

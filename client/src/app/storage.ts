@@ -17,6 +17,7 @@ export function loadSocketIdentity(): SocketIdentity | null {
   return v && typeof v.playerId === 'string' && typeof v.secret === 'string' ? v : null;
 }
 export const saveSocketIdentity = (v: SocketIdentity) => storage.writeJson(STORAGE_KEYS.socketIdentity, v);
+export const clearSocketIdentity = () => storage.remove(STORAGE_KEYS.socketIdentity);
 
 /** Whether the offer to import guest `guestId`'s games into account `accountId` was answered on this device. */
 export function guestImportAnswered(accountId: string, guestId: string): boolean {

@@ -1,12 +1,14 @@
 /**
  * After signing in or up on a device that played as a guest: the offer to take that guest's
  * archived games into the account (claimGuestGames, proved by the guest secret this device
- * keeps). Asked once per account and guest; the answer says how many games were imported.
+ * keeps). Made on the home page, only when this device holds games that guest played, once per
+ * account and guest; the answer says how many games were imported.
  */
 import { useEffect, useState } from 'react';
 import { useSelector } from '@xstate/react';
 import { getIdentity, lastMessage, onMessage, send } from '../app/services';
 import { guestImportAnswered, loadSocketIdentity, markGuestImportAnswered } from '../app/storage';
+import { forgetHistoryOf, guestHasGames } from '../app/history';
 
 type Step = { kind: 'offer' } | { kind: 'sending' } | { kind: 'done'; text: string };
 
@@ -25,6 +27,8 @@ export function GuestImportOffer() {
       onMessage('guestGamesClaimed', (m) => {
         if (!accountId || m.guestId !== guest?.playerId) return;
         markGuestImportAnswered(accountId, m.guestId);
+        // the games are the account's now, in its stats; the device no longer holds them as a guest's
+        forgetHistoryOf(m.guestId);
         setStep({ kind: 'done', text: importedText(m.count) });
       }),
       onMessage('error', (m) => {
@@ -38,7 +42,7 @@ export function GuestImportOffer() {
 
   if (step.kind === 'done') return <p className="info guest-import" role="status" data-testid="guest-import-result">{step.text}</p>;
   if (!accountId || identifiedAs !== accountId || !guest || guest.playerId === accountId) return null;
-  if (guestImportAnswered(accountId, guest.playerId)) return null;
+  if (guestImportAnswered(accountId, guest.playerId) || !guestHasGames(guest.playerId)) return null;
   const importGames = () => {
     setStep({ kind: 'sending' });
     send({ type: 'claimGuestGames', payload: { guestId: guest.playerId, secret: guest.secret } });

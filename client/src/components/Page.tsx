@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { Header } from './Header';
-import { GuestImportOffer } from './GuestImportOffer';
 
 /** A screen under the site header; `play` gives a game the whole viewport below it, without page scroll. */
 export function Page({ children, narrow, play }: { children: ReactNode; narrow?: boolean; play?: boolean }) {
@@ -8,7 +7,6 @@ export function Page({ children, narrow, play }: { children: ReactNode; narrow?:
     <>
       <Header />
       <main className={play ? 'page-play' : narrow ? 'page page-narrow' : 'page'}>
-        {!play && <GuestImportOffer />}
         {children}
       </main>
     </>

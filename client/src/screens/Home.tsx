@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Page } from '../components/Page';
+import { GuestImportOffer } from '../components/GuestImportOffer';
 import { getIdentity } from '../app/services';
 import { signOut } from '../app/auth';
 import { displayName } from '../../../machines/client/identity';
@@ -13,6 +14,7 @@ export function Home() {
   const signedIn = state === 'guest' || state === 'authenticated';
   return (
     <Page narrow>
+      <GuestImportOffer />
       <section className="card home">
         <h1>Chess</h1>
         {state === 'authenticated' && <p className="identity-line">Signed in as <strong>{name}</strong></p>}
