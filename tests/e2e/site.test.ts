@@ -315,7 +315,8 @@ describe('accounts', () => {
     await page.getByLabel('Confirm Password').fill(password);
     await shoot(page, 'register');
     await page.getByRole('button', { name: 'Create Account' }).click();
-    await page.getByText(/check your email/i).waitFor();
+    await page.getByTestId('signup-pending').filter({ hasText: `If ${email} is new here, a link to confirm it is on its way` }).waitFor();
+    await page.getByTestId('signup-pending').getByRole('link', { name: 'Sign in' }).click();
     await page.waitForURL(`${site().url}/login`, { timeout: 10_000 });
     // the router moves to /login in a transition: the register form (with its own Email and
     // Password fields) stays on screen until the sign-in screen's code has loaded
@@ -359,6 +360,30 @@ describe('accounts', () => {
     await page.waitForURL(/\/login/);
     // signing out starts a fresh socket, no longer bound to the account
     await expect.poll(() => sockets).toBe(socketsBefore + 1);
+  });
+
+  it('registering an address that already has an account promises no e-mail, and with its password says it signed in', async () => {
+    // the wrong password's refused sign-in is a 400 the browser reports in the console
+    consoleGuard.allow(/Failed to load resource: the server responded with a status of 400/);
+    const register = async (page: Page, pass: string) => {
+      await page.goto(`${site().url}/register`);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password', { exact: true }).fill(pass);
+      await page.getByLabel('Confirm Password').fill(pass);
+      await page.getByRole('button', { name: 'Create Account' }).click();
+    };
+    const wrong = await newPage();
+    await register(wrong, 'not-the-password-9');
+    const pending = wrong.getByTestId('signup-pending');
+    await pending.filter({ hasText: 'If the address already has an account, no e-mail is sent: sign in, or reset the password.' }).waitFor();
+    expect(await wrong.getByText(/check your email/i).count()).toBe(0);
+    expect(await pending.getByRole('link', { name: 'Reset the password' }).getAttribute('href')).toBe('/forgot-password');
+
+    const right = await newPage();
+    await register(right, password);
+    await right.getByText(`${email} already has an account, and that is its password: you are signed in.`).waitFor();
+    await right.waitForURL(`${site().url}/`);
+    await right.getByText(`Signed in as ${name}`).waitFor();
   });
 
   it('a username that is taken is reported after the debounce and blocks the submit', async () => {

@@ -7,6 +7,19 @@ import { safeReturnUrl, withReturn } from '../GuestEntry';
 
 export const MIN_PASSWORD = 6;
 
+/**
+ * After a sign-up that waits for confirmation. The server answers a new address and one that
+ * already has an account alike (so addresses cannot be probed) and mails only a new or
+ * unconfirmed one: the page says both cases and promises no e-mail to the second.
+ */
+export function pendingText(email: string): string {
+  return `If ${email} is new here, a link to confirm it is on its way: open it to finish creating your account. ` +
+    'If the address already has an account, no e-mail is sent: sign in, or reset the password.';
+}
+
+/** A sign-up whose immediate sign-in worked with the password given: the address already had a confirmed account. */
+export const existingAccountText = (email: string) => `${email} already has an account, and that is its password: you are signed in.`;
+
 export default function Register() {
   const navigate = useNavigate();
   const returnUrl = safeReturnUrl(useSearchParams()[0].get('returnUrl'));
@@ -16,6 +29,7 @@ export default function Register() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
+  const [pending, setPending] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
   const mismatch = confirm !== '' && confirm !== password;
@@ -39,14 +53,14 @@ export default function Register() {
         setSuccess('Registration successful! Setting up your profile...');
         timer.current = setTimeout(() => navigate('/profile-setup'), 1000);
       } else {
-        // the sign-up is followed by an immediate sign-in (succeeds where no confirmation is needed)
+        // The sign-up is followed by an immediate sign-in. A new address cannot sign in before it
+        // is confirmed, so one that can already had an account, and this is its password.
         const signIn = await client.auth.signInWithPassword({ email: email.trim(), password }).catch(() => null);
         if (signIn?.data.session) {
-          setSuccess('Registration successful! Setting up your profile...');
-          timer.current = setTimeout(() => navigate('/profile-setup'), 1000);
+          setSuccess(existingAccountText(email.trim()));
+          timer.current = setTimeout(() => navigate(returnUrl, { replace: true }), 1500);
         } else {
-          setSuccess('Registration successful! Please check your email to confirm your account.');
-          timer.current = setTimeout(() => navigate(withReturn('/login', returnUrl)), 3000);
+          setPending(email.trim());
         }
       }
     } catch (err) {
@@ -67,7 +81,16 @@ export default function Register() {
           {mismatch && <p className="error" role="alert">Passwords do not match</p>}
           {error && <p className="error" role="alert">{error}</p>}
           {success && <p className="success" role="status">{success}</p>}
-          <button type="submit" className="btn btn-primary" disabled={busy || mismatch || !!success}>{busy ? 'Creating Account...' : 'Create Account'}</button>
+          {pending && (
+            <div className="info" role="status" data-testid="signup-pending">
+              <p>{pendingText(pending)}</p>
+              <p className="row">
+                <Link className="btn btn-primary" to={withReturn('/login', returnUrl)}>Sign in</Link>
+                <Link className="btn" to="/forgot-password">Reset the password</Link>
+              </p>
+            </div>
+          )}
+          <button type="submit" className="btn btn-primary" disabled={busy || mismatch || !!success || !!pending}>{busy ? 'Creating Account...' : 'Create Account'}</button>
         </form>
         <p className="links">Already have an account? <Link to={withReturn('/login', returnUrl)}>Sign in</Link></p>
       </section>
