@@ -81,3 +81,9 @@ export function creditLag(
   const bankMs = Math.min(lag.bankCapMs, bank - creditMs + lag.refillPerMoveMs);
   return { creditMs, bankMs };
 }
+
+/** `clocks` with the Fischer increment added to `mover`'s clock. */
+export function withIncrement(clocks: ClocksMs, mover: Color, incrementMs: number): ClocksMs {
+  if (incrementMs === 0) return clocks;
+  return mover === 'white' ? { white: clocks.white + incrementMs, black: clocks.black } : { white: clocks.white, black: clocks.black + incrementMs };
+}

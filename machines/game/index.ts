@@ -7,7 +7,20 @@ export { createGame, step, gamePgn } from './step';
 export { gameLogic, type GameActor } from './actor';
 export { newGameLog, replay, clockHistory, logPgn, shiftLog, lastLogTime, timedCommand } from './log';
 export { rejoinState, uciToWireMove } from './rejoin';
-export { clocksAt, clockRunning, flagGraceMs, creditLag, runningClocks, wakeAt } from './clock';
+export { clocksAt, clockRunning, flagGraceMs, creditLag, runningClocks, wakeAt, withIncrement } from './clock';
+export {
+  DEFAULT_TIME_CONTROL,
+  POOLS,
+  SPEEDS,
+  SPEED_NAMES,
+  clockOf,
+  estimatedSeconds,
+  sameTimeControl,
+  speedOf,
+  timeControlKey,
+  timeControlText,
+} from './timeControl';
+export type { Speed, TimeControl } from './timeControl';
 export { formatClock, timerSeconds, toTimers, REASON_LABELS, reasonLabel, outcomeFor, opposite } from './display';
 export type { Outcome } from './display';
 export { REJECTION } from './reasons';

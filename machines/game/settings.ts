@@ -63,6 +63,7 @@ export function resolveSettings(input: GameInput): GameSettings {
   const lag = input.lag ?? {};
   return {
     clockMs,
+    incrementMs: duration('incrementMs', input.incrementMs, 0),
     firstMoveDeadlineMs: duration('firstMoveDeadlineMs', input.firstMoveDeadlineMs, DEFAULT_FIRST_MOVE_DEADLINE_MS),
     graceMs: { white: graceFor(whiteId), black: graceFor(blackId) },
     lag: {

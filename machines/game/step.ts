@@ -6,7 +6,7 @@
  */
 import { START_FEN } from '../chess';
 import { canMate, pgnOf, playOnBoard, positionKey, startPosition } from './board';
-import { clockRunning, clocksAt, creditLag, elapsedThisTurn, moverFlagged } from './clock';
+import { clockRunning, clocksAt, creditLag, elapsedThisTurn, moverFlagged, withIncrement } from './clock';
 import { UNTIMED_PLIES } from './defaults';
 import { opposite, pgnResultTag } from './display';
 import { graceLeftMs, syncGrace } from './presence';
@@ -159,7 +159,9 @@ function wellFormed(move: unknown): move is WireMove {
 /**
  * A move: refused unless a player's, on its turn, well formed and legal. Once the clocks run
  * the mover is charged the time since its turn began, less its lag credit; a move that arrives
- * after the flag even with that credit (inside the flag grace) loses on time, legal or not.
+ * after the flag even with that credit (inside the flag grace) loses on time, legal or not. A
+ * timed move that does not end the game then gets the increment (scalachess: none while the
+ * clock has not started, that is on each side's first move, and none on a move that ends it).
  */
 function move(state: GameState, command: Extract<GameCommand, { type: 'MOVE' }>, now: number): StepResult {
   const mover = colorOf(state, command.playerId);
@@ -169,7 +171,8 @@ function move(state: GameState, command: Extract<GameCommand, { type: 'MOVE' }>,
 
   let clocks = state.clocks;
   let lagBank = state.lagBank;
-  if (clockRunning(state)) {
+  const timed = clockRunning(state);
+  if (timed) {
     const elapsed = elapsedThisTurn(state, now);
     const { creditMs, bankMs } = creditLag(state.lagBank[mover], command.lagMs, state.settings.lag, elapsed);
     const remaining = state.clocks[mover] - (elapsed - creditMs);
@@ -181,6 +184,9 @@ function move(state: GameState, command: Extract<GameCommand, { type: 'MOVE' }>,
   const played = playOnBoard(state.fen, state.positions, command.move);
   if (!played) return rejected(state, command.playerId, REJECTION.illegalMove, 'MOVE');
   const moves = [...state.moves, played.uci];
+  let result: GameResult | null = played.outcome;
+  if (!result && moves.length >= state.settings.maxPlies) result = { winner: 'draw', reason: 'max plies' };
+  if (!result && timed) clocks = withIncrement(clocks, mover, state.settings.incrementMs);
   // lichess: a pending offer lapses when its receiver moves instead of answering.
   const offerLapsed = state.drawOffer === opposite(mover);
   const nextTurn: Color = played.turn;
@@ -216,8 +222,6 @@ function move(state: GameState, command: Extract<GameCommand, { type: 'MOVE' }>,
   ];
   if (offerLapsed) events.push({ type: 'drawDeclined', by: mover, implicit: true });
 
-  let result: GameResult | null = played.outcome;
-  if (!result && moves.length >= state.settings.maxPlies) result = { winner: 'draw', reason: 'max plies' };
   return result ? finish(next, result, now, events) : { state: next, events };
 }
 

@@ -31,6 +31,8 @@ export interface GameInput {
   startedAt: number;
   /** Per side; default 600 000. */
   clockMs?: number;
+  /** Fischer increment: added to the mover's clock after each timed move that does not end the game; default 0. */
+  incrementMs?: number;
   /** Per side's first move; default 30 000. */
   firstMoveDeadlineMs?: number;
   /**
@@ -52,6 +54,7 @@ export interface GameInput {
 
 export interface GameSettings {
   clockMs: number;
+  incrementMs: number;
   firstMoveDeadlineMs: number;
   graceMs: ClocksMs;
   lag: Required<LagSettings>;

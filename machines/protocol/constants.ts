@@ -21,3 +21,9 @@ export const AI_DIFFICULTY = { min: 1, max: 10, default: 5 } as const;
  * connect its machines to the XState inspector (`?inspect`, docs/inspector.md).
  */
 export const DEV_INSPECTOR_PATH = '/dev/inspector';
+
+/**
+ * What a time control may be (seconds): lichess's custom-game range, from ¼ minute to 180
+ * minutes of initial time and up to 180 s of increment.
+ */
+export const TIME_CONTROL_LIMITS = { initial: { min: 15, max: 180 * 60 }, increment: { min: 0, max: 180 } } as const;

@@ -19,6 +19,7 @@ import type {
   ratingChangeSchema,
   promotionPieceSchema,
   serverMessageSchema,
+  timeControlSchema,
   timersSchema,
   winnerSchema,
   wireMoveSchema,
@@ -30,6 +31,7 @@ export type PromotionPiece = z.infer<typeof promotionPieceSchema>;
 export type WireMove = z.infer<typeof wireMoveSchema>;
 export type Timers = z.infer<typeof timersSchema>;
 export type ClocksMs = z.infer<typeof clocksMsSchema>;
+export type TimeControl = z.infer<typeof timeControlSchema>;
 export type GameEndReason = z.infer<typeof gameEndReasonSchema>;
 export type CurrentState = z.infer<typeof currentStateSchema>;
 export type AiGameOptions = z.infer<typeof aiGameOptionsSchema>;

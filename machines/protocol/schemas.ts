@@ -15,7 +15,7 @@
  * the k6 scripts all import from here (the k6 scripts and the client import types only).
  */
 import { z } from 'zod';
-import { AI_DIFFICULTY } from './constants';
+import { AI_DIFFICULTY, TIME_CONTROL_LIMITS } from './constants';
 
 // ---------------------------------------------------------------------------
 // Shared parts
@@ -74,6 +74,25 @@ export const playerRatingSchema = z.object({ rating: z.number(), provisional: z.
 
 /** Both players' ratings at the start of a game: null for a guest (unrated). */
 export const gameRatingsSchema = z.object({ white: playerRatingSchema.nullable(), black: playerRatingSchema.nullable() });
+
+/**
+ * A time control (additive): the initial time and the Fischer increment, in whole seconds, as
+ * lichess's game export gives them (`{ initial: 300, increment: 3 }` is "5+3"). Anything that
+ * takes one and is given none plays 10+0 (machines/game/timeControl.ts).
+ */
+const { initial: INITIAL, increment: INCREMENT } = TIME_CONTROL_LIMITS;
+export const timeControlSchema = z.strictObject({
+  initial: z
+    .number({ error: 'must be a number of seconds' })
+    .int({ error: 'must be a whole number of seconds' })
+    .min(INITIAL.min, { error: `must be from ${INITIAL.min} to ${INITIAL.max} seconds` })
+    .max(INITIAL.max, { error: `must be from ${INITIAL.min} to ${INITIAL.max} seconds` }),
+  increment: z
+    .number({ error: 'must be a number of seconds' })
+    .int({ error: 'must be a whole number of seconds' })
+    .min(INCREMENT.min, { error: `must be from ${INCREMENT.min} to ${INCREMENT.max} seconds` })
+    .max(INCREMENT.max, { error: `must be from ${INCREMENT.min} to ${INCREMENT.max} seconds` }),
+});
 
 /** The position a rejoining player gets in `gameStart` / `aiGameStart`. */
 export const currentStateSchema = z.object({

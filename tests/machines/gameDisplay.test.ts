@@ -41,6 +41,7 @@ describe('game input checks', () => {
   it('fills the documented defaults', () => {
     expect(resolveSettings(base)).toEqual({
       clockMs: 600_000,
+      incrementMs: 0,
       firstMoveDeadlineMs: 30_000,
       graceMs: { white: 40_000, black: 40_000 },
       lag: { perMoveCapMs: 1_000, initialBankMs: 3_000, bankCapMs: 7_000, refillPerMoveMs: 1_000 },
@@ -54,6 +55,7 @@ describe('game input checks', () => {
     expect(() => resolveSettings({ ...base, black: { id: 'a', name: 'A again' } })).toThrow(/different players/);
     expect(() => resolveSettings({ ...base, clockMs: -1 })).toThrow(/clockMs must be/);
     expect(() => resolveSettings({ ...base, clockMs: 0 })).toThrow(/clockMs must be > 0/);
+    expect(() => resolveSettings({ ...base, incrementMs: -1 })).toThrow(/incrementMs must be/);
     expect(() => resolveSettings({ ...base, gameId: '' })).toThrow(/gameId/);
     expect(() => resolveSettings({ ...base, lag: { perMoveCapMs: Number.NaN } })).toThrow(/lag.perMoveCapMs/);
     expect(() => resolveSettings({ ...base, maxPlies: 0 })).toThrow(/maxPlies/);

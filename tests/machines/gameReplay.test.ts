@@ -1,5 +1,5 @@
 /**
- * Replay is exact: 2,000 seeded random games (moves good and bad, draw offers, disconnections,
+ * Replay is exact: 2,000 seeded random games, half of them with an increment (moves good and bad, draw offers, disconnections,
  * resignations, time running out, first-move deadlines missed) through the live game actor. After
  * every command the state the log's entries lead to (folded with the pure step from a JSON copy
  * of the log, as a restarted server would read it) is the actor's state, byte for byte; at the
@@ -54,6 +54,8 @@ function randomInput(rnd: () => number, n: number): Partial<GameInput> {
     startedAt: Math.floor(rnd() * 1e9),
     ...(rnd() < 0.15 ? { maxPlies: 4 + Math.floor(rnd() * 40) } : {}),
     ...(startFen ? { startFen } : {}),
+    // half the games have a Fischer increment (0 to 3 s)
+    ...(rnd() < 0.5 ? { incrementMs: Math.floor(rnd() * 4) * 1_000 } : {}),
   };
 }
 

@@ -1,0 +1,84 @@
+/**
+ * Time controls: what a game's clocks start from, how a time control is written ("5+3",
+ * "½+0"), which speed it is (its ratings are kept per speed), and the pools players pick from.
+ * Every rule here is lichess's (scalachess Clock.Config and Speed), read from its source.
+ */
+import type { TimeControl } from '../protocol/messages';
+import { DEFAULT_CLOCK_MS } from './defaults';
+
+export type { TimeControl };
+
+/** The time control of a game given none: today's 10-minute game, 10+0. */
+export const DEFAULT_TIME_CONTROL: TimeControl = { initial: DEFAULT_CLOCK_MS / 1000, increment: 0 };
+
+/**
+ * The pools of the multiplayer screen: lichess's eleven quick pairings, with 10+0, the site's
+ * default (and the spec's 10-minute game), first.
+ */
+export const POOLS: readonly TimeControl[] = [
+  { initial: 600, increment: 0 },
+  { initial: 60, increment: 0 },
+  { initial: 120, increment: 1 },
+  { initial: 180, increment: 0 },
+  { initial: 180, increment: 2 },
+  { initial: 300, increment: 0 },
+  { initial: 300, increment: 3 },
+  { initial: 600, increment: 5 },
+  { initial: 900, increment: 10 },
+  { initial: 1800, increment: 0 },
+  { initial: 1800, increment: 20 },
+];
+
+export const SPEEDS = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical'] as const;
+export type Speed = (typeof SPEEDS)[number];
+
+/** The names players know the speeds by. */
+export const SPEED_NAMES: Record<Speed, string> = {
+  ultraBullet: 'UltraBullet',
+  bullet: 'Bullet',
+  blitz: 'Blitz',
+  rapid: 'Rapid',
+  classical: 'Classical',
+};
+
+/** A game's expected length in seconds, as lichess estimates it: initial + 40 x increment. */
+export function estimatedSeconds(tc: TimeControl): number {
+  return tc.initial + 40 * tc.increment;
+}
+
+/** The speed of a time control by its estimated length (lichess Speed: under 30 s, 180 s, 480 s, 1,500 s). */
+export function speedOf(tc: TimeControl): Speed {
+  const seconds = estimatedSeconds(tc);
+  if (seconds < 30) return 'ultraBullet';
+  if (seconds < 180) return 'bullet';
+  if (seconds < 480) return 'blitz';
+  if (seconds < 1500) return 'rapid';
+  return 'classical';
+}
+
+/** The initial time as lichess writes it: whole minutes, ¼ ½ ¾ of one, 1.5, else minutes to two places. */
+function minutesText(initialSeconds: number): string {
+  if (initialSeconds % 60 === 0) return String(initialSeconds / 60);
+  const fractions: Record<number, string> = { 15: '¼', 30: '½', 45: '¾', 90: '1.5' };
+  return fractions[initialSeconds] ?? String(Math.round((initialSeconds / 60) * 100) / 100);
+}
+
+/** "5+3", "½+0": minutes and increment seconds, as lichess shows a time control. */
+export function timeControlText(tc: TimeControl): string {
+  return `${minutesText(tc.initial)}+${tc.increment}`;
+}
+
+/** A stable key of a time control (pools and lobby lists are keyed by it): "300+3". */
+export function timeControlKey(tc: TimeControl): string {
+  return `${tc.initial}+${tc.increment}`;
+}
+
+/** Whether two time controls are the same. */
+export function sameTimeControl(a: TimeControl, b: TimeControl): boolean {
+  return a.initial === b.initial && a.increment === b.increment;
+}
+
+/** The game input's clock fields for a time control. */
+export function clockOf(tc: TimeControl): { clockMs: number; incrementMs: number } {
+  return { clockMs: tc.initial * 1000, incrementMs: tc.increment * 1000 };
+}
