@@ -53,8 +53,12 @@ export class SiteMatchmaking implements MatchmakingPort {
     this.hub.forgetIfIdle(session);
   }
 
-  /** A search from a player on another node (this node runs the pool). */
+  /**
+   * A search from a player on another node. When the role has moved on from this node, it goes
+   * to the holder: a pool that no longer runs here must not keep players the next one pairs too.
+   */
   remoteJoin(from: string, playerId: string, kind: 'guest' | 'account', name: string): void {
+    if (!this.runsHere) return this.publish(this.matchmaker(), { k: 'join', n: from, p: playerId, kind, name });
     const session = this.hub.seat(playerId, kind);
     if (session.ws) return; // the player's socket is here now; its own search counts
     socketOn(session, from);
@@ -69,16 +73,44 @@ export class SiteMatchmaking implements MatchmakingPort {
 
   /**
    * The role moved: searching players of this node go to the new holder (or into this node's
-   * pool when it is the new holder); a former holder's pool is emptied of this node's players.
+   * pool when it is the new holder); a former holder's pool is emptied of every player, so that
+   * it pairs nobody the new holder may pair too (other nodes' players are sent there by their
+   * own nodes, which see the role move as well).
    */
   matchmakerChanged(previous: string): void {
-    const wasHere = previous === this.node;
+    if (previous === this.node) {
+      for (const session of [...this.hub.players.values()]) if (!session.ws && session.node) this.local.leave(session, false);
+    }
+    this.searchAgain(previous === this.node);
+  }
+
+  /**
+   * This node's searching players search again with the holder: after the role moved, or after
+   * this node's lease lapsed (the holder may have counted its players gone and dropped them).
+   */
+  searchAgain(leavingLocalPool = false): void {
     for (const session of this.hub.players.values()) {
       if (!session.ws || !session.queued) continue;
       const name = session.name ?? '';
-      if (wasHere) this.local.leave(session, false);
+      if (leavingLocalPool) this.local.leave(session, false);
       session.queued = false;
       this.join(session, name);
     }
+  }
+
+  /** A player whose pairing fell through searches on: from here, or from the node of their socket. */
+  searchOn(session: PlayerSession): void {
+    const name = session.name ?? '';
+    if (session.ws) return this.join(session, name);
+    if (session.node) this.remoteJoin(session.node, session.id, session.kind, name);
+  }
+
+  /**
+   * Another node started a game for the player (socket here): their search is over, and they
+   * leave this node's pool too if it holds them (the role moved while the pairing was on its way).
+   */
+  foundElsewhere(session: PlayerSession): void {
+    if (session.queued && this.runsHere) this.local.leave(session, false);
+    session.queued = false;
   }
 }

@@ -64,7 +64,10 @@ export class ClusterNode implements RoundsElsewhere {
   matchmaking!: SiteMatchmaking;
   /** spectators of games played on other nodes, and other nodes' spectators of this node's games */
   private watching?: SiteWatching;
-  /** nodes seen dead (their leases expired); a node's id is never used again */
+  /**
+   * nodes whose lease expired, as last seen; a node that renews its lease again (it was held up,
+   * or Redis was) is live again and leaves this set
+   */
   private readonly deadNodes = new Set<string>();
   /** dead nodes whose games are being taken over now */
   private readonly takingOver = new Set<string>();
@@ -85,9 +88,10 @@ export class ClusterNode implements RoundsElsewhere {
     this.log = new SharedGameLog(db, { commitSeconds: metrics.logCommitSeconds, bytesWritten: metrics.logBytes }, logger.child({ part: 'game-log' }), (lost) => this.dropGames(lost, 'fenced'));
     this.aiGames = new SiteAiGames(this.node, this.log, this.ownership, hub, (n, m) => this.publish(n, m), metrics, logger.child({ part: 'ai-games' }));
     this.membership = new Membership(this.node, redis, this.keys, logger, () => hub.playersOnline, {
-      leaseLapsed: () => void this.checkOwnership(),
+      leaseLapsed: () => this.leaseLapsed(),
       deadNodes: (nodes) => {
         for (const n of nodes) {
+          if (!this.deadNodes.has(n)) this.logger.warn({ dead: n }, 'node lease expired: its players are gone and its games are taken over');
           this.deadNodes.add(n);
           this.watching?.nodeGone(n);
           void this.takeOver(n);
@@ -95,6 +99,7 @@ export class ClusterNode implements RoundsElsewhere {
       },
       matchmakerChanged: (holder, previous) => this.matchmakerChanged(holder, previous),
       beat: (live) => {
+        this.nodesBack(live);
         this.playersOfDeadNodesGone();
         void this.findMovedGames(live);
         void this.watching?.findMovedGames(live);
@@ -235,7 +240,7 @@ export class ClusterNode implements RoundsElsewhere {
       this.publish(owner, { k: 'gone', n: this.node, p: playerId });
       return;
     }
-    s.queued = false;
+    this.matchmaking.foundElsewhere(s);
     playElsewhere(s, { id: gameId, owner });
     this.publish(owner, { k: 'here', n: this.node, p: playerId });
   }
@@ -249,8 +254,10 @@ export class ClusterNode implements RoundsElsewhere {
 
   private playerGone(playerId: string, from: string): void {
     const s = this.hub.session(playerId);
-    if (!s || !this.rounds.presence.left(s, from)) return;
+    if (!s || s.node !== from) return;
+    // out of the pool while the session still says where the search came from
     if (s.queued) this.matchmaking.remoteLeave(from, playerId);
+    this.rounds.presence.left(s, from);
     this.hub.forgetIfIdle(s);
   }
 
@@ -266,6 +273,31 @@ export class ClusterNode implements RoundsElsewhere {
     const { previous, game, order } = await this.ownership.socketOpened(playerId);
     if (previous && previous !== this.node) this.publish(previous, { k: 'replace', n: this.node, p: playerId, o: order });
     return { elsewhere: game && game.owner !== this.node ? game : null, order };
+  }
+
+  /**
+   * Nodes seen dead whose lease holds again (held up past it, by load or by Redis) are live: their
+   * players are no longer counted gone at each beat (the node itself tells them here again).
+   */
+  private nodesBack(live: ReadonlySet<string>): void {
+    for (const n of this.deadNodes) {
+      if (!live.has(n)) continue;
+      this.deadNodes.delete(n);
+      this.logger.warn({ node: n }, 'node lease renewed again after it expired: the node is live');
+    }
+  }
+
+  /**
+   * This node's lease had lapsed: another node may have taken its games (they are dropped here),
+   * and the others may have seen it dead and counted its players gone, from their games and from
+   * the pool. Its players are shown here again: each game played elsewhere hears they are here and
+   * shows where it stands, each search goes to the pool again, each watched game is asked again.
+   */
+  private leaseLapsed(): void {
+    void this.checkOwnership();
+    this.resyncRemoteGames();
+    this.matchmaking?.searchAgain();
+    this.watching?.resync();
   }
 
   /**
@@ -364,14 +396,22 @@ export class ClusterNode implements RoundsElsewhere {
       const s = this.hub.seat(p.id, p.kind);
       s.name = p.name;
       s.rating = p.rating;
-      s.queued = false;
+      this.matchmaking.foundElsewhere(s);
       if (!s.ws) socketOn(s, p.node === this.node ? null : p.node);
       return s;
     };
     const w = seat(white);
     const b = seat(black);
-    if (w.game || b.game || w.remoteGame || b.remoteGame || !this.games.start(w, b)) {
-      this.logger.warn({ white: white.id, black: black.id }, 'paired game not started here: a player is busy or gone');
+    const busy = (s: PlayerSession) => Boolean(s.game || s.remoteGame);
+    if (busy(w) || busy(b)) {
+      // paired by a pool that was giving its role up while another paired one of them: whoever
+      // is free searches on
+      this.logger.warn({ white: white.id, black: black.id }, 'paired game not started here: a player is in a game already; the other searches on');
+      for (const s of [w, b]) if (!busy(s)) this.matchmaking.searchOn(s);
+      return;
+    }
+    if (!this.games.start(w, b)) {
+      this.logger.warn({ white: white.id, black: black.id }, 'paired game not started here');
       for (const s of [w, b]) this.hub.sendTo(s, { type: 'matchmakingStatus', status: 'idle', message: 'The game could not be started. Please search again.' });
     }
   }

@@ -169,10 +169,10 @@ export class Matchmaking {
             this.queued--;
           }
         }
-        if (!white || !black || white.game || black.game || white.id === black.id) {
+        if (!white || !black || white.game || black.game || white.remoteGame || black.remoteGame || white.id === black.id) {
           this.log.warn({ white: e.white.id, black: e.black.id }, 'pairing dropped: a player is gone or busy');
           // put whoever is still waiting back in the pool
-          for (const s of [white, black]) if (s && this.hub.connected(s) && !s.game) this.join(s, s.name ?? e.white.name);
+          for (const s of [white, black]) if (s && this.hub.connected(s) && !s.game && !s.remoteGame) this.join(s, s.name ?? e.white.name);
           return;
         }
         white.name = e.white.name;
