@@ -20,6 +20,7 @@ const Stats = lazy(() => import('./screens/chess/Stats'));
 const Profile = lazy(() => import('./screens/archive/Profile'));
 const Leaderboard = lazy(() => import('./screens/archive/Leaderboard'));
 const GameReplay = lazy(() => import('./screens/archive/GameReplay'));
+const Settings = lazy(() => import('./screens/Settings'));
 
 const guarded = (el: ReactNode) => <RequireIdentity>{el}</RequireIdentity>;
 
@@ -44,7 +45,7 @@ export function App() {
           <Route path="/@/:username" element={<Profile />} />
           <Route path="/leaderboard" element={<Leaderboard />} />
           <Route path="/game/:id" element={<GameReplay />} />
-          <Route path="/settings" element={<Navigate to="/chess" replace />} />
+          <Route path="/settings" element={<Settings />} />
           <Route path="/profile-setup" element={guarded(<ProfileSetup />)} />
           <Route path="/notifications" element={guarded(<NotificationPermission />)} />
           <Route path="*" element={<Navigate to="/" replace />} />

@@ -3,7 +3,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import './styles.css';
 import { startInspector } from './app/inspector';
 import { startServices } from './app/services';
-import { resolveInitialIdentity } from './app/auth';
+import { followAccountPreferences, resolveInitialIdentity } from './app/auth';
 import { App } from './App';
 import { StartupFailure } from './screens/StartupFailure';
 
@@ -14,6 +14,7 @@ async function boot(root: Root): Promise<void> {
   try {
     await startInspector();
     startServices();
+    followAccountPreferences();
     resolveInitialIdentity();
     root.render(
       <StrictMode>

@@ -1,6 +1,7 @@
 /**
- * The player's choices for the game screen, remembered per device: board colours, piece set,
- * sound on or off. Anything unknown read back from storage falls back to the default.
+ * The player's settings (docs/product.md, Settings): board colours, piece set, sound, premoves,
+ * move confirmation on a phone, zen mode. Remembered per device and, signed in, in the account
+ * (user_metadata.preferences). Anything unknown read back falls back to the default.
  */
 export const BOARD_THEMES = ['brown', 'blue', 'green'] as const;
 export const PIECE_SETS = ['cburnett', 'glyph'] as const;
@@ -12,18 +13,37 @@ export interface PlayPreferences {
   board: BoardTheme;
   pieces: PieceSet;
   muted: boolean;
+  /** queue a move while the opponent thinks */
+  premoves: boolean;
+  /** on a phone, a move made on the board waits for Confirm (a slip of the finger is not played) */
+  confirmMovesOnPhone: boolean;
+  /** the game screen shows the board, the clocks and the moves only: no names, ratings or site header */
+  zen: boolean;
 }
 
-export const DEFAULT_PREFERENCES: PlayPreferences = { board: 'brown', pieces: 'cburnett', muted: false };
+export const DEFAULT_PREFERENCES: PlayPreferences = {
+  board: 'brown', pieces: 'cburnett', muted: false, premoves: true, confirmMovesOnPhone: false, zen: false,
+};
+
+const FLAGS = ['muted', 'premoves', 'confirmMovesOnPhone', 'zen'] as const;
 
 const isOneOf = <T extends string>(list: readonly T[], v: unknown): v is T => typeof v === 'string' && (list as readonly string[]).includes(v);
 
 /** Stored preferences with every field checked; bad or missing fields take the default. */
 export function readPreferences(stored: unknown): PlayPreferences {
   const o = (stored && typeof stored === 'object' ? stored : {}) as Record<string, unknown>;
+  const flag = (k: (typeof FLAGS)[number]) => (typeof o[k] === 'boolean' ? o[k] : DEFAULT_PREFERENCES[k]);
   return {
     board: isOneOf(BOARD_THEMES, o.board) ? o.board : DEFAULT_PREFERENCES.board,
     pieces: isOneOf(PIECE_SETS, o.pieces) ? o.pieces : DEFAULT_PREFERENCES.pieces,
-    muted: typeof o.muted === 'boolean' ? o.muted : DEFAULT_PREFERENCES.muted,
+    muted: flag('muted'),
+    premoves: flag('premoves'),
+    confirmMovesOnPhone: flag('confirmMovesOnPhone'),
+    zen: flag('zen'),
   };
+}
+
+/** Whether two sets of preferences say the same. */
+export function samePreferences(a: PlayPreferences, b: PlayPreferences): boolean {
+  return a.board === b.board && a.pieces === b.pieces && FLAGS.every((k) => a[k] === b[k]);
 }

@@ -18,6 +18,13 @@ describe('home and guards', () => {
     await page.goto(site().url);
     await expect.poll(() => page.getByTestId('player-count').textContent(), { timeout: 15_000 }).toMatch(/^1 Player Online$/);
     for (const name of ['Play as Guest', 'Login', 'Register']) await page.getByRole('link', { name }).waitFor();
+    // the leaderboard and the settings are one click away, on home and in the header
+    const menu = page.getByRole('navigation', { name: 'Main menu' });
+    const header = page.getByRole('navigation', { name: 'Site' });
+    for (const name of ['Leaderboard', 'Settings']) {
+      await menu.getByRole('link', { name }).waitFor();
+      await header.getByRole('link', { name }).waitFor();
+    }
     expect(await page.getByRole('link', { name: 'Play Chess' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Logout' }).count()).toBe(0);
     await page.getByText('Version 1.0.0').waitFor();
@@ -62,8 +69,8 @@ describe('home and guards', () => {
     await page.waitForURL(`${site().url}/chess/stats`);
     await page.getByRole('heading', { name: 'Your Chess Stats' }).waitFor();
     await page.getByText('No games played yet. Start playing to build your history!').waitFor();
-    // /settings goes to the mode chooser
-    await page.goto(`${site().url}/settings`);
+    // the header's Play goes to the mode chooser
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Play' }).click();
     await page.waitForURL(`${site().url}/chess`);
     await page.getByRole('heading', { name: 'Game Modes' }).waitFor();
     await page.getByText('Coming Soon').waitFor();

@@ -5,6 +5,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { getConnection, getIdentity } from './services';
 import { forgetHistoryOf } from './history';
+import { followAccount } from './preferences';
+import type { PlayPreferences } from '../../../machines/client/preferences';
 import { clearSocketIdentity, loadSocketIdentity } from './storage';
 import type { AuthEventName, AuthUser } from '../../../machines/client/identity';
 
@@ -95,4 +97,25 @@ export async function signOut(): Promise<void> {
       console.error('sign out failed', err);
     }
   }
+}
+
+/** Saves the settings in the signed-in account (`user_metadata.preferences`). */
+async function writeAccountPreferences(preferences: PlayPreferences): Promise<void> {
+  const client = await loadAuthClient();
+  const { error } = (await client?.auth.updateUser({ data: { preferences } })) ?? { error: null };
+  if (error) console.error('could not save the settings in the account', error);
+}
+
+/**
+ * A signed-in player's settings are the account's: at sign-in the account's (when it has any)
+ * replace the device's, and every change is saved in the account too.
+ */
+export function followAccountPreferences(): void {
+  let userId: string | null = null;
+  getIdentity().subscribe((s) => {
+    const user = s.context.user;
+    if ((user?.id ?? null) === userId) return;
+    userId = user?.id ?? null;
+    followAccount(user?.user_metadata?.preferences, user ? (p) => void writeAccountPreferences(p) : null);
+  });
 }

@@ -3,6 +3,17 @@ import { loadNotificationSettings } from './storage';
 
 export const VIBRATION_PATTERN = [200, 100, 200];
 
+/**
+ * What the site notifies, and nothing else (the game screen's `notify` events,
+ * machines/client/multiplayerGame.ts): the pages that offer notifications promise this list.
+ */
+export const NOTIFIED_EVENTS = [
+  'An opponent is found and your game starts',
+  "Your opponent has moved and it's your turn",
+  'Your opponent offers a draw',
+  'Your game ends',
+] as const;
+
 export function notificationsSupported(): boolean {
   return typeof window !== 'undefined' && 'Notification' in window;
 }

@@ -4,9 +4,10 @@
  * animate over 300 ms; drags start after 5 px. A king may castle by going onto its own rook.
  * With `premoveColor` set the player may queue one move while the opponent thinks: it is played
  * the moment the position comes back with the player to move, and dropped if it is illegal then;
- * a right click cancels it.
+ * a right click cancels it. Premoves can be turned off in the settings; so can, on a phone, the
+ * confirmation a board move then waits for (Confirm plays it, Cancel puts the piece back).
  */
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Chessground } from '@lichess-org/chessground';
 import type { Api } from '@lichess-org/chessground/api';
 import type { Config } from '@lichess-org/chessground/config';
@@ -15,7 +16,11 @@ import '@lichess-org/chessground/assets/chessground.base.css';
 import '@lichess-org/chessground/assets/chessground.cburnett.css';
 import type { Color } from '../../../machines/protocol/messages';
 import { asKingMove, boardDests, positionOf } from '../../../machines/client/engine';
-import '../app/preferences';
+import { usePreferences } from '../app/preferences';
+
+/** A phone: a narrow screen or a finger for a pointer (where a slip plays the wrong square). */
+const PHONE_QUERY = '(max-width: 600px), (pointer: coarse)';
+const onPhone = () => typeof matchMedia === 'function' && matchMedia(PHONE_QUERY).matches;
 
 export const ANIMATION_MS = 300;
 export const DRAG_THRESHOLD_PX = 5;
@@ -36,11 +41,11 @@ export interface BoardProps {
   arrows?: readonly [string, string][];
 }
 
-function configFor(p: BoardProps): Config {
+function configFor(p: BoardProps, premoves: boolean): Config {
   const game = positionOf(p.fen);
   const turn = game.turn();
   const canMove = p.movableColor !== null && p.movableColor === turn;
-  const premove = !canMove && p.premoveColor != null && p.premoveColor !== turn;
+  const premove = premoves && !canMove && p.premoveColor != null && p.premoveColor !== turn;
   return {
     fen: p.fen,
     orientation: p.orientation,
@@ -53,15 +58,18 @@ function configFor(p: BoardProps): Config {
       dests: canMove ? (boardDests(p.fen) as Map<Key, Key[]>) : new Map(),
       showDests: true,
     },
-    premovable: { enabled: premove || canMove },
+    premovable: { enabled: premove || (premoves && canMove) },
   };
 }
 
 export function Board(props: BoardProps) {
   const el = useRef<HTMLDivElement>(null);
   const api = useRef<Api | null>(null);
-  const latest = useRef(props);
-  latest.current = props;
+  const prefs = usePreferences();
+  const latest = useRef({ props, prefs });
+  latest.current = { props, prefs };
+  /** a move made on a phone with confirmation on, waiting for Confirm or Cancel */
+  const [unconfirmed, setUnconfirmed] = useState<{ from: string; to: string } | null>(null);
   /** the move handed to the app early, so the deferred chessground callback skips it */
   const handedOver = useRef<string | null>(null);
   /** the board placement as the app last set it */
@@ -71,11 +79,13 @@ export function Board(props: BoardProps) {
     if (!el.current) return;
     const moved = (from: string, to: string) => {
       performance.mark('board:user-move');
-      const move = asKingMove(latest.current.fen, from, to);
-      latest.current.onMove(move.from, move.to);
+      const { props: p, prefs: pr } = latest.current;
+      const move = asKingMove(p.fen, from, to);
+      if (pr.confirmMovesOnPhone && onPhone()) setUnconfirmed(move);
+      else p.onMove(move.from, move.to);
     };
     const cg = Chessground(el.current, {
-      ...configFor(latest.current),
+      ...configFor(latest.current.props, latest.current.prefs.premoves),
       coordinates: true,
       autoCastle: true,
       highlight: { lastMove: true, check: true },
@@ -84,7 +94,7 @@ export function Board(props: BoardProps) {
       selectable: { enabled: true },
       drawable: { enabled: false },
       movable: {
-        ...configFor(latest.current).movable,
+        ...configFor(latest.current.props, latest.current.prefs.premoves).movable,
         events: {
           // chessground calls this in a setTimeout, i.e. after it has painted the move; the
           // listeners below usually hand the move over earlier, in the input event itself
@@ -133,14 +143,28 @@ export function Board(props: BoardProps) {
   useLayoutEffect(() => {
     const cg = api.current;
     if (!cg) return;
-    cg.set(configFor(props));
+    cg.set(configFor(props, prefs.premoves));
     boardFen.current = props.fen.split(' ')[0];
+    setUnconfirmed(null);
     performance.mark('board:synced');
     // a queued premove is played as soon as the player is to move (chessground drops it if illegal)
     if (props.movableColor !== null && props.movableColor === positionOf(props.fen).turn()) cg.playPremove();
     else if (props.premoveColor == null) cg.cancelPremove();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [props.fen, props.orientation, props.movableColor, props.premoveColor, props.lastMove?.[0], props.lastMove?.[1], props.version]);
+  }, [props.fen, props.orientation, props.movableColor, props.premoveColor, props.lastMove?.[0], props.lastMove?.[1], props.version, prefs.premoves]);
+
+  const confirm = () => {
+    if (!unconfirmed) return;
+    setUnconfirmed(null);
+    props.onMove(unconfirmed.from, unconfirmed.to);
+  };
+  const cancel = () => {
+    setUnconfirmed(null);
+    const cg = api.current;
+    if (!cg) return;
+    cg.set(configFor(props, prefs.premoves));
+    boardFen.current = props.fen.split(' ')[0];
+  };
 
   const arrowKey = (props.arrows ?? []).map((a) => a.join('')).join(' ');
   useLayoutEffect(() => {
@@ -151,6 +175,12 @@ export function Board(props: BoardProps) {
   return (
     <div className="board-frame">
       <div ref={el} className="board" role="img" aria-label={props.label} data-testid="board" data-orientation={props.orientation} />
+      {unconfirmed && (
+        <div className="move-confirm" role="group" aria-label={`Confirm the move ${unconfirmed.from}-${unconfirmed.to}`}>
+          <button type="button" className="btn btn-primary" onClick={confirm}>Confirm {unconfirmed.from}-{unconfirmed.to}</button>
+          <button type="button" className="btn btn-secondary" onClick={cancel}>Cancel</button>
+        </div>
+      )}
     </div>
   );
 }

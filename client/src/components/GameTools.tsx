@@ -28,7 +28,6 @@ export function downloadPgn(name: string, text: string): void {
 }
 
 export function GameTools({ fen, pgn, pgnFileName, onFlip }: GameToolsProps) {
-  const prefs = usePreferences();
   const [copied, setCopied] = useState<string | null>(null);
   const copyFen = () => {
     navigator.clipboard.writeText(fen).then(
@@ -45,19 +44,27 @@ export function GameTools({ fen, pgn, pgnFileName, onFlip }: GameToolsProps) {
         <button type="button" className="btn btn-small" onClick={() => downloadPgn(pgnFileName, pgn())}>Download PGN</button>
       </div>
       <p className="tools-note" role="status">{copied ?? ''}</p>
-      <div className="row">
-        <label className="select">Board
-          <select aria-label="Board colours" value={prefs.board} onChange={(e) => setPreferences(readPreferences({ ...prefs, board: e.target.value }))}>
-            {BOARD_THEMES.map((t) => <option key={t} value={t}>{BOARD_LABELS[t]}</option>)}
-          </select>
-        </label>
-        <label className="select">Pieces
-          <select aria-label="Piece set" value={prefs.pieces} onChange={(e) => setPreferences(readPreferences({ ...prefs, pieces: e.target.value }))}>
-            {PIECE_SETS.map((t) => <option key={t} value={t}>{PIECE_LABELS[t]}</option>)}
-          </select>
-        </label>
-      </div>
+      <div className="row"><ThemeFields /></div>
     </details>
+  );
+}
+
+/** The board colours and piece set, as chosen in the board tools and on the settings page. */
+export function ThemeFields() {
+  const prefs = usePreferences();
+  return (
+    <>
+      <label className="select">Board
+        <select aria-label="Board colours" value={prefs.board} onChange={(e) => setPreferences(readPreferences({ ...prefs, board: e.target.value }))}>
+          {BOARD_THEMES.map((t) => <option key={t} value={t}>{BOARD_LABELS[t]}</option>)}
+        </select>
+      </label>
+      <label className="select">Pieces
+        <select aria-label="Piece set" value={prefs.pieces} onChange={(e) => setPreferences(readPreferences({ ...prefs, pieces: e.target.value }))}>
+          {PIECE_SETS.map((t) => <option key={t} value={t}>{PIECE_LABELS[t]}</option>)}
+        </select>
+      </label>
+    </>
   );
 }
 

@@ -5,6 +5,7 @@ import { GuestImportOffer } from '../components/GuestImportOffer';
 import { getIdentity } from '../app/services';
 import { signOut } from '../app/auth';
 import { displayName } from '../../../machines/client/identity';
+import { useOwnProfilePath } from '../components/Header';
 
 export const VERSION = '1.0.0';
 
@@ -12,6 +13,7 @@ export function Home() {
   const navigate = useNavigate();
   const { state, name } = useSelector(getIdentity(), (s) => ({ state: s.value as string, name: displayName(s.context) }), (a, b) => a.state === b.state && a.name === b.name);
   const signedIn = state === 'guest' || state === 'authenticated';
+  const profile = useOwnProfilePath();
   return (
     <Page narrow>
       <GuestImportOffer />
@@ -23,7 +25,9 @@ export function Home() {
           {!signedIn && state !== 'resolving' && <Link className="btn btn-primary" to="/guest">Play as Guest</Link>}
           {signedIn && <Link className="btn btn-primary" to="/chess">Play Chess</Link>}
           {signedIn && <Link className="btn" to="/chess/stats">Your Stats</Link>}
-          {signedIn && <Link className="btn" to="/settings">Settings</Link>}
+          {profile && <Link className="btn" to={profile}>Your Profile</Link>}
+          <Link className="btn" to="/leaderboard">Leaderboard</Link>
+          <Link className="btn" to="/settings">Settings</Link>
           {!signedIn && state !== 'resolving' && <Link className="btn" to="/login">Login</Link>}
           {!signedIn && state !== 'resolving' && <Link className="btn" to="/register">Register</Link>}
           {signedIn && (

@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router-dom';
 import { Page } from '../components/Page';
-import { requestNotificationPermission, showNotification } from '../app/notifications';
+import { NOTIFIED_EVENTS, requestNotificationPermission, showNotification } from '../app/notifications';
 import { markNotificationPageSeen, saveNotificationSettings } from '../app/storage';
 
 export default function NotificationPermission() {
@@ -27,17 +27,15 @@ export default function NotificationPermission() {
           <strong>Your Move!</strong>
           <span>SwiftKnight42 played Nf3. It's your turn.</span>
         </div>
-        <p>We'll let you know when:</p>
+        <p>While the site is in another tab or window, we'll let you know when:</p>
         <ul className="reasons">
-          <li>It's your turn to move</li>
-          <li>You receive a message</li>
-          <li>You get challenged by a friend</li>
+          {NOTIFIED_EVENTS.map((e) => <li key={e}>{e}</li>)}
         </ul>
         <div className="stack">
           <button type="button" className="btn btn-primary" onClick={onOk}>Ok</button>
           <button type="button" className="btn btn-secondary" onClick={onNo}>No, thank you</button>
         </div>
-        <p className="note">You can change this later in your browser's site settings.</p>
+        <p className="note">You can change this later in Settings, or in your browser's site settings.</p>
       </section>
     </Page>
   );
