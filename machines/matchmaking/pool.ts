@@ -1,11 +1,14 @@
 /**
- * The 10-minute matchmaking pool as a pure step: `poolStep(state, command) -> { state, events }`.
+ * The matchmaking pools as a pure step: `poolStep(state, command) -> { state, events }`.
  * Time and chance come in with the commands (`at`, `roll`), so a pool is replayed exactly from
  * its commands and the XState actor that hosts it (`poolLogic`) reads no clock and no random
  * source. Rules (docs/matchmaking.md):
  *
- * - A player is its id: a second JOIN keeps the first place in line (and refreshes the name and
- *   rating), so nobody is paired with themselves.
+ * - A search names its pool, a time control (machines/game/timeControl.ts: 10+0, 3+2, ...), and
+ *   is paired only within it; a JOIN without one is the 10+0 pool's. A player waits in one pool
+ *   at a time: a search in another pool moves them there (to the back of its line).
+ * - A player is its id: a second JOIN in the same pool keeps the first place in line (and
+ *   refreshes the name and rating), so nobody is paired with themselves.
  * - Two players fit when either is unrated (a guest) or their ratings are within the rating
  *   window of the one who has waited longer. The window starts at ±100, widens by 50 every 5 s
  *   of waiting, and is open to anyone after 60 s: a small site must not keep a player waiting
@@ -15,6 +18,7 @@
  * - Colours: the command's `roll` in [0, 1): below 0.5, the longer waiter gets white.
  */
 import { fromTransition, type ActorRefFromLogic, type ActorScope, type TransitionSnapshot } from 'xstate';
+import { DEFAULT_TIME_CONTROL, sameTimeControl, type TimeControl } from '../game/timeControl';
 
 export interface QueuedPlayer {
   playerId: string;
@@ -23,6 +27,8 @@ export interface QueuedPlayer {
   rating: number | null;
   /** when the player joined, in the host's time base (ms) */
   since: number;
+  /** the pool: the time control the player searches for */
+  timeControl: TimeControl;
 }
 
 export interface PoolState {
@@ -31,7 +37,7 @@ export interface PoolState {
 }
 
 export type PoolCommand =
-  | { type: 'JOIN'; playerId: string; name: string; rating: number | null; at: number; roll: number }
+  | { type: 'JOIN'; playerId: string; name: string; rating: number | null; at: number; roll: number; timeControl?: TimeControl }
   | { type: 'LEAVE'; playerId: string; at: number }
   | { type: 'TICK'; at: number; roll: number };
 
@@ -43,7 +49,7 @@ export interface Seat {
 export type PoolEmitted =
   | { type: 'queued'; playerId: string }
   | { type: 'left'; playerId: string }
-  | { type: 'paired'; white: Seat; black: Seat };
+  | { type: 'paired'; white: Seat; black: Seat; timeControl: TimeControl };
 
 export const POOL_WINDOW = {
   /** ± rating difference accepted at once */
@@ -65,7 +71,7 @@ export function ratingWindow(waitedMs: number): number {
 
 /** Whether two players may be paired at `now` (`a` has waited at least as long as `b`). */
 export function fits(a: QueuedPlayer, b: QueuedPlayer, now: number): boolean {
-  if (a.playerId === b.playerId) return false;
+  if (a.playerId === b.playerId || !sameTimeControl(a.timeControl, b.timeControl)) return false;
   if (a.rating === null || b.rating === null) return true;
   return Math.abs(a.rating - b.rating) <= ratingWindow(now - Math.min(a.since, b.since));
 }
@@ -73,7 +79,8 @@ export function fits(a: QueuedPlayer, b: QueuedPlayer, now: number): boolean {
 function pairing(waiter: QueuedPlayer, other: QueuedPlayer, roll: number): PoolEmitted {
   const w = { id: waiter.playerId, name: waiter.name };
   const o = { id: other.playerId, name: other.name };
-  return roll < 0.5 ? { type: 'paired', white: w, black: o } : { type: 'paired', white: o, black: w };
+  const timeControl = waiter.timeControl;
+  return roll < 0.5 ? { type: 'paired', white: w, black: o, timeControl } : { type: 'paired', white: o, black: w, timeControl };
 }
 
 /** Pairs the queue in arrival order, each with the longest-waiting player that fits. */
@@ -95,17 +102,20 @@ function pairQueue(queue: readonly QueuedPlayer[], now: number, roll: number): {
 export function poolStep(state: PoolState, command: PoolCommand): { state: PoolState; events: readonly PoolEmitted[] } {
   switch (command.type) {
     case 'JOIN': {
+      const timeControl = command.timeControl ?? DEFAULT_TIME_CONTROL;
       const known = state.queue.find((p) => p.playerId === command.playerId);
-      if (known) {
+      if (known && sameTimeControl(known.timeControl, timeControl)) {
         const queue = state.queue.map((p) => (p === known ? { ...p, name: command.name, rating: command.rating } : p));
         return { state: { queue }, events: [{ type: 'queued', playerId: command.playerId }] };
       }
-      const newcomer: QueuedPlayer = { playerId: command.playerId, name: command.name, rating: command.rating, since: command.at };
-      const opponent = state.queue.find((p) => fits(p, newcomer, command.at));
+      // a search in another pool leaves the one the player waited in
+      const others = known ? state.queue.filter((p) => p !== known) : state.queue;
+      const newcomer: QueuedPlayer = { playerId: command.playerId, name: command.name, rating: command.rating, since: command.at, timeControl };
+      const opponent = others.find((p) => fits(p, newcomer, command.at));
       const queued: PoolEmitted = { type: 'queued', playerId: command.playerId };
-      if (!opponent) return { state: { queue: [...state.queue, newcomer] }, events: [queued] };
+      if (!opponent) return { state: { queue: [...others, newcomer] }, events: [queued] };
       return {
-        state: { queue: state.queue.filter((p) => p !== opponent) },
+        state: { queue: others.filter((p) => p !== opponent) },
         events: [queued, pairing(opponent, newcomer, command.roll)],
       };
     }
