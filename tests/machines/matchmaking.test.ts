@@ -19,7 +19,7 @@ function run(commands: PoolCommand[], start: PoolState = EMPTY_POOL): { state: P
 
 const join = (playerId: string, rating: number | null, at = 0, roll = 0.1): PoolCommand => ({ type: 'JOIN', playerId, name: playerId.toUpperCase(), rating, at, roll });
 
-const joinPool = (playerId: string, timeControl: TimeControl, at = 0): PoolCommand => ({ ...join(playerId, null, at), timeControl });
+const joinPool = (playerId: string, timeControl: TimeControl, at = 0): PoolCommand => ({ type: 'JOIN', playerId, name: playerId.toUpperCase(), rating: null, at, roll: 0.1, timeControl });
 
 describe('matchmaking pools', () => {
   it('pairs only within a pool; a search without one is the 10+0 pool\'s', () => {
