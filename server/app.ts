@@ -29,7 +29,7 @@ import { DEFAULT_CLOCK_MS, DEFAULT_CLOCK_REPORT_MS, DEFAULT_FIRST_MOVE_DEADLINE_
 import type { LagSettings } from '../machines/game/types';
 import type { ServerSettings } from './config';
 import { DEFAULT_ADMISSION_LIMITS, DEFAULT_IDENTIFICATION_LIMITS, SERVER_DEFAULTS, type AdmissionLimits, type IdentificationLimits, type WatchLimits } from './config/server';
-import { openGameJournal, type JournalDisk, type JournalSync, type OpenedJournal } from './game/journal';
+import { openGameJournal, type AiGameRecorder, type JournalDisk, type JournalSync, type OpenedJournal } from './game/journal';
 import { ClusterNode } from './cluster/node';
 import { openDb, type DbTimeouts } from './accounts/db';
 import { Spectators } from './realtime/spectators';
@@ -161,6 +161,26 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const spectators = new Spectators(app, opts.watch ?? SERVER_DEFAULTS.watch, () => games.current, Boolean(opts.accounts?.archive));
   // several nodes: other nodes' spectators of this node's games are told too
   const watchers = cluster ? cluster.spectate(spectators, () => games.current) : spectators;
+  // The slow parts of the start (the static files' compression, the AI engine's start: seconds)
+  // come before the journal is opened: the time from the journal's last sign of life until the
+  // games are resumed is given back to every clock, so that time is the restart's, and the
+  // resumed games go on only as the server listens (tests/server/restart-clock.test.ts).
+  const staticFiles = new StaticFiles(opts.staticDir ?? SERVER_DEFAULTS.staticDir, securityHeaders(opts.connectOrigins, opts.browserInspector));
+  if (!staticFiles.available) log.warn({ dir: staticFiles.dir }, 'client build not found; run "npm run build"');
+  const archive = opts.accounts?.archive;
+  const archiveQueue = archive ? new ArchiveQueue(archive, log.child({ part: 'archive' })) : null;
+  if (opts.ai) {
+    ai = await opts.ai({
+      // after the commit of what the message is about (the shared game log's, the journal's; at once without either)
+      send: (playerId: string, msg: ServerMessage) => (cluster?.log ?? durable?.journal ?? gameManager).afterCommit(() => hub.send(playerId, msg)),
+      logger: log.child({ part: 'ai' }),
+      inspect: opts.inspect,
+      recorder: cluster?.aiGames ?? (opts.durableDir ? recordedLater(() => durable?.journal) : undefined),
+      // the games' store writes, and (several nodes) the lease is sure
+      mayPlay: () => gameManager.mayPlay(),
+      ...(archiveQueue ? { onEnded: archiveAiGames(archiveQueue, (id) => archivedPlayer(hub, id)) } : {}),
+    });
+  }
   // several nodes: every game, multiplayer or against the AI, is in the shared game log instead
   const durable: OpenedJournal | undefined = opts.durableDir && !cluster
     ? openGameJournal(
@@ -195,8 +215,6 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const presence = new Presence(hub, gameManager, () => ai);
   heartbeat.start();
   games.current = gameManager;
-  const archive = opts.accounts?.archive;
-  const archiveQueue = archive ? new ArchiveQueue(archive, log.child({ part: 'archive' })) : null;
   // the game store keeps an ended game until it is archived; without an archive there is nothing to wait for
   const onEnded = archiveQueue
     ? archiveFinishedGames(
@@ -227,18 +245,6 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const pool = cluster ? cluster.sitePool(gameManager, matchmaking) : matchmaking;
   const identity = new GuestIdentity(opts.serverSecret ?? randomBytes(32).toString('base64url'));
 
-  if (opts.ai) {
-    ai = await opts.ai({
-      // after the commit of what the message is about (the shared game log's, the journal's; at once without either)
-      send: (playerId: string, msg: ServerMessage) => (cluster?.log ?? durable?.journal ?? gameManager).afterCommit(() => hub.send(playerId, msg)),
-      logger: log.child({ part: 'ai' }),
-      inspect: opts.inspect,
-      recorder: cluster?.aiGames ?? durable?.journal,
-      // the games' store writes, and (several nodes) the lease is sure
-      mayPlay: () => gameManager.mayPlay(),
-      ...(archiveQueue ? { onEnded: archiveAiGames(archiveQueue, (id) => archivedPlayer(hub, id)) } : {}),
-    });
-  }
   if (durable) resumeAiGames(ai, durable, log);
 
   const rounds = new Rounds(hub, gameManager, pool, presence, () => ai, metrics, log.child({ part: 'round' }), cluster);
@@ -331,8 +337,6 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       res.writeHeader('Content-Type', 'application/json').writeHeader('Cache-Control', 'no-store').end(JSON.stringify({ inspector: true }));
     });
   }
-  const staticFiles = new StaticFiles(opts.staticDir ?? SERVER_DEFAULTS.staticDir, securityHeaders(opts.connectOrigins, opts.browserInspector));
-  if (!staticFiles.available) log.warn({ dir: staticFiles.dir }, 'client build not found; run "npm run build"');
   app.any('/*', (res, req) => staticFiles.handle(res, req));
 
   const host = opts.host ?? SERVER_DEFAULTS.host;
@@ -395,6 +399,18 @@ function resumeAiGames(ai: AiService | undefined, durable: OpenedJournal, log: L
     return;
   }
   for (const game of durable.liveAi) ai.resumeGame(game);
+}
+
+/**
+ * The AI's recorder, made before the journal it records into is open (the AI starts first, see
+ * startServer): nothing is recorded before the server listens, by when the journal is open.
+ */
+function recordedLater(journal: () => AiGameRecorder | undefined): AiGameRecorder {
+  return {
+    aiStarted: (game) => journal()?.aiStarted(game),
+    aiMoved: (gameId, uci) => journal()?.aiMoved(gameId, uci),
+    aiEnded: (gameId) => journal()?.aiEnded(gameId),
+  };
 }
 
 /** The human side of a finished AI game as the archive keeps it: an account or a guest, by its seat. */

@@ -21,7 +21,7 @@
 import { COMMIT_WINDOW_MS, JOURNAL_SYNC, SYNC_INTERVAL_MS, type JournalSync } from '../config/server';
 
 export type { JournalSync };
-import { constants, fstatSync, closeSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, write, writeSync, existsSync } from 'node:fs';
+import { constants, fstatSync, statSync, closeSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, write, writeSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { shiftLog, type GameInput, type GameLog, type GameResult, type TimedCommand } from '../../machines/game';
@@ -396,7 +396,7 @@ export interface OpenedJournal {
   /** ended games the archive has yet to store, in this process's time base */
   unarchived: EndedLog[];
   damaged: DamagedGame[];
-  /** how much time the node was away (given back to every clock), ms */
+  /** how long the node was away: from the journal's last write (its file's time) until it was opened again, ms (for the log) */
   awayMs: number;
 }
 
@@ -415,6 +415,7 @@ export function openGameJournal(
   mkdirSync(dir, { recursive: true });
   const file = journalFile(dir);
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const lastWrite = existsSync(file) ? statSync(file).mtimeMs : Date.now();
   const found = readJournal(text);
   for (const d of found.damaged) log.error({ gameId: d.gameId, reason: d.reason }, 'game log damaged; the game is aborted');
   for (const u of found.unreadable) log.error({ line: u.line, reason: u.reason }, 'game journal record unreadable; skipped');
@@ -424,14 +425,16 @@ export function openGameJournal(
     renameSync(file, kept);
     log.warn({ file: kept }, 'the damaged journal is kept for inspection');
   }
+  // the logs' times are the old process's performance.now(): moved so that its last sign of life
+  // is now, which gives the time away back to every clock
   const now = performance.now();
-  const awayMs = Number.isFinite(found.lastAliveAt) ? now - found.lastAliveAt : 0;
-  const live = found.live.map((l) => shiftLog(l, awayMs));
-  const unarchived = found.unarchived.map((e) => ({ ...e, log: shiftLog(e.log, awayMs), at: e.at + awayMs }));
+  const shiftMs = Number.isFinite(found.lastAliveAt) ? now - found.lastAliveAt : 0;
+  const live = found.live.map((l) => shiftLog(l, shiftMs));
+  const unarchived = found.unarchived.map((e) => ({ ...e, log: shiftLog(e.log, shiftMs), at: e.at + shiftMs }));
   writeCompacted(dir, live, unarchived, found.liveAi, now);
   const journal = new GameJournal(dir, metrics, log, liveLogs, options);
   for (const e of unarchived) journal.keepUnarchived(e);
-  return { journal, live, liveAi: found.liveAi, unarchived, damaged: found.damaged, awayMs };
+  return { journal, live, liveAi: found.liveAi, unarchived, damaged: found.damaged, awayMs: Math.max(0, Date.now() - lastWrite) };
 }
 
 function journalFile(dir: string): string {
