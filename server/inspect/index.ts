@@ -42,12 +42,26 @@ function smallSnapshots(observer: Observer<InspectionEvent>): Observer<Inspectio
   };
 }
 
+/** How long start-up waits for the inspector's socket to the relay of this node. */
+const PUBLISHER_WAIT_MS = 10_000;
+
+async function relayFor(target: InspectTarget, logger: Logger): Promise<{ relay: Relay | null; url: string }> {
+  if ('url' in target) return { relay: null, url: target.url };
+  const relay = await startRelay({ ...target.relay, logger });
+  return { relay, url: relay.publishUrl };
+}
+
 export async function startInspection(target: InspectTarget, logger: Logger): Promise<Inspection> {
-  const relay = 'relay' in target ? await startRelay({ ...target.relay, logger }) : null;
-  const url = relay ? relay.publishUrl : (target as { url: string }).url;
+  const { relay, url } = await relayFor(target, logger);
   const { createWebSocketInspector } = await import('@statelyai/inspect');
   const inspector = createWebSocketInspector({ url, serialize: withSmallSnapshot });
   if (relay) {
+    // until its socket is open the inspector keeps only its last 200 messages: the games resumed
+    // at start are created once it is
+    let timer: NodeJS.Timeout | undefined;
+    const waited = await Promise.race([relay.publisherJoined.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), PUBLISHER_WAIT_MS)))]);
+    clearTimeout(timer);
+    if (!waited) logger.warn({ publish: relay.publishUrl, waitedMs: PUBLISHER_WAIT_MS }, 'XState inspector: its socket to the relay is not open yet; the first actors may be missing from the relay');
     logger.info({ url: relay.url, publish: relay.publishUrl }, `XState inspector: open ${relay.url} in a browser (one game: ${relay.url}?game=<id>)`);
   } else {
     logger.info({ url }, 'XState inspector: the actors stream to the relay at this address');

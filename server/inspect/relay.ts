@@ -36,6 +36,8 @@ export interface Relay {
   port: number;
   /** the running actors it knows of */
   liveActors(): number;
+  /** resolves once a node publishes to it */
+  publisherJoined: Promise<void>;
   close(): void;
 }
 
@@ -54,6 +56,8 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
   const sockets = new Set<WebSocket<Socket>>();
   const page = bridgePage();
   let refused = 0;
+  let publisherJoined!: () => void;
+  const joined = new Promise<void>((resolve) => (publisherJoined = resolve));
   const app = uws.App();
 
   function ingest(text: string): void {
@@ -84,7 +88,7 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
     open: (ws) => {
       sockets.add(ws);
       const { publisher, game } = ws.getUserData();
-      if (publisher) return;
+      if (publisher) return publisherJoined();
       for (const message of live.catchUp(game)) ws.send(message, false);
       ws.subscribe(game === null ? EVERY_GAME : gameTopic(game));
       log.info({ game, running: live.size }, 'inspector relay: a viewer joined');
@@ -108,6 +112,7 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
     publishUrl: `ws://${shownHost}:${port}${PUBLISH_PATH}`,
     port,
     liveActors: () => live.size,
+    publisherJoined: joined,
     close() {
       uws.us_listen_socket_close(listenSocket);
       for (const ws of sockets) ws.end(1001, 'the inspector relay is stopping');
