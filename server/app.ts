@@ -157,7 +157,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   );
   const pings = new LagPings(opts.pingIntervalMs ?? 15_000, { withFrame: metrics.lagPingsWithFrame, alone: metrics.lagPingsAlone });
   const hub = new Hub(app, opts.playerCountIntervalMs ?? 1000, pings);
-  const cluster = opts.cluster ? await openSite(opts.cluster, opts.durableDir ?? '', hub, metrics, log) : null;
+  const cluster = opts.cluster ? await openSite(opts.cluster, opts.durableDir ?? '', opts.journalSync, hub, metrics, log) : null;
   const spectators = new Spectators(app, opts.watch ?? SERVER_DEFAULTS.watch, () => games.current, Boolean(opts.accounts?.archive));
   // several nodes: other nodes' spectators of this node's games are told too
   const watchers = cluster ? cluster.spectate(spectators, () => games.current) : spectators;
@@ -421,7 +421,7 @@ function archivedPlayer(hub: Hub, playerId: string): ArchivedPlayer {
 }
 
 /** This node's place in a site of several nodes: its Redis link and the shared database. */
-async function openSite(site: SiteOptions, dataDir: string, hub: Hub, metrics: ServerMetrics, log: Logger): Promise<ClusterNode> {
+async function openSite(site: SiteOptions, dataDir: string, sync: JournalSync | undefined, hub: Hub, metrics: ServerMetrics, log: Logger): Promise<ClusterNode> {
   const db = await openDb({ dataDir, databaseUrl: site.databaseUrl, schema: site.databaseSchema, timeouts: site.dbTimeouts });
   let node: ClusterNode | null = null;
   const clusterMetrics = metrics.cluster({
@@ -430,6 +430,6 @@ async function openSite(site: SiteOptions, dataDir: string, hub: Hub, metrics: S
     redisRoundTripSeconds: () => (node?.membership.roundTripMs ?? 0) / 1000,
     redisUp: () => (node?.redisReachable ? 1 : 0),
   });
-  node = await ClusterNode.open({ redisUrl: site.redisUrl, prefix: site.prefix, db }, hub, clusterMetrics, log);
+  node = await ClusterNode.open({ redisUrl: site.redisUrl, prefix: site.prefix, db, sync }, hub, clusterMetrics, log);
   return node;
 }

@@ -8,6 +8,7 @@
  * Games against the AI are recorded, owned and taken over the same way (./aiGames.ts).
  * docs/operations.md ("Several nodes on Redis") describes the whole.
  */
+import type { JournalSync } from '../config/server';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Hub, PlayerSession, RemoteGame } from '../realtime/hub';
@@ -39,6 +40,8 @@ export interface ClusterOptions {
   prefix: string;
   /** the shared PostgreSQL database (accounts, archive and the game log) */
   db: Db;
+  /** how far a batch of the game log goes before its moves are sent (GAME_JOURNAL_SYNC; default interval): see SharedGameLog */
+  sync?: JournalSync;
 }
 
 /** What the socket layer does for messages that come from another node. */
@@ -81,11 +84,12 @@ export class ClusterNode implements RoundsElsewhere {
     private readonly metrics: ClusterMetrics,
     private readonly logger: Logger,
     prefix: string,
+    sync: JournalSync | undefined,
   ) {
     this.keys = new ClusterKeys(prefix);
     this.ownership = new Ownership(this.node, redis, this.keys);
     this.limits = new SharedLimits(redis.cmd, this.keys, logger);
-    this.log = new SharedGameLog(db, { commitSeconds: metrics.logCommitSeconds, bytesWritten: metrics.logBytes }, logger.child({ part: 'game-log' }), (lost) => this.dropGames(lost, 'fenced'));
+    this.log = new SharedGameLog(db, { commitSeconds: metrics.logCommitSeconds, bytesWritten: metrics.logBytes }, logger.child({ part: 'game-log' }), (lost) => this.dropGames(lost, 'fenced'), sync);
     this.aiGames = new SiteAiGames(this.node, this.log, this.ownership, hub, (n, m) => this.publish(n, m), metrics, logger.child({ part: 'ai-games' }));
     this.membership = new Membership(this.node, redis, this.keys, logger, () => hub.playersOnline, {
       leaseLapsed: () => this.leaseLapsed(),
@@ -121,7 +125,7 @@ export class ClusterNode implements RoundsElsewhere {
     });
     const node = 'n' + randomBytes(6).toString('hex');
     const redis = await openRedis(opts.redisUrl, node, logger);
-    return new ClusterNode(node, redis, opts.db, hub, metrics, logger.child({ part: 'cluster' }), opts.prefix);
+    return new ClusterNode(node, redis, opts.db, hub, metrics, logger.child({ part: 'cluster' }), opts.prefix, opts.sync);
   }
 
   /** The site's matchmaking as this node's sockets use it, around the node's own pool. */

@@ -17,6 +17,7 @@
  * node's time origin (wall-clock ms), so a node taking the game over moves every time into its
  * own time base.
  */
+import { JOURNAL_SYNC, type JournalSync } from '../config/server';
 import type { Logger } from 'pino';
 import { newGameLog, shiftLog, type GameInput, type GameLog, type GameResult, type TimedCommand } from '../../machines/game';
 import type { AiGameRecorder, GameRecorder } from '../game/journal';
@@ -37,15 +38,28 @@ CREATE TABLE IF NOT EXISTS game_log (
   PRIMARY KEY (game_id, seq)
 )`;
 
-/** One batch's rows; answers how many went in (one row back, whatever the batch's size). */
+/**
+ * One batch's rows, committed with the transaction's synchronous_commit set to $5 (the level, see
+ * SYNCHRONOUS_COMMIT); answers how many went in (one row back, whatever the batch's size).
+ */
 const INSERT_SQL = `
-WITH added AS (
+WITH level AS (SELECT set_config('synchronous_commit', $5, true)),
+added AS (
   INSERT INTO game_log (game_id, seq, origin, body)
-  SELECT * FROM unnest($1::text[], $2::int[], $3::float8[], $4::jsonb[])
+  SELECT u.game_id, u.seq, u.origin, u.body FROM unnest($1::text[], $2::int[], $3::float8[], $4::jsonb[]) AS u(game_id, seq, origin, body), level
   ON CONFLICT DO NOTHING
   RETURNING 1
 )
 SELECT count(*)::int AS added FROM added`;
+
+/**
+ * The shared log's two levels, as the node's journal's (GAME_JOURNAL_SYNC), per transaction:
+ * `interval`: synchronous_commit off, the commit answers once its WAL is in PostgreSQL's memory
+ * (visible to every node at once, so a node's kill -9 loses nothing told; a crash of PostgreSQL's
+ * server loses at most 3 x wal_writer_delay, 600 ms by default); `always`: on, the commit answers
+ * once its WAL is flushed (and, with synchronous standbys, replicated).
+ */
+const SYNCHRONOUS_COMMIT: Record<JournalSync, 'off' | 'on'> = { interval: 'off', always: 'on' };
 
 /** Of a batch that did not all go in: the games whose rows another writer holds (other rows than ours). */
 const REFUSED_SQL = `
@@ -78,6 +92,8 @@ export class SharedGameLog implements GameRecorder, AiGameRecorder {
     private readonly log: Logger,
     /** games whose rows were refused: another node owns them now */
     private readonly onFenced: (gameIds: string[]) => void,
+    /** the level of its commits (default JOURNAL_SYNC) */
+    private readonly sync: JournalSync = JOURNAL_SYNC,
   ) {
     this.commits = new GroupCommit<Row>(
       {
@@ -161,7 +177,7 @@ export class SharedGameLog implements GameRecorder, AiGameRecorder {
     const began = performance.now();
     const games = rows.map((r) => r.game);
     const seqs = rows.map((r) => r.seq);
-    const [{ added }] = await this.db.query<{ added: number }>(INSERT_SQL, [games, seqs, rows.map(() => this.origin), rows.map((r) => r.body)]);
+    const [{ added }] = await this.db.query<{ added: number }>(INSERT_SQL, [games, seqs, rows.map(() => this.origin), rows.map((r) => r.body), SYNCHRONOUS_COMMIT[this.sync]]);
     this.metrics.commitSeconds.observe((performance.now() - began) / 1000);
     this.metrics.bytesWritten.add(rows.reduce((n, r) => n + r.body.length, 0));
     if (added < rows.length) {
