@@ -94,9 +94,23 @@ async function ownProfileReply(db: Queryable, checkToken: TokenCheck, req: Req):
   return json(200, body, { 'Cache-Control': 'no-store' });
 }
 
+/**
+ * A page cursor: an ISO 8601 instant with a four-digit year (as the API writes `endedAt`). A
+ * year outside 0001-9999 is a valid JavaScript date that the database cannot hold.
+ */
+const CURSOR = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+/** The `before` cursor as a date; null when it is not one (undefined when absent). */
+function pageCursor(text: string | null): Date | null | undefined {
+  if (text === null || text === '') return undefined;
+  if (!CURSOR.test(text)) return null;
+  const at = new Date(text);
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
 async function playerGamesReply(db: Queryable, name: string, beforeText: string | null): Promise<Reply> {
-  const before = beforeText ? new Date(beforeText) : undefined;
-  if (before && Number.isNaN(before.getTime())) return json(400, { error: 'bad_request', message: 'before must be an ISO date' });
+  const before = pageCursor(beforeText);
+  if (before === null) return json(400, { error: 'bad_request', message: 'before must be an ISO 8601 time such as 2026-01-31T12:00:00Z' });
   const account = USERNAME.test(name) ? await accountByUsername(db, name) : null;
   if (!account) return notFound('player');
   const games = await accountGames(db, account.id, { limit: 20, ...(before ? { before } : {}) });

@@ -66,4 +66,16 @@ describe.each(BACKENDS)('archive API on the accounts server (%s)', (backend) => 
     const profile = profileSchema.parse(await (await fetch(`${s.url}/api/players/arch_white`)).json());
     expect(profile.rating!.rating).toBeLessThan(1500);
   });
+
+  it('answers 400, not 500, to a page cursor the database cannot hold', async () => {
+    const page = (before: string) => fetch(`${s.url}/api/players/arch_white/games?before=${encodeURIComponent(before)}`);
+    for (const bad of ['-200000-01-01T00:00:00Z', '+275760-09-13T00:00:00Z', '2026-13-45T99:00:00Z', 'yesterday']) {
+      const res = await page(bad);
+      expect(res.status, bad).toBe(400);
+      expect(await res.json()).toMatchObject({ error: 'bad_request' });
+    }
+    const res = await page(new Date(Date.now() + 60_000).toISOString());
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as unknown[]).length).toBe(1);
+  });
 });
