@@ -1,7 +1,8 @@
 /**
  * /rest/v1/profiles: the PostgREST subset @supabase/postgrest-js uses for the profiles table,
- * with the row rules RLS would state: anyone reads id and username; a signed-in user reads its
- * whole row and inserts/updates only its own (id = sub). Errors are PostgREST-shaped.
+ * with the row rules RLS would state: anyone reads usernames; an account id is read only by a
+ * query that names it (`id=eq.`, `id=in.`), so no list of account ids leaves the site; a signed-in user
+ * reads its whole row and inserts/updates only its own (id = sub). Errors are PostgREST-shaped.
  */
 import { errors as joseErrors, type JWTPayload } from 'jose';
 import type { Db, Queryable } from './db';
@@ -11,7 +12,8 @@ import type { SigningKeys } from './keys';
 
 const COLUMNS = ['id', 'username', 'first_name', 'last_name', 'created_at', 'updated_at'] as const;
 type Column = (typeof COLUMNS)[number];
-const PUBLIC_COLUMNS = new Set<string>(['id', 'username']);
+/** Columns anyone reads in any row. */
+const PUBLIC_COLUMNS = new Set<string>(['username']);
 const WRITABLE = new Set<string>(COLUMNS);
 const RESERVED_PARAMS = new Set(['select', 'order', 'limit', 'offset', 'on_conflict', 'columns']);
 
@@ -59,7 +61,19 @@ async function roleOf(keys: SigningKeys, headers: Record<string, string>): Promi
 
 interface Filter {
   column: Column;
+  /** `eq` or `in`: the row's value is one the caller gave */
+  names: boolean;
   sql: (param: (v: unknown) => string) => string;
+}
+
+/**
+ * Whether a select may read other accounts' rows: only public columns, plus `id` when a filter
+ * names the ids (an existence check answers only ids the caller already had).
+ */
+function readsOnlyPublic(columns: readonly Column[], filters: readonly Filter[], order: readonly { column: Column }[]): boolean {
+  const namesId = filters.some((f) => f.column === 'id' && f.names);
+  const referenced = [...columns, ...filters.map((f) => f.column), ...order.map((o) => o.column)];
+  return referenced.every((c) => PUBLIC_COLUMNS.has(c) || (c === 'id' && namesId));
 }
 
 function parseFilters(query: URLSearchParams): Filter[] {
@@ -74,27 +88,27 @@ function parseFilters(query: URLSearchParams): Filter[] {
     const bad = () => new RestError(400, 'PGRST100', `"failed to parse filter (${raw})" (line 1, column 1)`, `unexpected "${op}"`);
     switch (op) {
       case 'eq':
-        filters.push({ column: key, sql: (p) => `${col} = ${p(value)}` });
+        filters.push({ column: key, names: true, sql: (p) => `${col} = ${p(value)}` });
         break;
       case 'ilike': {
         // PostgREST writes the LIKE wildcard % as * in URLs
         const pattern = value.replace(/\*/g, '%');
-        filters.push({ column: key, sql: (p) => `${col} ILIKE ${p(pattern)}` });
+        filters.push({ column: key, names: false, sql: (p) => `${col} ILIKE ${p(pattern)}` });
         break;
       }
       case 'neq':
-        filters.push({ column: key, sql: (p) => `${col} <> ${p(value)}` });
+        filters.push({ column: key, names: false, sql: (p) => `${col} <> ${p(value)}` });
         break;
       case 'in': {
         const m = /^\((.*)\)$/.exec(value);
         if (!m) throw bad();
         const items = m[1] === '' ? [] : m[1].split(',').map((s) => s.trim().replace(/^"(.*)"$/, '$1'));
-        filters.push({ column: key, sql: (p) => (items.length ? `${col} IN (${items.map((i) => p(i)).join(', ')})` : 'false') });
+        filters.push({ column: key, names: true, sql: (p) => (items.length ? `${col} IN (${items.map((i) => p(i)).join(', ')})` : 'false') });
         break;
       }
       case 'is':
-        if (value === 'null') filters.push({ column: key, sql: () => `${col} IS NULL` });
-        else if (value === 'not.null') filters.push({ column: key, sql: () => `${col} IS NOT NULL` });
+        if (value === 'null') filters.push({ column: key, names: false, sql: () => `${col} IS NULL` });
+        else if (value === 'not.null') filters.push({ column: key, names: false, sql: () => `${col} IS NOT NULL` });
         else throw bad();
         break;
       default:
@@ -195,14 +209,13 @@ export function createProfilesHandler(deps: { db: Db; keys: SigningKeys }): Hand
     const order = parseOrder(req.query.get('order'));
     const limit = parseIntParam(req.query.get('limit'), 'limit');
     const offset = parseIntParam(req.query.get('offset'), 'offset');
-    const referenced = [...columns, ...filters.map((f) => f.column), ...order.map((o) => o.column)];
     const params: unknown[] = [];
     const p = (v: unknown) => {
       params.push(v);
       return `$${params.length}`;
     };
     const where = filters.map((f) => f.sql(p));
-    if (!referenced.every((c) => PUBLIC_COLUMNS.has(c))) {
+    if (!readsOnlyPublic(columns, filters, order)) {
       if (role.kind === 'anon') throw permissionDenied(role);
       where.push(`id = ${p(role.sub)}`);
     }

@@ -106,6 +106,24 @@ describe.each(BACKENDS)('profiles on %s', (backend) => {
     expect(Object.keys(pub.data!)).toEqual(['id', 'username']);
   });
 
+  test('no list of account ids: anonymous select=id,username is refused, a signed-in one sees only its own id', async () => {
+    const anonList = await fetch(`${s.url}/rest/v1/profiles?select=id,username`, { headers: { apikey: s.anonKey } });
+    expect(anonList.status).toBe(401);
+    expect(await anonList.text()).not.toContain(alice.id);
+    const viaClient = await anon.from('profiles').select('id, username');
+    expect(viaClient.status).toBe(401);
+    const ordered = await anon.from('profiles').select('username').order('id');
+    expect(ordered.status).toBe(401);
+    const byPattern = await anon.from('profiles').select('id').ilike('username', '*');
+    expect(byPattern.status).toBe(401);
+    const bobsList = await bob.c.from('profiles').select('id, username');
+    expect(bobsList.error).toBeNull();
+    expect(bobsList.data!.map((r) => r.id)).toEqual([bob.id]);
+    const names = await anon.from('profiles').select('username');
+    expect(names.error).toBeNull();
+    expect(JSON.stringify(names.data)).not.toContain(alice.id);
+  });
+
   test('anonymous select of private columns: 401 42501', async () => {
     const { error, status } = await anon.from('profiles').select('*').eq('id', alice.id);
     expect(status).toBe(401);
@@ -159,10 +177,10 @@ describe.each(BACKENDS)('profiles on %s', (backend) => {
     expect(shouted.status).toBe(409);
     expect(shouted.error?.code).toBe('23505');
     // the check the profile page makes before submitting
-    const { data: found } = await anon.from('profiles').select('id, username').ilike('username', usernameLookupPattern(name.toLowerCase()));
-    expect(found).toEqual([{ id: carol.id, username: name }]);
+    const { data: found } = await anon.from('profiles').select('username').ilike('username', usernameLookupPattern(name.toLowerCase()));
+    expect(found).toEqual([{ username: name }]);
     // "_" in a name is a letter to the check, not a wildcard
-    const { data: none } = await anon.from('profiles').select('id').ilike('username', usernameLookupPattern(name.replace('_', 'x')));
+    const { data: none } = await anon.from('profiles').select('username').ilike('username', usernameLookupPattern(name.replace('_', 'x')));
     expect(none).toEqual([]);
   });
 

@@ -48,10 +48,15 @@ export default function ProfileSetup() {
     const seq = ++checkSeq.current;
     setAvailability('checking');
     const t = setTimeout(async () => {
-      const { data, error: err } = await client.from('profiles').select('id, username').ilike('username', usernameLookupPattern(username));
+      // other accounts' ids are not readable: a match is taken unless it is this account's own username
+      const [matches, own] = await Promise.all([
+        client.from('profiles').select('username').ilike('username', usernameLookupPattern(username)),
+        client.from('profiles').select('username').eq('id', userId).maybeSingle(),
+      ]);
       if (seq !== checkSeq.current) return;
-      if (err) { setAvailability('error'); return; }
-      setAvailability((data ?? []).some((row: { id: string }) => row.id !== userId) ? 'taken' : 'available');
+      if (matches.error || own.error) { setAvailability('error'); return; }
+      const mine = (own.data as { username: string | null } | null)?.username ?? null;
+      setAvailability((matches.data ?? []).some((row: { username: string }) => row.username !== mine) ? 'taken' : 'available');
     }, USERNAME_CHECK_DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [client, userId, username]);
