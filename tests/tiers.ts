@@ -28,6 +28,7 @@ export type Tier = 'unit' | 'integration' | 'browser' | 'exclusive';
 const UNIT_FOLDERS = ['tests/chess/', 'tests/client/', 'tests/machines/', 'tests/protocol/', 'tests/repo/'];
 /** Unit tests in folders that hold integration tests too. */
 const UNIT_FILES = new Set([
+  'tests/archive/ratingRules.test.ts',
   'tests/loadtest/k6-node-vu.test.ts',
   'tests/ai/machine.test.ts',
   'tests/server/clientAddress.test.ts',

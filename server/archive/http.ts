@@ -5,8 +5,8 @@
 import type { GameSummary, Leaderboard, OwnProfile, Profile, PublicGame, PublicPlayer } from '../../machines/protocol/archive';
 import { bearerToken, json, type Handler, type Reply, type Req } from '../accounts/http';
 import type { Queryable } from '../accounts/db';
+import { isProvisional } from './ratingRules';
 import {
-  isProvisional,
   accountByUsername,
   accountGames,
   accountRecord,

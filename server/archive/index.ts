@@ -11,12 +11,16 @@ import { createArchiveHandler, type TokenCheck } from './http';
 export type { TokenCheck };
 import { archiveGame, claimGuestGames, playerRating, type ArchivedPlayer, type FinishedGame, type StoreResult } from './store';
 import { finishedAiGame, finishedGameFromLog } from './fromLog';
+import { UNRATED_REASON_TEXT, type UnratedReason } from './ratingRules';
 import type { EndedAiGame } from '../ai/service';
 import type { RatingChangeMsg, PlayerRating } from '../../machines/protocol/messages';
 import type { EndedGame } from '../game/games';
 
+/** The reasons that keep a game between two accounts unrated (the anti-farming rules): logged, so operators see a farm. */
+const ACCOUNTS_UNRATED = new Set<UnratedReason>(['too_short', 'rematch_outside_window', 'pair_daily_limit']);
+
 export interface Archive {
-  /** Stores a finished game (and rates it when rated); idempotent per game id. */
+  /** Stores a finished game (and rates it when the rating rules say so); idempotent per game id. */
   store(game: FinishedGame): Promise<StoreResult>;
   /** An account's pool rating, the initial rating before its first rated game (matchmaking pairs by it, the game screen shows it). */
   ratingOf(accountId: string): Promise<PlayerRating>;
@@ -34,6 +38,9 @@ export function createArchive(db: Db, logger: Logger, checkToken: TokenCheck): A
       const started = performance.now();
       const result = await archiveGame(db, game);
       logger.debug({ gameId: game.id, stored: result.stored, rated: result.ratings !== null, ms: Math.round(performance.now() - started) }, 'game archived');
+      if (result.unrated && ACCOUNTS_UNRATED.has(result.unrated)) {
+        logger.info({ gameId: game.id, unrated: result.unrated, why: UNRATED_REASON_TEXT[result.unrated] }, 'game between two accounts not rated');
+      }
       return result;
     },
     ratingOf(accountId) {

@@ -7,6 +7,7 @@
 import type { GameEndReason, PlayerRating, RatingChange, Winner } from '../../machines/protocol/messages';
 import { GLICKO2_DEFAULTS, rateGame, type Glicko2Rating } from '../../machines/rating';
 import type { Db, Queryable } from '../accounts/db';
+import { LEADERBOARD_RULES, RATING_RULES, isProvisional, unratedByItself, unratedByPair, type PairHistory, type UnratedReason } from './ratingRules';
 
 export interface ArchivedPlayer {
   /** the name shown in the game */
@@ -49,18 +50,8 @@ export interface StoreResult {
   /** false when the game was already archived (nothing changed) */
   stored: boolean;
   ratings: ArchivedGame['ratings'];
-}
-
-/** Rated: a pool game between two different accounts that was played (not aborted). */
-export function isRated(game: Pick<FinishedGame, 'kind' | 'white' | 'black' | 'reason'>): boolean {
-  const { white, black } = game;
-  return (
-    game.kind === 'pool' &&
-    game.reason !== 'aborted' &&
-    white.accountId !== null &&
-    black.accountId !== null &&
-    white.accountId !== black.accountId
-  );
+  /** why a game this call stored is not rated (ratingRules.ts); null (or absent) when it is rated or was stored before */
+  unrated?: UnratedReason | null;
 }
 
 function whiteScore(winner: Winner): 0 | 0.5 | 1 {
@@ -74,10 +65,10 @@ function checkShape(game: FinishedGame): void {
   if (game.endedAt.getTime() < game.startedAt.getTime()) throw new TypeError(`game ${game.id}: ends before it starts`);
 }
 
-/** Archives a finished game, and rates it when it is rated; idempotent per game id. */
+/** Archives a finished game, and rates it when the rating rules say so; idempotent per game id. */
 export async function archiveGame(db: Db, game: FinishedGame): Promise<StoreResult> {
   checkShape(game);
-  const rated = isRated(game);
+  const byItself = unratedByItself(game);
   return db.transaction(async (tx) => {
     const inserted = await tx.query(
       `INSERT INTO games (id, kind, white_account, white_guest, white_name, black_account, black_guest, black_name,
@@ -88,13 +79,16 @@ export async function archiveGame(db: Db, game: FinishedGame): Promise<StoreResu
         game.id, game.kind,
         game.white.accountId, game.white.guestId, game.white.name,
         game.black.accountId, game.black.guestId, game.black.name,
-        game.winner, game.reason, rated, game.clockMs, game.startedAt, game.endedAt,
+        game.winner, game.reason, false, game.clockMs, game.startedAt, game.endedAt,
         game.moves.join(' '), [...game.clocksMs], game.pgn,
       ],
     );
-    if (inserted.length === 0) return { stored: false, ratings: null };
-    if (!rated) return { stored: true, ratings: null };
-    return { stored: true, ratings: await rateStoredGame(tx, game) };
+    if (inserted.length === 0) return { stored: false, ratings: null, unrated: null };
+    if (byItself) return { stored: true, ratings: null, unrated: byItself };
+    const players = await lockRatings(tx, game.white.accountId!, game.black.accountId!);
+    const byPair = unratedByPair(game, await pairHistory(tx, game, players));
+    if (byPair) return { stored: true, ratings: null, unrated: byPair };
+    return { stored: true, ratings: await rateStoredGame(tx, game, players), unrated: null };
   });
 }
 
@@ -105,10 +99,13 @@ interface RatingRow {
   volatility: number;
 }
 
-/** Locks both players' ratings (in id order, so two games cannot deadlock), rates, writes back. */
-async function rateStoredGame(tx: Queryable, game: FinishedGame): Promise<NonNullable<ArchivedGame['ratings']>> {
-  const whiteId = game.white.accountId!;
-  const blackId = game.black.accountId!;
+type PairRatings = { white: Glicko2Rating; black: Glicko2Rating };
+
+/**
+ * Locks both players' ratings (in id order, so two games cannot deadlock), creating the initial
+ * ones; every later read of the pair's games in the transaction is then one game at a time.
+ */
+async function lockRatings(tx: Queryable, whiteId: string, blackId: string): Promise<PairRatings> {
   const { rating, deviation, volatility } = GLICKO2_DEFAULTS.initial;
   await tx.query(
     `INSERT INTO ratings (user_id, rating, deviation, volatility) VALUES ($1, $3, $4, $5), ($2, $3, $4, $5)
@@ -123,7 +120,31 @@ async function rateStoredGame(tx: Queryable, game: FinishedGame): Promise<NonNul
     const row = rows.find((r) => r.user_id === id)!;
     return { rating: row.rating, deviation: row.deviation, volatility: row.volatility };
   };
-  const before = { white: current(whiteId), black: current(blackId) };
+  return { white: current(whiteId), black: current(blackId) };
+}
+
+/** The two accounts' earlier games, as the pair rules need them. */
+async function pairHistory(tx: Queryable, game: FinishedGame, ratings: PairRatings): Promise<PairHistory> {
+  const rows = await tx.query<{ last_ended: Date | string | null; rated_in_period: string | number }>(
+    `SELECT max(ended_at) AS last_ended,
+            count(*) FILTER (WHERE rated AND ended_at > $4) AS rated_in_period
+     FROM games
+     WHERE id <> $3 AND kind = 'pool' AND ended_at <= $5
+       AND ((white_account = $1 AND black_account = $2) OR (white_account = $2 AND black_account = $1))`,
+    [game.white.accountId, game.black.accountId, game.id, new Date(game.endedAt.getTime() - RATING_RULES.pairPeriodMs), game.endedAt],
+  );
+  const r = rows[0];
+  return {
+    lastEndedAt: r?.last_ended ? new Date(r.last_ended) : null,
+    ratedInPeriod: Number(r?.rated_in_period ?? 0),
+    ratings: { white: ratings.white.rating, black: ratings.black.rating },
+  };
+}
+
+/** Rates a stored game from the locked ratings and writes the new ones and the game's figures back. */
+async function rateStoredGame(tx: Queryable, game: FinishedGame, before: PairRatings): Promise<NonNullable<ArchivedGame['ratings']>> {
+  const whiteId = game.white.accountId!;
+  const blackId = game.black.accountId!;
   const after = rateGame(before.white, before.black, whiteScore(game.winner));
   for (const [id, r] of [[whiteId, after.white], [blackId, after.black]] as const) {
     await tx.query(
@@ -132,7 +153,7 @@ async function rateStoredGame(tx: Queryable, game: FinishedGame): Promise<NonNul
     );
   }
   await tx.query(
-    `UPDATE games SET white_rating_before = $2, white_rating_after = $3, black_rating_before = $4, black_rating_after = $5
+    `UPDATE games SET rated = true, white_rating_before = $2, white_rating_after = $3, black_rating_before = $4, black_rating_after = $5
      WHERE id = $1`,
     [game.id, before.white.rating, after.white.rating, before.black.rating, after.black.rating],
   );
@@ -271,16 +292,6 @@ export async function currentRating(db: Queryable, accountId: string): Promise<(
   return r ? { rating: r.rating, deviation: r.deviation, volatility: r.volatility, games: r.games } : null;
 }
 
-/**
- * A rating is provisional while its deviation is above this: lichess shows such ratings with a
- * question mark and leaves them off its leaderboards.
- */
-export const PROVISIONAL_DEVIATION = 110;
-
-export function isProvisional(deviation: number): boolean {
-  return deviation > PROVISIONAL_DEVIATION;
-}
-
 /** An account's pool rating as players see it; the initial rating before its first rated game. */
 export async function playerRating(db: Queryable, accountId: string): Promise<PlayerRating> {
   const r = (await currentRating(db, accountId)) ?? GLICKO2_DEFAULTS.initial;
@@ -295,14 +306,29 @@ export interface LeaderboardEntry {
   games: number;
 }
 
-/** The top established (non-provisional) ratings of accounts with a username. */
-export async function leaderboard(db: Queryable, limit = 50): Promise<LeaderboardEntry[]> {
+/**
+ * The top ratings of accounts with a username that meet LEADERBOARD_RULES at `now`: established
+ * (not provisional), enough rated games against enough different opponents, one of them lately.
+ */
+export async function leaderboard(db: Queryable, opts: { limit?: number; now?: Date } = {}): Promise<LeaderboardEntry[]> {
+  const { maxDeviation, minGames, minOpponents, activeWithinMs } = LEADERBOARD_RULES;
+  const now = opts.now ?? new Date();
   const rows = await db.query<{ user_id: string; username: string; rating: number; deviation: number; games: number }>(
-    `SELECT r.user_id, p.username, r.rating, r.deviation, r.games
-     FROM ratings r JOIN profiles p ON p.id = r.user_id
-     WHERE r.deviation <= $1 AND p.username IS NOT NULL
-     ORDER BY r.rating DESC LIMIT $2`,
-    [PROVISIONAL_DEVIATION, Math.min(Math.max(limit, 1), 200)],
+    `WITH candidates AS (
+       SELECT r.user_id, p.username, r.rating, r.deviation, r.games
+       FROM ratings r JOIN profiles p ON p.id = r.user_id
+       WHERE r.deviation <= $1 AND r.games >= $2 AND p.username IS NOT NULL
+     ), sides AS (
+       SELECT c.user_id, g.black_account AS opponent, g.ended_at FROM candidates c JOIN games g ON g.white_account = c.user_id WHERE g.rated
+       UNION ALL
+       SELECT c.user_id, g.white_account AS opponent, g.ended_at FROM candidates c JOIN games g ON g.black_account = c.user_id WHERE g.rated
+     )
+     SELECT c.user_id, c.username, c.rating, c.deviation, c.games
+     FROM candidates c JOIN sides s ON s.user_id = c.user_id
+     GROUP BY c.user_id, c.username, c.rating, c.deviation, c.games
+     HAVING count(DISTINCT s.opponent) >= $3 AND max(s.ended_at) > $4
+     ORDER BY c.rating DESC LIMIT $5`,
+    [maxDeviation, minGames, minOpponents, new Date(now.getTime() - activeWithinMs), Math.min(Math.max(opts.limit ?? 50, 1), 200)],
   );
   return rows.map((r) => ({ userId: r.user_id, username: r.username, rating: r.rating, deviation: r.deviation, games: r.games }));
 }

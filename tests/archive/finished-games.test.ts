@@ -3,35 +3,20 @@
  * supabase-js sign-up, real access tokens over real sockets) and two guests play on a
  * uWebSockets.js port with the real accounts module; their games are then read through the API.
  */
-import { rmSync } from 'node:fs';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profileSchema, publicGameSchema, type PublicGame } from '../../machines/protocol/archive';
 import type { RatingChangeMsg } from '../../machines/protocol/messages';
 import type { RunningServer } from '../../server/app';
-import { createAccounts, type AccountsModule } from '../../server/accounts';
-import { nodeSupabaseClient } from '../accounts/harness';
-import { TestClient, pairPlayers, playMoves, startTestServer, type Pair } from '../server/helpers';
-import { freshDataDir } from '../support/pgliteTemplate';
+import { TestClient, pairPlayers, playMoves, type Pair } from '../server/helpers';
+import { startAccountsSite, type AccountsSite } from './accountsSite';
 
 const FOOLS_MATE = ['f2f3', 'e7e5', 'g2g4', 'd8h4'];
+/** Légal's mate, 13 plies: long enough to be rated (a rated game has at least 10, docs/ratings.md). */
+const LEGALS_MATE = ['e2e4', 'e7e5', 'g1f3', 'd7d6', 'f1c4', 'c8g4', 'b1c3', 'g7g6', 'f3e5', 'g4d1', 'c4f7', 'e8e7', 'c3d5'];
 
-let dataDir: string;
-let accounts: AccountsModule;
+let site: AccountsSite;
 let server: RunningServer;
-
-async function signedInClient(username: string): Promise<TestClient> {
-  const c = nodeSupabaseClient(server.url, accounts.info.anonKey);
-  const { data, error } = await c.auth.signUp({ email: `${username}.${Date.now()}@example.test`, password: 'secret123' });
-  if (error) throw error;
-  await c.auth.setSession(data.session!);
-  const up = await c.from('profiles').upsert({ id: data.user!.id, username }, { onConflict: 'id' });
-  if (up.error) throw up.error;
-  const socket = await TestClient.connect(server.url);
-  socket.send('identifyUser', { userId: data.user!.id, accessToken: data.session!.access_token });
-  await socket.next('identified');
-  return socket;
-}
+const signedInClient = (username: string): Promise<TestClient> => site.signedIn(username);
 
 async function archived(gameId: string): Promise<PublicGame> {
   // the archive write follows the game's end on the server; poll until it is there
@@ -44,15 +29,11 @@ async function archived(gameId: string): Promise<PublicGame> {
 }
 
 beforeAll(async () => {
-  dataDir = await freshDataDir('archive-games-');
-  accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
-  server = await startTestServer({ accounts });
+  site = await startAccountsSite('archive-games-');
+  server = site.server;
 }, 120_000);
 
-afterAll(async () => {
-  await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => site?.close());
 
 describe('finished games in the archive', () => {
   it('stores a game between two accounts with its moves, clocks and PGN, rated once', async () => {
@@ -69,25 +50,25 @@ describe('finished games in the archive', () => {
     const initial = { rating: 1500, provisional: true };
     expect(sa.ratings).toEqual({ white: initial, black: initial });
     expect(sb.ratings).toEqual(sa.ratings);
-    await playMoves(pair, FOOLS_MATE);
+    await playMoves(pair, LEGALS_MATE);
     const end = await pair.white.next('gameEnd');
-    expect(end).toMatchObject({ winner: 'black', reason: 'checkmate' });
+    expect(end).toMatchObject({ winner: 'white', reason: 'checkmate' });
     // each player is told both rating changes once the archive has scored the game
     const [ca, cb] = (await Promise.all([a.next('ratingChange'), b.next('ratingChange')])) as RatingChangeMsg[];
     expect(ca).toEqual(cb);
     expect(ca.gameId).toBe(pair.gameId);
-    expect(ca.black.after).toBeGreaterThan(ca.black.before);
-    expect(ca.white.after).toBeLessThan(ca.white.before);
+    expect(ca.white.after).toBeGreaterThan(ca.white.before);
+    expect(ca.black.after).toBeLessThan(ca.black.before);
 
     const game = await archived(pair.gameId);
-    expect(game).toMatchObject({ kind: 'pool', rated: true, winner: 'black', reason: 'checkmate', moves: FOOLS_MATE, plies: 4 });
-    expect(game.clocksMs).toHaveLength(4);
+    expect(game).toMatchObject({ kind: 'pool', rated: true, winner: 'white', reason: 'checkmate', moves: LEGALS_MATE, plies: 13 });
+    expect(game.clocksMs).toHaveLength(13);
     expect(game.clocksMs.every((ms) => ms > 590_000 && ms <= 600_000)).toBe(true);
-    expect(game.pgn).toContain('Qh4#');
-    expect(game.pgn).toContain('0-1');
-    const winner = game.black.username!;
-    expect(game.black.rating).toEqual(ca.black);
+    expect(game.pgn).toContain('Nd5#');
+    expect(game.pgn).toContain('1-0');
+    const winner = game.white.username!;
     expect(game.white.rating).toEqual(ca.white);
+    expect(game.black.rating).toEqual(ca.black);
     const profile = profileSchema.parse(await (await fetch(`${server.url}/api/players/${winner}`)).json());
     expect(profile.record).toMatchObject({ games: 1, wins: 1 });
     expect(profile.rating!.games).toBe(1);

@@ -40,15 +40,17 @@ beforeAll(async () => {
   accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
   server = await startTestServer({ accounts });
   for (const name of ['strong', 'weak', 'newA', 'newB']) await signUp(name);
-  // ten rated wins of strong over weak: about 1830 against 1170
+  // ten rated wins of strong over weak, of ten plies each, a day apart (docs/ratings.md): about 1830 against 1170
+  const moves = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'b1c3', 'g8f6', 'd2d3', 'd7d6'];
   for (let i = 0; i < 10; i++) {
-    const at = new Date(Date.UTC(2026, 0, 1, 0, i));
-    await accounts.archive!.store({
-      id: `game_seedrated${i}`, kind: 'pool', winner: 'white', reason: 'checkmate', clockMs: 600_000,
+    const at = new Date(Date.UTC(2026, 0, 1 + i));
+    const stored = await accounts.archive!.store({
+      id: `game_seedrated${i}`, kind: 'pool', winner: 'white', reason: 'resignation', clockMs: 600_000,
       white: { name: 'strong', accountId: ids.strong!.id, guestId: null },
       black: { name: 'weak', accountId: ids.weak!.id, guestId: null },
-      startedAt: at, endedAt: at, moves: [], clocksMs: [], pgn: '',
+      startedAt: at, endedAt: at, moves, clocksMs: moves.map(() => 600_000), pgn: '',
     });
+    expect(stored.ratings).not.toBeNull();
   }
 }, 120_000);
 

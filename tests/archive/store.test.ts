@@ -14,10 +14,18 @@ import {
 } from '../../server/archive/store';
 import { BACKENDS, openTestDb, type TestDb } from './archiveDb';
 
+/** Ten plies: the fewest a rated game has (ratingRules.ts). */
+const MOVES = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'b1c3', 'g8f6', 'd2d3', 'd7d6'];
+const CLOCKS = MOVES.map((_, i) => 600_000 - 1_000 * i);
+const PGN = '1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. Nc3 Nf6 5. d3 d6 *';
+
+/** The test's games start 10 minutes apart: one pair's games are never rematches of each other. */
+const GAME_SPACING_MS = 10 * 60_000;
+const FIRST_START = Date.UTC(2026, 10, 1, 12);
 let serial = 0;
 function game(white: ArchivedPlayer, black: ArchivedPlayer, winner: Winner, reason: GameEndReason, extra: Partial<FinishedGame> = {}): FinishedGame {
   serial += 1;
-  const startedAt = new Date(Date.UTC(2026, 10, 1, 12, serial));
+  const startedAt = new Date(FIRST_START + serial * GAME_SPACING_MS);
   return {
     id: `game_test${String(serial).padStart(6, '0')}`,
     kind: 'pool',
@@ -28,9 +36,9 @@ function game(white: ArchivedPlayer, black: ArchivedPlayer, winner: Winner, reas
     clockMs: 600_000,
     startedAt,
     endedAt: new Date(startedAt.getTime() + 60_000),
-    moves: ['e2e4', 'e7e5', 'g1f3'],
-    clocksMs: [600_000, 600_000, 598_500],
-    pgn: '1. e4 e5 2. Nf3 *',
+    moves: MOVES,
+    clocksMs: CLOCKS,
+    pgn: PGN,
     ...extra,
   };
 }
@@ -51,7 +59,7 @@ describe.each(BACKENDS)('game archive on %s', (backend) => {
 
   it('stores a game with its moves, clocks and PGN, and reads it back', async () => {
     const g = game(guest('g1', 'Guest One'), account(alice, 'alice'), 'black', 'checkmate');
-    expect(await archiveGame(t.db, g)).toEqual({ stored: true, ratings: null });
+    expect(await archiveGame(t.db, g)).toEqual({ stored: true, ratings: null, unrated: 'guest' });
     const back = await getGame(t.db, g.id);
     expect(back).toMatchObject({ ...g, rated: false, ratings: null });
     expect(await getGame(t.db, 'game_nosuchgame')).toBeNull();
@@ -95,7 +103,7 @@ describe.each(BACKENDS)('game archive on %s', (backend) => {
       game(account(alice, 'alice'), guest('g9', 'Guest'), 'white', 'checkmate'),
       game(account(alice, 'alice'), account(alice, 'alice'), 'white', 'checkmate'),
     ];
-    for (const g of unrated) expect(await archiveGame(t.db, g)).toEqual({ stored: true, ratings: null });
+    for (const g of unrated) expect((await archiveGame(t.db, g)).ratings).toBeNull();
     expect(await currentRating(t.db, alice)).toEqual(before);
   });
 
@@ -122,21 +130,78 @@ describe.each(BACKENDS)('game archive on %s', (backend) => {
 
   it('refuses a game whose clocks do not match its moves, and stores nothing', async () => {
     const g = game(guest('g4', 'A'), guest('g5', 'B'), 'white', 'checkmate', { clocksMs: [1] });
-    await expect(archiveGame(t.db, g)).rejects.toThrow(/3 moves but 1 clock/);
+    await expect(archiveGame(t.db, g)).rejects.toThrow(/10 moves but 1 clock/);
     expect(await getGame(t.db, g.id)).toBeNull();
   });
 
-  it('lists only established ratings on the leaderboard, highest first', async () => {
-    const strong = await t.addAccount('strong');
-    const weak = await t.addAccount('weak');
-    // Two new players become established (deviation <= 110) after about 22 games with each other.
-    for (let i = 0; i < 24; i++) {
-      await archiveGame(t.db, game(account(strong, 'strong'), account(weak, 'weak'), i % 3 ? 'white' : 'draw', 'checkmate'));
-      if (i === 10) expect(await leaderboard(t.db)).toEqual([]);
+  it('lists established ratings with 30 rated games against 10 opponents, active in the last week, highest first', async () => {
+    // eleven players meet each other three times (each pair once every 55 games, 9 hours apart)
+    const players: ArchivedPlayer[] = [];
+    for (let i = 0; i < 11; i++) players.push(account(await t.addAccount(`league_${i}`), `league_${i}`));
+    const pairs = players.flatMap((a, i) => players.slice(i + 1).map((b, k) => [a, b, i + k] as const));
+    const results: Winner[] = ['white', 'black', 'draw'];
+    let last = new Date(0);
+    for (let round = 0; round < 3; round++) {
+      for (const [a, b, n] of pairs) {
+        const g = game(round % 2 ? b : a, round % 2 ? a : b, results[(n + round) % 3]!, 'checkmate');
+        expect((await archiveGame(t.db, g)).ratings).not.toBeNull();
+        last = g.endedAt;
+      }
+      // after two rounds each has 20 rated games: not yet enough
+      if (round === 1) expect(await leaderboard(t.db, { now: last })).toEqual([]);
     }
-    const board = await leaderboard(t.db);
-    expect(board.map((e) => e.username)).toEqual(['strong', 'weak']);
-    expect(board[0]!.rating).toBeGreaterThan(board[1]!.rating);
-    expect(board.every((e) => e.deviation <= 110)).toBe(true);
+    const board = await leaderboard(t.db, { now: last });
+    const ratings = await Promise.all(players.map(async (p) => ({ name: p.name, ...(await currentRating(t.db, p.accountId!))! })));
+    expect(ratings.every((r) => r.deviation <= 110 && r.games === 30)).toBe(true);
+    expect(board.map((e) => e.username)).toEqual(ratings.sort((x, y) => y.rating - x.rating).map((r) => r.name));
+    // a week without a rated game takes everyone off
+    expect(await leaderboard(t.db, { now: new Date(last.getTime() + 7 * 24 * 3_600_000 + 1) })).toEqual([]);
+  });
+
+  it('a two-account farm: 2-ply games are never rated, rematches only within the window, five rated games a day, and no leaderboard place', async () => {
+    const farmer = account(await t.addAccount('farmer'), 'farmer');
+    const feeder = account(await t.addAccount('feeder'), 'feeder');
+    const start = Date.UTC(2026, 11, 1, 12);
+    const at = (ms: number, extra: Partial<FinishedGame> = {}) => ({ startedAt: new Date(ms), endedAt: new Date(ms + 8_000), ...extra });
+    // the reported attack: a chain of rematches resigned after two plies, one every 8 s
+    const twoPlies = { moves: MOVES.slice(0, 2), clocksMs: CLOCKS.slice(0, 2) };
+    for (let i = 0; i < 30; i++) {
+      const r = await archiveGame(t.db, game(feeder, farmer, 'black', 'resignation', at(start + i * 8_000, twoPlies)));
+      expect(r).toMatchObject({ ratings: null, unrated: 'too_short' });
+    }
+    expect(await currentRating(t.db, farmer.accountId!)).toBeNull();
+    // ten plies each: the first is rated, the rematches after it are not (the ratings are far apart now)
+    const chain = [];
+    for (let i = 0; i < 5; i++) chain.push(await archiveGame(t.db, game(feeder, farmer, 'black', 'resignation', at(start + 3_600_000 + i * 10_000))));
+    expect(chain.map((r) => r.unrated)).toEqual([null, 'rematch_outside_window', 'rematch_outside_window', 'rematch_outside_window', 'rematch_outside_window']);
+    // draws keep the ratings close, so those rematches are rated, but only five games of the pair a day
+    const draws = [];
+    const other = account(await t.addAccount('drawer'), 'drawer');
+    const partner = account(await t.addAccount('partner'), 'partner');
+    for (let i = 0; i < 7; i++) draws.push(await archiveGame(t.db, game(other, partner, 'draw', 'agreement', at(start + i * 10_000))));
+    expect(draws.map((r) => r.unrated)).toEqual([null, null, null, null, null, 'pair_daily_limit', 'pair_daily_limit']);
+    // a day after the first of them, one more is rated
+    const nextDay = await archiveGame(t.db, game(other, partner, 'draw', 'agreement', at(start + 24 * 3_600_000 + 1)));
+    expect(nextDay.unrated).toBeNull();
+    expect((await currentRating(t.db, other.accountId!))!.games).toBe(6);
+  });
+
+  it('the reported leaderboard farm (45 draws, then 150 wins against one account) never reaches the leaderboard', async () => {
+    const farmer = account(await t.addAccount('lb_farmer'), 'lb_farmer');
+    const feeder = account(await t.addAccount('lb_feeder'), 'lb_feeder');
+    // five hours apart: neither rematches nor over the daily limit, so every game is rated
+    const start = Date.UTC(2027, 0, 1);
+    let last = new Date(0);
+    for (let i = 0; i < 195; i++) {
+      const g = game(farmer, feeder, i < 45 ? 'draw' : 'white', i < 45 ? 'agreement' : 'resignation', {
+        startedAt: new Date(start + i * 5 * 3_600_000),
+        endedAt: last = new Date(start + i * 5 * 3_600_000 + 60_000),
+      });
+      expect((await archiveGame(t.db, g)).unrated).toBeNull();
+    }
+    const rating = (await currentRating(t.db, farmer.accountId!))!;
+    expect(rating.deviation).toBeLessThanOrEqual(110);
+    expect(rating.rating).toBeGreaterThan(1800);
+    expect((await leaderboard(t.db, { now: last })).map((e) => e.username)).not.toContain('lb_farmer');
   });
 });

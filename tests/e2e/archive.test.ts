@@ -18,6 +18,8 @@ import { TestClient } from '../server/helpers';
 import { ratingDeltaText } from '../../machines/client/ratingText';
 import type { RatingChangeMsg } from '../../machines/protocol/messages';
 
+/** Ten plies of an opening: the fewest a rated game has. */
+const TEN_PLIES = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'b1c3', 'g8f6', 'd2d3', 'd7d6'];
 const MOVES = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6', 'f3g5', 'd7d5', 'e4d5', 'f6d5', 'g5f7'];
 const CLOCKS = [600_000, 600_000, 596_000, 595_500, 590_100, 588_000, 581_300, 570_000, 577_700, 561_000, 570_200];
 
@@ -163,17 +165,18 @@ describe('archive pages in Chromium', () => {
     const start = await opponent.next('gameStart');
     await expect.poll(() => p.getByTestId('opponent-rating').textContent()).toBe(' 1500?');
     expect(await p.getByTestId('my-rating').textContent()).toBe(' 1500?');
-    // two plies make the game count; then the opponent resigns
-    if (start.color === 'white') {
-      opponent.send('gameMove', { gameId: start.gameId as string, move: { from: 'e2', to: 'e4' } });
-      await expect.poll(() => pieceOn(p, 'e4')).not.toBeNull();
-      await clickMove(p, 'e7', 'e5');
-    } else {
-      await clickMove(p, 'e2', 'e4');
-      await opponent.next('gameMove');
-      opponent.send('gameMove', { gameId: start.gameId as string, move: { from: 'e7', to: 'e5' } });
+    // ten plies make the game count (docs/ratings.md); then the opponent resigns
+    const opponentMoves = start.color === 'white' ? 0 : 1;
+    for (const [ply, uci] of TEN_PLIES.entries()) {
+      const [from, to] = [uci.slice(0, 2), uci.slice(2, 4)];
+      if (ply % 2 === opponentMoves) {
+        opponent.send('gameMove', { gameId: start.gameId as string, move: { from, to } });
+        await expect.poll(() => pieceOn(p, to)).not.toBeNull();
+      } else {
+        await clickMove(p, from, to);
+      }
+      await opponent.next('gameMove', (m) => (m.move as { to: string }).to === to);
     }
-    await opponent.next('gameMove', (m) => m.san === 'e5');
     opponent.send('resign', { gameId: start.gameId as string });
     const change = (await opponent.next('ratingChange')) as RatingChangeMsg;
     const mine = change[start.color === 'white' ? 'black' : 'white'];
@@ -192,7 +195,7 @@ describe('archive pages in Chromium', () => {
     await p.goto(`${server.url}/chess/stats`);
     await p.getByTestId('account-history').waitFor();
     await expect.poll(() => p.getByTestId('stat-wins').textContent()).toBe('1');
-    expect(await p.getByTestId('account-history').getByRole('link', { name: /Rated · 1 moves/ }).count()).toBe(1);
+    expect(await p.getByTestId('account-history').getByRole('link', { name: /Rated · 5 moves/ }).count()).toBe(1);
   });
 
   it('after signing in, offers the guest games only on a device that holds some, on the home page only, and says how many it imported', async () => {

@@ -1,0 +1,46 @@
+/**
+ * The real server with the real accounts module on a fresh PGlite data directory, and players
+ * signed in as a user does: a supabase-js sign-up, a username, then a socket bound to the account.
+ */
+import { rmSync } from 'node:fs';
+import pino from 'pino';
+import type { RunningServer, StartServerOptions } from '../../server/app';
+import { createAccounts, type AccountsModule } from '../../server/accounts';
+import { nodeSupabaseClient } from '../accounts/harness';
+import { TestClient, startTestServer } from '../server/helpers';
+import { freshDataDir } from '../support/pgliteTemplate';
+
+export interface AccountsSite {
+  server: RunningServer;
+  accounts: AccountsModule;
+  /** A new account with this username, its socket identified as it (`query`: the socket URL's). */
+  signedIn(username: string, query?: string): Promise<TestClient>;
+  close(): Promise<void>;
+}
+
+export async function startAccountsSite(dataDirPrefix: string, opts: StartServerOptions = {}): Promise<AccountsSite> {
+  const dataDir = await freshDataDir(dataDirPrefix);
+  const accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
+  const server = await startTestServer({ accounts, ...opts });
+  return {
+    server,
+    accounts,
+    async signedIn(username, query = '') {
+      const c = nodeSupabaseClient(server.url, accounts.info.anonKey);
+      const { data, error } = await c.auth.signUp({ email: `${username}.${Date.now()}@example.test`, password: 'secret123' });
+      if (error) throw error;
+      await c.auth.setSession(data.session!);
+      const up = await c.from('profiles').upsert({ id: data.user!.id, username }, { onConflict: 'id' });
+      if (up.error) throw up.error;
+      const socket = await TestClient.connect(server.url, query);
+      socket.send('identifyUser', { userId: data.user!.id, accessToken: data.session!.access_token });
+      await socket.next('identified');
+      return socket;
+    },
+    async close() {
+      await server.close();
+      await accounts.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
