@@ -6,7 +6,7 @@
  */
 import { POOL_WINDOW } from '../../machines/matchmaking';
 import { ENDED_KEEP_MS } from '../game/endedGames';
-import type { FinishedGame } from './store';
+import type { GameEndReason } from '../../machines/protocol/messages';
 
 export const RATING_RULES = {
   /**
@@ -44,7 +44,15 @@ export const UNRATED_REASON_TEXT: Record<UnratedReason, string> = {
   pair_daily_limit: `the pair's ${RATING_RULES.pairRatedGames} rated games in 24 hours were played`,
 };
 
-export type RatingCandidate = Pick<FinishedGame, 'kind' | 'white' | 'black' | 'reason' | 'moves'>;
+/** What the rules read of a finished game (the archive's FinishedGame has all of it). */
+export interface RatingCandidate {
+  /** the archive's kind of game: only `pool` (matchmaking) games are rated */
+  kind: string;
+  white: { accountId: string | null };
+  black: { accountId: string | null };
+  reason: GameEndReason;
+  moves: readonly string[];
+}
 
 /** Why the game alone is not rated (no history needed), or null when its pair must be looked at. */
 export function unratedByItself(game: RatingCandidate): UnratedReason | null {
@@ -68,7 +76,7 @@ export interface PairHistory {
 }
 
 /** Why a game between two accounts is not rated given their history, or null: it is rated. */
-export function unratedByPair(game: Pick<FinishedGame, 'startedAt'>, pair: PairHistory): UnratedReason | null {
+export function unratedByPair(game: { startedAt: Date }, pair: PairHistory): UnratedReason | null {
   if (pair.ratedInPeriod >= RATING_RULES.pairRatedGames) return 'pair_daily_limit';
   const rematch = pair.lastEndedAt !== null && game.startedAt.getTime() - pair.lastEndedAt.getTime() <= RATING_RULES.rematchGapMs;
   if (rematch && Math.abs(pair.ratings.white - pair.ratings.black) > RATING_RULES.rematchWindow) return 'rematch_outside_window';
