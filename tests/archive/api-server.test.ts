@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { profileSchema, publicGameSchema } from '../../machines/protocol/archive';
 import { BACKENDS, startAccountsServer, type TestServer } from '../accounts/harness';
+import { TEN_PLIES, TEN_PLIES_PGN } from './ratedMoves';
 
 describe.each(BACKENDS)('archive API on the accounts server (%s)', (backend) => {
   let s: TestServer;
@@ -33,9 +34,9 @@ describe.each(BACKENDS)('archive API on the accounts server (%s)', (backend) => 
       clockMs: 600_000,
       startedAt: new Date(Date.now() - 120_000),
       endedAt: new Date(),
-      moves: ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'b1c3', 'g8f6', 'd2d3', 'd7d6'],
-      clocksMs: [600_000, 600_000, 599_000, 599_000, 598_000, 598_000, 597_000, 597_000, 596_000, 596_000],
-      pgn: '1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. Nc3 Nf6 5. d3 d6 0-1',
+      moves: TEN_PLIES,
+      clocksMs: TEN_PLIES.map((_, i) => 600_000 - 1_000 * Math.floor(i / 2)),
+      pgn: `${TEN_PLIES_PGN} 0-1`,
     });
   }, 180_000);
   afterAll(async () => s?.destroy());

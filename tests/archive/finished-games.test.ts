@@ -9,10 +9,9 @@ import type { RatingChangeMsg } from '../../machines/protocol/messages';
 import type { RunningServer } from '../../server/app';
 import { TestClient, pairPlayers, playMoves, type Pair } from '../server/helpers';
 import { startAccountsSite, type AccountsSite } from './accountsSite';
+import { LEGALS_MATE } from './ratedMoves';
 
 const FOOLS_MATE = ['f2f3', 'e7e5', 'g2g4', 'd8h4'];
-/** Légal's mate, 13 plies: long enough to be rated (a rated game has at least 10, docs/ratings.md). */
-const LEGALS_MATE = ['e2e4', 'e7e5', 'g1f3', 'd7d6', 'f1c4', 'c8g4', 'b1c3', 'g7g6', 'f3e5', 'g4d1', 'c4f7', 'e8e7', 'c3d5'];
 
 let site: AccountsSite;
 let server: RunningServer;

@@ -21,8 +21,8 @@ import type { AccountsModule as ServerAccounts } from '../../server/wiring';
 import { nodeSupabaseClient } from '../accounts/harness';
 import { TestClient, playMoves, startTestServer, type Pair } from '../server/helpers';
 import { freshDataDir } from '../support/pgliteTemplate';
+import { LEGALS_MATE } from './ratedMoves';
 
-const FOOLS_MATE = ['f2f3', 'e7e5', 'g2g4', 'd8h4'];
 
 let dataDir: string;
 let accounts: AccountsModule;
@@ -71,7 +71,7 @@ async function online(url: string, a: Account): Promise<TestClient> {
   return socket;
 }
 
-/** Two signed-in players paired and a fool's mate played: black wins. */
+/** Two signed-in players paired and Légal's mate played (long enough to be rated): white wins. */
 async function ratedGame(url: string, a: Account, b: Account): Promise<Pair & { sockets: TestClient[] }> {
   const [sa, sb] = [await online(url, a), await online(url, b)];
   sa.send('findGame', {});
@@ -80,7 +80,7 @@ async function ratedGame(url: string, a: Account, b: Account): Promise<Pair & { 
   const [ga] = await Promise.all([sa.next('gameStart'), sb.next('gameStart')]);
   const white = ga.color === 'white' ? sa : sb;
   const pair: Pair = { white, black: white === sa ? sb : sa, gameId: ga.gameId as string };
-  await playMoves(pair, FOOLS_MATE);
+  await playMoves(pair, LEGALS_MATE);
   await Promise.all([pair.white.next('gameEnd'), pair.black.next('gameEnd')]);
   return { ...pair, sockets: [sa, sb] };
 }
@@ -135,7 +135,7 @@ describe('the end of a game is durable', () => {
     databaseDown = false;
 
     const stored = await archived(server.url, game.gameId, 15_000);
-    expect(stored).toMatchObject({ id: game.gameId, winner: 'black', reason: 'checkmate', rated: true });
+    expect(stored).toMatchObject({ id: game.gameId, winner: 'white', reason: 'checkmate', rated: true });
     expect(await ratedGames(server.url, a.username)).toBe(1);
     expect(await ratedGames(server.url, b.username)).toBe(1);
     const [ra, rb] = (await Promise.all([a, b].map(async (acc) => (await online(server.url, acc)).next('ratingChange')))) as RatingChangeMsg[];

@@ -11,6 +11,7 @@ import { createAccounts, type AccountsModule } from '../../server/accounts';
 import { nodeSupabaseClient } from '../accounts/harness';
 import { TestClient, startTestServer, useTestClock, type TestClock } from '../server/helpers';
 import { freshDataDir } from '../support/pgliteTemplate';
+import { TEN_PLIES } from './ratedMoves';
 
 let dataDir: string;
 let accounts: AccountsModule;
@@ -41,7 +42,7 @@ beforeAll(async () => {
   server = await startTestServer({ accounts });
   for (const name of ['strong', 'weak', 'newA', 'newB']) await signUp(name);
   // ten rated wins of strong over weak, of ten plies each, a day apart (docs/ratings.md): about 1830 against 1170
-  const moves = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'b1c3', 'g8f6', 'd2d3', 'd7d6'];
+  const moves = TEN_PLIES;
   for (let i = 0; i < 10; i++) {
     const at = new Date(Date.UTC(2026, 0, 1 + i));
     const stored = await accounts.archive!.store({

@@ -10,9 +10,8 @@ import { RATING_RULES } from '../../server/archive/ratingRules';
 import { profileSchema, type Profile } from '../../machines/protocol/archive';
 import { ROOM_FOR_PROBES, TestClient, playMoves, type Pair } from '../server/helpers';
 import { startAccountsSite, type AccountsSite } from './accountsSite';
+import { TEN_PLIES } from './ratedMoves';
 
-/** Ten plies of an ordinary opening: the fewest a rated game has. */
-const TEN_PLIES = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'b1c3', 'g8f6', 'd2d3', 'd7d6'];
 
 let site: AccountsSite;
 let server: RunningServer;

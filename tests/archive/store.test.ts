@@ -13,11 +13,11 @@ import {
   type FinishedGame,
 } from '../../server/archive/store';
 import { BACKENDS, openTestDb, type TestDb } from './archiveDb';
+import { TEN_PLIES, TEN_PLIES_PGN } from './ratedMoves';
 
-/** Ten plies: the fewest a rated game has (ratingRules.ts). */
-const MOVES = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'f8c5', 'b1c3', 'g8f6', 'd2d3', 'd7d6'];
+const MOVES = TEN_PLIES;
 const CLOCKS = MOVES.map((_, i) => 600_000 - 1_000 * i);
-const PGN = '1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. Nc3 Nf6 5. d3 d6 *';
+const PGN = `${TEN_PLIES_PGN} *`;
 
 /** The test's games start 10 minutes apart: one pair's games are never rematches of each other. */
 const GAME_SPACING_MS = 10 * 60_000;
