@@ -197,7 +197,10 @@ export const multiplayerGameMachine = setup({
                 fen: st?.fen || undefined,
                 clocks: st ? readingClocks(st) : undefined,
               }, context.now());
-              const game = st?.drawOfferFrom ? { ...copy, drawOffer: st.drawOfferFrom } : copy;
+              const offered = st?.drawOfferFrom ? { ...copy, drawOffer: st.drawOfferFrom } : copy;
+              // an opponent away as we (re)join: the grace the server says they have left
+              const awayMs = st?.awayGraceMs?.[opposite(m.color)];
+              const game = awayMs === undefined ? offered : sideLeft(offered, opposite(m.color), awayMs, context.now());
               return {
                 gameId: m.gameId, color: m.color, opponentId: m.opponentId,
                 opponentName: opponentDisplayName(m.opponentId, m.opponentName),

@@ -33,6 +33,16 @@ export function syncGrace(state: GameState, nowMs: number): GraceFields {
   return { graceUsed, graceCount };
 }
 
+/** The grace each absent side has left at nowMs (the counting one counted down); null when both are present. */
+export function awayGrace(state: GameState, nowMs: number): { white?: number; black?: number } | null {
+  if (!state.away.white && !state.away.black) return null;
+  const left = (c: 'white' | 'black') => {
+    const counting = state.graceCount?.color === c ? Math.max(0, nowMs - state.graceCount.since) : 0;
+    return Math.max(0, state.settings.graceMs[c] - state.graceUsed[c] - counting);
+  };
+  return { ...(state.away.white ? { white: left('white') } : {}), ...(state.away.black ? { black: left('black') } : {}) };
+}
+
 /** Grace left to the counting side at nowMs (Infinity when no grace is counting). */
 export function graceLeftMs(state: GameState, nowMs: number): number {
   const g = state.graceCount;

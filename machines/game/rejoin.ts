@@ -2,6 +2,7 @@
 import type { CurrentState, WireMove } from '../protocol/messages';
 import { clocksAt } from './clock';
 import { toTimers } from './display';
+import { awayGrace } from './presence';
 import type { GameState } from './types';
 
 /** 'e7e8q' -> { from: 'e7', to: 'e8', promotion: 'q' } (promotion only when present, as the wire move). */
@@ -15,10 +16,12 @@ export function uciToWireMove(uci: string): WireMove {
 /**
  * The current state of a game for a rejoining player at `nowMs` (the game's time base): position,
  * move list, side to move, both clocks as they stand (the running one counted down), the ply
- * number (`seq`, the same number as the last `moved` event's) and the pending draw offer.
+ * number (`seq`, the same number as the last `moved` event's), the pending draw offer and the
+ * grace each absent player has left.
  */
 export function rejoinState(state: GameState, nowMs: number): CurrentState {
   const clocks = clocksAt(state, nowMs);
+  const away = awayGrace(state, nowMs);
   return {
     fen: state.fen,
     turn: state.turn,
@@ -27,5 +30,6 @@ export function rejoinState(state: GameState, nowMs: number): CurrentState {
     clocks,
     seq: state.moves.length,
     drawOfferFrom: state.drawOffer,
+    ...(away ? { awayGraceMs: away } : {}),
   };
 }

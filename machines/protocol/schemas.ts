@@ -106,6 +106,12 @@ export const currentStateSchema = z.object({
   seq: z.number().int().optional(),
   /** additive: the colour that has a pending draw offer, if any */
   drawOfferFrom: colorSchema.nullable().optional(),
+  /**
+   * additive: each player away from the game, with the disconnect grace they have left (ms), as
+   * the game step counts it (it runs down only while that player is to move); left out when both
+   * are present
+   */
+  awayGraceMs: z.object({ white: z.number().optional(), black: z.number().optional() }).optional(),
 });
 
 /** The options of an AI game, as `startAIGame` carries them. */

@@ -330,6 +330,16 @@ describe('multiplayer game view: draw offers, presence and the end are the core\
     expect(h.ctx().opponentAway).toBeNull();
   });
 
+  it('a rejoin while the opponent is away takes the grace the server says they have left', () => {
+    const h = start({ color: 'black' });
+    h.advance(10_000);
+    h.begin({ currentState: {
+      fen: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2', turn: 'white', moves: [{ from: 'e2', to: 'e4' }, { from: 'e7', to: 'e5' }],
+      timers: { white: 500, black: 550 }, awayGraceMs: { white: 31_000 },
+    } });
+    expect(h.ctx().opponentAway).toEqual({ graceLeftMs: 31_000, countingSince: 10_000 });
+  });
+
   it('before the clocks run the grace does not count (the first-move deadline decides)', () => {
     const h = start();
     h.begin();

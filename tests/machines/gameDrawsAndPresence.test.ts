@@ -221,6 +221,19 @@ describe('rejoinState', () => {
     });
   });
 
+  it('gives the grace each absent player has left, counted down on their turn only', () => {
+    const g = startGame({ graceMs: 40_000 });
+    g.play(OPENING);
+    g.send({ type: 'PLAYER_DISCONNECTED', playerId: BLACK.id });
+    g.advance(5_000);
+    expect(rejoinState(g.state(), g.now()).awayGraceMs).toEqual({ black: 40_000 });
+    g.move(WHITE.id, 'g1f3');
+    g.advance(3_000);
+    expect(rejoinState(g.state(), g.now()).awayGraceMs).toEqual({ black: 37_000 });
+    g.send({ type: 'PLAYER_RECONNECTED', playerId: BLACK.id });
+    expect(rejoinState(g.state(), g.now()).awayGraceMs).toBeUndefined();
+  });
+
   it('lists promotions in the move list', () => {
     const g = startGame({ startFen: '8/P6k/8/8/8/8/8/K7 w - - 0 1' });
     g.move(WHITE.id, 'a7a8r');
