@@ -5,7 +5,8 @@
  * is in site.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { WebSocketRoute } from 'playwright-core';
+import type { Page, WebSocketRoute } from 'playwright-core';
+import { LOW_TIME_ANNOUNCEMENT } from '../../machines/client/speech';
 import { REJECTION } from '../../machines/game/reasons';
 import { clickMove, dragMove, pieceOn } from './harness';
 import { colorOf, enterAsGuest, newPage, play, resign, shoot, site, soundsOf, startMultiplayer, useOwnSite, useSite, waitTurn } from './siteSession';
@@ -365,5 +366,9 @@ describe('low time', () => {
     expect(await clock.getAttribute('class')).toContain('clock-low');
     await expect.poll(async () => (await soundsOf(pages.white)).filter((s) => s === 'lowtime.wav').length).toBe(1);
     expect(await soundsOf(pages.black)).not.toContain('lowtime.wav');
+    // a screen reader hears it once too, from the same moment: the player's only
+    const heard = (page: Page) => page.getByRole('log', { name: 'Game announcements' }).textContent();
+    expect(await heard(pages.white)).toBe(LOW_TIME_ANNOUNCEMENT);
+    expect(await heard(pages.black)).not.toBe(LOW_TIME_ANNOUNCEMENT);
   });
 });

@@ -174,7 +174,7 @@ export function Board(props: BoardProps) {
 
   return (
     <div className="board-frame">
-      <div ref={el} className="board" role="img" aria-label={props.label} data-testid="board" data-orientation={props.orientation} />
+      <div ref={el} className="board" role="img" tabIndex={-1} aria-label={props.label} data-testid="board" data-orientation={props.orientation} />
       {unconfirmed && (
         <div className="move-confirm" role="group" aria-label={`Confirm the move ${unconfirmed.from}-${unconfirmed.to}`}>
           <button type="button" className="btn btn-primary" onClick={confirm}>Confirm {unconfirmed.from}-{unconfirmed.to}</button>

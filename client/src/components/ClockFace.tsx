@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import type { Color } from '../../../machines/protocol/messages';
 import { currentClocks, type ClockState } from '../../../machines/client/clock';
 import { clockText, msUntilNextChange, TENTHS_BELOW_MS } from '../../../machines/client/clockText';
+import { clockLabel } from '../../../machines/client/speech';
 
 export interface ClockFaceProps {
   color: Color;
@@ -31,8 +32,8 @@ export function ClockFace({ color, clock, now, active, onLow }: ClockFaceProps) 
     if (running && low) onLow?.();
   }, [running, low, onLow]);
   return (
-    <div className={`clock ${active ? 'clock-active' : ''} ${low ? 'clock-low' : ''}`} data-testid={`clock-${color}`} aria-label={`${color === 'white' ? 'White' : 'Black'} clock`}>
-      <span className="clock-time">{clockText(ms)}</span>
+    <div className={`clock ${active ? 'clock-active' : ''} ${low ? 'clock-low' : ''}`} data-testid={`clock-${color}`} role="timer" aria-label={clockLabel(color, ms)}>
+      <span className="clock-time" aria-hidden="true">{clockText(ms)}</span>
     </div>
   );
 }

@@ -29,7 +29,8 @@ export function Header() {
         {profile && <NavLink to={profile}>Profile</NavLink>}
         <NavLink to="/settings">Settings</NavLink>
       </nav>
-      <div className="player-count" data-testid="player-count" aria-live="polite">
+      {/* not a live region: a screen reader would read out every change of the count */}
+      <div className="player-count" data-testid="player-count">
         <span className={connected ? 'dot dot-on' : 'dot dot-off'} aria-label={connected ? 'Connected' : 'Not connected'} role="img" />
         {connected && count !== null ? (
           <span>

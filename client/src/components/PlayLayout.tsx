@@ -17,12 +17,15 @@ export interface PlayLayoutProps {
   /** the status line and notices */
   info: ReactNode;
   moves: ReactNode;
+  /** for screen readers only: the opponent's last move, the result, low time (a live region) */
+  announcement?: string;
 }
 
-export function PlayLayout({ title, top, board, bottom, actions, info, moves }: PlayLayoutProps) {
+export function PlayLayout({ title, top, board, bottom, actions, info, moves, announcement = '' }: PlayLayoutProps) {
   return (
     <div className="play" data-testid="play">
       <h1 className="sr-only">{title}</h1>
+      <p className="sr-only" role="log" aria-live="polite" aria-label="Game announcements" data-testid="announcer">{announcement}</p>
       <div className="play-top">{top}</div>
       <div className="play-board">{board}</div>
       <div className="play-bottom">{bottom}</div>

@@ -1,13 +1,15 @@
-/** Resign in two steps, as on lichess: the first click asks, the second resigns. */
-import { useState } from 'react';
-
-export function ResignButton({ onResign, disabled }: { onResign: () => void; disabled?: boolean }) {
-  const [asking, setAsking] = useState(false);
-  if (!asking) return <button type="button" className="btn btn-danger" onClick={() => setAsking(true)} disabled={disabled}>Resign</button>;
+/**
+ * Resign in two steps, as on lichess: the first click asks, the second resigns. While it asks,
+ * the screen hides its other game buttons (Offer Draw, Leave) and the cancel is an icon, so the
+ * question takes the room of the buttons it replaces: the row does not wrap and push the move
+ * list down.
+ */
+export function ResignButton({ asking, onAsk, onResign, disabled }: { asking: boolean; onAsk: (asking: boolean) => void; onResign: () => void; disabled?: boolean }) {
+  if (!asking) return <button type="button" className="btn btn-danger" onClick={() => onAsk(true)} disabled={disabled}>Resign</button>;
   return (
     <>
-      <button type="button" className="btn btn-danger" onClick={() => { setAsking(false); onResign(); }} disabled={disabled}>Confirm Resign</button>
-      <button type="button" className="btn btn-secondary" onClick={() => setAsking(false)}>Keep Playing</button>
+      <button type="button" className="btn btn-danger" onClick={() => { onAsk(false); onResign(); }} disabled={disabled}>Confirm Resign</button>
+      <button type="button" className="btn btn-secondary btn-icon" onClick={() => onAsk(false)} aria-label="Keep Playing" title="Keep Playing">✕</button>
     </>
   );
 }

@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Page } from '../components/Page';
 import { GuestImportOffer } from '../components/GuestImportOffer';
 import { getIdentity } from '../app/services';
+import { useGameInProgress } from '../app/gameInProgress';
 import { signOut } from '../app/auth';
 import { displayName } from '../../../machines/client/identity';
 import { useOwnProfilePath } from '../components/Header';
@@ -14,6 +15,7 @@ export function Home() {
   const { state, name } = useSelector(getIdentity(), (s) => ({ state: s.value as string, name: displayName(s.context) }), (a, b) => a.state === b.state && a.name === b.name);
   const signedIn = state === 'guest' || state === 'authenticated';
   const profile = useOwnProfilePath();
+  const running = useGameInProgress();
   return (
     <Page narrow>
       <GuestImportOffer />
@@ -21,6 +23,11 @@ export function Home() {
         <h1>Chess</h1>
         {state === 'authenticated' && <p className="identity-line">Signed in as <strong>{name}</strong></p>}
         {state === 'guest' && <p className="identity-line">Playing as <strong>{name}</strong></p>}
+        {running && (
+          <p className="notice game-in-progress" role="status" data-testid="game-in-progress">
+            You have a game in progress. <Link to={running.path}>Back to your game</Link>
+          </p>
+        )}
         <nav className="menu" aria-label="Main menu">
           {!signedIn && state !== 'resolving' && <Link className="btn btn-primary" to="/guest">Play as Guest</Link>}
           {signedIn && <Link className="btn btn-primary" to="/chess">Play Chess</Link>}

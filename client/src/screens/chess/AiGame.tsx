@@ -14,7 +14,7 @@ import { ResignButton } from '../../components/ResignButton';
 import { StatusBanner } from '../../components/StatusBanner';
 import { getConnection, getIdentity } from '../../app/services';
 import { getAiSession } from './aiSession';
-import { useGameSounds, useTurnTitle, useViewedPosition } from './playHooks';
+import { useAnnouncements, useFocusAtStart, useGameSounds, useTurnTitle, useViewedPosition } from './playHooks';
 import { AI_PRESETS, presetFor, type ColorChoice } from '../../../../machines/client/aiGame';
 import { isPromotionMove } from '../../../../machines/client/engine';
 import { displayName } from '../../../../machines/client/identity';
@@ -41,6 +41,7 @@ export default function AiGame() {
   const [redraw, setRedraw] = useState(0);
   const [flipped, setFlipped] = useState(false);
   const [confirmLeave, setConfirmLeave] = useState(false);
+  const [askingResign, setAskingResign] = useState(false);
 
   const ctx = s.context;
   useEffect(() => {
@@ -57,7 +58,18 @@ export default function AiGame() {
   useMoveKeys(view.plies.length, view.viewPly, view.setViewPly);
   useGameSounds(ctx.gameId ?? ctx.result, view.plies, over);
   useTurnTitle(myTurn && connected);
-  useEffect(() => setFlipped(false), [ctx.gameId]);
+  useEffect(() => {
+    setFlipped(false);
+    setAskingResign(false);
+  }, [ctx.gameId]);
+  const status = ctx.error && playing
+    ? { text: ctx.error, tone: 'check' as const }
+    : playStatus({
+      fen: ctx.fen, playerColor: ctx.playerColor, theirTurn: 'AI Thinking...',
+      end: over && ctx.result ? { title: OUTCOME_TITLES[ctx.result.outcome], reasonLabel: aiReasonLabel(ctx.result.reason), aborted: false, draw: ctx.result.outcome === 'draw' } : null,
+    });
+  const { announcement } = useAnnouncements(view.plies, ctx.playerColor, over ? status.text : null);
+  useFocusAtStart(ctx.gameId);
 
   const onBoardMove = (from: string, to: string) => {
     if (isPromotionMove(ctx.fen, from, to)) setPromotion({ from, to });
@@ -122,12 +134,6 @@ export default function AiGame() {
   }
 
   const orientation = flipped ? other(ctx.playerColor) : ctx.playerColor;
-  const status = ctx.error && playing
-    ? { text: ctx.error, tone: 'check' as const }
-    : playStatus({
-      fen: ctx.fen, playerColor: ctx.playerColor, theirTurn: 'AI Thinking...',
-      end: over && ctx.result ? { title: OUTCOME_TITLES[ctx.result.outcome], reasonLabel: aiReasonLabel(ctx.result.reason), aborted: false, draw: ctx.result.outcome === 'draw' } : null,
-    });
   const nameOf = (c: Color) => (c === ctx.playerColor ? myName ?? 'You' : ctx.opponentName);
   const bar = (c: Color, testId: string) => (
     <PlayerBar testId={testId} name={nameOf(c)} detail={c === ctx.playerColor ? `You · ${c}` : `Level ${ctx.difficulty} · ${c}`} />
@@ -143,6 +149,7 @@ export default function AiGame() {
     <Page play>
       <PlayLayout
         title={`AI Game vs ${ctx.opponentName}`}
+        announcement={announcement}
         top={bar(other(orientation), 'top-player')}
         bottom={bar(orientation, 'bottom-player')}
         board={
@@ -159,8 +166,8 @@ export default function AiGame() {
         }
         actions={
           <div className="row">
-            {playing && <ResignButton key={ctx.gameId} onResign={() => ai.send({ type: 'RESIGN' })} />}
-            {playing && <button type="button" className="btn" onClick={() => setConfirmLeave(true)}>Leave</button>}
+            {playing && <ResignButton asking={askingResign} onAsk={setAskingResign} onResign={() => ai.send({ type: 'RESIGN' })} />}
+            {playing && !askingResign && <button type="button" className="btn" onClick={() => setConfirmLeave(true)}>Leave</button>}
             {over && !ctx.modalOpen && endButtons}
             <MuteToggle />
           </div>

@@ -19,7 +19,8 @@ import { getInspect } from '../../app/inspector';
 import { addResult, useHistory } from '../../app/history';
 import { showNotification } from '../../app/notifications';
 import { playSound } from '../../app/sounds';
-import { useGameSounds, useTurnTitle, useViewedPosition } from './playHooks';
+import { useAnnouncements, useFocusAtStart, useGameSounds, useTurnTitle, useViewedPosition } from './playHooks';
+import { LOW_TIME_ANNOUNCEMENT } from '../../../../machines/client/speech';
 import { matchmakingMachine } from '../../../../machines/client/matchmaking';
 import { AWAY_TEXT, GAME_TEXT, multiplayerGameMachine, type GameEnd } from '../../../../machines/client/multiplayerGame';
 import type { Absence } from '../../../../machines/client/gameMirror';
@@ -53,6 +54,7 @@ export default function Multiplayer() {
   const [redraw, setRedraw] = useState(0);
   const [flipped, setFlipped] = useState(false);
   const [closedEnd, setClosedEnd] = useState<GameEnd | null>(null);
+  const [askingResign, setAskingResign] = useState(false);
 
   // machine outputs -> socket, storage, notifications
   useEffect(() => {
@@ -126,13 +128,15 @@ export default function Multiplayer() {
   const orientation = flipped ? other(ctx.color) : ctx.color;
   const topColor = other(orientation);
   const clock = { clocks: ctx.clocks, syncedAt: ctx.clockSyncedAt, running: live ? ctx.clockRunning : null };
-  const lowTime = useCallback(() => playSound('lowtime'), []);
   // before both sides have moved the server scores a resignation as aborted, so it is offered as Abort
   const canAbort = playing && ctx.moves.length < UNTIMED_PLIES;
   const endShown = over && ctx.end !== null && closedEnd !== ctx.end;
 
-  // a new game starts un-flipped
-  useEffect(() => setFlipped(false), [ctx.gameId]);
+  // a new game starts un-flipped, with no question asked
+  useEffect(() => {
+    setFlipped(false);
+    setAskingResign(false);
+  }, [ctx.gameId]);
 
   const findMatch = () => mm.send({ type: 'FIND', username: myName });
   const onBoardMove = (from: string, to: string) => {
@@ -152,6 +156,12 @@ export default function Multiplayer() {
     fen: ctx.fen, playerColor: ctx.color, theirTurn: "Opponent's Turn",
     end: over && ctx.end ? { title: endTitle, reasonLabel: reasonLabel(ctx.end.reason), aborted: ctx.end.aborted, draw: ctx.end.winner === 'draw' } : null,
   });
+  const { announcement, announce } = useAnnouncements(view.plies, ctx.color, over ? status.text : null);
+  const lowTime = useCallback(() => {
+    playSound('lowtime');
+    announce(LOW_TIME_ANNOUNCEMENT);
+  }, [announce]);
+  useFocusAtStart(ctx.gameId);
   const nameOf = (c: Color) => (c === ctx.color ? myName ?? 'You' : ctx.opponentName);
   const ratingOf = (c: Color) => {
     const r = ctx.ratings?.[c];
@@ -224,6 +234,7 @@ export default function Multiplayer() {
     <Page play>
       <PlayLayout
         title="Multiplayer Game"
+        announcement={announcement}
         top={bar(topColor, 'top-player')}
         bottom={bar(orientation, 'bottom-player')}
         board={
@@ -251,9 +262,11 @@ export default function Multiplayer() {
             )}
             {playing && !canAbort && ctx.draw !== 'received' && (
               <>
-                <button type="button" className="btn" onClick={() => game.send({ type: 'OFFER_DRAW' })} disabled={!live || ctx.drawOfferRefusal !== null}
-                  title={ctx.drawOfferRefusal ?? undefined}>Offer Draw</button>
-                <ResignButton key={ctx.gameId} onResign={() => game.send({ type: 'RESIGN' })} disabled={!live} />
+                {!askingResign && (
+                  <button type="button" className="btn" onClick={() => game.send({ type: 'OFFER_DRAW' })} disabled={!live || ctx.drawOfferRefusal !== null}
+                    title={ctx.drawOfferRefusal ?? undefined}>Offer Draw</button>
+                )}
+                <ResignButton asking={askingResign} onAsk={setAskingResign} onResign={() => game.send({ type: 'RESIGN' })} disabled={!live} />
               </>
             )}
             {over && !endShown && endButtons}

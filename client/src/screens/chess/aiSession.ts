@@ -7,23 +7,17 @@
 import { createActor, type ActorRefFrom } from 'xstate';
 import { aiGameMachine } from '../../../../machines/client/aiGame';
 import { getInspect } from '../../app/inspector';
-import { lastMessage, onMessage, send } from '../../app/services';
+import { runningAiGame } from '../../app/gameInProgress';
+import { onMessage, send } from '../../app/services';
 
 export type AiSession = ActorRefFrom<typeof aiGameMachine>;
 
 let session: AiSession | null = null;
 
-/** The server's resume of a game it still runs, if that came before anything ended it. */
-function pendingResume() {
-  const start = lastMessage('aiGameStart');
-  if (!start) return null;
-  const over = lastMessage('gameOver');
-  return over && over.seq > start.seq && over.msg.gameId === start.msg.gameId ? null : start.msg;
-}
 
 export function getAiSession(): AiSession {
   if (session) return session;
-  const ai = createActor(aiGameMachine, { input: undefined, inspect: getInspect() });
+  const ai = createActor(aiGameMachine, { input: { now: () => performance.now() }, inspect: getInspect() });
   session = ai;
   ai.on('send', (e) => send(e.message));
   onMessage('gameCreated', (m) => ai.send({ type: 'GAME_CREATED', msg: m }));
@@ -36,7 +30,7 @@ export function getAiSession(): AiSession {
   });
   onMessage('moveRejected', (m) => ai.send({ type: 'REJECTED', message: m.message, fen: m.fen }));
   ai.start();
-  const resume = pendingResume();
+  const resume = runningAiGame();
   if (resume) ai.send({ type: 'AI_GAME_START', msg: resume });
   return ai;
 }

@@ -2,6 +2,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { START_FEN } from '../../../../machines/chess/index';
 import { extendPlies, type Ply } from '../../../../machines/client/moveHistory';
+import { moveAnnouncement } from '../../../../machines/client/speech';
+import type { Color } from '../../../../machines/protocol/messages';
 import { playSound, soundForSan } from '../../app/sounds';
 
 export interface ViewedPosition {
@@ -52,4 +54,39 @@ export function useTurnTitle(myTurn: boolean): void {
     document.title = myTurn ? `Your turn · ${base}` : base;
     return () => { document.title = base; };
   }, [myTurn]);
+}
+
+/**
+ * What the screen's live region says (docs/client.md, Playing without a mouse): the opponent's
+ * move as it comes ("Black: knight f6."), the result once the game is over, and whatever else
+ * the screen announces (`announce`, e.g. low time). Moves the player made are not repeated, and
+ * a game loaded with its moves (a rejoin) announces none of them.
+ */
+export function useAnnouncements(plies: Ply[], myColor: Color, endText: string | null): { announcement: string; announce: (text: string) => void } {
+  const [announcement, announce] = useState('');
+  const seen = useRef({ plies: plies.length, endText });
+  useEffect(() => {
+    const before = seen.current;
+    seen.current = { plies: plies.length, endText };
+    if (endText !== null && endText !== before.endText) announce(endText);
+    else if (plies.length === before.plies + 1) {
+      const by: Color = plies.length % 2 === 1 ? 'white' : 'black';
+      if (by !== myColor) announce(moveAnnouncement(by, plies[plies.length - 1].san));
+    }
+  }, [plies, myColor, endText]);
+  return { announcement, announce };
+}
+
+/**
+ * When a game starts (its key changes to a new game), the focus goes where the player acts: the
+ * move field with a keyboard and a fine pointer, the board on a touch screen (where focusing a
+ * text field would open the on-screen keyboard over the board).
+ */
+export function useFocusAtStart(gameKey: string | null): void {
+  useEffect(() => {
+    if (gameKey === null) return;
+    const touch = window.matchMedia?.('(pointer: coarse)').matches ?? false;
+    const target = touch ? document.querySelector<HTMLElement>('[data-testid="board"]') : document.getElementById('keyboard-move-input');
+    target?.focus();
+  }, [gameKey]);
 }
