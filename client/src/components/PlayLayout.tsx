@@ -17,15 +17,21 @@ export interface PlayLayoutProps {
   /** the status line and notices */
   info: ReactNode;
   moves: ReactNode;
-  /** for screen readers only: the opponent's last move, the result, low time (a live region) */
-  announcement?: string;
+  /** for screen readers only, the latest last: the opponent's moves, the result, low time (a live region) */
+  announcements?: readonly Announcement[];
 }
 
-export function PlayLayout({ title, top, board, bottom, actions, info, moves, announcement = '' }: PlayLayoutProps) {
+/** One line of the live region; `id` tells two equal texts apart. */
+export interface Announcement { id: number; text: string }
+
+export function PlayLayout({ title, top, board, bottom, actions, info, moves, announcements = [] }: PlayLayoutProps) {
   return (
     <div className="play" data-testid="play">
       <h1 className="sr-only">{title}</h1>
-      <p className="sr-only" role="log" aria-live="polite" aria-label="Game announcements" data-testid="announcer">{announcement}</p>
+      {/* a log: each line is added, so two things said at once (a move and low time) are both read */}
+      <div className="sr-only" role="log" aria-live="polite" aria-label="Game announcements" data-testid="announcer">
+        {announcements.map((a) => <p key={a.id}>{a.text}</p>)}
+      </div>
       <div className="play-top">{top}</div>
       <div className="play-board">{board}</div>
       <div className="play-bottom">{bottom}</div>

@@ -68,7 +68,7 @@ export default function AiGame() {
       fen: ctx.fen, playerColor: ctx.playerColor, theirTurn: 'AI Thinking...',
       end: over && ctx.result ? { title: OUTCOME_TITLES[ctx.result.outcome], reasonLabel: aiReasonLabel(ctx.result.reason), aborted: false, draw: ctx.result.outcome === 'draw' } : null,
     });
-  const { announcement } = useAnnouncements(view.plies, ctx.playerColor, over ? status.text : null);
+  const { announcements } = useAnnouncements(view.plies, ctx.playerColor, over ? status.text : null);
   useFocusAtStart(ctx.gameId);
 
   const onBoardMove = (from: string, to: string) => {
@@ -149,7 +149,7 @@ export default function AiGame() {
     <Page play>
       <PlayLayout
         title={`AI Game vs ${ctx.opponentName}`}
-        announcement={announcement}
+        announcements={announcements}
         top={bar(other(orientation), 'top-player')}
         bottom={bar(orientation, 'bottom-player')}
         board={

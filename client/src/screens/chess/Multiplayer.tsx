@@ -156,7 +156,7 @@ export default function Multiplayer() {
     fen: ctx.fen, playerColor: ctx.color, theirTurn: "Opponent's Turn",
     end: over && ctx.end ? { title: endTitle, reasonLabel: reasonLabel(ctx.end.reason), aborted: ctx.end.aborted, draw: ctx.end.winner === 'draw' } : null,
   });
-  const { announcement, announce } = useAnnouncements(view.plies, ctx.color, over ? status.text : null);
+  const { announcements, announce } = useAnnouncements(view.plies, ctx.color, over ? status.text : null);
   const lowTime = useCallback(() => {
     playSound('lowtime');
     announce(LOW_TIME_ANNOUNCEMENT);
@@ -234,7 +234,7 @@ export default function Multiplayer() {
     <Page play>
       <PlayLayout
         title="Multiplayer Game"
-        announcement={announcement}
+        announcements={announcements}
         top={bar(topColor, 'top-player')}
         bottom={bar(orientation, 'bottom-player')}
         board={

@@ -1,10 +1,11 @@
 /** Hooks shared by the multiplayer and AI game screens. */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { START_FEN } from '../../../../machines/chess/index';
 import { extendPlies, type Ply } from '../../../../machines/client/moveHistory';
 import { moveAnnouncement } from '../../../../machines/client/speech';
 import type { Color } from '../../../../machines/protocol/messages';
 import { playSound, soundForSan } from '../../app/sounds';
+import type { Announcement } from '../../components/PlayLayout';
 
 export interface ViewedPosition {
   plies: Ply[];
@@ -56,14 +57,20 @@ export function useTurnTitle(myTurn: boolean): void {
   }, [myTurn]);
 }
 
+/** How many lines the live region keeps (older ones were read already). */
+const KEPT_ANNOUNCEMENTS = 5;
+
 /**
  * What the screen's live region says (docs/client.md, Playing without a mouse): the opponent's
  * move as it comes ("Black: knight f6."), the result once the game is over, and whatever else
  * the screen announces (`announce`, e.g. low time). Moves the player made are not repeated, and
  * a game loaded with its moves (a rejoin) announces none of them.
  */
-export function useAnnouncements(plies: Ply[], myColor: Color, endText: string | null): { announcement: string; announce: (text: string) => void } {
-  const [announcement, announce] = useState('');
+export function useAnnouncements(plies: Ply[], myColor: Color, endText: string | null): { announcements: Announcement[]; announce: (text: string) => void } {
+  const [announcements, setAnnouncements] = useState<Announcement[]>([]);
+  const announce = useCallback((text: string) => {
+    setAnnouncements((said) => [...said.slice(-(KEPT_ANNOUNCEMENTS - 1)), { id: (said.at(-1)?.id ?? 0) + 1, text }]);
+  }, []);
   const seen = useRef({ plies: plies.length, endText });
   useEffect(() => {
     const before = seen.current;
@@ -73,8 +80,8 @@ export function useAnnouncements(plies: Ply[], myColor: Color, endText: string |
       const by: Color = plies.length % 2 === 1 ? 'white' : 'black';
       if (by !== myColor) announce(moveAnnouncement(by, plies[plies.length - 1].san));
     }
-  }, [plies, myColor, endText]);
-  return { announcement, announce };
+  }, [plies, myColor, endText, announce]);
+  return { announcements, announce };
 }
 
 /**
