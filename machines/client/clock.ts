@@ -5,7 +5,6 @@
  */
 import type { Color, ClocksMs, Timers } from '../protocol/messages';
 import { runningClocks } from '../game/clock';
-import { UNTIMED_PLIES } from '../game/defaults';
 
 export { formatClock } from '../game/display';
 
@@ -15,11 +14,6 @@ export interface ClockState {
   syncedAt: number;
   /** the side whose clock is running, or null */
   running: Color | null;
-}
-
-/** The side whose clock runs after `plies` plies with `turn` to move: from the second ply on (the game core's rule). */
-export function runningSide(plies: number, turn: Color): Color | null {
-  return plies >= UNTIMED_PLIES ? turn : null;
 }
 
 /** The server's clocks of a reading: its milliseconds, or its whole seconds when it has no `clocks` (the original unit). */
