@@ -31,6 +31,7 @@ import type { ServerSettings } from './config';
 import { DEFAULT_ADMISSION_LIMITS, DEFAULT_IDENTIFICATION_LIMITS, SERVER_DEFAULTS, type AdmissionLimits, type IdentificationLimits, type WatchLimits } from './config/server';
 import { openGameJournal, type AiGameRecorder, type JournalDisk, type JournalSync, type OpenedJournal } from './game/journal';
 import { ClusterNode } from './cluster/node';
+import { UnarchivedSweep } from './cluster/unarchived';
 import { openDb, type DbTimeouts } from './accounts/db';
 import { Spectators } from './realtime/spectators';
 
@@ -75,6 +76,8 @@ export interface StartServerOptions extends Partial<Omit<ServerSettings, 'graceM
   durableDir?: string;
   /** the journal is compacted past this size (default COMPACT_AT_BYTES; tests make it small) */
   journalCompactBytes?: number;
+  /** several nodes: how often ended games without an archive row are looked for (default UNARCHIVED_SWEEP_MS) */
+  unarchivedSweepMs?: number;
   /** test-only: the journal's file calls (a failing disk, a power loss) */
   journalDisk?: Partial<JournalDisk>;
   /**
@@ -271,6 +274,9 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   );
   realtime.mount(app, SOCKET_PATH);
   await cluster?.start(realtime, rounds, ai);
+  // several nodes: ended games whose node died (or whose archive write failed) before their archive row
+  const unarchived = cluster && archiveQueue ? new UnarchivedSweep(cluster.db, onEnded, log.child({ part: 'archive' }), opts.unarchivedSweepMs) : null;
+  unarchived?.start();
 
   let shuttingDown = false;
   // 200 while the server plays games, even with the accounts database down ("degraded": guest
@@ -372,6 +378,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         await ai?.close().catch((err: unknown) => log.warn({ err }, 'closing the AI failed'));
         await cluster?.close();
         // what is not archived yet stays in the journal (the shared game log) for the next start
+        unarchived?.close();
         archiveQueue?.close();
         await durable?.journal.close();
         matchmaking!.stop();

@@ -79,7 +79,8 @@ export class ClusterNode implements RoundsElsewhere {
   private constructor(
     readonly node: string,
     private readonly redis: RedisLink,
-    private readonly db: Db,
+    /** the shared PostgreSQL database */
+    readonly db: Db,
     private readonly hub: Hub,
     private readonly metrics: ClusterMetrics,
     private readonly logger: Logger,

@@ -205,10 +205,11 @@ export class DamagedLogError extends Error {
   }
 }
 
-/** What a node taking a game over reads: its log in this process's time base, and whether it ended. */
+/** What a node taking a game over reads: its log in this process's time base, and whether it ended (and when, in the same base). */
 export interface LoadedGame {
   log: GameLog;
   result: GameResult | null;
+  endedAt?: number;
 }
 
 /** What a node taking a game against the AI over reads: the game as the AI service resumes it, and whether it ended. */
@@ -271,17 +272,19 @@ function logFromRows(gameId: string, rows: LogRow[], awayMs: number): LoadedLog 
   const players = { white: input.white, black: input.black };
   const entries: TimedCommand[] = [];
   let result: GameResult | null = null;
+  let endedAt: number | undefined;
   for (let i = 1; i < rows.length; i++) {
     const row = rows[i];
     if (row.seq !== i) throw new DamagedLogError(gameId, `row ${i} is missing from the log`, players);
     const body = row.body as (TimedCommand & { end?: undefined }) | { end: GameResult; at: number };
     if (body.end) {
       result = body.end;
+      endedAt = toHere(body.at, row.origin) + awayMs;
       break;
     }
     entries.push({ ...(body as TimedCommand), at: toHere((body as TimedCommand).at, row.origin) });
   }
-  return { log: shiftLog({ ...newGameLog(input), entries }, awayMs), result };
+  return { log: shiftLog({ ...newGameLog(input), entries }, awayMs), result, ...(endedAt !== undefined ? { endedAt } : {}) };
 }
 
 function isInputBody(body: unknown): body is { input: GameInput } {
