@@ -13,7 +13,7 @@ import { ChessGame } from '../../machines/chess';
 import type { RunningServer } from '../../server/app';
 import type { AccountsModule } from '../../server/accounts';
 import { nodeSupabaseClient } from '../accounts/harness';
-import { clickMove, launch, pieceOn, SCREENSHOT_DIR, startArchiveSite, storedGame, VIEWPORTS, type ArchiveSite } from './harness';
+import { boardLayoutProblems, clickMove, launch, pieceOn, SCREENSHOT_DIR, startArchiveSite, storedGame, VIEWPORTS, type ArchiveSite } from './harness';
 import { TestClient } from '../server/helpers';
 import { ratingDeltaText } from '../../machines/client/ratingText';
 import type { RatingChangeMsg } from '../../machines/protocol/messages';
@@ -103,6 +103,29 @@ describe('archive pages in Chromium', () => {
     expect(new URL(p.url()).pathname).toBe('/game/game_e2ereplay01');
   });
 
+  it("on a phone the profile's games fit the screen and the chart's labels are readable", async () => {
+    const p = await page();
+    await p.setViewportSize(VIEWPORTS.mobile);
+    await p.goto(`${server.url}/@/Replay_White`);
+    await p.getByTestId('rating-chart').waitFor();
+    await p.getByRole('link', { name: /Rated · 6 moves/ }).waitFor();
+    const layout = await p.evaluate(() => ({
+      pageWidth: document.documentElement.scrollWidth,
+      // every cell of the games table, right edge, in the screen (a cut table scrolls them out)
+      cellsOut: Array.from(document.querySelectorAll('.games-table td')).filter((td) => td.getBoundingClientRect().right > innerWidth + 0.5).map((td) => td.textContent),
+      // the chart's labels as drawn: font size times the drawing's scale
+      labelPx: Array.from(document.querySelectorAll('[data-testid="rating-chart"] text')).map((t) => {
+        const ctm = (t as SVGGraphicsElement).getScreenCTM();
+        return Math.round((ctm ? ctm.a : 1) * parseFloat(getComputedStyle(t).fontSize) * 10) / 10;
+      }),
+    }));
+    expect(layout.pageWidth).toBeLessThanOrEqual(VIEWPORTS.mobile.width);
+    expect(layout.cellsOut).toEqual([]);
+    expect(layout.labelPx.length).toBeGreaterThan(0);
+    for (const px of layout.labelPx) expect(px).toBeGreaterThanOrEqual(11);
+    await p.screenshot({ path: join(SCREENSHOT_DIR, 'profile-mobile.png'), fullPage: true });
+  });
+
   it('replays the game with keys and clicks, with both clocks at every move', async () => {
     const p = await page();
     await p.goto(`${server.url}/game/game_e2ereplay01`);
@@ -124,6 +147,16 @@ describe('archive pages in Chromium', () => {
     expect(await p.getByTestId('replay-clock-black').textContent()).toBe('09:21');
     expect(await p.getByTestId('replay-result').textContent()).toContain('1-0');
     await p.screenshot({ path: join(SCREENSHOT_DIR, 'game-replay-desktop.png') });
+  });
+
+  it('on a phone the replay fits the screen, with readable coordinates on their own squares', async () => {
+    const p = await page();
+    await p.setViewportSize(VIEWPORTS.mobile);
+    await p.goto(`${server.url}/game/game_e2ereplay01`);
+    await p.getByTestId('replay-fen').waitFor();
+    await p.locator('[data-testid="board"] coords.files coord').first().waitFor();
+    expect(await boardLayoutProblems(p)).toEqual([]);
+    await p.screenshot({ path: join(SCREENSHOT_DIR, 'game-replay-mobile.png'), fullPage: true });
   });
 
   it('downloads a PGN that parses back to the same moves', async () => {

@@ -213,3 +213,35 @@ export function storedGame(id: string, white: ArchivedPlayer, black: ArchivedPla
     moves, clocksMs, pgn: game.pgn({ White: white.name, Black: black.name, Result: result }),
   };
 }
+
+/**
+ * What is wrong with the board on a phone-sized page, as a list (empty when nothing is): the page
+ * wider than the screen, a file letter outside its own file column or off the board, coordinates
+ * under 11 px or not bold (chessground's own are 9 px grey).
+ */
+export async function boardLayoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > window.innerWidth) problems.push(`page ${doc.scrollWidth} px wide on a ${window.innerWidth} px screen`);
+    const board = document.querySelector('[data-testid="board"] cg-container')?.getBoundingClientRect();
+    if (!board) return [...problems, 'no board'];
+    const square = board.width / 8;
+    const files = Array.from(document.querySelectorAll('[data-testid="board"] coords.files coord'));
+    const ranks = Array.from(document.querySelectorAll('[data-testid="board"] coords.ranks coord'));
+    if (files.length !== 8 || ranks.length !== 8) problems.push(`${files.length} file and ${ranks.length} rank coordinates`);
+    files.forEach((el, i) => {
+      const r = el.getBoundingClientRect();
+      const text = (el.textContent ?? '').trim();
+      const left = board.left + i * square;
+      if (r.left < left - 1 || r.left > left + square / 2) problems.push(`file ${text} at x=${Math.round(r.left)}, its column starts at ${Math.round(left)}`);
+      if (r.right > board.right + 1 || r.bottom > board.bottom + 1) problems.push(`file ${text} outside the board`);
+    });
+    for (const el of [...files, ...ranks]) {
+      const style = getComputedStyle(el);
+      if (parseFloat(style.fontSize) < 11) problems.push(`coordinate ${el.textContent} at ${style.fontSize}`);
+      if (Number(style.fontWeight) < 700) problems.push(`coordinate ${el.textContent} not bold (${style.fontWeight})`);
+    }
+    return problems;
+  });
+}

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ConsoleGuard, launch, pieceOn, startArchiveSite, VIEWPORTS, type ArchiveSite } from './harness';
+import { boardLayoutProblems, ConsoleGuard, launch, pieceOn, startArchiveSite, VIEWPORTS, type ArchiveSite } from './harness';
 import { pairPlayers, playMoves, type Pair, type TestClient } from '../server/helpers';
 
 let site: ArchiveSite;
@@ -61,6 +61,20 @@ describe('watching a live game in Chromium', () => {
     expect(await p.getByTestId('replay-result').textContent()).toBe('0-1 · Resignation · Casual');
     expect(await p.getByTestId('move-list').textContent()).toContain('e5');
     expect(await p.getByTestId('replay-clock-white').textContent()).toMatch(/^\d\d:\d\d$/);
+    await Promise.all([pair.white.close(), pair.black.close()]);
+    expect(guard.take()).toEqual([]);
+  });
+
+  it('on a phone the live board fits the screen, with readable coordinates on their own squares', async () => {
+    const url = site.server.url;
+    const pair = await pairPlayers(url, ['Erin', 'Frank']);
+    await playMoves(pair, ['d2d4']);
+    const p = await page();
+    await p.setViewportSize(VIEWPORTS.mobile);
+    await p.goto(`${url}/game/${pair.gameId}`);
+    await p.getByTestId('live-game').waitFor();
+    await p.locator('[data-testid="board"] coords.files coord').first().waitFor();
+    expect(await boardLayoutProblems(p)).toEqual([]);
     await Promise.all([pair.white.close(), pair.black.close()]);
     expect(guard.take()).toEqual([]);
   });

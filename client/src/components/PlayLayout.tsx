@@ -2,8 +2,10 @@
  * The game screen's frame, as on lichess: the board as large as the viewport allows, the
  * opponent's name and clock above it and the player's below. On a wide screen the two bars, the
  * move list and the controls sit in a column beside the board; on a tall one they stack under
- * it. The frame fills the viewport below the header and never scrolls the page; only the move
- * list scrolls. Notices appear below the board, so they never move it.
+ * it. On a wide screen the frame fills the viewport below the header and never scrolls the page;
+ * only the move list scrolls. On a tall one the bars, board, buttons and status fill the first
+ * screen and the moves, tools and move field follow in the page, which scrolls. Notices appear
+ * below the board, so they never move it.
  */
 import type { ReactNode } from 'react';
 

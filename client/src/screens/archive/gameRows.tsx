@@ -13,16 +13,16 @@ export function GameRows({ games }: { games: readonly GameSummary[] }) {
   if (games.length === 0) return <p className="empty">No games yet.</p>;
   return (
     <div className="table-wrap">
-      <table className="history">
+      <table className="history games-table">
         <thead><tr><th scope="col">Date</th><th scope="col">White</th><th scope="col">Black</th><th scope="col">Result</th><th scope="col">Game</th></tr></thead>
         <tbody>
           {games.map((g) => (
             <tr key={g.id}>
-              <td>{new Date(g.endedAt).toLocaleDateString(undefined, { dateStyle: 'short' })}</td>
-              <td><PlayerName p={g.white} /></td>
-              <td><PlayerName p={g.black} /></td>
-              <td>{g.reason === 'aborted' ? 'Aborted' : `${resultScore(g.winner)} (${reasonLabel(g.reason)})`}</td>
-              <td><Link to={`/game/${g.id}`}>{g.rated ? 'Rated' : 'Casual'} · {Math.ceil(g.plies / 2)} moves</Link></td>
+              <td data-label="Date">{new Date(g.endedAt).toLocaleDateString(undefined, { dateStyle: 'short' })}</td>
+              <td data-label="White"><PlayerName p={g.white} /></td>
+              <td data-label="Black"><PlayerName p={g.black} /></td>
+              <td data-label="Result">{g.reason === 'aborted' ? 'Aborted' : `${resultScore(g.winner)} (${reasonLabel(g.reason)})`}</td>
+              <td data-label="Game"><Link to={`/game/${g.id}`}>{g.rated ? 'Rated' : 'Casual'} · {Math.ceil(g.plies / 2)} moves</Link></td>
             </tr>
           ))}
         </tbody>
