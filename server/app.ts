@@ -243,7 +243,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     opts.random,
     opts.inspect,
     archive && ((id) => archive.ratingOf(id)),
-    cluster ? (white, black) => cluster.startPaired(white, black) : undefined,
+    cluster ? (white, black, timeControl) => cluster.startPaired(white, black, timeControl) : undefined,
   );
   const pool = cluster ? cluster.sitePool(gameManager, matchmaking) : matchmaking;
   const identity = new GuestIdentity(opts.serverSecret ?? randomBytes(32).toString('base64url'));

@@ -18,6 +18,7 @@ export {
   sameTimeControl,
   speedOf,
   timeControlKey,
+  timeControlOf,
   timeControlText,
 } from './timeControl';
 export type { Speed, TimeControl } from './timeControl';

@@ -82,3 +82,8 @@ export function sameTimeControl(a: TimeControl, b: TimeControl): boolean {
 export function clockOf(tc: TimeControl): { clockMs: number; incrementMs: number } {
   return { clockMs: tc.initial * 1000, incrementMs: tc.increment * 1000 };
 }
+
+/** The time control a game was created with (its input's or settings' clock and increment, whole seconds). */
+export function timeControlOf(clock: { clockMs?: number; incrementMs?: number }): TimeControl {
+  return { initial: Math.round((clock.clockMs ?? DEFAULT_CLOCK_MS) / 1000), increment: Math.round((clock.incrementMs ?? 0) / 1000) };
+}

@@ -204,6 +204,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     currentState: currentStateSchema.optional(),
     /** additive: both players' pool ratings, when at least one is signed in */
     ratings: gameRatingsSchema.optional(),
+    /** additive: the game's time control (timerDuration is its initial time) */
+    timeControl: timeControlSchema.optional(),
   }),
   z.strictObject({
     type: z.literal('aiGameStart'),
@@ -340,7 +342,8 @@ const displayName = z
   .transform((s) => s.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 40));
 
 export const clientPayloadSchemas = {
-  findGame: z.object({ username: displayName.optional().nullable() }).optional().nullable(),
+  /** additive: `timeControl`, the pool to search in (none: the server's default pool, 10+0) */
+  findGame: z.object({ username: displayName.optional().nullable(), timeControl: timeControlSchema.optional() }).optional().nullable(),
   /** no payload; one sent anyway (an empty object, null) is ignored */
   cancelMatchmaking: z.object({}).optional().nullable(),
   gameMove: z.object({ gameId: gameIdSchema, move: wireMoveSchema }),

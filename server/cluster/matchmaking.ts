@@ -8,16 +8,21 @@
 import type { Hub, PlayerSession } from '../realtime/hub';
 import { CANCELED_TEXT, type Matchmaking } from '../game/matchmaking';
 import type { BusMessage } from './messages';
+import type { TimeControl } from '../../machines/protocol/messages';
 import { socketOn } from '../round/seats';
 
 /** What the socket layer asks of matchmaking, on one node or many. */
 export interface MatchmakingPort {
-  join(session: PlayerSession, name: string): void;
+  /** `timeControl`: the pool; none is the server's default pool */
+  join(session: PlayerSession, name: string, timeControl?: TimeControl): void;
   leave(session: PlayerSession, cancel: boolean): void;
   readonly length: number;
 }
 
 export class SiteMatchmaking implements MatchmakingPort {
+  /** the pool each searching player of this node asked for (kept when the search moves to another holder) */
+  private readonly pools = new Map<string, TimeControl>();
+
   constructor(
     private readonly node: string,
     private readonly local: Matchmaking,
@@ -36,11 +41,13 @@ export class SiteMatchmaking implements MatchmakingPort {
     return holder === '' || holder === this.node;
   }
 
-  join(session: PlayerSession, name: string): void {
-    if (this.runsHere) return this.local.join(session, name);
+  join(session: PlayerSession, name: string, timeControl?: TimeControl): void {
+    if (timeControl) this.pools.set(session.id, timeControl);
+    else this.pools.delete(session.id);
+    if (this.runsHere) return this.local.join(session, name, timeControl);
     session.name = name;
     session.queued = true;
-    this.publish(this.matchmaker(), { k: 'join', n: this.node, p: session.id, kind: session.kind, name });
+    this.publish(this.matchmaker(), { k: 'join', n: this.node, p: session.id, kind: session.kind, name, ...(timeControl ? { tc: timeControl } : {}) });
   }
 
   leave(session: PlayerSession, cancel: boolean): void {
@@ -57,12 +64,12 @@ export class SiteMatchmaking implements MatchmakingPort {
    * A search from a player on another node. When the role has moved on from this node, it goes
    * to the holder: a pool that no longer runs here must not keep players the next one pairs too.
    */
-  remoteJoin(from: string, playerId: string, kind: 'guest' | 'account', name: string): void {
-    if (!this.runsHere) return this.publish(this.matchmaker(), { k: 'join', n: from, p: playerId, kind, name });
+  remoteJoin(from: string, playerId: string, kind: 'guest' | 'account', name: string, timeControl?: TimeControl): void {
+    if (!this.runsHere) return this.publish(this.matchmaker(), { k: 'join', n: from, p: playerId, kind, name, ...(timeControl ? { tc: timeControl } : {}) });
     const session = this.hub.seat(playerId, kind);
     if (session.ws) return; // the player's socket is here now; its own search counts
     socketOn(session, from);
-    this.local.join(session, name);
+    this.local.join(session, name, timeControl);
   }
 
   remoteLeave(from: string, playerId: string): void {
@@ -94,15 +101,15 @@ export class SiteMatchmaking implements MatchmakingPort {
       const name = session.name ?? '';
       if (leavingLocalPool) this.local.leave(session, false);
       session.queued = false;
-      this.join(session, name);
+      this.join(session, name, this.pools.get(session.id));
     }
   }
 
   /** A player whose pairing fell through searches on: from here, or from the node of their socket. */
-  searchOn(session: PlayerSession): void {
+  searchOn(session: PlayerSession, timeControl?: TimeControl): void {
     const name = session.name ?? '';
-    if (session.ws) return this.join(session, name);
-    if (session.node) this.remoteJoin(session.node, session.id, session.kind, name);
+    if (session.ws) return this.join(session, name, timeControl);
+    if (session.node) this.remoteJoin(session.node, session.id, session.kind, name, timeControl);
   }
 
   /**
@@ -112,5 +119,6 @@ export class SiteMatchmaking implements MatchmakingPort {
   foundElsewhere(session: PlayerSession): void {
     if (session.queued && this.runsHere) this.local.leave(session, false);
     session.queued = false;
+    this.pools.delete(session.id);
   }
 }

@@ -8,7 +8,7 @@
  * elsewhere tells the owner once (`watch`), and gets each spectator frame once (`wframe`).
  */
 import { z } from 'zod';
-import { playerRatingSchema } from '../../machines/protocol/schemas';
+import { playerRatingSchema, timeControlSchema } from '../../machines/protocol/schemas';
 import { roundCommandSchema } from '../round/commands';
 
 const kind = z.enum(['guest', 'account']);
@@ -40,11 +40,11 @@ export const busMessageSchema = z.discriminatedUnion('k', [
   /** the player connected again on node `n` (socket number `o` of the site's order): close an older socket here */
   z.object({ k: z.literal('replace'), n: z.string(), p: z.string(), o: z.number() }),
   /** matchmaking: the player on node `n` searches (to the node running the pool) */
-  z.object({ k: z.literal('join'), n: z.string(), p: z.string(), kind, name: z.string() }),
+  z.object({ k: z.literal('join'), n: z.string(), p: z.string(), kind, name: z.string(), tc: timeControlSchema.optional() }),
   /** matchmaking: the player on node `n` stops searching */
   z.object({ k: z.literal('leave'), n: z.string(), p: z.string() }),
   /** matchmaking paired these two: start their game here */
-  z.object({ k: z.literal('create'), white: seatInfoSchema, black: seatInfoSchema }),
+  z.object({ k: z.literal('create'), white: seatInfoSchema, black: seatInfoSchema, tc: timeControlSchema.optional() }),
   /** spectators: node `n` has sockets watching game `g` and waits for its watchStart (to the owner) */
   z.object({ k: z.literal('watch'), n: z.string(), g: z.string() }),
   /** spectators: node `n` has no socket watching game `g` any more (to the owner) */

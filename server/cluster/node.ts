@@ -24,7 +24,7 @@ import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, 
 import { SiteAiGames } from './aiGames';
 import type { AiService } from '../wiring';
 import type { GameLog } from '../../machines/game';
-import type { ServerMessage } from '../../machines/protocol/messages';
+import type { ServerMessage, TimeControl } from '../../machines/protocol/messages';
 import { SiteMatchmaking } from './matchmaking';
 import { SharedLimits } from './sharedLimits';
 import { readBusMessage, type BusMessage, type SeatInfo } from './messages';
@@ -222,11 +222,11 @@ export class ClusterNode implements RoundsElsewhere {
       case 'replace':
         return this.sockets.replaced(msg.p, msg.n, msg.o);
       case 'join':
-        return this.matchmaking.remoteJoin(msg.n, msg.p, msg.kind, msg.name);
+        return this.matchmaking.remoteJoin(msg.n, msg.p, msg.kind, msg.name, msg.tc);
       case 'leave':
         return this.matchmaking.remoteLeave(msg.n, msg.p);
       case 'create':
-        return this.createPaired(msg.white, msg.black);
+        return this.createPaired(msg.white, msg.black, msg.tc);
       case 'watch':
       case 'unwatch':
       case 'wstart':
@@ -388,15 +388,15 @@ export class ClusterNode implements RoundsElsewhere {
    * Starts a paired game: here when a player's socket is here, otherwise on the node of white's
    * socket (so at most one of the two plays across nodes). False when it could not start.
    */
-  startPaired(white: PlayerSession, black: PlayerSession): boolean {
-    if (white.ws || black.ws || !white.node) return this.games.start(white, black) !== null;
+  startPaired(white: PlayerSession, black: PlayerSession, timeControl: TimeControl): boolean {
+    if (white.ws || black.ws || !white.node) return this.games.start(white, black, timeControl) !== null;
     const info = (s: PlayerSession): SeatInfo => ({ id: s.id, kind: s.kind, name: s.name ?? s.id, rating: s.rating ?? null, node: s.node ?? this.node });
-    this.publish(white.node, { k: 'create', white: info(white), black: info(black) });
+    this.publish(white.node, { k: 'create', white: info(white), black: info(black), tc: timeControl });
     for (const s of [white, black]) this.hub.forgetIfIdle(s);
     return true;
   }
 
-  private createPaired(white: SeatInfo, black: SeatInfo): void {
+  private createPaired(white: SeatInfo, black: SeatInfo, timeControl?: TimeControl): void {
     const seat = (p: SeatInfo) => {
       const s = this.hub.seat(p.id, p.kind);
       s.name = p.name;
@@ -412,10 +412,10 @@ export class ClusterNode implements RoundsElsewhere {
       // paired by a pool that was giving its role up while another paired one of them: whoever
       // is free searches on
       this.logger.warn({ white: white.id, black: black.id }, 'paired game not started here: a player is in a game already; the other searches on');
-      for (const s of [w, b]) if (!busy(s)) this.matchmaking.searchOn(s);
+      for (const s of [w, b]) if (!busy(s)) this.matchmaking.searchOn(s, timeControl);
       return;
     }
-    if (!this.games.start(w, b)) {
+    if (!this.games.start(w, b, timeControl)) {
       this.logger.warn({ white: white.id, black: black.id }, 'paired game not started here');
       for (const s of [w, b]) this.hub.sendTo(s, { type: 'matchmakingStatus', status: 'idle', message: 'The game could not be started. Please search again.' });
     }

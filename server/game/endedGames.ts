@@ -8,6 +8,8 @@
  * and the oldest are dropped whenever one is added, so no timer is needed. What the players
  * are told after the end (a rated game's rating changes) is kept with it, for the same players.
  */
+import type { TimeControl } from '../../machines/protocol/messages';
+
 /** How long an ended game's result is kept for players who come back late (several nodes: the site remembers the game's node as long). */
 export const ENDED_KEEP_MS = 5 * 60_000;
 /** How many ended games' results are kept at most. */
@@ -19,6 +21,8 @@ interface Ended {
   /** the gameEnd frame, then what followed it for the players (a rated game's ratingChange) */
   frames: Uint8Array[];
   endedAt: number;
+  /** its time control (a rematch is played on it); unknown for a game ended as damaged */
+  timeControl?: TimeControl;
 }
 
 export class EndedGames {
@@ -29,19 +33,19 @@ export class EndedGames {
     private readonly maxEntries: number,
   ) {}
 
-  record(gameId: string, white: string, black: string, frame: Uint8Array, now: number): void {
-    this.byId.set(gameId, { white, black, frames: [frame], endedAt: now });
+  record(gameId: string, white: string, black: string, frame: Uint8Array, now: number, timeControl?: TimeControl): void {
+    this.byId.set(gameId, { white, black, frames: [frame], endedAt: now, ...(timeControl ? { timeControl } : {}) });
     for (const [id, e] of this.byId) {
       if (this.byId.size <= this.maxEntries && now - e.endedAt <= this.keepMs) break;
       this.byId.delete(id);
     }
   }
 
-  /** The two players of a game that ended within keepMs, if `playerId` was one of them, else null. */
-  playersOf(gameId: string, playerId: string, now: number): { white: string; black: string } | null {
+  /** The two players (and time control) of a game that ended within keepMs, if `playerId` was one of them, else null. */
+  playersOf(gameId: string, playerId: string, now: number): { white: string; black: string; timeControl?: TimeControl } | null {
     const e = this.byId.get(gameId);
     if (!e || now - e.endedAt > this.keepMs || (e.white !== playerId && e.black !== playerId)) return null;
-    return { white: e.white, black: e.black };
+    return { white: e.white, black: e.black, ...(e.timeControl ? { timeControl: e.timeControl } : {}) };
   }
 
   /** The game's gameEnd frame if it ended within keepMs and `playerId` played in it, else null. */

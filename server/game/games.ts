@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ClocksMs, Color, CurrentState, ErrorCode, GameRatings, RatingChangeMsg, ServerMessage } from '../../machines/protocol/messages';
+import type { ClocksMs, Color, CurrentState, ErrorCode, GameRatings, RatingChangeMsg, ServerMessage, TimeControl } from '../../machines/protocol/messages';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
 import {
@@ -27,6 +27,8 @@ import {
   type GameState,
   type LagSettings,
   type Seat,
+  clockOf,
+  timeControlOf,
 } from '../../machines/game';
 import { createGameActor, type Inspect } from './machines';
 import type { Heartbeat } from '../heartbeat';
@@ -179,13 +181,14 @@ export class GameManager {
     return game.white.id === playerId ? 'white' : game.black.id === playerId ? 'black' : null;
   }
 
-  start(white: PlayerSession, black: PlayerSession): LiveGame | null {
+  /** Starts a game on `timeControl`'s clock; without one, on the server's (CLOCK_SECONDS, no increment). */
+  start(white: PlayerSession, black: PlayerSession, timeControl?: TimeControl): LiveGame | null {
     const id = 'game_' + randomBytes(9).toString('base64url');
     const input: GameInput = {
       gameId: id,
       white: { id: white.id, name: white.name ?? white.id },
       black: { id: black.id, name: black.name ?? black.id },
-      clockMs: this.opts.clockMs,
+      ...(timeControl ? clockOf(timeControl) : { clockMs: this.opts.clockMs }),
       firstMoveDeadlineMs: this.opts.firstMoveMs,
       graceMs: this.opts.graceMs,
       lag: this.opts.lag,
@@ -200,7 +203,8 @@ export class GameManager {
     const game = this.adopt(actor, newGameLog(input), { white, black });
     this.metrics.gamesStarted.inc();
     this.log.info({ gameId: id, white: white.id, black: black.id }, 'game started');
-    const timerDuration = Math.round(this.opts.clockMs / 1000);
+    const gameTimeControl = timeControlOf(input);
+    const timerDuration = gameTimeControl.initial;
     let currentState: CurrentState | undefined;
     try {
       currentState = this.opts.startFen ? this.currentState(game) : undefined;
@@ -219,6 +223,7 @@ export class GameManager {
           opponentId: them.id,
           opponentName: them.name,
           timerDuration,
+          timeControl: gameTimeControl,
           ...(currentState ? { currentState } : {}),
           ...(game.ratings ? { ratings: game.ratings } : {}),
         });
@@ -403,7 +408,8 @@ export class GameManager {
         color,
         opponentId: opponent.id,
         opponentName: opponent.name,
-        timerDuration: Math.round(this.opts.clockMs / 1000),
+        timerDuration: timeControlOf(game.log.input).initial,
+        timeControl: timeControlOf(game.log.input),
         currentState: state,
         ...(game.ratings ? { ratings: game.ratings } : {}),
       });
@@ -433,7 +439,7 @@ export class GameManager {
   }
 
   /** The players of a game `playerId` played in that ended in the last minutes (for a rematch), or null. */
-  endedPlayers(gameId: string, playerId: string): { white: string; black: string } | null {
+  endedPlayers(gameId: string, playerId: string): { white: string; black: string; timeControl?: TimeControl } | null {
     return this.ended.playersOf(gameId, playerId, performance.now());
   }
 
@@ -506,7 +512,7 @@ export class GameManager {
     // its own buffer: the frame is kept for players who come back late
     const frame = this.both(game, encodeJson({ type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) } satisfies ServerMessage));
     this.recorder.afterCommit(() => this.opts.watchers?.ended(game.id));
-    this.ended.record(game.id, game.white.id, game.black.id, frame, performance.now());
+    this.ended.record(game.id, game.white.id, game.black.id, frame, performance.now(), timeControlOf(game.log.input));
     this.unseat(game);
     this.opts.placement?.gameEnded(game);
     this.metrics.gamesEnded.inc({ reason: e.reason });

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { GameManager } from './games';
 import type { PoolActor, PoolEmitted } from '../../machines/matchmaking';
-import type { PlayerRating } from '../../machines/protocol/messages';
+import type { PlayerRating, TimeControl } from '../../machines/protocol/messages';
 import { createPoolActor, type Inspect } from './machines';
 
 /** How often the pool pairs its queue again (rating windows widen while players wait). */
@@ -38,7 +38,7 @@ export class Matchmaking {
     private readonly inspect?: Inspect,
     private readonly ratingOf?: RatingLookup,
     /** starts a paired game; false when it could not start (several nodes: it may start on another node) */
-    private readonly startGame: (white: PlayerSession, black: PlayerSession) => boolean = (w, b) => games.start(w, b) !== null,
+    private readonly startGame: (white: PlayerSession, black: PlayerSession, timeControl: TimeControl) => boolean = (w, b, tc) => games.start(w, b, tc) !== null,
   ) {
     this.actor = this.startActor();
     this.ticker = setInterval(() => {
@@ -75,7 +75,12 @@ export class Matchmaking {
     return this.queued;
   }
 
-  join(session: PlayerSession, name: string): void {
+  /** The pool of a search that names none: the server's clock (CLOCK_SECONDS), no increment; 10+0 by default. */
+  get defaultTimeControl(): TimeControl {
+    return { initial: Math.round(this.games.clockMs / 1000), increment: 0 };
+  }
+
+  join(session: PlayerSession, name: string, timeControl: TimeControl = this.defaultTimeControl): void {
     session.name = name;
     if (session.queued || this.joining.has(session.id)) {
       // Already searching: answer again, change nothing.
@@ -83,7 +88,7 @@ export class Matchmaking {
       return;
     }
     if (session.kind !== 'account' || !this.ratingOf) {
-      this.enter(session, name, null);
+      this.enter(session, name, null, timeControl);
       return;
     }
     this.joining.add(session.id);
@@ -92,12 +97,12 @@ export class Matchmaking {
       if (!this.joining.delete(session.id) || !this.hub.connected(session) || session.game) return;
       // the game the pairing starts shows it
       session.rating = rating;
-      this.enter(session, session.name ?? name, rating?.rating ?? null);
+      this.enter(session, session.name ?? name, rating?.rating ?? null, timeControl);
     });
   }
 
-  private enter(session: PlayerSession, name: string, rating: number | null): void {
-    this.actor.send({ type: 'JOIN', playerId: session.id, name, rating, at: performance.now(), roll: this.random() });
+  private enter(session: PlayerSession, name: string, rating: number | null, timeControl: TimeControl): void {
+    this.actor.send({ type: 'JOIN', playerId: session.id, name, rating, at: performance.now(), roll: this.random(), timeControl });
   }
 
   private async lookUpRating(accountId: string): Promise<PlayerRating | null> {
@@ -172,12 +177,12 @@ export class Matchmaking {
         if (!white || !black || white.game || black.game || white.remoteGame || black.remoteGame || white.id === black.id) {
           this.log.warn({ white: e.white.id, black: e.black.id }, 'pairing dropped: a player is gone or busy');
           // put whoever is still waiting back in the pool
-          for (const s of [white, black]) if (s && this.hub.connected(s) && !s.game && !s.remoteGame) this.join(s, s.name ?? e.white.name);
+          for (const s of [white, black]) if (s && this.hub.connected(s) && !s.game && !s.remoteGame) this.join(s, s.name ?? e.white.name, e.timeControl);
           return;
         }
         white.name = e.white.name;
         black.name = e.black.name;
-        if (!this.startGame(white, black)) {
+        if (!this.startGame(white, black, e.timeControl)) {
           for (const s of [white, black]) {
             this.hub.send(s.id, { type: 'error', code: 'game_start_failed', message: 'The game could not be started. Please search again.' });
             this.hub.send(s.id, { type: 'matchmakingStatus', status: 'idle', message: 'The game could not be started. Please search again.' });

@@ -514,7 +514,7 @@ export class Realtime implements RemoteSockets {
       return;
     }
     const name = payload?.username || TEXT.anonymousName;
-    this.matchmaking.join(session, name);
+    this.matchmaking.join(session, name, payload?.timeControl);
   }
 
   /**

@@ -4,6 +4,7 @@
  * An offer stands until it is declined, one of the two starts another game, or the ended game
  * is forgotten (the server keeps ended games a few minutes). Offers are keyed by the ended game.
  */
+import type { TimeControl } from '../../machines/protocol/messages';
 import type { GameManager } from '../game/games';
 import type { MatchmakingPort } from '../cluster/matchmaking';
 import type { Hub, PlayerSession } from '../realtime/hub';
@@ -45,7 +46,7 @@ export class Rematches {
     if (this.offers.get(gameId) === opponentId) {
       this.offers.delete(gameId);
       const [oldWhite, oldBlack] = players.white === session.id ? [session, opponent] : [opponent, session];
-      if (this.start(oldWhite, oldBlack)) return null;
+      if (this.start(oldWhite, oldBlack, players.timeControl)) return null;
       this.hub.send(opponentId, { type: 'error', code: 'game_start_failed', message: REMATCH_TEXT.startFailed });
       return { code: 'game_start_failed', message: REMATCH_TEXT.startFailed };
     }
@@ -66,10 +67,10 @@ export class Rematches {
     this.hub.send(offeredBy, { type: 'rematchDeclined', gameId });
   }
 
-  /** The new game: the old game's black plays white. Either may have gone back to the queue. */
-  private start(oldWhite: PlayerSession, oldBlack: PlayerSession): boolean {
+  /** The new game, on the old game's clock: the old game's black plays white. Either may have gone back to the queue. */
+  private start(oldWhite: PlayerSession, oldBlack: PlayerSession, timeControl: TimeControl | undefined): boolean {
     this.matchmaking.leave(oldWhite, false);
     this.matchmaking.leave(oldBlack, false);
-    return this.games.start(oldBlack, oldWhite) !== null;
+    return this.games.start(oldBlack, oldWhite, timeControl) !== null;
   }
 }
