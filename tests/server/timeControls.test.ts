@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
-import type { TimeControl } from '../../machines/game';
+import type { ClocksMs, TimeControl } from '../../machines/game';
 import { TestClient, startTestServer, useTestClock, type Msg, type Pair } from './helpers';
 
 const BLITZ: TimeControl = { initial: 180, increment: 2 };
@@ -86,13 +86,13 @@ describe('time controls', () => {
     expect((await move(p, p.white, 'e2e4')).clocks).toEqual({ white: 180_000, black: 180_000 });
     expect((await move(p, p.black, 'e7e5')).clocks).toEqual({ white: 180_000, black: 180_000 });
     await clock.advance(3_000, 500);
-    const third = await move(p, p.white, 'g1f3');
+    const third = (await move(p, p.white, 'g1f3')).clocks as ClocksMs;
     // 3 s thought, 2 s back (within the rounding of a test clock step)
-    expect(third.clocks!.white).toBeGreaterThanOrEqual(178_900);
-    expect(third.clocks!.white).toBeLessThanOrEqual(179_000);
+    expect(third.white).toBeGreaterThanOrEqual(178_900);
+    expect(third.white).toBeLessThanOrEqual(179_000);
     await clock.advance(500, 500);
-    const fourth = await move(p, p.black, 'b8c6');
-    expect(fourth.clocks!.black).toBeGreaterThan(180_000);
+    const fourth = (await move(p, p.black, 'b8c6')).clocks as ClocksMs;
+    expect(fourth.black).toBeGreaterThan(180_000);
   });
 
   it('ends a 1+0 game on the flag after a minute', async () => {
