@@ -8,7 +8,7 @@
  * --no-memory-reducer: V8's memory reducer takes a process that allocates less than about
  * 1 MB/s for an idle one and runs up to three full, memory-reducing collections in a row to
  * shrink its heap. A game server relaying 500 moves a second allocates less than that, so the
- * reducer fired about 32 s after start and again a minute later (BENCHMARKS.md, seventh pass).
+ * reducer fired about 32 s after start and again a minute later (BENCHMARKS.md at a71349e, seventh pass).
  * Each round paused the event loop two or three times for 7-21 ms, and was followed by 15-19
  * deoptimizations and 13-18 recompilations of the move path, the code V8 had just optimized.
  * A game server's heap is steady; giving a few MB back is not worth that. Without the reducer
@@ -20,7 +20,7 @@
  * players, so most games' current state was copied once or twice (and then promoted, to die in
  * the old generation). With 64 MB a scavenge comes every ~2 s: at 10,000 players 24 scavenges
  * (397 ms of pauses) against 97 (1,265 ms) over the same 45 s, and the relay p99 fell from
- * 50-70 ms to 23-29 ms (BENCHMARKS.md, tenth pass). The young generation only grows that far
+ * 50-70 ms to 23-29 ms (BENCHMARKS.md at a71349e, tenth pass). The young generation only grows that far
  * under such an allocation rate; the price at 10,000 players was ~85 MB more resident memory.
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--no-memory-reducer', '--max-semi-space-size=64'];
@@ -33,7 +33,7 @@ export const SERVER_NODE_FLAGS: readonly string[] = ['--no-memory-reducer', '--m
  * MALLOC_ARENA_MAX=2: glibc gives threads their own 64 MB arenas, up to 8 per core. The thread
  * pool (signature checks) and V8's helper threads allocated in 13 of them during the floods of
  * issue 24 and kept the freed memory: after 3,000 sockets and the identification floods the
- * server stayed about 45-55 MB above its resting RSS for good (BENCHMARKS.md, "Memory at rest").
+ * server stayed about 45-55 MB above its resting RSS for good (BENCHMARKS.md, "Floods and memory at rest").
  * MALLOC_TRIM_THRESHOLD_=131072: a fixed threshold (glibc otherwise raises it, and the mmap
  * threshold, after a large block is freed), so freed memory at the top of an arena goes back to
  * the system and blocks over 128 KB are mapped apart and unmapped when freed. Together: about

@@ -72,7 +72,7 @@ const EXCLUSIVE = [
  * the cores first, and the files that mostly wait on the processes they start come after them and
  * overlap each other's waiting. Left to vitest's order by size, those came first and the
  * differential files last: on a fresh clone the first group then left the cores partly idle for
- * its first 50 s and ended 35 s later (BENCHMARKS.md, the suite on a third host).
+ * its first 50 s and ended 35 s later (BENCHMARKS.md at a71349e, the suite on a third host).
  */
 export const LONG_FILES = [
   DIFFERENTIAL,

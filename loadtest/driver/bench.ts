@@ -118,7 +118,7 @@ prioritise(process.pid);
  * between two messages, woken by the server's own sends and often preempting it there, so the
  * server's CPU per message includes cache and TLB refills after the driver's work; that work is
  * heavier in chess mode (parse every gameMove, keep a chess replica, pick a move) than in echo
- * mode, so the ratio compares the two servers under different loads. BENCHMARKS.md (ninth pass)
+ * mode, so the ratio compares the two servers under different loads. BENCHMARKS.md at a71349e (ninth pass)
  * measures both. --ci runs shared (other tests share the machine); one CPU cannot be split.
  */
 const cpuCount = availableParallelism();

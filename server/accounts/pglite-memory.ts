@@ -1,6 +1,6 @@
 /**
  * What the embedded database (PGlite) keeps resident in the server's process, and how to keep
- * it small (issue 24, item 8; BENCHMARKS.md, "Memory at rest"):
+ * it small (issue 24, item 8; BENCHMARKS.md, "Floods and memory at rest"):
  *
  * - Creating a data directory runs initdb inside PGlite's WebAssembly instance, which grows to
  *   about 600 MB; the instance's memory is garbage afterwards, but the server's V8 flags (no

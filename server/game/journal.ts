@@ -89,8 +89,8 @@ const RETRY_AFTER_MS = 1000;
  * metadata (its size, its blocks), so the sync writes the data alone; a synced append must also
  * write the file's new size. PostgreSQL fills its WAL files with zeros ahead of use for the same
  * reason. `npm run bench:journal` measures both: a 3 KB synced write took 302 µs and 111 µs of
- * system time as an append, 184 µs and 62 µs over zeros already on disk (BENCHMARKS.md, "Clock
- * reports every 10 s, and the journal's writes over zeros"). A batch that does not fit carries
+ * system time as an append, 184 µs and 62 µs over zeros already on disk (BENCHMARKS.md, "The
+ * journal's levels and a restart"). A batch that does not fit carries
  * the next stretch of zeros in its own write. The records end at the first zero byte: a record
  * never holds one (its JSON escapes it).
  */

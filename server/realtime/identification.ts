@@ -14,7 +14,7 @@
  * read between two checks, a check costs the games about its own synchronous part (~50 µs; the
  * database reads of a valid token with the embedded database) and one pool thread. This alone
  * did not bring a bystander's relay p99 under a flood of 1,000 distinct bad tokens from 100
- * addresses below 50 ms on a shared 2-core machine (BENCHMARKS.md, "Floods, second pass").
+ * addresses below 50 ms on a shared 2-core machine (BENCHMARKS.md at a71349e, "Floods, second pass").
  */
 import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
