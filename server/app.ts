@@ -19,7 +19,15 @@ import { Matchmaking } from './game/matchmaking';
 import { Hub } from './realtime/hub';
 import { LagPings } from './realtime/lagPings';
 import { GuestIdentity, playerKind } from './realtime/identity';
-import { Realtime } from './realtime/realtime';
+import { Realtime, SWEEP_EVERY_MS } from './realtime/realtime';
+import { Doorway } from './realtime/doorway';
+import { RefusalLog } from './realtime/refusalLog';
+import { Replies } from './realtime/replies';
+import { routes } from './realtime/router';
+import { ONE_NODE, type SocketSite } from './realtime/site';
+import { SocketAccount } from './realtime/socketAccount';
+import { SiteSockets } from './cluster/siteSockets';
+import { Lobby } from './round/lobby';
 import { Presence } from './round/presence';
 import { Rounds } from './round/round';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
@@ -251,29 +259,30 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   if (durable) resumeAiGames(ai, durable, log);
 
   const rounds = new Rounds(hub, gameManager, pool, presence, () => ai, metrics, log.child({ part: 'round' }), cluster);
+  const socketLog = log.child({ part: 'socket' });
+  const admission = opts.admission ?? DEFAULT_ADMISSION_LIMITS;
+  const replies = new Replies(hub, metrics, socketLog);
+  const refusals = new RefusalLog(socketLog, SWEEP_EVERY_MS);
+  const doorway = new Doorway(admission, opts.trustProxy ?? [], identity, metrics, refusals, cluster !== null);
+  const siteSockets = cluster && new SiteSockets(cluster, hub, replies, presence, pool, admission.connectRate, (address, refusal) => doorway.countRefused(address, refusal), socketLog);
+  const site: SocketSite = siteSockets ?? ONE_NODE;
+  const lobby = new Lobby(hub, rounds, pool, () => ai, () => site.newGamesRefused(), metrics, socketLog);
+  // the account binding seats the socket as the endpoint does (made just below)
+  const account = new SocketAccount(hub, replies, rounds, site, identity, opts.accounts, opts.identification ?? DEFAULT_IDENTIFICATION_LIMITS, refusals, metrics, socketLog, (ws, id, kind) => realtime.bind(ws, id, kind));
   const realtime = new Realtime(
     hub,
-    rounds,
-    pool,
-    identity,
+    { doorway, site, rounds, matchmaking: pool, account, spectators, routes: routes(lobby, account, spectators, replies), replies, refusals, identity },
     metrics,
-    log.child({ part: 'socket' }),
+    socketLog,
     {
       maxPayloadBytes: opts.maxPayloadBytes ?? SERVER_DEFAULTS.maxPayloadBytes,
       idleTimeoutSeconds: opts.idleTimeoutSeconds ?? SERVER_DEFAULTS.idleTimeoutSeconds,
       rateLimit: opts.rateLimit ?? SERVER_DEFAULTS.rateLimit,
-      admission: opts.admission ?? DEFAULT_ADMISSION_LIMITS,
-      identification: opts.identification ?? DEFAULT_IDENTIFICATION_LIMITS,
-      trustProxy: opts.trustProxy ?? [],
-      spectators,
     },
-    () => ai,
-    opts.accounts,
     heartbeat,
-    cluster,
   );
   realtime.mount(app, SOCKET_PATH);
-  await cluster?.start(realtime, rounds, ai);
+  if (cluster && siteSockets) await cluster.start(siteSockets, rounds, ai);
   // several nodes: ended games whose node died (or whose archive write failed) before their archive row
   const unarchived = cluster && archiveQueue ? new UnarchivedSweep(cluster.db, onEnded, log.child({ part: 'archive' }), opts.unarchivedSweepMs) : null;
   unarchived?.start();

@@ -44,6 +44,7 @@ const UNIT_FILES = new Set([
   'tests/server/moveFrame.test.ts',
   'tests/server/refusalLog.test.ts',
   'tests/server/round.test.ts',
+  'tests/server/router.test.ts',
   'tests/server/schemas.test.ts',
   'tests/server/securityHeaders.test.ts',
   'tests/server/wakeWheel.test.ts',

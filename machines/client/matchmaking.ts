@@ -4,26 +4,33 @@
  *   idle --FIND--> queued --STATUS canceled--> canceled --100 ms--> idle
  *   queued --GAME_STARTED--> inGame --GAME_ENDED/RESET--> idle
  *
- * FIND while a game runs is refused with a notice shown for 3 s.
+ * FIND while a game runs is refused with a notice shown for 3 s. A search the server refuses
+ * because a game holds the player names that game (`activeGame`): the screen links to it and may
+ * resign it (RESIGN_ACTIVE), after which a search is possible again.
  * Messages to the server are emitted as `{type:'send'}`; the screen forwards them.
  */
 import { assign, emit, setup, stateIn } from 'xstate';
-import type { ClientMessage } from '../protocol/messages';
+import type { ClientMessage, MatchmakingStatusMsg } from '../protocol/messages';
 import { TEXT } from '../protocol/messages';
 
 export const CANCELED_RESET_MS = 100;
 export const NOTICE_MS = 3000;
 
+/** The game that holds the player, as the server named it when it refused a search. */
+export type ActiveGame = NonNullable<MatchmakingStatusMsg['activeGame']>;
+
 export interface MatchmakingContext {
   message: string;
   notice: string | null;
   username: string;
+  activeGame: ActiveGame | null;
 }
 
 export type MatchmakingEvent =
   | { type: 'FIND'; username?: string | null }
   | { type: 'CANCEL' }
-  | { type: 'STATUS'; status: 'idle' | 'queued' | 'canceled'; message: string }
+  | { type: 'STATUS'; status: 'idle' | 'queued' | 'canceled'; message: string; activeGame?: ActiveGame }
+  | { type: 'RESIGN_ACTIVE' }
   | { type: 'GAME_STARTED' }
   | { type: 'GAME_ENDED' }
   | { type: 'RESET' };
@@ -43,7 +50,7 @@ export const matchmakingMachine = setup({
 }).createMachine({
   id: 'matchmaking',
   type: 'parallel',
-  context: { message: '', notice: null, username: TEXT.anonymousName },
+  context: { message: '', notice: null, username: TEXT.anonymousName, activeGame: null },
   states: {
     phase: {
       initial: 'idle',
@@ -54,10 +61,17 @@ export const matchmakingMachine = setup({
       states: {
         idle: {
           on: {
+            RESIGN_ACTIVE: {
+              guard: ({ context }) => context.activeGame !== null,
+              actions: [
+                emit(({ context }) => ({ type: 'send' as const, message: { type: 'resign' as const, payload: { gameId: context.activeGame!.gameId } } })),
+                assign({ activeGame: null, message: '' }),
+              ],
+            },
             FIND: {
               target: 'queued',
               actions: [
-                assign(({ event }) => ({ username: event.username || TEXT.anonymousName, message: '' })),
+                assign(({ event }) => ({ username: event.username || TEXT.anonymousName, message: '', activeGame: null })),
                 emit(({ context }) => ({ type: 'send' as const, message: { type: 'findGame' as const, payload: { username: context.username } } })),
               ],
             },
@@ -68,7 +82,7 @@ export const matchmakingMachine = setup({
             CANCEL: { actions: emit({ type: 'send', message: { type: 'cancelMatchmaking' } }) },
             STATUS: [
               { guard: ({ event }) => event.status === 'canceled', target: 'canceled', actions: assign(({ event }) => ({ message: event.message })) },
-              { guard: ({ event }) => event.status === 'idle', target: 'idle', actions: assign(({ event }) => ({ message: event.message })) },
+              { guard: ({ event }) => event.status === 'idle', target: 'idle', actions: assign(({ event }) => ({ message: event.message, activeGame: event.activeGame ?? null })) },
               { actions: assign(({ event }) => ({ message: event.message })) },
             ],
           },

@@ -192,6 +192,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('matchmakingStatus'),
     status: z.enum(['idle', 'queued', 'canceled']),
     message: z.string(),
+    /** additive: a search refused because a game holds the player: which game, against whom (the client links to it and offers to resign it) */
+    activeGame: z.strictObject({ gameId: z.string(), vsAi: z.boolean() }).optional(),
   }),
   z.strictObject({
     type: z.literal('gameStart'),

@@ -6,7 +6,7 @@
  * cluster), which carries the same commands to its owner.
  */
 import type { Logger } from 'pino';
-import type { ErrorCode } from '../../machines/protocol/messages';
+import type { ErrorCode, MatchmakingStatusMsg } from '../../machines/protocol/messages';
 import type { ServerMetrics } from '../http/metrics';
 import { CANNOT_PLAY_NOW, type GameManager } from '../game/games';
 import type { MatchmakingPort } from '../cluster/matchmaking';
@@ -26,11 +26,8 @@ export interface RoundsElsewhere {
   rejoinEndedElsewhere(session: PlayerSession, gameId: string): Promise<boolean>;
 }
 
-/** The game a player is busy with: played here or elsewhere, against a person or the AI. */
-export interface HeldBy {
-  gameId: string;
-  ai: boolean;
-}
+/** The game a player is busy with (played here or elsewhere), as a refused search names it. */
+export type HeldBy = NonNullable<MatchmakingStatusMsg['activeGame']>;
 
 const TEXTS = {
   noGame: 'Game not found or not yours.',
@@ -61,10 +58,10 @@ export class Rounds {
 
   /** The game that holds the player (they may not start another), or null. */
   heldBy(s: PlayerSession): HeldBy | null {
-    if (s.game) return { gameId: s.game.id, ai: false };
-    if (s.remoteGame) return { gameId: s.remoteGame.id, ai: isAiGameId(s.remoteGame.id) };
+    if (s.game) return { gameId: s.game.id, vsAi: false };
+    if (s.remoteGame) return { gameId: s.remoteGame.id, vsAi: isAiGameId(s.remoteGame.id) };
     const ai = this.ai()?.gameOf(s.id);
-    return ai ? { gameId: ai, ai: true } : null;
+    return ai ? { gameId: ai, vsAi: true } : null;
   }
 
   /** A command of a player whose socket is here: played here, or sent to the node that plays its game. */
@@ -133,7 +130,7 @@ export class Rounds {
   }
 
   /** Counts and logs a refused command and answers the player, wherever their socket is. */
-  private refuse(s: PlayerSession, reason: ErrorCode, message: string): void {
+  refuse(s: PlayerSession, reason: ErrorCode, message: string): void {
     this.metrics.messagesRejected.inc({ reason });
     this.log.info({ playerId: s.id, reason, detail: message }, 'message rejected');
     this.sink.sendTo(s, { type: 'error', code: reason, message });

@@ -65,4 +65,20 @@ describe('matchmaking machine', () => {
     actor.send({ type: 'FIND', username: 'Ann' });
     expect(actor.getSnapshot().context.notice).toBeNull();
   });
+
+  it('a search refused for a game in progress names it until the next search; the player may resign it from here', () => {
+    const { actor, sent, phase } = start();
+    actor.send({ type: 'RESIGN_ACTIVE' });
+    expect(sent).toEqual([]);
+    actor.send({ type: 'FIND', username: 'Ann' });
+    const activeGame = { gameId: 'ai_1', vsAi: true };
+    actor.send({ type: 'STATUS', status: 'idle', message: 'Cannot search for a new game while in an active game', activeGame });
+    expect(phase()).toBe('idle');
+    expect(actor.getSnapshot().context.activeGame).toEqual(activeGame);
+    actor.send({ type: 'RESIGN_ACTIVE' });
+    expect(sent[1]).toEqual({ type: 'resign', payload: { gameId: 'ai_1' } });
+    expect(actor.getSnapshot().context.activeGame).toBeNull();
+    actor.send({ type: 'FIND', username: 'Ann' });
+    expect(phase()).toBe('queued');
+  });
 });

@@ -83,7 +83,7 @@ export default function Multiplayer() {
     // an account is only itself on the socket once `identified` arrives
     const isAccount = () => getIdentity().getSnapshot().context.user !== null;
     const offs = [
-      onMessage('matchmakingStatus', (m) => mm.send({ type: 'STATUS', status: m.status, message: m.message })),
+      onMessage('matchmakingStatus', (m) => mm.send({ type: 'STATUS', status: m.status, message: m.message, ...(m.activeGame ? { activeGame: m.activeGame } : {}) })),
       onMessage('gameStart', (m) => {
         game.send({ type: 'START', msg: m });
         mm.send({ type: 'GAME_STARTED' });
@@ -221,6 +221,13 @@ export default function Multiplayer() {
             <>
               <p>Play a 10-minute chess game against another player.</p>
               {mmState.context.message && <p className="info" aria-live="polite">{mmState.context.message}</p>}
+              {mmState.context.activeGame && (
+                <p className="notice" data-testid="active-game">
+                  {mmState.context.activeGame.vsAi ? 'Your game against the AI is still in progress.' : 'Your game is still in progress.'}{' '}
+                  <Link to={mmState.context.activeGame.vsAi ? '/chess/ai' : '/chess/multiplayer'} className="btn btn-small">Go to the game</Link>{' '}
+                  <button type="button" className="btn btn-small btn-secondary" onClick={() => mm.send({ type: 'RESIGN_ACTIVE' })} disabled={link !== 'open'}>Resign it</button>
+                </p>
+              )}
               <button type="button" className="btn btn-primary" onClick={findMatch} disabled={link !== 'open'}>Find Match</button>
               {link !== 'open' && <p className="hint">Waiting for the connection...</p>}
             </>

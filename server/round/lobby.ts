@@ -1,0 +1,76 @@
+/**
+ * How a player starts a new round: a search in the matchmaking pool, or a game against the AI.
+ * Refused while another round holds them, or while this node may start no game.
+ */
+import type { Logger } from 'pino';
+import { TEXT, type ParsedPayloads } from '../../machines/protocol/messages';
+import type { ServerMetrics } from '../http/metrics';
+import type { MatchmakingPort } from '../cluster/matchmaking';
+import type { Hub, PlayerSession } from '../realtime/hub';
+import type { AiService } from '../wiring';
+import type { Rounds } from './round';
+
+const TEXTS = {
+  aiUnavailable: 'AI is not available',
+  aiWhileInGame: 'Cannot start an AI game while in an active game',
+};
+
+export class Lobby {
+  constructor(
+    private readonly sink: Hub,
+    private readonly rounds: Rounds,
+    private readonly matchmaking: MatchmakingPort,
+    private readonly ai: () => AiService | undefined,
+    /** why no new game may start on this node now (several nodes: the site's store is unreachable), or null */
+    private readonly newGamesRefused: () => string | null,
+    private readonly metrics: ServerMetrics,
+    private readonly log: Logger,
+  ) {}
+
+  findGame(s: PlayerSession, payload: ParsedPayloads['findGame']): void {
+    const unavailable = this.unavailable(s, 'search');
+    if (unavailable) {
+      this.sink.sendTo(s, { type: 'matchmakingStatus', status: 'idle', message: unavailable });
+      return;
+    }
+    const activeGame = this.rounds.heldBy(s);
+    if (activeGame) {
+      this.metrics.messagesRejected.inc({ reason: 'active_game' });
+      this.log.info({ playerId: s.id, reason: 'active_game', gameId: activeGame.gameId }, 'search refused');
+      this.sink.sendTo(s, { type: 'matchmakingStatus', status: 'idle', message: TEXT.activeGameRefusal, activeGame });
+      return;
+    }
+    this.matchmaking.join(s, payload?.username || TEXT.anonymousName, payload?.timeControl);
+  }
+
+  cancel(s: PlayerSession): void {
+    this.matchmaking.leave(s, true);
+  }
+
+  /** `address`: the client address the game counts against (AI_GAMES_PER_ADDRESS) */
+  startAi(s: PlayerSession, payload: ParsedPayloads['startAIGame'], address: string): void {
+    const ai = this.ai();
+    if (!ai) return this.rounds.refuse(s, 'ai_unavailable', TEXTS.aiUnavailable);
+    const unavailable = this.unavailable(s, 'AI game');
+    if (unavailable) {
+      this.sink.sendTo(s, { type: 'error', code: 'unavailable', message: unavailable });
+      return;
+    }
+    if (s.game || s.remoteGame) return this.rounds.refuse(s, 'active_game', TEXTS.aiWhileInGame);
+    if (s.queued) this.matchmaking.leave(s, false);
+    ai.start(s.id, payload.options, address);
+  }
+
+  /**
+   * Why no new game may start here now (counted and logged), or null: several nodes, the site's
+   * store (Redis) is unreachable or this node's lease is uncertain, so a game started now could
+   * not be found, nor taken over, by the other nodes.
+   */
+  private unavailable(s: PlayerSession, what: 'search' | 'AI game'): string | null {
+    const refused = this.newGamesRefused();
+    if (!refused) return null;
+    this.metrics.messagesRejected.inc({ reason: 'unavailable' });
+    this.log.warn({ playerId: s.id, reason: 'unavailable' }, `${what} refused: the site store is unreachable`);
+    return refused;
+  }
+}
