@@ -50,7 +50,7 @@
 #     ACCOUNTS_MIGRATIONS_DIR      where the SQL migrations are (set below)
 #   AI
 #     STOCKFISH_PATH, AI_ENGINE (wasm | native), AI_POOL_SIZE, AI_MAX_GAMES,
-#     AI_REPLY_DELAY_MS (e.g. 300-1200), AI_DISCONNECT_GRACE_MS, AI_MAX_MOVETIME_MS
+#     AI_REPLY_DELAY_MS (e.g. 300-1200), AI_MAX_MOVETIME_MS
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 

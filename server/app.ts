@@ -189,6 +189,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       recorder: cluster?.aiGames ?? (opts.durableDir ? recordedLater(() => durable?.journal) : undefined),
       // the games' store writes, and (several nodes) the lease is sure
       mayPlay: () => gameManager.mayPlay(),
+      // an AI game ends by the disconnect grace of every game
+      graceMs: (playerId) => graceMs[playerKind(playerId)],
       ...(archiveQueue ? { onEnded: archiveAiGames(archiveQueue, (id) => archivedPlayer(hub, id)) } : {}),
     });
   }

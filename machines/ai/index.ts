@@ -80,6 +80,8 @@ export type AiGameEvent =
   | { type: 'RESIGN' }
   /** the server gave up on an absent player (disconnect timeout) */
   | { type: 'ABANDON' }
+  /** the server gave up on a player who did not move on their turn for its idle limit (an AI game has no clock): lost on time */
+  | { type: 'IDLE' }
   /** client side: the server ended the game */
   | { type: 'SERVER_GAME_OVER'; winner: Winner; reason: GameEndReason }
   /** client side: the server reported an engine error */
@@ -180,6 +182,7 @@ export const aiGameMachine = setup({
     })),
     setResignation: assign({ result: ({ context }) => ({ winner: context.aiColor, reason: 'resignation' as const }) }),
     setAbandoned: assign({ result: ({ context }) => ({ winner: context.aiColor, reason: 'disconnection' as const }) }),
+    setIdle: assign({ result: ({ context }) => ({ winner: context.aiColor, reason: 'timeout' as const }) }),
     setServerResult: assign({
       result: ({ event }) =>
         event.type === 'SERVER_GAME_OVER' ? { winner: event.winner, reason: event.reason } : null,
@@ -209,6 +212,7 @@ export const aiGameMachine = setup({
   on: {
     RESIGN: { target: '.over', actions: 'setResignation' },
     ABANDON: { target: '.over', actions: 'setAbandoned' },
+    IDLE: { target: '.over', actions: 'setIdle' },
     SERVER_GAME_OVER: { target: '.over', actions: 'setServerResult' },
     ENGINE_ERROR: {
       target: '.over',

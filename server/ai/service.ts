@@ -33,7 +33,10 @@ import {
 import { defaultSettings } from '../config';
 import { EnginePool } from './engine/pool';
 import { resolveEngine } from './engine/locate';
+import { DEFAULT_IDLE_MS } from '../config/ai';
 import { newAiGameId } from './gameIds';
+import { DEFAULT_GRACE_MS } from '../../machines/game/defaults';
+import { playerKind } from '../realtime/identity';
 import { levelSettings } from './levels';
 import { chooseAiMove } from './move-chooser';
 import type { Inspect } from '../game/machines';
@@ -55,7 +58,7 @@ export interface AiService {
   hasGame(playerId: string): boolean;
   /** the id of the player's game against the AI here, or undefined */
   gameOf(playerId: string): string | undefined;
-  /** game kept for `disconnectGraceMs`, then abandoned */
+  /** game kept for the disconnect grace, then lost by the absent player */
   playerDisconnected(playerId: string): void;
   /** re-sends aiGameStart with currentState */
   playerReconnected(playerId: string): void;
@@ -110,8 +113,15 @@ export interface AiServiceOptions {
   replyDelayMs?: [number, number];
   /** told of every finished game, with its moves and result (the archive stores it) */
   onEnded?: (ended: EndedAiGame) => void;
-  /** how long a disconnected player's game is kept; default 5 minutes */
+  /** how long a disconnected player's game is kept, then lost by them; default: `graceMs` */
   disconnectGraceMs?: number;
+  /**
+   * the disconnect grace of the site's games by player (GRACE_GUEST_SECONDS, GRACE_ACCOUNT_SECONDS):
+   * an AI game ends by the same rule as a game between players; without either, DEFAULT_GRACE_MS
+   */
+  graceMs?: (playerId: string) => number;
+  /** a player who does not move this long on their turn loses on time; default DEFAULT_IDLE_MS (10 minutes) */
+  idleMs?: number;
   /** cap on every search's movetime (tests); default none */
   maxMovetimeMs?: number;
   /** watchdog margin on top of movetime before an engine counts as hung */
@@ -133,7 +143,7 @@ export interface AiServiceOptions {
 }
 
 /** What the server supplies to the AI service it starts; the rest are settings. */
-export type AiServiceDeps = Pick<AiServiceOptions, 'send' | 'logger' | 'recorder' | 'onEnded' | 'mayPlay' | 'inspect'>;
+export type AiServiceDeps = Pick<AiServiceOptions, 'send' | 'logger' | 'recorder' | 'onEnded' | 'mayPlay' | 'inspect' | 'graceMs'>;
 
 export const AI_ERRORS = {
   alreadyPlaying: { code: 'ai_game_in_progress', message: 'You already have an AI game in progress' },
@@ -176,6 +186,8 @@ interface GameEntry {
   /** performance.now() when its player left with no other socket; null while connected */
   goneSince: number | null;
   disconnectTimer: NodeJS.Timeout | null;
+  /** runs while it is the player's turn: they lose on time when it fires */
+  idleTimer: NodeJS.Timeout | null;
   finished: boolean;
 }
 
@@ -191,7 +203,8 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
   const maxGames = opts.maxGames ?? env.maxGames;
   const maxGamesPerAddress = opts.maxGamesPerAddress ?? env.maxGamesPerAddress;
   const replyDelay = opts.replyDelayMs ?? env.replyDelayMs;
-  const graceMs = opts.disconnectGraceMs ?? env.disconnectGraceMs;
+  const idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
+  const graceMsOf = (playerId: string) => opts.disconnectGraceMs ?? opts.graceMs?.(playerId) ?? DEFAULT_GRACE_MS[playerKind(playerId)];
   const maxMovetimeMs = opts.maxMovetimeMs ?? env.maxMovetimeMs;
   const spec = resolveEngine({ enginePath: opts.enginePath ?? env.enginePath });
   const pool = await EnginePool.create({
@@ -257,8 +270,31 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
     release(entry);
   }
 
-  /** The game's place here (its timer, its seat, its address's slot) is given up. */
+  /** The player's turn has begun: unless they move within the idle limit, they lose on time. */
+  function awaitPlayer(entry: GameEntry): void {
+    stopIdle(entry);
+    entry.idleTimer = setTimeout(() => {
+      entry.idleTimer = null;
+      entry.log.info({ idleMs }, 'AI game player did not move on their turn; they lose on time');
+      entry.actor.send({ type: 'IDLE' });
+    }, idleMs);
+    entry.idleTimer.unref?.();
+  }
+
+  function stopIdle(entry: GameEntry): void {
+    if (entry.idleTimer) clearTimeout(entry.idleTimer);
+    entry.idleTimer = null;
+  }
+
+  /** Whose turn it is: the player's when as many moves were played as make it their colour's. */
+  function playersTurn(entry: GameEntry): boolean {
+    const plies = entry.actor.getSnapshot().context.moves.length;
+    return (plies % 2 === 0) === (entry.playerColor === 'white');
+  }
+
+  /** The game's place here (its timers, its seat, its address's slot) is given up. */
   function release(entry: GameEntry): void {
+    stopIdle(entry);
     if (entry.disconnectTimer) clearTimeout(entry.disconnectTimer);
     games.delete(entry.gameId);
     if (byPlayer.get(entry.playerId) === entry.gameId) byPlayer.delete(entry.playerId);
@@ -289,9 +325,11 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
     switch (ev.type) {
       case 'aiMoved':
         recorder?.aiMoved(entry.gameId, ev.uci);
+        if (!ev.gameOver) awaitPlayer(entry);
         send(entry.playerId, { type: 'moveMade', gameId: entry.gameId, move: ev.move, gameOver: ev.gameOver, san: ev.san, fen: ev.fen });
         return;
       case 'playerMoved':
+        stopIdle(entry);
         recorder?.aiMoved(entry.gameId, ev.uci);
         entry.log.debug({ move: ev.uci }, 'player moved');
         return;
@@ -379,6 +417,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
       address,
       goneSince: null,
       disconnectTimer: null,
+      idleTimer: null,
       finished: false,
     };
     games.set(gameId, entry);
@@ -423,6 +462,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
       send(playerId, { type: 'gameCreated', gameId, playerColor, opponentName: TEXT.aiOpponentName });
       sendStart(entry);
       entry.actor.start(); // the AI moves at once when it has white
+      if (playersTurn(entry)) awaitPlayer(entry);
     },
 
     resumeGame(game) {
@@ -435,6 +475,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
         return false;
       }
       entry.log.info({ moves: game.moves.length }, 'AI game resumed');
+      if (playersTurn(entry)) awaitPlayer(entry);
       service.playerDisconnected(game.playerId); // until the player's client reconnects
       return true;
     },
@@ -494,6 +535,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
       if (!entry) return;
       if (entry.disconnectTimer) clearTimeout(entry.disconnectTimer);
       entry.goneSince = performance.now();
+      const graceMs = graceMsOf(playerId);
       entry.log.info({ graceMs }, 'AI game player disconnected; keeping the game');
       entry.disconnectTimer = setTimeout(() => {
         entry.disconnectTimer = null;
@@ -533,6 +575,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
       closed = true;
       for (const entry of [...games.values()]) {
         entry.finished = true;
+        stopIdle(entry);
         if (entry.disconnectTimer) clearTimeout(entry.disconnectTimer);
         entry.actor.stop();
       }

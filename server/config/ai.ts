@@ -8,7 +8,6 @@
  *   AI_MAX_GAMES            concurrent AI games per server (default 200)
  *   AI_GAMES_PER_ADDRESS    concurrent AI games started from one client address (default 5)
  *   AI_REPLY_DELAY_MS       human-like pause range "min-max" in ms (default 300-1200)
- *   AI_DISCONNECT_GRACE_MS  how long a game waits for its absent player (default 300000)
  *   AI_MAX_MOVETIME_MS      cap on every search's movetime (default: none, the level decides)
  */
 import os from 'node:os';
@@ -41,15 +40,17 @@ function availableMemory(): number {
 /** A household's players each with a game, not one address holding the server's AI slots. */
 export const DEFAULT_MAX_GAMES_PER_ADDRESS = 5;
 export const DEFAULT_REPLY_DELAY_MS: [number, number] = [300, 1200];
-/** A disconnected player's AI game is kept this long (5 minutes) before it is abandoned. */
-export const DEFAULT_DISCONNECT_GRACE_MS = 5 * 60_000;
+/**
+ * A game whose player does not move for this long on their turn ends, lost by them on time (an AI
+ * game has no clock): a player who stays connected cannot hold one of the server's slots for good.
+ */
+export const DEFAULT_IDLE_MS = 10 * 60_000;
 
 export interface AiEnvConfig {
   poolSize: number;
   maxGames: number;
   maxGamesPerAddress: number;
   replyDelayMs: [number, number];
-  disconnectGraceMs: number;
   maxMovetimeMs?: number;
   enginePath?: string;
 }

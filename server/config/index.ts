@@ -17,7 +17,6 @@ import {
   type DevInbox,
 } from './accounts';
 import {
-  DEFAULT_DISCONNECT_GRACE_MS,
   DEFAULT_MAX_GAMES,
   DEFAULT_MAX_GAMES_PER_ADDRESS,
   DEFAULT_REPLY_DELAY_MS,
@@ -245,7 +244,6 @@ const envSchema = z.object({
     }
     return [lo, hi];
   }),
-  AI_DISCONNECT_GRACE_MS: intIn('AI_DISCONNECT_GRACE_MS', 0, 24 * 3600_000, DEFAULT_DISCONNECT_GRACE_MS),
   AI_MAX_MOVETIME_MS: optionalIntIn('AI_MAX_MOVETIME_MS', 1, 3600_000),
   AI_ENGINE: matching('AI_ENGINE', /^(wasm|native)$/i, 'must be wasm or native'),
   STOCKFISH_PATH: text,
@@ -469,7 +467,6 @@ function aiSettings(e: Env): AiEnvConfig {
     maxGames: e.AI_MAX_GAMES,
     maxGamesPerAddress: e.AI_GAMES_PER_ADDRESS,
     replyDelayMs: e.AI_REPLY_DELAY_MS,
-    disconnectGraceMs: e.AI_DISCONNECT_GRACE_MS,
     maxMovetimeMs: e.AI_MAX_MOVETIME_MS,
     enginePath: e.STOCKFISH_PATH ?? (e.AI_ENGINE?.toLowerCase() === 'wasm' ? 'wasm' : undefined),
   };

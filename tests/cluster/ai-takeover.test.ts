@@ -83,7 +83,7 @@ async function processNode(): Promise<Proc> {
     AI_POOL_SIZE: '1',
     AI_REPLY_DELAY_MS: '0-5',
     AI_MAX_MOVETIME_MS: '50',
-    AI_DISCONNECT_GRACE_MS: '60000',
+    GRACE_GUEST_SECONDS: '60',
   });
   procs.push(p);
   nodeLogs.push({ name: `${p.url} (process)`, lines: () => p.lines });
