@@ -14,7 +14,7 @@ import type { AiGameLog } from '../game/journalRecords';
 import type { ClusterMetrics } from '../http/metrics';
 import type { AiService } from '../wiring';
 import { playerKind } from '../realtime/identity';
-import type { Ownership } from './ownership';
+import type { OwnedGame, Ownership } from './ownership';
 import type { SharedGameLog, LoadedAiGame } from './sharedLog';
 import type { BusMessage } from './messages';
 import { endedElsewhere, socketOn } from '../round/seats';
@@ -70,6 +70,11 @@ export class SiteAiGames implements AiGameRecorder {
   /** The AI games this node plays. */
   ids(): string[] {
     return [...this.owned.keys()];
+  }
+
+  /** The AI games this node plays, each with its player. */
+  seated(): OwnedGame[] {
+    return [...this.owned].map(([id, playerId]) => ({ id, players: [playerId] }));
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -19,8 +19,8 @@ import type { Db } from '../accounts/db';
 import { openRedis, type RedisLink } from './redis';
 import { ClusterKeys } from './keys';
 import { Membership } from './membership';
-import { Ownership } from './ownership';
-import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loadGameLogs, isAiGame, type LoadedLog, type LoadedAiGame } from './sharedLog';
+import { Ownership, type OwnedGame } from './ownership';
+import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loadGameLogs, loggedRows, isAiGame, type LoadedLog, type LoadedAiGame } from './sharedLog';
 import { SiteAiGames } from './aiGames';
 import type { AiService } from '../wiring';
 import type { GameLog } from '../../machines/game';
@@ -294,12 +294,14 @@ export class ClusterNode implements RoundsElsewhere {
 
   /**
    * This node's lease had lapsed: another node may have taken its games (they are dropped here),
-   * and the others may have seen it dead and counted its players gone, from their games and from
-   * the pool. Its players are shown here again: each game played elsewhere hears they are here and
+   * or Redis restarted empty (its games are owned here again, its sockets recorded again); the
+   * others may have seen it dead and counted its players gone, from their games and from the
+   * pool. Its players are shown here again: each game played elsewhere hears they are here and
    * shows where it stands, each search goes to the pool again, each watched game is asked again.
    */
   private leaseLapsed(): void {
     void this.checkOwnership();
+    void this.ownership.socketsHere([...this.hub.players.values()].filter((s) => s.ws).map((s) => s.id)).catch(() => {});
     this.resyncRemoteGames();
     this.matchmaking?.searchAgain();
     this.watching?.resync();
@@ -457,15 +459,35 @@ export class ClusterNode implements RoundsElsewhere {
     }
   }
 
-  /** After a lapsed lease: the games another node took meanwhile are dropped here. */
+  /**
+   * After a lapsed lease: the games another node took meanwhile are dropped here. A game whose
+   * owner Redis no longer knows (it restarted empty) is this node's again when the shared log
+   * holds no row beyond the ones this node wrote (no other node played it since, nor ended it);
+   * the claim is fenced in Redis (a node that claimed it first keeps it) and, for what comes
+   * after, by the log's rows (a row another node wrote refuses this node's).
+   */
   private async checkOwnership(): Promise<void> {
-    const mine = [...this.games.games.keys(), ...this.aiGames.ids()];
+    const mine = [...this.games.games.values()].map((g): OwnedGame => ({ id: g.id, players: [g.white.id, g.black.id] })).concat(this.aiGames.seated());
+    if (mine.length === 0) return;
     try {
-      const owned = await this.ownership.stillOwned(mine);
-      this.dropGames(mine.filter((g) => !owned.has(g)), 'lease_lost');
+      const owners = await this.ownership.owners(mine.map((g) => g.id));
+      const unowned = mine.filter((_, i) => owners[i] === null);
+      const reclaimed = await this.ownership.reclaim(await this.playedOnlyHere(unowned));
+      this.dropGames(mine.filter((g, i) => owners[i] !== this.node && !reclaimed.has(g.id)).map((g) => g.id), 'lease_lost');
+      if (reclaimed.size > 0) this.logger.warn({ games: reclaimed.size }, 'games owned here again: Redis had lost their owner');
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'could not check which games are still ours');
     }
+  }
+
+  /** Of these games, those whose shared log holds no row beyond what this node wrote. */
+  private async playedOnlyHere(games: OwnedGame[]): Promise<OwnedGame[]> {
+    if (games.length === 0) return [];
+    const logged = await loggedRows(this.db, games.map((g) => g.id));
+    return games.filter((g) => {
+      const written = this.log.writtenOf(g.id);
+      return written !== undefined && (logged.get(g.id) ?? 0) <= written;
+    });
   }
 
   /**

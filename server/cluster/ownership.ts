@@ -30,6 +30,17 @@ for _, game in ipairs(redis.call('SMEMBERS', KEYS[2])) do
 end
 return taken`;
 
+/**
+ * A game of this node whose owner Redis no longer knows (it restarted empty): this node's again
+ * unless another node claimed it first (0); its players' seats come back unless newer ones exist.
+ * KEYS: owner, the node's owned set, then the players' seats.
+ */
+const RECLAIM = `
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return 0 end
+redis.call('SADD', KEYS[2], ARGV[2])
+for i = 3, #KEYS do redis.call('SET', KEYS[i], ARGV[2], 'EX', ARGV[3], 'NX') end
+return 1`;
+
 /** Deletes a key only while it still holds the given value. */
 const DELETE_IF = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -39,6 +50,12 @@ return 0`;
 const SEAT_TTL_S = 6 * 3600;
 /** How long a socket's node is kept (renewed while the node lives: a socket lasts hours at most). */
 const SOCKET_TTL_S = 24 * 3600;
+
+/** A live game of this node and its players (one for a game against the AI). */
+export interface OwnedGame {
+  id: string;
+  players: string[];
+}
 
 export class Ownership {
   constructor(
@@ -95,6 +112,29 @@ export class Ownership {
     if ((await this.redis.cmd.scard(this.keys.owned(dead))) > 0) return false;
     await this.redis.cmd.multi().srem(this.keys.nodes, dead).hdel(this.keys.seen, dead).del(this.keys.count(dead)).exec();
     return true;
+  }
+
+  /**
+   * Games of this node whose owner key is gone (Redis lost it), owned here again with their
+   * seats, each unless another node claimed it meanwhile; returns the ids owned again.
+   */
+  async reclaim(games: OwnedGame[]): Promise<Set<string>> {
+    if (games.length === 0) return new Set();
+    const pipe = this.redis.cmd.pipeline();
+    for (const g of games) {
+      const keys = [this.keys.owner(g.id), this.keys.owned(this.node), ...g.players.map((p) => this.keys.seat(p))];
+      pipe.eval(RECLAIM, keys.length, ...keys, this.node, g.id, SEAT_TTL_S);
+    }
+    const replies = (await pipe.exec()) ?? [];
+    return new Set(games.filter((_, i) => replies[i]?.[1] === 1).map((g) => g.id));
+  }
+
+  /** The players' sockets here, recorded again where Redis lost them (a newer socket elsewhere is left alone). */
+  async socketsHere(players: string[]): Promise<void> {
+    if (players.length === 0) return;
+    const pipe = this.redis.cmd.pipeline();
+    for (const p of players) pipe.set(this.keys.socket(p), this.node, 'EX', SOCKET_TTL_S, 'NX');
+    await pipe.exec();
   }
 
   /** Which of `gameIds` this node still owns. */

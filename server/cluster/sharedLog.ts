@@ -121,6 +121,11 @@ export class SharedGameLog implements GameRecorder, AiGameRecorder {
     this.nextSeq.set(gameId, entries + 1);
   }
 
+  /** How many rows of the game this node has written or is writing (its next seq); undefined: not a game of this node. */
+  writtenOf(gameId: string): number | undefined {
+    return this.nextSeq.get(gameId);
+  }
+
   /** A game this node no longer plays. */
   forget(gameId: string): void {
     this.nextSeq.delete(gameId);
@@ -234,6 +239,12 @@ export async function loadGameLog(db: Queryable, gameId: string, awayMs: number)
   if (loaded instanceof Error) throw loaded;
   if (loaded && isAiGame(loaded)) throw new DamagedLogError(gameId, 'a game against the AI, not a multiplayer game');
   return loaded;
+}
+
+/** How many rows each game's log holds (its last seq + 1; a game with none is left out). */
+export async function loggedRows(db: Queryable, gameIds: string[]): Promise<Map<string, number>> {
+  const rows = await db.query<{ game_id: string; rows: number }>('SELECT game_id, max(seq) + 1 AS rows FROM game_log WHERE game_id = ANY($1) GROUP BY game_id', [gameIds]);
+  return new Map(rows.map((r) => [r.game_id, Number(r.rows)]));
 }
 
 type LogRow = { game_id: string; seq: number; origin: number; body: unknown };

@@ -22,6 +22,7 @@ interface Service {
   depends_on?: Record<string, { condition: string }> | string[];
   environment?: Record<string, string>;
   healthcheck?: { test: string[] };
+  command?: string[];
   ports?: string[];
   volumes?: string[];
   init?: boolean;
@@ -78,6 +79,9 @@ describe('deploy/compose.yaml', () => {
       expect(dependencies(services[n])).toEqual({ redis: 'service_healthy', postgres: 'service_healthy' });
     }
     expect(services.redis.healthcheck?.test).toContain('ping');
+    // Redis keeps its data through a restart (its append-only file, on a volume)
+    expect(services.redis.command?.join(' ')).toMatch(/--appendonly yes/);
+    expect(services.redis.volumes).toContain('redis-data:/data');
     expect(services.postgres.healthcheck?.test).toContain('pg_isready');
     expect(Object.keys(dependencies(services.balancer)).sort()).toEqual(NODES);
   });

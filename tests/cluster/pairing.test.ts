@@ -14,7 +14,7 @@ import { ClusterKeys } from '../../server/cluster/keys';
 import { TestClient, type Msg, type Pair } from '../server/helpers';
 import { killProcess, startProcess, type Proc } from '../server/serverProcess';
 import { nodeEnv } from './balancedSite';
-import { REDIS_URL, testSite, type TestSite } from './site';
+import { REDIS_URL, testSite, until, type TestSite } from './site';
 
 /** rounds of pairings; in each, one player waits in the pool through a beat of its node */
 const ROUNDS = 10;
@@ -38,15 +38,6 @@ afterEach(async () => {
 interface Node {
   proc: Proc;
   name: string;
-}
-
-/** Polls `check` every 50 ms until it holds (at most `ms`). */
-async function until(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = performance.now() + ms;
-  while (!(await check())) {
-    if (performance.now() > end) throw new Error(`waited in vain for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 async function connect(node: Node): Promise<TestClient> {

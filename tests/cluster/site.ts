@@ -38,3 +38,12 @@ export function testSite(): TestSite {
 export async function nodeName(server: RunningServer): Promise<string> {
   return ((await (await fetch(server.url + '/healthz')).json()) as { node: string }).node;
 }
+
+/** Polls `check` every 50 ms until it holds; throws, naming `what`, after `ms`. */
+export async function until(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const end = performance.now() + ms;
+  while (!(await check())) {
+    if (performance.now() > end) throw new Error(`waited in vain for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Redis restarted empty (SHUTDOWN NOSAVE, then started again with nothing, as a Redis without
+ * persistence comes back): the nodes lose their leases and every key of the site, and find them
+ * gone once Redis answers. The truth of each game is its log in PostgreSQL: each node owns its
+ * games again, their players keep their seats on whichever node their socket is, and every game,
+ * against a player (on one node or across two) or against the AI, plays on to its end. Nothing is
+ * dropped or aborted.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import type { RunningServer } from '../../server/app';
+import { ClusterKeys } from '../../server/cluster/keys';
+import { quickAi } from '../ai/quickAi';
+import { TestClient, playMoves, startTestServer, type Msg, type Pair } from '../server/helpers';
+import { freePort } from './balancedSite';
+import { testSite, until, type TestSite } from './site';
+
+let site: TestSite | undefined;
+let redisDir = '';
+let redisServer: ChildProcess | null = null;
+/** resolves once the test's Redis process has ended */
+let redisExited: Promise<unknown> = Promise.resolve();
+const servers: RunningServer[] = [];
+const clients: TestClient[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  redisServer?.kill('SIGKILL');
+  redisServer = null;
+  if (redisDir) rmSync(redisDir, { recursive: true, force: true });
+  // the site's schema (its keys went with the test's own Redis)
+  await site?.destroy();
+  site = undefined;
+});
+
+/** A Redis of the test's own, without persistence (as deploy/compose.yaml ran it), on `port`. */
+async function startRedis(port: number): Promise<void> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', redisDir], { stdio: 'ignore' });
+  redisServer = child;
+  redisExited = new Promise((r) => child.once('exit', r));
+  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
+  probe.on('error', () => {});
+  try {
+    await until('Redis to answer', async () => (await probe.ping().catch(() => '')) === 'PONG', 10_000);
+  } finally {
+    probe.disconnect();
+  }
+}
+
+async function health(server: RunningServer): Promise<{ status: number; lease: boolean }> {
+  const res = await fetch(server.url + '/healthz');
+  return { status: res.status, lease: ((await res.json()) as { lease: boolean }).lease };
+}
+
+async function connect(server: RunningServer): Promise<TestClient> {
+  const c = await TestClient.connect(server.url);
+  clients.push(c);
+  return c;
+}
+
+async function pair(first: TestClient, second: TestClient): Promise<Pair> {
+  first.send('findGame', { username: 'First' });
+  await first.next('matchmakingStatus', (m) => m.status === 'queued');
+  second.send('findGame', { username: 'Second' });
+  const [a, b] = await Promise.all([first.next('gameStart'), second.next('gameStart')]);
+  expect(a.gameId).toBe(b.gameId);
+  const white = a.color === 'white' ? first : second;
+  return { white, black: white === first ? second : first, gameId: a.gameId as string };
+}
+
+describe('Redis restarted empty', () => {
+  it('loses no game: each node owns its games again from the log, and every game plays on to its end', async () => {
+    redisDir = mkdtempSync(join(tmpdir(), 'redis-restart-'));
+    const port = await freePort();
+    await startRedis(port);
+    site = testSite();
+    const options = { ...site.options, redisUrl: `redis://127.0.0.1:${port}` };
+    for (let i = 0; i < 2; i++) servers.push(await startTestServer({ cluster: options, serverSecret: 'x'.repeat(32), ai: quickAi() }));
+    const [a, b] = servers;
+    // a game across the two nodes, one on node b alone, and one against the AI on node b
+    const across = await pair(await connect(a), await connect(b));
+    const onB = await pair(await connect(b), await connect(b));
+    for (const p of [across, onB]) await playMoves(p, ['e2e4', 'e7e5']);
+    const solo = await connect(b);
+    solo.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
+    const aiGameId = (await solo.next('gameCreated')).gameId as string;
+    solo.send('playerMoveAI', { gameId: aiGameId, move: { from: 'e2', to: 'e4' } });
+    await solo.next('moveMade', (m) => m.gameId === aiGameId, 10_000);
+
+    // Redis goes away without saving; the nodes notice their leases can no longer be sure
+    const admin = new Redis({ port, host: '127.0.0.1', retryStrategy: () => null });
+    admin.on('error', () => {});
+    await admin.call('SHUTDOWN', 'NOSAVE').catch(() => {});
+    admin.disconnect();
+    await redisExited;
+    await until('every node to stop playing', async () => (await Promise.all(servers.map(health))).every((h) => !h.lease));
+    // ... and it comes back empty
+    await startRedis(port);
+    await until('every node to play again', async () => (await Promise.all(servers.map(health))).every((h) => h.status === 200 && h.lease));
+
+    // each game's owner is in Redis again, and its players' seats
+    const redis = new Redis({ port, host: '127.0.0.1' });
+    const keys = new ClusterKeys(options.prefix);
+    try {
+      await until('the owners to be known again', async () => (await redis.mget(keys.owner(across.gameId), keys.owner(onB.gameId), keys.owner(aiGameId))).every((o) => o !== null));
+      for (const p of [across, onB]) {
+        for (const c of [p.white, p.black]) expect(await redis.get(keys.seat(c.playerId))).toBe(p.gameId);
+      }
+    } finally {
+      redis.disconnect();
+    }
+    expect(servers.map((s) => s.stats().liveGames).reduce((x, y) => x + y)).toBe(2);
+
+    // every player finds their game on their own node, and every game plays on to its end
+    for (const p of [across, onB]) {
+      for (const c of [p.white, p.black]) {
+        c.send('checkActiveGame', {});
+        expect(await c.next('activeGameStatus', (m) => m.gameId !== null)).toMatchObject({ gameId: p.gameId });
+      }
+      await playMoves(p, ['d1h5', 'b8c6', 'f1c4', 'g8f6']);
+      p.white.send('gameMove', { gameId: p.gameId, move: { from: 'h5', to: 'f7' } });
+      const ends = (await Promise.all([p.white.next('gameEnd'), p.black.next('gameEnd')])) as Msg[];
+      for (const e of ends) expect(e).toMatchObject({ gameId: p.gameId, winner: 'white', reason: 'checkmate' });
+    }
+    solo.send('playerMoveAI', { gameId: aiGameId, move: { from: 'g1', to: 'f3' } });
+    expect(await solo.next('moveMade', (m) => m.gameId === aiGameId, 10_000)).toBeTruthy();
+    solo.send('resign', { gameId: aiGameId });
+    expect(await solo.next('gameOver', (m) => m.gameId === aiGameId, 10_000)).toMatchObject({ reason: 'resignation' });
+    // nobody saw a game dropped or aborted
+    for (const c of clients) expect(c.received.filter((m) => m.type === 'gameEnd' && m.reason === 'aborted')).toEqual([]);
+    // and new games start again
+    const [x, y] = [await connect(a), await connect(b)];
+    await pair(x, y);
+  }, 60_000);
+});
