@@ -83,6 +83,10 @@ export function judge(loss: number): MoveJudgement | null {
 
 export interface JudgedMove { ply: number; mover: Color; loss: number; judgement: MoveJudgement }
 
+/** The move-list annotation of each judgement, as in PGN and on lichess. */
+export const ANNOTATION_GLYPHS: Record<MoveJudgement, string> = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+export const JUDGEMENT_NAMES: Record<MoveJudgement, string> = { inaccuracy: 'Inaccuracy', mistake: 'Mistake', blunder: 'Blunder' };
+
 /**
  * Judges every move from the evaluations of every position (index 0 = start, White's side;
  * null where not evaluated yet). Move n (1-based ply) goes from position n-1 to position n.
@@ -109,6 +113,17 @@ export function terminalScore(fen: string): Score | null {
   const status = positionOf(fen).status();
   if (status.checkmate) return { kind: 'cp', value: status.turn === 'white' ? -EVAL_CAP_CP : EVAL_CAP_CP };
   if (status.stalemate) return { kind: 'cp', value: 0 };
+  return null;
+}
+
+/**
+ * What a position with no legal move reads instead of an evaluation: "#" and the result after a
+ * mate, the draw after a stalemate; null when there are moves (the engine's number stands).
+ */
+export function terminalVerdict(fen: string): { score: string; text: string } | null {
+  const status = positionOf(fen).status();
+  if (status.checkmate) return { score: '#', text: `Checkmate · ${status.turn === 'white' ? '0-1' : '1-0'}` };
+  if (status.stalemate) return { score: '½-½', text: 'Stalemate · ½-½' };
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   barFill, centipawnLoss, cappedCp, EVAL_CAP_CP, formatScore, graphPath, graphPoints, judge, judgeGame,
-  lineToSan, parseInfo, terminalScore, whiteScore, type Score,
+  lineToSan, parseInfo, terminalScore, terminalVerdict, whiteScore, type Score,
 } from '../../machines/client/analysis';
 import { START_FEN } from '../../machines/chess';
 
@@ -38,6 +38,10 @@ describe('scores', () => {
   it('scores checkmate and stalemate, and nothing while moves remain', () => {
     expect(terminalScore('rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3')).toEqual(cp(-EVAL_CAP_CP));
     expect(terminalScore('7k/5Q2/6K1/8/8/8/8/8 b - - 0 1')).toEqual(cp(0));
+    // and reads as such, not as a number
+    expect(terminalVerdict('rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3')).toEqual({ score: '#', text: 'Checkmate · 0-1' });
+    expect(terminalVerdict('7k/5Q2/6K1/8/8/8/8/8 b - - 0 1')).toEqual({ score: '½-½', text: 'Stalemate · ½-½' });
+    expect(terminalVerdict('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1')).toBeNull();
     expect(terminalScore(START_FEN)).toBeNull();
   });
 });

@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { RunningServer } from '../../server/app';
-import { ConsoleGuard, launch, startArchiveSite, storedGame, VIEWPORTS, type ArchiveSite } from './harness';
+import { join } from 'node:path';
+import { ConsoleGuard, launch, SCREENSHOT_DIR, startArchiveSite, storedGame, VIEWPORTS, type ArchiveSite } from './harness';
 
 // the four-move mate: 4...Nf6?? lets 5.Qxf7#, a blunder however deep the engine looks
 const MOVES = ['e2e4', 'e7e5', 'f1c4', 'b8c6', 'd1h5', 'g8f6', 'h5f7'];
@@ -69,6 +70,23 @@ describe('analysis in the browser', () => {
     expect(await p.getByTestId('eval-graph').locator('path').getAttribute('d')).toMatch(/^M0 [\d.]+( L[\d.]+ [\d.]+){7}$/);
     expect(await p.getByTestId('analysis-summary').innerText()).toMatch(/Blunders\s+0\s+1/);
 
+    // the blunder is annotated in the move list, with the centipawns it lost
+    const moveButton = (i: number) => p.getByTestId('move-list').getByRole('button').nth(i).textContent();
+    await expect.poll(() => moveButton(5)).toMatch(/^Nf6\?\?−\d+$/);
+    const nf6 = await moveButton(5);
+    expect(Number(/−(\d+)$/.exec(nf6!)![1])).toBeGreaterThanOrEqual(300);
+    expect(await p.getByTestId('move-list').getByRole('button').nth(0).textContent()).toBe('e4');
+    // the evaluation bar stands beside the board, as tall as it
+    const bar = (await p.getByTestId('eval-bar').boundingBox())!;
+    const board = (await p.getByTestId('board').boundingBox())!;
+    expect(bar.width).toBeGreaterThanOrEqual(12);
+    expect(bar.height).toBeGreaterThanOrEqual(board.height - 2);
+    expect(bar.x + bar.width).toBeLessThanOrEqual(board.x + 1);
+    // the final position is mate: it reads "#" and the result, not a number still "thinking"
+    expect(await p.getByTestId('analysis-score').textContent()).toBe('#');
+    expect(await p.getByTestId('analysis-depth').textContent()).toBe('Checkmate · 1-0');
+    expect(await p.getByTestId('eval-bar').getAttribute('aria-label')).toBe('Evaluation #');
+
     // the start position: the engine's line appears, an arrow on the board, depth 12 reached
     await p.keyboard.press('Home');
     const liveFrom = await p.evaluate(() => performance.now());
@@ -81,6 +99,7 @@ describe('analysis in the browser', () => {
       .filter((t) => t.start >= from).map((t) => Math.round(t.duration)), started);
     console.log(`analysis: graph of ${MOVES.length + 1} positions in ${Math.round(graphMs)} ms; depth 12 on the start position in ${Math.round(depth12Ms)} ms; long tasks after "Analyse": ${tasks.length} [${tasks.join(', ')}] ms`);
     expect(Math.max(0, ...tasks)).toBeLessThan(FREEZE_MS);
+    await p.screenshot({ path: join(SCREENSHOT_DIR, 'analysis-desktop.png') });
     expect(guard.take()).toEqual([]);
   }, 400_000);
 });

@@ -27,7 +27,16 @@ export function useMoveKeys(plyCount: number, viewPly: number | null, onView: (p
   }, []);
 }
 
-export function MoveList({ sans, viewPly, onView }: { sans: readonly string[]; viewPly: number | null; onView: (ply: number | null) => void }) {
+/** An annotation shown after a move: its glyph (?!, ?, ??), the centipawns it lost, and what it is called. */
+export interface MoveNote { glyph: string; loss: number; name: string; judgement: string }
+
+export function MoveList({ sans, viewPly, onView, notes }: {
+  sans: readonly string[];
+  viewPly: number | null;
+  onView: (ply: number | null) => void;
+  /** annotations by move index (0 = the first move) */
+  notes?: ReadonlyMap<number, MoveNote>;
+}) {
   const list = useRef<HTMLOListElement>(null);
   const shown = viewPly ?? sans.length - 1;
   // after the frame: reading the layout here would force it while the move is being drawn
@@ -40,12 +49,18 @@ export function MoveList({ sans, viewPly, onView }: { sans: readonly string[]; v
     return () => cancelAnimationFrame(frame);
   }, [shown, sans.length]);
   const step = (key: NavKey) => onView(navigatePly(viewPly, key, sans.length));
-  const cell = (m: { ply: number; san: string } | null) =>
-    m ? (
-      <button type="button" className="play-move" aria-current={m.ply === shown} onClick={() => onView(m.ply === sans.length - 1 ? null : m.ply)}>
+  const cell = (m: { ply: number; san: string } | null) => {
+    if (!m) return <span className="play-move" />;
+    const note = notes?.get(m.ply);
+    return (
+      <button type="button" className="play-move" aria-current={m.ply === shown} onClick={() => onView(m.ply === sans.length - 1 ? null : m.ply)}
+        title={note ? `${note.name}: ${note.loss} centipawns lost` : undefined}>
         {m.san}
+        {note && <span className={`move-glyph glyph-${note.judgement}`}>{note.glyph}</span>}
+        {note && <span className="move-loss">−{note.loss}</span>}
       </button>
-    ) : <span className="play-move" />;
+    );
+  };
   return (
     <div className="play-movelist" aria-label="Moves">
       <ol ref={list} className="play-moverows" data-testid="move-list">

@@ -4,12 +4,13 @@
  * Home/End), both clocks at every move, PGN download and FEN copy of the position shown.
  */
 import { lazy, Suspense, useMemo, useState } from 'react';
+import { ANNOTATION_GLYPHS, barFill, formatScore, JUDGEMENT_NAMES, terminalVerdict, type JudgedMove, type Score } from '../../../../machines/client/analysis';
 import { Link, useParams } from 'react-router-dom';
 import { Page } from '../../components/Page';
 import { Spinner } from '../../components/Spinner';
 import { Board } from '../../components/Board';
 import { downloadPgn } from '../../components/GameTools';
-import { MoveList, useMoveKeys } from '../../components/MoveList';
+import { MoveList, useMoveKeys, type MoveNote } from '../../components/MoveList';
 import { useArchive } from '../../app/archiveApi';
 import { ARCHIVE_API, publicGameSchema, type PublicGame, type PublicPlayer } from '../../../../machines/protocol/archive';
 import type { Color } from '../../../../machines/protocol/messages';
@@ -35,6 +36,22 @@ function PlayerLine({ player, color, ply }: { player: PublicPlayer; color: Color
   );
 }
 
+/** The evaluation beside the board, as tall as it: White's share from White's side of the board. */
+function EvalBar({ score, fen, orientation }: { score: Score | null; fen: string; orientation: Color }) {
+  const white = (score ? barFill(score) : 0.5) * 100;
+  const text = terminalVerdict(fen)?.score ?? (score ? formatScore(score) : 'pending');
+  return (
+    <div className={orientation === 'white' ? 'eval-bar' : 'eval-bar eval-bar-flipped'} role="img" data-testid="eval-bar" aria-label={`Evaluation ${text}`}>
+      <div className="eval-bar-white" style={{ height: `${white}%` }} />
+    </div>
+  );
+}
+
+/** The move list's annotations from the analysis: by move index (ply 1 is move 0). */
+function notesOf(judged: readonly JudgedMove[]): ReadonlyMap<number, MoveNote> {
+  return new Map(judged.map((j) => [j.ply - 1, { glyph: ANNOTATION_GLYPHS[j.judgement], loss: j.loss, name: JUDGEMENT_NAMES[j.judgement], judgement: j.judgement }]));
+}
+
 function Replay({ game }: { game: PublicGame }) {
   const plies = useMemo(() => replayGame(game.moves, game.clocksMs, game.clockMs), [game]);
   const last = plies.length - 1;
@@ -43,6 +60,9 @@ function Replay({ game }: { game: PublicGame }) {
   const [copied, setCopied] = useState(false);
   const [analysing, setAnalysing] = useState(false);
   const [bestMove, setBestMove] = useState<[string, string] | null>(null);
+  const [score, setScore] = useState<Score | null>(null);
+  const [judged, setJudged] = useState<readonly JudgedMove[]>([]);
+  const notes = useMemo(() => notesOf(judged), [judged]);
   const ply = plies[current]!;
 
   // the game screen's move list: its ply -1 is the start (our 0), null the last move
@@ -57,14 +77,17 @@ function Replay({ game }: { game: PublicGame }) {
     <div className="replay">
       <div className="board-column">
         <PlayerLine player={game[top]} color={top} ply={ply} />
-        <Board fen={ply.fen} orientation={orientation} movableColor={null} lastMove={ply.lastMove} version={current} onMove={noMove}
-          arrows={bestMove ? [bestMove] : undefined}
-          label={`Position after ${current === 0 ? 'no moves' : `move ${Math.ceil(current / 2)}${current % 2 ? '' : '...'} ${ply.san}`}`} />
+        <div className="board-with-eval">
+          {analysing && <EvalBar score={score} fen={ply.fen} orientation={orientation} />}
+          <Board fen={ply.fen} orientation={orientation} movableColor={null} lastMove={ply.lastMove} version={current} onMove={noMove}
+            arrows={bestMove ? [bestMove] : undefined}
+            label={`Position after ${current === 0 ? 'no moves' : `move ${Math.ceil(current / 2)}${current % 2 ? '' : '...'} ${ply.san}`}`} />
+        </div>
         <PlayerLine player={game[top === 'white' ? 'black' : 'white']} color={top === 'white' ? 'black' : 'white'} ply={ply} />
       </div>
       <aside className="replay-side card">
         <p className="replay-result" data-testid="replay-result">{result}{game.rated ? ' · Rated' : ' · Casual'}</p>
-        <MoveList sans={sans} viewPly={viewPly} onView={onView} />
+        <MoveList sans={sans} viewPly={viewPly} onView={onView} notes={notes} />
         <div className="replay-tools">
           <button type="button" className="btn" onClick={() => setOrientation(orientation === 'white' ? 'black' : 'white')}>Flip board</button>
           <button type="button" className="btn" onClick={() => downloadPgn(`${game.id}.pgn`, game.pgn)}>Download PGN</button>
@@ -78,7 +101,7 @@ function Replay({ game }: { game: PublicGame }) {
       </aside>
       {analysing && (
         <Suspense fallback={<Spinner label="Loading Stockfish..." />}>
-          <AnalysisPanel plies={plies} current={current} onView={setCurrent} onBestMove={setBestMove} />
+          <AnalysisPanel plies={plies} current={current} onView={setCurrent} onBestMove={setBestMove} onScore={setScore} onJudged={setJudged} />
         </Suspense>
       )}
     </div>

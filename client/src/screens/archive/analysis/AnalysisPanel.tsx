@@ -1,13 +1,15 @@
 /**
  * The analysis panel of /game/:id, loaded only when "Analyse" is pressed: Stockfish in the
  * browser first evaluates every position of the game (GAME_DEPTH) for the graph and the move
- * judgements, then follows the position shown (up to LIVE_DEPTH): evaluation bar, best line in
- * SAN, and the best move handed to the board as an arrow.
+ * judgements (handed to the page for the move list), then follows the position shown (up to
+ * LIVE_DEPTH): its evaluation (handed to the page for the bar beside the board), best line in
+ * SAN, and the best move handed to the board as an arrow. A position with no legal move reads
+ * "#" and the result (or the draw) instead of a number.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ReplayPly } from '../../../../../machines/client/replay';
 import {
-  barFill, formatScore, judgeGame, lineToSan, terminalScore, whiteScore, type EngineInfo, type Score,
+  formatScore, judgeGame, lineToSan, terminalScore, terminalVerdict, whiteScore, type EngineInfo, type JudgedMove, type Score,
 } from '../../../../../machines/client/analysis';
 import { BrowserEngine } from './browserEngine';
 import { EvalGraph } from './EvalGraph';
@@ -27,13 +29,17 @@ export interface AnalysisPanelProps {
   current: number;
   onView: (ply: number) => void;
   onBestMove: (move: [string, string] | null) => void;
+  /** the evaluation of the position shown (null while none) */
+  onScore: (score: Score | null) => void;
+  /** the game's inaccuracies, mistakes and blunders so far */
+  onJudged: (judged: readonly JudgedMove[]) => void;
 }
 
 function scoreOf(ply: ReplayPly, info: EngineInfo | null): Score | null {
   return terminalScore(ply.fen) ?? (info ? whiteScore(info.score, ply.turn) : null);
 }
 
-export default function AnalysisPanel({ plies, current, onView, onBestMove }: AnalysisPanelProps) {
+export default function AnalysisPanel({ plies, current, onView, onBestMove, onScore, onJudged }: AnalysisPanelProps) {
   const engine = useRef<BrowserEngine | null>(null);
   const [evals, setEvals] = useState<(Score | null)[]>(() => plies.map(() => null));
   const [graphDone, setGraphDone] = useState(false);
@@ -83,7 +89,12 @@ export default function AnalysisPanel({ plies, current, onView, onBestMove }: An
   }, [best, onBestMove]);
   useEffect(() => () => onBestMove(null), [onBestMove]);
 
+  useEffect(() => { onScore(score); }, [score, onScore]);
+  useEffect(() => () => onScore(null), [onScore]);
   const judged = useMemo(() => judgeGame(evals, plies[0]?.turn), [evals, plies]);
+  useEffect(() => { onJudged(judged); }, [judged, onJudged]);
+  useEffect(() => () => onJudged([]), [onJudged]);
+  const verdict = terminalVerdict(ply.fen);
   const sanLine = useMemo(() => (shown ? lineToSan(ply.fen, shown.line.slice(0, 10)) : []), [shown, ply.fen]);
   const done = evals.filter((s) => s !== null).length;
   const counts = (mover: 'white' | 'black', j: string) => judged.filter((m) => m.mover === mover && m.judgement === j).length;
@@ -92,12 +103,11 @@ export default function AnalysisPanel({ plies, current, onView, onBestMove }: An
     <section className="analysis card" aria-label="Analysis" data-testid="analysis" data-depth={shown?.depth ?? 0}
       data-graph={graphDone ? 'done' : 'running'}>
       <div className="analysis-head">
-        <div className="eval-bar" role="img" aria-label={`Evaluation ${score ? formatScore(score) : 'pending'}`}>
-          <div className="eval-bar-white" style={{ height: `${(score ? barFill(score) : 0.5) * 100}%` }} />
-        </div>
         <div className="analysis-numbers">
-          <strong data-testid="analysis-score">{score ? formatScore(score) : '…'}</strong>
-          <span className="analysis-depth">{shown ? `depth ${shown.depth}` : graphDone ? 'thinking…' : `game ${done}/${plies.length}`}</span>
+          <strong data-testid="analysis-score">{verdict ? verdict.score : score ? formatScore(score) : '…'}</strong>
+          <span className="analysis-depth" data-testid="analysis-depth">
+            {verdict ? verdict.text : shown ? `depth ${shown.depth}` : graphDone ? 'thinking…' : `game ${done}/${plies.length}`}
+          </span>
           <p className="analysis-line" data-testid="analysis-line">{sanLine.join(' ')}</p>
         </div>
       </div>
