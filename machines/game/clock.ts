@@ -2,8 +2,8 @@
  * Clock arithmetic of the game core, as pure functions of a state and a time. All times are
  * milliseconds in the host's time base (the `now` a step is given).
  */
-import { UNTIMED_PLIES } from './defaults';
-import type { ClocksMs, Color, GameState, LagSettings } from './types';
+import { ESTIMATED_CPU_LAG_MS, UNTIMED_PLIES } from './defaults';
+import type { ClocksMs, Color, GameState, LagSettings, MoveLag } from './types';
 
 /**
  * Both clocks at `nowMs` when `running`'s clock has been running down since `since` (the
@@ -66,19 +66,28 @@ export function wakeAt(state: GameState): number {
 }
 
 /**
- * Lag credit for one move (lichess LagTracker, simplified): the credit is the measured lag,
- * capped per move, by the bank and by the time actually spent; the bank pays it and then gets
- * the per-move refill back, never growing above its cap.
+ * The lag a move's credit may rest on: the measured lag, unless the mover was holding a lag
+ * ping's answer. A ping still unanswered after longer than this turn has lasted was sent before
+ * the frame that began the turn; a client answers a ping as it reads it, and the connection
+ * keeps order, so an honest answer would have arrived before the move that frame led to. A
+ * client that holds its answers (making its round trips look long) is credited nothing.
  */
-export function creditLag(
-  bank: number,
-  lagMs: number | undefined,
-  lag: Required<LagSettings>,
-  elapsedMs: number,
-): { creditMs: number; bankMs: number } {
-  const measured = typeof lagMs === 'number' && Number.isFinite(lagMs) && lagMs > 0 ? lagMs : 0;
+export function creditableLag(lag: MoveLag, elapsedMs: number): number {
+  const measured = typeof lag.lagMs === 'number' && Number.isFinite(lag.lagMs) && lag.lagMs > 0 ? lag.lagMs : 0;
+  const held = typeof lag.unansweredPingMs === 'number' && lag.unansweredPingMs > elapsedMs;
+  return held ? 0 : measured;
+}
+
+/**
+ * Lag credit for one move (lichess LagTracker): the credit is the creditable lag, capped per
+ * move, by the bank and by the time actually spent; the bank pays it and then regains that lag
+ * and ESTIMATED_CPU_LAG_MS, at most the per-move refill, never growing above its cap.
+ */
+export function creditLag(bank: number, moveLag: MoveLag, lag: Required<LagSettings>, elapsedMs: number): { creditMs: number; bankMs: number } {
+  const measured = creditableLag(moveLag, elapsedMs);
   const creditMs = Math.max(0, Math.min(measured, lag.perMoveCapMs, bank, elapsedMs));
-  const bankMs = Math.min(lag.bankCapMs, bank - creditMs + lag.refillPerMoveMs);
+  const gainMs = Math.min(lag.refillPerMoveMs, measured + ESTIMATED_CPU_LAG_MS);
+  const bankMs = Math.min(lag.bankCapMs, bank - creditMs + gainMs);
   return { creditMs, bankMs };
 }
 

@@ -21,8 +21,10 @@ export const MIN_DEFAULT_GRACE_MS = 10_000;
 
 /**
  * lichess LagTracker for 10+0: a move is credited with its measured network lag,
- * up to 1 s per move, taken from a bank that starts at 3 s and is capped at 7 s. Lichess adds
- * its "quota gain" (1 s for 10+0) back to the bank after every move; we do the same.
+ * up to 1 s per move, taken from a bank that starts at 3 s and is capped at 7 s. After every
+ * move lichess adds a "quota gain" back to the bank: the mover's measured lag plus its estimate
+ * of the server's own delay (ESTIMATED_CPU_LAG_MS), at most 1 s for 10+0; we do the same, so a
+ * player's bank grows only by what its measured round trips justify.
  */
 export const DEFAULT_LAG = {
   perMoveCapMs: 1_000,
@@ -30,6 +32,9 @@ export const DEFAULT_LAG = {
   bankCapMs: 7_000,
   refillPerMoveMs: 1_000,
 } as const;
+
+/** lichess LagTracker's `estimatedCpuLag` (4 centiseconds), added to the measured lag the bank regains per move. */
+export const ESTIMATED_CPU_LAG_MS = 40;
 
 /**
  * A flag grace of at most 2 s (docs/product.md). The flag falls when the clock has been at

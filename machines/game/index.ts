@@ -39,6 +39,7 @@ export type {
   GameSettings,
   GameState,
   LagSettings,
+  MoveLag,
   Seat,
   StepResult,
   TimedCommand,

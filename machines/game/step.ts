@@ -174,7 +174,7 @@ function move(state: GameState, command: Extract<GameCommand, { type: 'MOVE' }>,
   const timed = clockRunning(state);
   if (timed) {
     const elapsed = elapsedThisTurn(state, now);
-    const { creditMs, bankMs } = creditLag(state.lagBank[mover], command.lagMs, state.settings.lag, elapsed);
+    const { creditMs, bankMs } = creditLag(state.lagBank[mover], command, state.settings.lag, elapsed);
     const remaining = state.clocks[mover] - (elapsed - creditMs);
     if (remaining < 0) return finish(state, lossUnlessNoMatingMaterial(state, mover, 'timeout'), now);
     clocks = mover === 'white' ? { white: remaining, black: clocks.black } : { white: clocks.white, black: remaining };

@@ -18,7 +18,7 @@ export interface LagSettings {
   initialBankMs: number;
   /** The bank never grows above this. */
   bankCapMs: number;
-  /** Added back to the mover's bank after each timed move (lichess "quota gain"). */
+  /** Most added back to the mover's bank after a timed move: its measured lag and ESTIMATED_CPU_LAG_MS, up to this (lichess "quota gain"). */
   refillPerMoveMs?: number;
 }
 
@@ -114,7 +114,18 @@ export interface GameState {
 
 /** What a host tells a game. */
 export type GameCommand =
-  | { type: 'MOVE'; playerId: string; move: WireMove; lagMs?: number }
+  | {
+      type: 'MOVE';
+      playerId: string;
+      move: WireMove;
+      /** the mover's one-way network lag, as the host measured it (half its lag pings' round trip) */
+      lagMs?: number;
+      /**
+       * how long the oldest lag ping the mover had not answered when the move arrived had been
+       * on its way (the host's measure; absent when every ping was answered)
+       */
+      unansweredPingMs?: number;
+    }
   | { type: 'RESIGN'; playerId: string }
   | { type: 'OFFER_DRAW'; playerId: string }
   | { type: 'ACCEPT_DRAW'; playerId: string }
@@ -123,6 +134,9 @@ export type GameCommand =
   | { type: 'PLAYER_RECONNECTED'; playerId: string }
   /** Check the deadlines (the host sends it at or after `wakeAt(state)`). */
   | { type: 'WAKE' };
+
+/** What a host measured of the mover's lag, as a move carries it. */
+export type MoveLag = Pick<Extract<GameCommand, { type: 'MOVE' }>, 'lagMs' | 'unansweredPingMs'>;
 
 /** A command with the time it arrived: what the game actor takes, and one entry of a game's log. */
 export type TimedCommand = GameCommand & { at: number };

@@ -32,7 +32,7 @@ export const busMessageSchema = z.discriminatedUnion('k', [
   /** game `g` is over for the player */
   z.object({ k: z.literal('unseat'), p: z.string(), g: z.string() }),
   /** a round command of the player whose socket is on node `n` (to the node that plays the game) */
-  z.object({ k: z.literal('cmd'), n: z.string(), p: z.string(), c: roundCommandSchema, lag: z.number().optional() }),
+  z.object({ k: z.literal('cmd'), n: z.string(), p: z.string(), c: roundCommandSchema, lag: z.number().optional(), ping: z.number().optional() }),
   /** the player's socket is now on node `n` */
   z.object({ k: z.literal('here'), n: z.string(), p: z.string() }),
   /** the player's socket on node `n` closed */

@@ -23,7 +23,7 @@ import { Ownership, type OwnedGame } from './ownership';
 import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loadGameLogs, loggedRows, isAiGame, type LoadedLog, type LoadedAiGame } from './sharedLog';
 import { SiteAiGames } from './aiGames';
 import type { AiService } from '../wiring';
-import type { GameLog } from '../../machines/game';
+import type { GameLog, MoveLag } from '../../machines/game';
 import type { ServerMessage, TimeControl } from '../../machines/protocol/messages';
 import { SiteMatchmaking } from './matchmaking';
 import { SharedLimits } from './sharedLimits';
@@ -33,6 +33,9 @@ import type { GameWatchers, Spectators } from '../realtime/spectators';
 import type { RoundCommand } from '../round/commands';
 import type { Rounds, RoundsElsewhere } from '../round/round';
 import { endedElsewhere, forgetElsewhere, playedHere, playElsewhere, socketOn } from '../round/seats';
+
+/** What a command the node sends on a player's behalf carries of its lag: nothing measured. */
+const NO_LAG: MoveLag = {};
 
 export interface ClusterOptions {
   redisUrl: string;
@@ -214,7 +217,7 @@ export class ClusterNode implements RoundsElsewhere {
         return;
       }
       case 'cmd':
-        return this.rounds.remoteCommand(msg.n, msg.p, this.hub.session(msg.p)?.kind ?? 'guest', msg.c, msg.lag, (id) => this.hub.session(id));
+        return this.rounds.remoteCommand(msg.n, msg.p, this.hub.session(msg.p)?.kind ?? 'guest', msg.c, { lagMs: msg.lag, unansweredPingMs: msg.ping }, (id) => this.hub.session(id));
       case 'here':
         return this.playerHere(msg.p, msg.n);
       case 'gone':
@@ -345,7 +348,7 @@ export class ClusterNode implements RoundsElsewhere {
     for (const s of this.hub.players.values()) {
       if (!s.ws || !s.remoteGame) continue;
       this.publish(s.remoteGame.owner, { k: 'here', n: this.node, p: s.id });
-      this.forward(s, s.remoteGame.owner, { type: 'rejoinGame', payload: { gameId: s.remoteGame.id } }, undefined);
+      this.forward(s, s.remoteGame.owner, { type: 'rejoinGame', payload: { gameId: s.remoteGame.id } }, NO_LAG);
     }
   }
 
@@ -356,7 +359,7 @@ export class ClusterNode implements RoundsElsewhere {
   async rejoinEndedElsewhere(session: PlayerSession, gameId: string): Promise<boolean> {
     const node = await this.ownership.playedBy(gameId);
     if (!node || node === this.node || !session.ws) return false;
-    this.forward(session, node, { type: 'rejoinGame', payload: { gameId } }, undefined);
+    this.forward(session, node, { type: 'rejoinGame', payload: { gameId } }, NO_LAG);
     return true;
   }
 
@@ -379,8 +382,8 @@ export class ClusterNode implements RoundsElsewhere {
   }
 
   /** Sends a round command about a game played elsewhere to that game's owner. */
-  forward(session: PlayerSession, owner: string, cmd: RoundCommand, lagMs: number | undefined): void {
-    this.publish(owner, { k: 'cmd', n: this.node, p: session.id, c: cmd, ...(lagMs === undefined ? {} : { lag: lagMs }) });
+  forward(session: PlayerSession, owner: string, cmd: RoundCommand, lag: MoveLag): void {
+    this.publish(owner, { k: 'cmd', n: this.node, p: session.id, c: cmd, ...(lag.lagMs === undefined ? {} : { lag: lag.lagMs }), ...(lag.unansweredPingMs === undefined ? {} : { ping: lag.unansweredPingMs }) });
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -93,7 +93,7 @@ export function warmUpGameMachine(rounds = 8): { games: number; endings: string[
       actor.start();
       for (const step of steps) {
         if (typeof step === 'number') now += step;
-        else if (step.type === 'MOVE') actor.send(timedCommand({ ...step, lagMs: r % 2 ? 25.5 : undefined }, now));
+        else if (step.type === 'MOVE') actor.send(timedCommand({ ...step, lagMs: r % 2 ? 25.5 : undefined, unansweredPingMs: r % 3 ? undefined : 12.5 }, now));
         else actor.send(timedCommand(step, now));
       }
       actor.stop();

@@ -14,6 +14,7 @@
  * for a frame to take the ping (a corkable frame comes at least every few seconds once the
  * clocks run: the own move's echo, each clock report); only then does it ping alone.
  */
+import type { MoveLag } from '../../machines/game';
 import type { SocketData, WS } from './hub';
 
 /** pings a socket has not answered that are kept to time their pongs (older ones are forgotten) */
@@ -121,4 +122,14 @@ export class LagPings {
     ws.ping(pingPayload(now));
     counter.inc();
   }
+}
+
+/**
+ * What a move arriving at `now` carries of its socket's lag: the measured one-way lag, and how
+ * long the oldest ping still unanswered has been on its way (the game credits no lag to a move
+ * that a held answer precedes: machines/game/clock.ts, creditableLag).
+ */
+export function moveLag(data: SocketData, now: number): MoveLag {
+  const oldest = data.pingsInFlight[0];
+  return { lagMs: data.lagMs, unansweredPingMs: oldest === undefined ? undefined : now - oldest };
 }

@@ -15,6 +15,7 @@ import { LOBBY_TOPIC, type Hub, type PlayerSession, type SocketData, type WS } f
 import type { GuestIdentity } from './identity';
 import type { Doorway } from './doorway';
 import { takeToken } from './rateLimit';
+import { moveLag } from './lagPings';
 import { readMoveFrame } from './moveFrame';
 import type { RefusalLog } from './refusalLog';
 import type { Replies } from './replies';
@@ -254,7 +255,7 @@ export class Realtime {
   private route(ws: WS, data: SocketData, msg: ParsedMessage, arrivedAt: number): void {
     const session = data.session;
     if (!session || session.ws !== ws) return; // a socket without a seat (should not happen)
-    if (isRoundCommand(msg)) return this.parts.rounds.command(session, msg, arrivedAt, data.lagMs);
+    if (isRoundCommand(msg)) return this.parts.rounds.command(session, msg, arrivedAt, moveLag(data, arrivedAt));
     dispatch(this.parts.routes, ws, session, msg);
   }
 

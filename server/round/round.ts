@@ -6,6 +6,7 @@
  * cluster), which carries the same commands to its owner.
  */
 import type { Logger } from 'pino';
+import type { MoveLag } from '../../machines/game';
 import type { ErrorCode, MatchmakingStatusMsg } from '../../machines/protocol/messages';
 import type { ServerMetrics } from '../http/metrics';
 import { CANNOT_PLAY_NOW, type GameManager } from '../game/games';
@@ -21,7 +22,7 @@ import { socketOn } from './seats';
 /** Games owned by other nodes of the site (server/cluster), reached with the same commands. */
 export interface RoundsElsewhere {
   /** a command of a player (socket here) about a game played on node `owner` */
-  forward(session: PlayerSession, owner: string, cmd: RoundCommand, lagMs: number | undefined): void;
+  forward(session: PlayerSession, owner: string, cmd: RoundCommand, lag: MoveLag): void;
   /** a game neither live nor recently ended here: true when the node where it ended answers the player */
   rejoinEndedElsewhere(session: PlayerSession, gameId: string): Promise<boolean>;
 }
@@ -65,23 +66,23 @@ export class Rounds {
   }
 
   /** A command of a player whose socket is here: played here, or sent to the node that plays its game. */
-  command(s: PlayerSession, cmd: RoundCommand, arrivedAt: number, lagMs: number | undefined): void {
+  command(s: PlayerSession, cmd: RoundCommand, arrivedAt: number, lag: MoveLag): void {
     const owner = this.elsewhere && this.playedElsewhere(s, cmd);
-    if (owner) return this.elsewhere!.forward(s, owner.owner, cmd, lagMs);
-    this.play(s, cmd, arrivedAt, lagMs);
+    if (owner) return this.elsewhere!.forward(s, owner.owner, cmd, lag);
+    this.play(s, cmd, arrivedAt, lag);
   }
 
   /**
    * Several nodes: a command of a player whose socket is on node `from`, about a game this node
    * plays (or played); handled as a local player's.
    */
-  remoteCommand(from: string, playerId: string, kind: 'guest' | 'account', cmd: RoundCommand, lagMs: number | undefined, seat: (id: string) => PlayerSession | undefined): void {
+  remoteCommand(from: string, playerId: string, kind: 'guest' | 'account', cmd: RoundCommand, lag: MoveLag, seat: (id: string) => PlayerSession | undefined): void {
     const known = seat(playerId);
     if (known?.ws) return; // their socket is here now: the other node's is stale
     // a player this node knows nothing of is answered without being seated here
     const s: PlayerSession = known ?? { id: playerId, kind, ws: null, game: null, queued: false, node: from, remoteGame: null, lastRemoteGame: null };
     socketOn(s, from);
-    this.play(s, cmd, performance.now(), lagMs);
+    this.play(s, cmd, performance.now(), lag);
   }
 
   /** Several nodes: the game a command is about when another node plays it, or null. */
@@ -96,10 +97,10 @@ export class Rounds {
   }
 
   /** The command table: each round command to what plays it here. */
-  private play(s: PlayerSession, cmd: RoundCommand, arrivedAt: number, lagMs: number | undefined): void {
+  private play(s: PlayerSession, cmd: RoundCommand, arrivedAt: number, lag: MoveLag): void {
     switch (cmd.type) {
       case 'gameMove':
-        return this.gameCommand(s, cmd.payload.gameId, 'MOVE', arrivedAt, cmd.payload.move, lagMs);
+        return this.gameCommand(s, cmd.payload.gameId, 'MOVE', arrivedAt, cmd.payload.move, lag);
       case 'playerMoveAI': {
         const ai = this.ai();
         if (!ai) return this.refuse(s, 'ai_unavailable', TEXTS.aiUnavailable);
@@ -136,7 +137,7 @@ export class Rounds {
     this.sink.sendTo(s, { type: 'error', code: reason, message });
   }
 
-  private gameCommand(s: PlayerSession, gameId: string, type: GameCommandType, arrivedAt: number, move?: Extract<RoundCommand, { type: 'gameMove' }>['payload']['move'], lagMs?: number): void {
+  private gameCommand(s: PlayerSession, gameId: string, type: GameCommandType, arrivedAt: number, move?: Extract<RoundCommand, { type: 'gameMove' }>['payload']['move'], lag?: MoveLag): void {
     // the player's own game is found without a lookup; any other id is looked up to say why not
     const game = s.game;
     if (!game || game.id !== gameId) {
@@ -155,7 +156,7 @@ export class Rounds {
     } else {
       // One object shape for every move command, whatever the client sent.
       const m = move && { from: move.from, to: move.to, promotion: move.promotion };
-      done = !m || this.games.command(game, { type: 'MOVE', playerId: s.id, move: m, lagMs }, arrivedAt);
+      done = !m || this.games.command(game, { type: 'MOVE', playerId: s.id, move: m, lagMs: lag?.lagMs, unansweredPingMs: lag?.unansweredPingMs }, arrivedAt);
     }
     // the games' store cannot write (a full disk), or (several nodes) this node's lease is uncertain; nothing was played
     if (!done && !game.ended) this.refuseUnavailable(s, gameId, type === 'MOVE');

@@ -128,11 +128,37 @@ describe('game core: clocks', () => {
   });
 
   it('never lets the bank grow above its cap', () => {
-    const g = startGame({ clockMs: 60_000, lag: { perMoveCapMs: 1_000, initialBankMs: 6_500, bankCapMs: 7_000, refillPerMoveMs: 1_000 } });
+    const g = startGame({ clockMs: 60_000, lag: { perMoveCapMs: 1_000, initialBankMs: 6_990, bankCapMs: 7_000, refillPerMoveMs: 1_000 } });
     g.play(['e2e4', 'e7e5']);
     g.advance(1_000);
-    g.move(WHITE.id, 'g1f3', 0);
+    g.move(WHITE.id, 'g1f3', 100); // pays 100, regains 140
     expect(g.state().lagBank.white).toBe(7_000);
+  });
+
+  it('regains per move only the measured lag and 40 ms (lichess quota gain), at most the refill', () => {
+    const g = startGame({ clockMs: 60_000 });
+    g.play(['e2e4', 'e7e5']);
+    g.advance(2_000);
+    g.move(WHITE.id, 'g1f3', 50); // pays 50, regains 90
+    g.advance(2_000);
+    g.move(BLACK.id, 'b8c6'); // nothing measured: pays nothing, regains 40
+    g.advance(2_000);
+    g.move(WHITE.id, 'f1c4', 2_500); // pays the 1 s cap, regains the 1 s refill at most
+    expect(g.state().lagBank).toEqual({ white: 3_040, black: 3_040 });
+  });
+
+  it('credits nothing to a move when the mover held the answer to a ping older than its turn', () => {
+    const g = startGame({ clockMs: 60_000 });
+    g.play(['e2e4', 'e7e5']);
+    g.advance(2_000);
+    // a ping 9 s unanswered: sent before this turn began, so an honest answer would have come first
+    g.move(WHITE.id, 'g1f3', 4_500, 9_000);
+    expect(g.ofType('moved').at(-1)?.clocks.white).toBe(58_000);
+    expect(g.state().lagBank.white).toBe(3_040);
+    g.advance(2_000);
+    // a ping sent during the turn may still be on its way: the measured lag is credited
+    g.move(BLACK.id, 'b8c6', 400, 1_500);
+    expect(g.ofType('moved').at(-1)?.clocks.black).toBe(58_400);
   });
 
   it('saves a move that arrives inside the flag grace when its lag explains the delay', () => {

@@ -40,7 +40,7 @@ export function startGame(overrides: Partial<GameInput> = {}) {
     actor.send(entry);
   };
 
-  const move = (playerId: string, uci: string, lagMs?: number) =>
+  const move = (playerId: string, uci: string, lagMs?: number, unansweredPingMs?: number) =>
     send({
       type: 'MOVE',
       playerId,
@@ -50,6 +50,7 @@ export function startGame(overrides: Partial<GameInput> = {}) {
         ...(uci[4] ? { promotion: uci[4] as 'q' | 'r' | 'b' | 'n' } : {}),
       },
       ...(lagMs !== undefined ? { lagMs } : {}),
+      ...(unansweredPingMs !== undefined ? { unansweredPingMs } : {}),
     });
 
   /** Moves the clock by `ms` without telling the game. */

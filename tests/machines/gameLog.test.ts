@@ -16,7 +16,7 @@ const sameHiddenClass = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (
 /** Commands of every kind, as the server's sockets and timing wheel make them (object literals). */
 function commands(n: number): GameCommand[] {
   return [
-    { type: 'MOVE', playerId: `p${n}`, move: { from: 'g1', to: 'f3', promotion: undefined }, lagMs: n * 1.5 },
+    { type: 'MOVE', playerId: `p${n}`, move: { from: 'g1', to: 'f3', promotion: undefined }, lagMs: n * 1.5, unansweredPingMs: n % 3 ? undefined : n * 2.5 },
     { type: 'WAKE' },
     { type: 'RESIGN', playerId: `p${n}` },
     { type: 'PLAYER_DISCONNECTED', playerId: `p${n}` },
@@ -25,7 +25,7 @@ function commands(n: number): GameCommand[] {
     { type: 'ACCEPT_DRAW', playerId: `p${n}` },
     { type: 'DECLINE_DRAW', playerId: `p${n}` },
     // made another way: a class of its own for every such object
-    { ...{ type: 'MOVE' as const, playerId: `p${n}` }, move: { from: 'e2', to: 'e4', promotion: undefined }, lagMs: n % 2 ? n * 0.5 : undefined },
+    { ...{ type: 'MOVE' as const, playerId: `p${n}` }, move: { from: 'e2', to: 'e4', promotion: undefined }, lagMs: n % 2 ? n * 0.5 : undefined, unansweredPingMs: undefined },
   ];
 }
 

@@ -4,7 +4,7 @@ import { START_FEN } from '../../machines/chess';
 import { DEFAULT_CLOCK_REPORT_MS, DEFAULT_GRACE_MS } from '../../machines/game/defaults';
 import { TEXT } from '../../machines/protocol/messages';
 import type { RunningServer } from '../../server/app';
-import { TestClient, pairPlayers, playMoves, startTestServer, timedGame, useTestClock, type Pair } from './helpers';
+import { ROOM_FOR_PROBES, TestClient, pairPlayers, playMoves, startTestServer, timedGame, useTestClock, type Msg, type Pair } from './helpers';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -284,6 +284,40 @@ describe('lag compensation', () => {
       await s.close();
     }
   });
+});
+
+describe('lag compensation against a held pong', () => {
+  // 1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. c3 Nf6 5. d3 d6 6. O-O O-O 7. a4 a5 8. h3 h6 9. Re1 Re8
+  // 10. Nbd2 Be6 11. Bb5 Bd7 12. Nf1 Ne7 13. Ng3 Ng6 14. d4 Bb6
+  const GAME = 'e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 c2c3 g8f6 d2d3 d7d6 e1g1 e8g8 a2a4 a7a5 h2h3 h7h6 f1e1 f8e8 b1d2 c8e6 c4b5 e6d7 d2f1 c6e7 f1g3 e7g6 d3d4 c5b6'.split(' ');
+  const THINK_MS = 2_000;
+
+  it('credits a player who answers every ping 9 s late no more than an honest player who thinks as long', async () => {
+    const clock = useTestClock();
+    const s = await startTestServer({ pingIntervalMs: 3_000, ...ROOM_FOR_PROBES });
+    try {
+      const { default: WebSocket } = await import('ws');
+      // white holds each pong 9 s (its payload is the ping's, so it is timed as a 9 s round trip); black's client answers at once
+      const p = await pairWithPongs(s.url, (ws, data) => setTimeout(() => ws.readyState === WebSocket.OPEN && ws.pong(data), 9_000));
+      const probe = await TestClient.connect(s.url);
+      clock.settleWith(probe);
+      let last: Msg | undefined;
+      for (const [ply, uci] of GAME.entries()) {
+        await clock.advance(THINK_MS, 100);
+        const mover = ply % 2 === 0 ? p.white : p.black;
+        mover.send('gameMove', { gameId: p.gameId, move: { from: uci.slice(0, 2), to: uci.slice(2, 4) } });
+        [last] = await Promise.all([p.white.next('gameMove'), p.black.next('gameMove')]);
+      }
+      const clocks = last!.clocks as { white: number; black: number };
+      // both thought 2 s on each of their 13 timed moves; the honest player's lag on loopback is
+      // next to nothing, and the holder's 9 s round trips justify no more
+      expect(600_000 - clocks.black).toBeGreaterThan(13 * THINK_MS - 500);
+      expect(clocks.white - clocks.black).toBeLessThan(100);
+      await Promise.all([p.white.close(), p.black.close(), probe.close()]);
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
 });
 
 describe('timerUpdate', () => {
