@@ -133,6 +133,8 @@ export interface JournalOptions {
   commitWindowMs?: number;
   /** default node:fs's calls */
   disk?: Partial<JournalDisk>;
+  /** false when the journal on disk is not freshly compacted (openGameJournal could not): see mustCompact */
+  compacted?: boolean;
 }
 
 /** The batch being written, and how far: a failed write's retry goes on from where it stopped. */
@@ -170,6 +172,8 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
   private syncing = false;
   private syncHealthy = true;
   private readonly syncTimer: NodeJS.Timeout | null;
+  /** the start could not compact the journal (a full disk): nothing is written before a compaction works */
+  private mustCompact: boolean;
 
   constructor(
     private readonly dir: string,
@@ -186,6 +190,7 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
     this.fileSize = this.size;
     this.compactAt = options.compactAtBytes ?? COMPACT_AT_BYTES;
     this.disk = { ...NODE_DISK, ...options.disk };
+    this.mustCompact = options.compacted === false;
     this.commits = new GroupCommit<string>(
       {
         write: (batch) => this.write(batch),
@@ -202,11 +207,13 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
       if (!isEmpty(this.liveLogs.games())) this.add({ k: 'alive', at: performance.now() });
     }, ALIVE_EVERY_MS);
     this.aliveTimer.unref();
+    // a first batch, so that the compaction the start could not do is tried (again every second) at once
+    if (this.mustCompact) this.add({ k: 'alive', at: performance.now() });
   }
 
   /** false while the last write or sync failed (it is retried); /healthz reports it, and the games refuse commands meanwhile */
   get healthy(): boolean {
-    return this.commits.healthy && this.syncHealthy;
+    return this.commits.healthy && this.syncHealthy && !this.mustCompact;
   }
 
   started(input: GameInput): void {
@@ -262,8 +269,13 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
    * live logs hold the batch's records too); otherwise, and on a retry, the batch is written.
    */
   private write(batch: string[]): Promise<void> {
+    if (this.mustCompact) {
+      // the journal on disk is the last process's (its start could not compact it): nothing goes after it
+      const failed = this.compact();
+      return failed ? Promise.reject(failed) : Promise.resolve();
+    }
     if (this.writing?.batch !== batch) {
-      if (this.size >= this.compactAt && this.compact()) return Promise.resolve();
+      if (this.size >= this.compactAt && this.compact() === null) return Promise.resolve();
       const records = Buffer.from(batch.join(''));
       const bytes = this.size + records.length <= this.fileSize ? records : followedByZeros(records);
       this.writing = { batch, bytes, records: records.length, at: this.size, written: 0, began: performance.now() };
@@ -340,14 +352,15 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
 
   /**
    * Rewrites the journal with the live games' logs only (they hold everything gathered so far),
-   * and the ended games not yet archived. Synchronous, between two batches. False
-   * (logged) when it could not be done: the batch is then written as usual, and the next attempt
-   * waits for the journal to double.
+   * and the ended games not yet archived. Synchronous, between two batches. The error when it
+   * could not be done (logged): the batch is then written as usual, and the next attempt waits
+   * for the journal to double; or, when the start could not compact (mustCompact), the batch
+   * waits and is tried again, the journal unhealthy meanwhile.
    */
-  private compact(): boolean {
+  private compact(): Error | null {
     const began = performance.now();
     try {
-      const size = writeCompacted(this.dir, [...this.liveLogs.games()], [...this.unarchived.values()], [...this.liveLogs.aiGames()], performance.now());
+      const size = writeCompacted(this.dir, [...this.liveLogs.games()], [...this.unarchived.values()], [...this.liveLogs.aiGames()], performance.now(), this.disk);
       closeSync(this.fd);
       this.fd = openForWriting(journalFile(this.dir), this.sync);
       this.log.info({ before: this.size, after: size, ms: Math.round(performance.now() - began) }, 'game journal compacted');
@@ -355,11 +368,14 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
       this.syncedSize = size;
       this.fileSize = size;
       this.compactAt = Math.max(this.compactAt, 2 * size);
-      return true;
+      if (this.mustCompact) this.log.info('game journal compacted after its start could not: games go on');
+      this.mustCompact = false;
+      return null;
     } catch (err) {
+      if (this.mustCompact) return err as Error;
       this.log.error({ err }, 'game journal compaction failed; writing as before');
       this.compactAt *= 2;
-      return false;
+      return err as Error;
     }
   }
 
@@ -431,8 +447,15 @@ export function openGameJournal(
   const shiftMs = Number.isFinite(found.lastAliveAt) ? now - found.lastAliveAt : 0;
   const live = found.live.map((l) => shiftLog(l, shiftMs));
   const unarchived = found.unarchived.map((e) => ({ ...e, log: shiftLog(e.log, shiftMs), at: e.at + shiftMs }));
-  writeCompacted(dir, live, unarchived, found.liveAi, now);
-  const journal = new GameJournal(dir, metrics, log, liveLogs, options);
+  let compacted = true;
+  try {
+    writeCompacted(dir, live, unarchived, found.liveAi, now, { ...NODE_DISK, ...options.disk });
+  } catch (err) {
+    // a full disk: the server starts anyway, its games refuse commands until the journal can be compacted
+    log.error({ err }, 'game journal could not be compacted at start; games wait until it can be');
+    compacted = false;
+  }
+  const journal = new GameJournal(dir, metrics, log, liveLogs, { ...options, compacted });
   for (const e of unarchived) journal.keepUnarchived(e);
   return { journal, live, liveAi: found.liveAi, unarchived, damaged: found.damaged, awayMs: Math.max(0, Date.now() - lastWrite) };
 }
@@ -463,7 +486,7 @@ function isEmpty(items: Iterable<unknown>): boolean {
 }
 
 /** A fresh journal with the live games and the ended ones not yet archived only, replacing the old one atomically; returns its size. */
-function writeCompacted(dir: string, live: GameLog[], unarchived: EndedLog[], liveAi: AiGameLog[], now: number): number {
+function writeCompacted(dir: string, live: GameLog[], unarchived: EndedLog[], liveAi: AiGameLog[], now: number, disk: JournalDisk): number {
   const file = journalFile(dir);
   const records: JournalRecord[] = [{ k: 'alive', at: now }];
   const logRecords = (l: GameLog) => {
@@ -481,9 +504,9 @@ function writeCompacted(dir: string, live: GameLog[], unarchived: EndedLog[], li
   }
   const tmp = file + '.tmp';
   const fd = openSync(tmp, 'w');
-  const text = records.map(encodeRecord).join('');
+  const text = Buffer.from(records.map(encodeRecord).join(''));
   try {
-    writeSync(fd, text);
+    for (let written = 0; written < text.length; ) written += disk.writeSync(fd, text, written, text.length - written, written);
     fdatasyncSync(fd);
   } finally {
     closeSync(fd);
@@ -495,5 +518,5 @@ function writeCompacted(dir: string, live: GameLog[], unarchived: EndedLog[], li
   } finally {
     closeSync(dirFd);
   }
-  return Buffer.byteLength(text);
+  return text.length;
 }

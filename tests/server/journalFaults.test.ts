@@ -4,6 +4,8 @@
  * - a full disk: the move whose write failed waits (it is retried), every other command is refused
  *   with "the server cannot save games right now" and changes nothing, /healthz answers 503; once
  *   the disk has room the waiting move goes out and the game goes on;
+ * - a start with the disk full: the server serves anyway, refuses game commands saying so, and
+ *   resumes the games once the journal can be compacted;
  * - a power loss (the machine stops: everything not yet synced is gone): the games resume at the
  *   last synced position, both players are shown that position, and play goes on from it.
  * The disk is node:fs with the faults the test gives it (JournalDisk).
@@ -64,6 +66,39 @@ describe('game journal faults', () => {
     expect(await p.black.gets('drawOffer', 300)).toBe(false);
     await playMoves({ ...p, white: p.black, black: p.white }, ['b8c6']);
     expect((await health(server.url)).status).toBe(200);
+  }, 30_000);
+
+  it('starts with the disk full: serves, says it cannot save games, and resumes them once there is room', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'disk-full-start-'));
+    const first = await startTestServer({ durableDir: dataDir, serverSecret: SECRET });
+    servers.push(first);
+    const p = await pairPlayers(first.url);
+    await playMoves(p, ['e2e4', 'e7e5']);
+    await first.close();
+    servers = [];
+
+    let full = true;
+    const disk: Partial<JournalDisk> = {
+      writeSync(fd, buffer, offset, length, position) {
+        if (full) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        return writeSync(fd, buffer, offset, length, position);
+      },
+    };
+    const second = await startTestServer({ durableDir: dataDir, serverSecret: SECRET, journalDisk: disk });
+    servers.push(second);
+    expect(await health(second.url)).toEqual({ status: 503, storage: false });
+    const white = await TestClient.connect(second.url, { playerId: p.white.playerId, secret: p.white.secret });
+    const black = await TestClient.connect(second.url, { playerId: p.black.playerId, secret: p.black.secret });
+    white.send('gameMove', { gameId: p.gameId, move: { from: 'g1', to: 'f3' } });
+    expect(await white.next('moveRejected')).toMatchObject({ message: CANNOT_PLAY_NOW.message });
+
+    full = false;
+    // the journal tries its compaction again every second; then the games go on
+    for (const c of [white, black]) c.send('rejoinGame', { gameId: p.gameId });
+    const [ws] = await Promise.all([white.next('gameStart', () => true, 5000), black.next('gameStart', () => true, 5000)]);
+    expect(uciOf(ws.currentState as CurrentState)).toEqual(['e2e4', 'e7e5']);
+    await playMoves({ white, black, gameId: p.gameId }, ['g1f3', 'b8c6']);
+    expect((await health(second.url)).status).toBe(200);
   }, 30_000);
 
   it('after a power loss resumes every game at its last synced position, shows both players that position, and plays on', async () => {
