@@ -203,7 +203,7 @@ export const multiplayerGameMachine = setup({
               const game = awayMs === undefined ? offered : sideLeft(offered, opposite(m.color), awayMs, context.now());
               return {
                 gameId: m.gameId, color: m.color, opponentId: m.opponentId,
-                opponentName: opponentDisplayName(m.opponentId, m.opponentName),
+                opponentName: opponentDisplayName(m.opponentId, m.opponentName, m.opponentGuest ?? false),
                 ...showing({ color: m.color, now: context.now }, game),
                 end: null, notice: null, boardVersion: context.boardVersion + 1,
                 endedGameId: null, rematch: 'none' as const,

@@ -1,6 +1,7 @@
 /** Game outcomes, stats, reason labels and end-of-game messages (docs/product.md). */
 import type { Color, Winner } from '../protocol/messages';
 import { REASON_LABELS, reasonLabel } from '../game/display';
+import { shownPlayerName } from './playerName';
 
 export type Outcome = 'win' | 'loss' | 'draw';
 
@@ -107,8 +108,8 @@ export function pickOutcomeMessage(outcome: Outcome, random: () => number = Math
   return list[Math.min(list.length - 1, Math.floor(random() * list.length))];
 }
 
-/** The "player_" prefix replaced by "Player " when the server gives no name. */
-export function opponentDisplayName(opponentId: string, opponentName?: string): string {
-  if (opponentName) return opponentName;
-  return opponentId.startsWith('player_') ? `Player ${opponentId.slice('player_'.length)}` : opponentId;
+/** The opponent's name, marked when a guest's; the "player_" prefix replaced by "Player " when the server gives no name. */
+export function opponentDisplayName(opponentId: string, opponentName?: string, guest = false): string {
+  if (opponentName) return shownPlayerName(opponentName, guest);
+  return shownPlayerName(opponentId.startsWith('player_') ? `Player ${opponentId.slice('player_'.length)}` : opponentId, guest);
 }

@@ -10,6 +10,7 @@ import type { PlayerRating, ServerMessage, WatchStartMsg } from '../protocol/mes
 import { readingClocks } from './clock';
 import { copyOfServerGame, endedByServer, playMove, withServerClocks } from './gameMirror';
 import { clocksAt } from '../game/clock';
+import { shownPlayerName } from './playerName';
 
 export interface WatchedPlayer {
   name: string;
@@ -38,8 +39,8 @@ export function watchedGame(msg: WatchStartMsg, now: number): WatchedGame {
   );
   return {
     gameId: msg.gameId,
-    white: { name: msg.white.name, rating: msg.ratings?.white ?? null },
-    black: { name: msg.black.name, rating: msg.ratings?.black ?? null },
+    white: { name: shownPlayerName(msg.white.name, msg.white.guest ?? false), rating: msg.ratings?.white ?? null },
+    black: { name: shownPlayerName(msg.black.name, msg.black.guest ?? false), rating: msg.ratings?.black ?? null },
     game,
     archived: false,
     stale: game.moves.length !== st.moves.length,

@@ -25,6 +25,7 @@ export type { Speed, TimeControl } from './timeControl';
 export { formatClock, timerSeconds, toTimers, REASON_LABELS, reasonLabel, outcomeFor, opposite } from './display';
 export type { Outcome } from './display';
 export { REJECTION } from './reasons';
+export { playsAsGuest } from './settings';
 export * as GAME_DEFAULTS from './defaults';
 export { GAME_LOG_VERSION } from './types';
 export type {

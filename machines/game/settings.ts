@@ -77,3 +77,8 @@ export function resolveSettings(input: GameInput): GameSettings {
     drawOfferIntervalPlies: DRAW_OFFER_INTERVAL_PLIES,
   };
 }
+
+/** Whether a player of the game plays as a guest: not one of its signed-in accounts (`accountIds`). */
+export function playsAsGuest(input: Pick<GameInput, 'accountIds'>, playerId: string): boolean {
+  return !(input.accountIds?.includes(playerId) ?? false);
+}

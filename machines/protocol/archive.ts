@@ -10,6 +10,8 @@ export const publicPlayerSchema = z.object({
   name: z.string(),
   /** the account's username, for a signed-in player; null for a guest or the AI */
   username: z.string().nullable(),
+  /** a guest played this side (the name is the guest's own choice, shown marked) */
+  guest: z.boolean(),
   /** the rating before and after, for a rated game */
   rating: ratingChangeSchema.nullable(),
 });

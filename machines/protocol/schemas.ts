@@ -164,10 +164,11 @@ export const errorCodeSchema = z.enum([
 ]);
 
 /**
- * A player of a game as a spectator sees it: the name shown, nothing else (no player id: the
- * archive keeps them private too).
+ * A player of a game as a spectator sees it: the name shown and whether it is a guest's (any name
+ * is open to a guest, so a guest's is shown marked), nothing else (no player id: the archive keeps
+ * them private too).
  */
-export const watchedPlayerSchema = z.strictObject({ name: z.string() });
+export const watchedPlayerSchema = z.strictObject({ name: z.string(), guest: z.boolean().optional() });
 
 /** The position a spectator gets in `watchStart`: `currentStateSchema` without the players' draw offers. */
 export const watchStateSchema = currentStateSchema.omit({ drawOfferFrom: true });
@@ -201,6 +202,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     color: colorSchema,
     opponentId: z.string(),
     opponentName: z.string().optional(),
+    /** additive: the opponent plays as a guest (their name is theirs to choose, so it is shown marked) */
+    opponentGuest: z.boolean().optional(),
     /** seconds */
     timerDuration: z.number(),
     currentState: currentStateSchema.optional(),

@@ -5,14 +5,14 @@
  * what the AI service knows at its end.
  */
 import { ChessGame } from '../../machines/chess';
-import { clockHistory, gamePgn, type GameLog, type GameResult, type GameState, type Seat } from '../../machines/game';
+import { clockHistory, gamePgn, playsAsGuest, type GameLog, type GameResult, type GameState, type Seat } from '../../machines/game';
 import { pgnResultTag } from '../../machines/game/display';
 import type { EndedAiGame } from '../ai/service';
 import type { ArchivedPlayer, FinishedGame } from './store';
 
 function playerOf(seat: Seat, log: GameLog): ArchivedPlayer {
-  const isAccount = log.input.accountIds?.includes(seat.id) ?? false;
-  return { name: seat.name, accountId: isAccount ? seat.id : null, guestId: isAccount ? null : seat.id };
+  const guest = playsAsGuest(log.input, seat.id);
+  return { name: seat.name, accountId: guest ? null : seat.id, guestId: guest ? seat.id : null };
 }
 
 /** `monotonicNow` and `wallNow` are the same instant in the log's time base and on the wall clock. */

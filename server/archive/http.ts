@@ -29,7 +29,7 @@ const CACHE = { 'Cache-Control': 'no-cache' };
 const notFound = (what: string): Reply => json(404, { error: 'not_found', message: `${what} not found` });
 
 function publicPlayer(p: ArchivedPlayer, usernames: Map<string, string>, rating: PublicPlayer['rating']): PublicPlayer {
-  return { name: p.name, username: p.accountId ? (usernames.get(p.accountId) ?? null) : null, rating };
+  return { name: p.name, username: p.accountId ? (usernames.get(p.accountId) ?? null) : null, guest: p.guestId !== null && p.accountId === null, rating };
 }
 
 function summary(g: ArchivedGame, usernames: Map<string, string>): GameSummary {

@@ -18,7 +18,7 @@
  * the game's topic here.
  */
 import { TEXT, type CurrentState, type ServerMessage, type WatchStartMsg } from '../../machines/protocol/messages';
-import type { Seat } from '../../machines/game';
+import { playsAsGuest, type Seat } from '../../machines/game';
 import type { TemplatedApp } from '../uws';
 import type { GameManager, LiveGame } from '../game/games';
 import type { WS } from './hub';
@@ -77,8 +77,8 @@ export function watchStart(game: LiveGame, games: GameManager): WatchStartMsg {
   return {
     type: 'watchStart',
     gameId: game.id,
-    white: { name: shownName(game.white) },
-    black: { name: shownName(game.black) },
+    white: { name: shownName(game.white), guest: playsAsGuest(game.log.input, game.white.id) },
+    black: { name: shownName(game.black), guest: playsAsGuest(game.log.input, game.black.id) },
     timerDuration: Math.round((game.log.input.clockMs ?? games.clockMs) / 1000),
     currentState: watchState(games.currentState(game)),
     ...(game.ratings ? { ratings: game.ratings } : {}),

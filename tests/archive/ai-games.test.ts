@@ -48,7 +48,7 @@ it('archives a finished game against the AI, unrated, with its moves and the lev
   const game = publicGameSchema.parse(body);
   expect(game).toMatchObject({ kind: 'ai', rated: false, winner: 'black', reason: 'resignation', plies: 2 });
   expect(game.moves[0]).toBe('e2e4');
-  expect(game.black).toEqual({ name: 'Stockfish level 3', username: null, rating: null });
+  expect(game.black).toEqual({ name: 'Stockfish level 3', username: null, guest: false, rating: null });
   expect(game.white.username).toBeNull();
   expect(game.pgn).toContain('1. e4');
   expect(JSON.stringify(game)).not.toContain(c.playerId);

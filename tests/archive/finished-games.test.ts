@@ -81,7 +81,7 @@ describe('finished games in the archive', () => {
     expect(await p.black.next('gameEnd')).toMatchObject({ reason: 'aborted' });
     const game = await archived(p.gameId);
     expect(game).toMatchObject({ rated: false, reason: 'aborted', winner: 'draw', moves: ['e2e4'] });
-    expect(game.white).toEqual({ name: 'Guest A', username: null, rating: null });
+    expect(game.white).toEqual({ name: 'Guest A', username: null, guest: true, rating: null });
     expect(JSON.stringify(game)).not.toContain(p.white.playerId);
     await Promise.all([p.white.close(), p.black.close()]);
   });
@@ -101,7 +101,7 @@ describe('finished games in the archive', () => {
     account.send('claimGuestGames', { guestId: guest.playerId, secret: guest.secret });
     expect(await account.next('guestGamesClaimed')).toMatchObject({ guestId: guest.playerId, count: 1 });
     const game = await archived(p.gameId);
-    expect(game.white).toEqual({ name: 'Soon Signed', username: 'fin_gamma', rating: null });
+    expect(game.white).toEqual({ name: 'Soon Signed', username: 'fin_gamma', guest: false, rating: null });
     expect(game.rated).toBe(false);
     const profile = profileSchema.parse(await (await fetch(`${server.url}/api/players/fin_gamma`)).json());
     expect(profile.record).toMatchObject({ games: 1, losses: 1 });
@@ -109,5 +109,32 @@ describe('finished games in the archive', () => {
     account.send('claimGuestGames', { guestId: guest.playerId, secret: guest.secret });
     expect((await account.next('guestGamesClaimed')).count).toBe(0);
     await Promise.all([p.white.close(), p.black.close(), account.close()]);
+  });
+
+  it("a guest who calls itself an account's username is shown as a guest to its opponent, to spectators and in the archive", async () => {
+    const account = await signedInClient('fin_magnus');
+    const impostor = await TestClient.connect(server.url);
+    impostor.send('findGame', { username: 'fin_magnus' });
+    await impostor.next('matchmakingStatus', (m) => m.status === 'queued');
+    account.send('findGame', { username: 'fin_magnus' });
+    const [mine, theirs] = await Promise.all([account.next('gameStart'), impostor.next('gameStart')]);
+    expect(mine).toMatchObject({ opponentName: 'fin_magnus', opponentGuest: true });
+    expect(theirs).toMatchObject({ opponentName: 'fin_magnus', opponentGuest: false });
+    const gameId = mine.gameId as string;
+    const guestColor = theirs.color as 'white' | 'black';
+    const accountColor = guestColor === 'white' ? 'black' : 'white';
+
+    const spectator = await TestClient.connect(server.url);
+    spectator.send('watchGame', { gameId });
+    const watched = await spectator.next('watchStart');
+    expect(watched[guestColor]).toEqual({ name: 'fin_magnus', guest: true });
+    expect(watched[accountColor]).toEqual({ name: 'fin_magnus', guest: false });
+
+    impostor.send('resign', { gameId });
+    await account.next('gameEnd');
+    const game = await archived(gameId);
+    expect(game[guestColor]).toMatchObject({ name: 'fin_magnus', username: null, guest: true });
+    expect(game[accountColor]).toMatchObject({ name: 'fin_magnus', username: 'fin_magnus', guest: false });
+    await Promise.all([account.close(), impostor.close(), spectator.close()]);
   });
 });

@@ -41,8 +41,8 @@ describe('archive API', () => {
     const r = await get(handler, '/api/games/game_apitest0001');
     expect(r.status).toBe(200);
     const game = publicGameSchema.parse(r.body);
-    expect(game.white).toEqual({ name: 'Alice', username: 'Alice_1', rating: null });
-    expect(game.black).toEqual({ name: 'Guest 42', username: null, rating: null });
+    expect(game.white).toEqual({ name: 'Alice', username: 'Alice_1', guest: false, rating: null });
+    expect(game.black).toEqual({ name: 'Guest 42', username: null, guest: true, rating: null });
     expect(game.moves).toEqual(g.moves);
     expect(JSON.stringify(r.body)).not.toMatch(new RegExp(`${aliceId}|guest_secretid|@example`));
   });

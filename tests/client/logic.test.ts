@@ -55,6 +55,9 @@ describe('outcomes and stats', () => {
   it('opponent display name replaces the player_ prefix', () => {
     expect(opponentDisplayName('player_k3x')).toBe('Player k3x');
     expect(opponentDisplayName('player_k3x', 'Magnus')).toBe('Magnus');
+    // a guest's name is theirs to choose (another account's username too): always marked
+    expect(opponentDisplayName('player_k3x', 'Magnus', true)).toBe('Magnus (guest)');
+    expect(opponentDisplayName('player_k3x', undefined, true)).toBe('Player k3x (guest)');
   });
 });
 

@@ -7,7 +7,7 @@ import { followWatched, watchedGame } from '../../machines/client/spectator';
 const AFTER_E4_E5 = 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2';
 
 const START: WatchStartMsg = {
-  type: 'watchStart', gameId: 'g1', white: { name: 'Alice' }, black: { name: 'Bob' }, timerDuration: 600,
+  type: 'watchStart', gameId: 'g1', white: { name: 'Alice', guest: true }, black: { name: 'Bob', guest: false }, timerDuration: 600,
   currentState: {
     fen: AFTER_E4_E5, turn: 'white', moves: [{ from: 'e2', to: 'e4' }, { from: 'e7', to: 'e5' }],
     timers: { white: 598, black: 597 }, clocks: { white: 597_100, black: 596_400 }, seq: 2,
@@ -19,7 +19,7 @@ describe('a live game as a spectator follows it', () => {
   it('starts from watchStart with the moves, the names and ratings, and the running clock', () => {
     const g = watchedGame(START, 1_000);
     expect(g.game.moves).toEqual(['e2e4', 'e7e5']);
-    expect(g).toMatchObject({ white: { name: 'Alice', rating: null }, black: { name: 'Bob', rating: { rating: 1612 } }, stale: false });
+    expect(g).toMatchObject({ white: { name: 'Alice (guest)', rating: null }, black: { name: 'Bob', rating: { rating: 1612 } }, stale: false });
     expect(viewOf(g.game)).toMatchObject({ turn: 'white', clockRunning: 'white', fen: AFTER_E4_E5 });
     expect(clocksAt(g.game, 3_500)).toEqual({ white: 594_600, black: 596_400 });
   });

@@ -37,10 +37,10 @@ describe('watching a live game in Chromium', () => {
     const p = await page();
     await p.goto(`${url}/game/${pair.gameId}`);
     await p.getByTestId('live-game').waitFor();
-    // colours are drawn at random here: each player's gameStart names the other
+    // colours are drawn at random here: each player's gameStart names the other; both are guests, marked so
     const opponentOf = (c: TestClient) => c.received.find((m) => m.type === 'gameStart')?.opponentName;
-    expect(await p.getByTestId('live-name-white').textContent()).toBe(opponentOf(pair.black));
-    expect(await p.getByTestId('live-name-black').textContent()).toBe(opponentOf(pair.white));
+    expect(await p.getByTestId('live-name-white').textContent()).toBe(`${opponentOf(pair.black)} (guest)`);
+    expect(await p.getByTestId('live-name-black').textContent()).toBe(`${opponentOf(pair.white)} (guest)`);
     expect([opponentOf(pair.black), opponentOf(pair.white)].sort()).toEqual(['Alice', 'Bob']);
     for (const color of ['white', 'black']) expect(await p.getByTestId(`clock-${color}`).textContent()).toMatch(/^\d\d:\d\d$/);
     expect(await p.getByTestId('move-list').textContent()).toContain('e4');
@@ -61,6 +61,8 @@ describe('watching a live game in Chromium', () => {
     expect(await p.getByTestId('replay-result').textContent()).toBe('0-1 · Resignation · Casual');
     expect(await p.getByTestId('move-list').textContent()).toContain('e5');
     expect(await p.getByTestId('replay-clock-white').textContent()).toMatch(/^\d\d:\d\d$/);
+    // the replay marks the guests too
+    for (const name of ['Alice (guest)', 'Bob (guest)']) expect(await p.getByText(name, { exact: true }).count()).toBe(1);
     await Promise.all([pair.white.close(), pair.black.close()]);
     expect(guard.take()).toEqual([]);
   });

@@ -110,7 +110,7 @@ describe('ratings of a live game', () => {
     watcher.send('watchGame', { gameId: pair.gameId });
     const watched = await watcher.next('watchStart');
     expect(watched.ratings).toEqual(start.ratings);
-    expect(watched).toMatchObject({ white: { name: 'white' }, black: { name: 'black' } });
+    expect(watched).toMatchObject({ white: { name: 'white', guest: false }, black: { name: 'black', guest: false } });
     // the accounts' ids and e-mail addresses stay private
     expect(JSON.stringify(watched)).not.toMatch(/user-|@example/);
   });

@@ -44,8 +44,8 @@ describe('watching a live game', () => {
     const { c, start } = await watching(server.url, p.gameId);
     expect(start).toMatchObject({
       gameId: p.gameId,
-      white: { name: 'Alice' },
-      black: { name: 'Bob' },
+      white: { name: 'Alice', guest: true },
+      black: { name: 'Bob', guest: true },
       timerDuration: 600,
       currentState: { turn: 'white', seq: 2, moves: [{ from: 'e2', to: 'e4' }, { from: 'e7', to: 'e5' }], timers: { white: 600, black: 600 } },
     });

@@ -17,6 +17,7 @@ import type { Color } from '../../../../machines/protocol/messages';
 import { replayGame, type ReplayPly } from '../../../../machines/client/replay';
 import { formatClock } from '../../../../machines/game/display';
 import { resultLine } from '../../../../machines/client/outcome';
+import { shownPlayerName } from '../../../../machines/client/playerName';
 import { LiveGame, useWatchedGame } from './LiveGame';
 
 const noMove = () => undefined;
@@ -28,7 +29,7 @@ function PlayerLine({ player, color, ply }: { player: PublicPlayer; color: Color
   return (
     <div className={`replay-player ${ply.turn === color ? 'to-move' : ''}`} data-testid={`replay-${color}`}>
       <span className="replay-name">
-        {player.username ? <Link to={`/@/${player.username}`}>{player.name}</Link> : player.name}
+        {player.username ? <Link to={`/@/${player.username}`}>{player.name}</Link> : shownPlayerName(player.name, player.guest)}
         {player.rating && <span className="replay-rating"> {Math.round(player.rating.before)} {change! >= 0 ? `+${change}` : change}</span>}
       </span>
       <span className="clock" data-testid={`replay-clock-${color}`}>{formatClock(ply.clocks[color])}</span>

@@ -2,10 +2,11 @@
 import { Link } from 'react-router-dom';
 import type { GameSummary, PublicPlayer } from '../../../../machines/protocol/archive';
 import { reasonLabel } from '../../../../machines/client/outcome';
+import { shownPlayerName } from '../../../../machines/client/playerName';
 import { resultScore } from '../../../../machines/game/display';
 
 function PlayerName({ p }: { p: PublicPlayer }) {
-  return p.username ? <Link to={`/@/${p.username}`}>{p.name}</Link> : <span>{p.name}</span>;
+  return p.username ? <Link to={`/@/${p.username}`}>{p.name}</Link> : <span>{shownPlayerName(p.name, p.guest)}</span>;
 }
 
 
