@@ -54,6 +54,8 @@ export interface ServerGame {
   gameId: string;
   /** each side's clock at the start (ms); not positive: the default */
   clockMs: number;
+  /** the Fischer increment (ms) added after each timed move, when the game has one */
+  incrementMs?: number;
   /** the moves so far, from the standard start */
   moves: WireMove[];
   /** the position now, when the server sends it */
@@ -69,13 +71,14 @@ export interface PlayedMove {
   uci: string;
 }
 
-function newCopy(gameId: string, clockMs: number, startedAt: number, startFen = START_FEN): GameState {
+function newCopy(desc: Pick<ServerGame, 'gameId' | 'clockMs' | 'incrementMs'>, startedAt: number, startFen = START_FEN): GameState {
   return createGame({
-    gameId: gameId || 'game',
+    gameId: desc.gameId || 'game',
     white: SEATS.white,
     black: SEATS.black,
     startedAt,
-    clockMs: clockMs > 0 ? clockMs : DEFAULT_CLOCK_MS,
+    clockMs: desc.clockMs > 0 ? desc.clockMs : DEFAULT_CLOCK_MS,
+    incrementMs: desc.incrementMs ?? 0,
     startFen,
   });
 }
@@ -138,7 +141,7 @@ export function withServerClocks(game: GameState, clocks: ClocksMs, now: number)
  * they do not lead to its position, a game from that position), its clocks the server's.
  */
 export function copyOfServerGame(desc: ServerGame, now: number): GameState {
-  const start = newCopy(desc.gameId, desc.clockMs, now);
+  const start = newCopy(desc, now);
   const fromMoves = replayed(start, desc.moves, now);
   const copy = fromMoves && (desc.fen === undefined || samePosition(fromMoves.fen, desc.fen))
     ? fromMoves
@@ -149,7 +152,7 @@ export function copyOfServerGame(desc: ServerGame, now: number): GameState {
 /** A game from `fen` (its moves unknown here); null when the FEN cannot be read. */
 function copyAtPosition(desc: ServerGame, fen: string, now: number): GameState | null {
   try {
-    return newCopy(desc.gameId, desc.clockMs, now, fen);
+    return newCopy(desc, now, fen);
   } catch {
     return null;
   }
@@ -165,7 +168,7 @@ export function atServerPosition(game: GameState, turn: Color, fen?: string): Ga
  * clocks as they stood when it was played.
  */
 export function withoutLastMove(game: GameState): GameState {
-  const start = newCopy(game.gameId, game.settings.clockMs, game.turnStartedAt, game.startFen);
+  const start = newCopy({ gameId: game.gameId, clockMs: game.settings.clockMs, incrementMs: game.settings.incrementMs }, game.turnStartedAt, game.startFen);
   const back = replayed(start, game.moves.slice(0, -1).map(uciToWireMove), game.turnStartedAt) ?? start;
   return { ...back, clocks: game.clocks, turnStartedAt: game.turnStartedAt };
 }

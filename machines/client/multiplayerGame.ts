@@ -193,6 +193,7 @@ export const multiplayerGameMachine = setup({
               const copy = copyOfServerGame({
                 gameId: m.gameId,
                 clockMs: m.timerDuration * 1000,
+                incrementMs: (m.timeControl?.increment ?? 0) * 1000,
                 moves: st?.moves ?? [],
                 fen: st?.fen || undefined,
                 clocks: st ? readingClocks(st) : undefined,

@@ -221,6 +221,16 @@ describe('multiplayer game view: the game is the core\'s state, kept by the core
     expect(h.ctx().clocks.white).toBe(600_000 - 4000);
   });
 
+  it("a game with an increment: the core adds it to our clock after our timed move, as the server's core does", () => {
+    const h = start();
+    h.begin({ timerDuration: 180, timeControl: { initial: 180, increment: 2 } });
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e2', to: 'e4' });
+    h.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from: 'e7', to: 'e5' }, nextTurn: 'white' } });
+    h.advance(3_000);
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'g1', to: 'f3' });
+    expect(h.ctx().clocks.white).toBe(180_000 - 3_000 + 2_000);
+  });
+
   it("the first-move deadline is the core's wake-up time until both sides have moved", () => {
     const h = start();
     h.advance(1500);
