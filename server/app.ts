@@ -226,6 +226,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     cluster?.log ?? durable?.journal,
   );
   const presence = new Presence(hub, gameManager, () => ai);
+  hub.endOfGame = (playerId, gameId) => gameManager.endedFrames(gameId, playerId);
   heartbeat.start();
   games.current = gameManager;
   // the game store keeps an ended game until it is archived; without an archive there is nothing to wait for
@@ -234,10 +235,10 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         archiveQueue,
         log.child({ part: 'archive' }),
         (accountIds, msg) => {
-          // a player offline now gets it when next online
-          for (const id of accountIds) hub.sendOrKeep(id, msg);
-          // a player away now gets it when they come back to the game
+          // a player away now gets it when they come back to the game, after its gameEnd
           gameManager.rated(msg);
+          // and when next online, whatever page they open (with the game's end first while it is kept)
+          for (const id of accountIds) hub.sendOrKeep(id, msg);
         },
         (gameId) => {
           watchers.archived(gameId);

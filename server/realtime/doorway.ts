@@ -68,6 +68,7 @@ export class Doorway {
       lastPingAt: LagPings.NEVER,
       pingsInFlight: [],
       identifiedWith: null,
+      endsSent: null,
       identifying: false,
       session: null,
       held: this.heldAtFirst ? [] : null,

@@ -35,6 +35,8 @@ export interface SocketData {
   identifying: boolean;
   /** the session this socket was last attached to (it speaks for it while `session.ws` is this socket) */
   session: PlayerSession | null;
+  /** ended games whose end (gameEnd, then what followed it) this socket was sent unasked: a rejoin of one is not answered twice */
+  endsSent: Set<string> | null;
   /**
    * several nodes: the messages that came while the site was still being told of this socket
    * (its older socket elsewhere closed, its game on another node found), handled in order once it
@@ -186,6 +188,9 @@ export class Hub {
    * the database came back): sent now, or kept and sent when the player's next socket attaches
    * on this node. At most KEPT_MAX players' messages are kept, the oldest dropped first.
    */
+  /** The frames of a recently ended game for one of its players (its gameEnd and what followed), set by the server. */
+  endOfGame: ((playerId: string, gameId: string) => Uint8Array[]) | null = null;
+
   sendOrKeep(playerId: string, msg: ServerMessage): void {
     const session = this.players.get(playerId);
     if (session && this.connected(session) && this.sendTo(session, msg)) return;
@@ -198,14 +203,28 @@ export class Hub {
     }
   }
 
-  /** What was kept for the player (sendOrKeep), after the handler that attached its socket. */
+  /**
+   * What was kept for the player (sendOrKeep), after the handler that attached its socket. A
+   * game's ratingChange goes with the game's end while that is kept (endOfGame): gameEnd first,
+   * as a player coming back to the game gets them, and the socket remembers it was told.
+   */
   private sendKept(session: PlayerSession): void {
     const kept = this.kept.get(session.id);
     if (!kept) return;
     this.kept.delete(session.id);
     setImmediate(() => {
-      for (const msg of kept) if (!session.ws || !this.sendTo(session, msg)) this.sendOrKeep(session.id, msg);
+      for (const msg of kept) if (!session.ws || !this.sendKeptMessage(session, session.ws, msg)) this.sendOrKeep(session.id, msg);
     });
+  }
+
+  private sendKeptMessage(session: PlayerSession, ws: WS, msg: ServerMessage): boolean {
+    if (msg.type !== 'ratingChange') return this.sendTo(session, msg);
+    const end = this.endOfGame?.(session.id, msg.gameId) ?? [];
+    if (end.length === 0) return this.sendTo(session, msg);
+    const data = ws.getUserData();
+    (data.endsSent ??= new Set()).add(msg.gameId);
+    for (const frame of end) this.sendBytesTo(session, frame);
+    return true;
   }
 
   sendTo(session: PlayerSession, msg: ServerMessage): boolean {

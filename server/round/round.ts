@@ -190,7 +190,9 @@ export class Rounds {
     }
     const game = this.games.games.get(gameId);
     if (!game) {
-      // ended while this player was away: tell them how (and their rating change, if scored)
+      // ended while this player was away: tell them how (and their rating change, if scored),
+      // unless this socket was told already (the rating change it was kept for brought the end along)
+      if (s.ws?.getUserData().endsSent?.has(gameId)) return;
       const frames = this.games.endedFrames(gameId, s.id);
       for (const frame of frames) this.sink.sendBytesTo(s, frame);
       if (frames.length === 0) this.unknownGameOrEndedElsewhere(s, gameId);
