@@ -29,14 +29,23 @@ import type { FastCounter, FastHistogram } from '../http/metrics';
 /** the advisory lock under which a starting node creates the table */
 export const GAME_LOG_LOCK_KEY = 7_412_001;
 
+/**
+ * `sum`: a checksum of the row's game id, place and body (ROW_SUM), so that a row edited or moved
+ * to another game is told from a good one (null in rows written before it existed).
+ */
 export const GAME_LOG_TABLE_SQL = `
 CREATE TABLE IF NOT EXISTS game_log (
   game_id text NOT NULL,
   seq integer NOT NULL,
   origin double precision NOT NULL,
   body jsonb NOT NULL,
+  sum text,
   PRIMARY KEY (game_id, seq)
-)`;
+);
+ALTER TABLE game_log ADD COLUMN IF NOT EXISTS sum text`;
+
+/** A row's checksum, over its game id, its place in the game and its body as PostgreSQL prints it, in SQL (of a row aliased \`r\`). */
+const ROW_SUM = `md5(r.game_id || ':' || r.seq || ':' || r.body::text)`;
 
 /**
  * One batch's rows, committed with the transaction's synchronous_commit set to $5 (the level, see
@@ -45,8 +54,8 @@ CREATE TABLE IF NOT EXISTS game_log (
 const INSERT_SQL = `
 WITH level AS (SELECT set_config('synchronous_commit', $5, true)),
 added AS (
-  INSERT INTO game_log (game_id, seq, origin, body)
-  SELECT u.game_id, u.seq, u.origin, u.body FROM unnest($1::text[], $2::int[], $3::float8[], $4::jsonb[]) AS u(game_id, seq, origin, body), level
+  INSERT INTO game_log (game_id, seq, origin, body, sum)
+  SELECT r.game_id, r.seq, r.origin, r.body, ${ROW_SUM} FROM unnest($1::text[], $2::int[], $3::float8[], $4::jsonb[]) AS r(game_id, seq, origin, body), level
   ON CONFLICT DO NOTHING
   RETURNING 1
 )
@@ -247,7 +256,8 @@ export async function loggedRows(db: Queryable, gameIds: string[]): Promise<Map<
   return new Map(rows.map((r) => [r.game_id, Number(r.rows)]));
 }
 
-type LogRow = { game_id: string; seq: number; origin: number; body: unknown };
+/** `intact`: the row matches its checksum (null: a row older than the checksum) */
+type LogRow = { game_id: string; seq: number; origin: number; body: unknown; intact: boolean | null };
 
 /**
  * The logs of several games in one query (a node taking many games over), each as
@@ -255,7 +265,10 @@ type LogRow = { game_id: string; seq: number; origin: number; body: unknown };
  * game whose rows do not make a log.
  */
 export async function loadGameLogs(db: Queryable, gameIds: string[], awayMs: number): Promise<(LoadedLog | null | DamagedLogError)[]> {
-  const rows = await db.query<LogRow>('SELECT game_id, seq, origin, body FROM game_log WHERE game_id = ANY($1) ORDER BY game_id, seq', [gameIds]);
+  const rows = await db.query<LogRow>(
+    `SELECT r.game_id, r.seq, r.origin, r.body, r.sum = ${ROW_SUM} AS intact FROM game_log r WHERE r.game_id = ANY($1) ORDER BY r.game_id, r.seq`,
+    [gameIds],
+  );
   const byGame = new Map<string, LogRow[]>();
   for (const row of rows) {
     let mine = byGame.get(row.game_id);
@@ -273,6 +286,13 @@ export async function loadGameLogs(db: Queryable, gameIds: string[], awayMs: num
 
 function logFromRows(gameId: string, rows: LogRow[], awayMs: number): LoadedLog | null {
   if (rows.length === 0) return null;
+  const bad = rows.find((r) => r.intact === false);
+  if (bad) {
+    const first = rows[0].intact === false ? null : rows[0].body;
+    const reason = `row ${bad.seq} does not match its checksum (edited, or another game's)`;
+    if (isAiRecord(first) && first.k === 'ai') throw new DamagedLogError(gameId, reason, undefined, first.playerId);
+    throw new DamagedLogError(gameId, reason, isInputBody(first) ? { white: first.input.white, black: first.input.black } : undefined);
+  }
   if (isAiRecord(rows[0].body)) return aiGameFromRows(gameId, rows);
   const here = performance.timeOrigin;
   // each row's times into this process's base: (time + writer's origin) - this origin
