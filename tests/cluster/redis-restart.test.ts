@@ -4,7 +4,8 @@
  * gone once Redis answers. The truth of each game is its log in PostgreSQL: each node owns its
  * games again, their players keep their seats on whichever node their socket is, and every game,
  * against a player (on one node or across two) or against the AI, plays on to its end. Nothing is
- * dropped or aborted.
+ * dropped or aborted. A game another node took over meanwhile (its first node held up past its
+ * lease) stays with the node that played it last: the log has moves the first node did not write.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,7 +17,8 @@ import type { RunningServer } from '../../server/app';
 import { ClusterKeys } from '../../server/cluster/keys';
 import { quickAi } from '../ai/quickAi';
 import { TestClient, playMoves, startTestServer, type Msg, type Pair } from '../server/helpers';
-import { freePort } from './balancedSite';
+import { freePort, nodeEnv } from './balancedSite';
+import { killProcess, startProcess, type Proc } from '../server/serverProcess';
 import { testSite, until, type TestSite } from './site';
 
 let site: TestSite | undefined;
@@ -25,11 +27,14 @@ let redisServer: ChildProcess | null = null;
 /** resolves once the test's Redis process has ended */
 let redisExited: Promise<unknown> = Promise.resolve();
 const servers: RunningServer[] = [];
+const procs: Proc[] = [];
 const clients: TestClient[] = [];
 
 afterEach(async () => {
+  for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGCONT');
   await Promise.all(clients.splice(0).map((c) => c.close()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
+  await Promise.all(procs.splice(0).map(killProcess));
   redisServer?.kill('SIGKILL');
   redisServer = null;
   if (redisDir) rmSync(redisDir, { recursive: true, force: true });
@@ -52,13 +57,22 @@ async function startRedis(port: number): Promise<void> {
   }
 }
 
-async function health(server: RunningServer): Promise<{ status: number; lease: boolean }> {
+/** Stops the test's Redis without saving (SHUTDOWN NOSAVE) and waits until its process has ended. */
+async function stopRedisNoSave(port: number): Promise<void> {
+  const admin = new Redis({ port, host: '127.0.0.1', retryStrategy: () => null });
+  admin.on('error', () => {});
+  await admin.call('SHUTDOWN', 'NOSAVE').catch(() => {});
+  admin.disconnect();
+  await redisExited;
+}
+
+async function health(server: { url: string }): Promise<{ status: number; lease: boolean }> {
   const res = await fetch(server.url + '/healthz');
   return { status: res.status, lease: ((await res.json()) as { lease: boolean }).lease };
 }
 
-async function connect(server: RunningServer): Promise<TestClient> {
-  const c = await TestClient.connect(server.url);
+async function connect(server: { url: string }, guest: { playerId: string; secret: string } | null = null): Promise<TestClient> {
+  const c = await TestClient.connect(server.url, guest);
   clients.push(c);
   return c;
 }
@@ -93,11 +107,7 @@ describe('Redis restarted empty', () => {
     await solo.next('moveMade', (m) => m.gameId === aiGameId, 10_000);
 
     // Redis goes away without saving; the nodes notice their leases can no longer be sure
-    const admin = new Redis({ port, host: '127.0.0.1', retryStrategy: () => null });
-    admin.on('error', () => {});
-    await admin.call('SHUTDOWN', 'NOSAVE').catch(() => {});
-    admin.disconnect();
-    await redisExited;
+    await stopRedisNoSave(port);
     await until('every node to stop playing', async () => (await Promise.all(servers.map(health))).every((h) => !h.lease));
     // ... and it comes back empty
     await startRedis(port);
@@ -136,5 +146,59 @@ describe('Redis restarted empty', () => {
     // and new games start again
     const [x, y] = [await connect(a), await connect(b)];
     await pair(x, y);
+  }, 60_000);
+
+  it('leaves a game another node took over to that node: the node that lost it does not claim it back', async () => {
+    redisDir = mkdtempSync(join(tmpdir(), 'redis-restart-'));
+    const port = await freePort();
+    await startRedis(port);
+    site = testSite();
+    const redisUrl = `redis://127.0.0.1:${port}`;
+    for (const i of [1, 2]) procs.push(await startProcess({ ...nodeEnv(site, join(redisDir, `node${i}`)), REDIS_URL: redisUrl }));
+    const [a, b] = procs;
+    // a game across the nodes, played on node a (it runs the pool)
+    const onA = await connect(a);
+    const onB = await connect(b);
+    const p = await pair(onA, onB);
+    // the player on node b is to move when node a stops
+    await playMoves(p, p.white === onB ? ['e2e4', 'e7e5'] : ['e2e4', 'e7e5', 'g1f3']);
+    const keys = new ClusterKeys(site.options.prefix);
+    const redis = new Redis({ port, host: '127.0.0.1', retryStrategy: () => 50, maxRetriesPerRequest: null });
+    redis.on('error', () => {});
+    try {
+      const nodeB = ((await (await fetch(b.url + '/healthz')).json()) as { node: string }).node;
+      // node a is held up past its lease: node b takes the game over, and its player moves there
+      a.child.kill('SIGSTOP');
+      await until('node b to take the game over', async () => (await redis.get(keys.owner(p.gameId))) === nodeB);
+      // the takeover shows the player on node b the game as it stands
+      await onB.next('gameStart', (m) => m.gameId === p.gameId, 10_000);
+      const [from, to] = p.white === onB ? ['d2', 'd4'] : ['b8', 'c6'];
+      onB.send('gameMove', { gameId: p.gameId, move: { from, to } });
+      await onB.next('gameMove', (m) => (m.move as { to: string }).to === to, 10_000);
+      // Redis restarts empty; node a goes on first, while node b is held up in turn: node a finds
+      // the game without an owner, and the log with a move it did not write; it leaves the game
+      b.child.kill('SIGSTOP');
+      await stopRedisNoSave(port);
+      await startRedis(port);
+      a.child.kill('SIGCONT');
+      await until('node a to play again', async () => (await health(a)).lease);
+      await until('node a to drop the game', async () => ((await (await fetch(a.url + '/healthz')).json()) as { games: number }).games === 0);
+      expect(await redis.get(keys.owner(p.gameId))).toBe(null);
+      // node b goes on and owns the game again
+      b.child.kill('SIGCONT');
+      await until('the game to be owned again', async () => (await redis.get(keys.owner(p.gameId))) !== null);
+      expect(await redis.get(keys.owner(p.gameId))).toBe(nodeB);
+    } finally {
+      redis.disconnect();
+    }
+    // the player whose socket was on node a comes back through node b and plays on
+    const back = await connect(b, { playerId: onA.playerId, secret: onA.secret });
+    back.send('rejoinGame', { gameId: p.gameId });
+    const start = await back.next('gameStart', (m) => m.gameId === p.gameId, 10_000);
+    const plies = (start.currentState as { moves: unknown[] }).moves.length;
+    expect(plies).toBe(p.white === onB ? 3 : 4);
+    const [from, to] = p.white === onB ? ['d7', 'd5'] : ['f1', 'c4'];
+    back.send('gameMove', { gameId: p.gameId, move: { from, to } });
+    await Promise.all([back.next('gameMove', (m) => (m.move as { to: string }).to === to), onB.next('gameMove', (m) => (m.move as { to: string }).to === to)]);
   }, 60_000);
 });
