@@ -18,6 +18,7 @@ import type { ClusterMetrics } from '../http/metrics';
 import type { Db } from '../accounts/db';
 import { openRedis, type RedisLink } from './redis';
 import { ClusterKeys } from './keys';
+import { Bus } from './bus';
 import { Membership } from './membership';
 import { Ownership, type OwnedGame } from './ownership';
 import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loadGameLogs, loggedRows, isAiGame, type LoadedLog, type LoadedAiGame } from './sharedLog';
@@ -77,6 +78,8 @@ export class ClusterNode implements RoundsElsewhere {
   private readonly deadNodes = new Set<string>();
   /** dead nodes whose games are being taken over now */
   private readonly takingOver = new Set<string>();
+  /** messages to the other nodes; a player's commands are held while Redis is away */
+  private readonly bus: Bus;
   private closing = false;
 
   private constructor(
@@ -91,6 +94,7 @@ export class ClusterNode implements RoundsElsewhere {
     sync: JournalSync | undefined,
   ) {
     this.keys = new ClusterKeys(prefix);
+    this.bus = new Bus(redis, this.keys, metrics, logger.child({ part: 'bus' }));
     this.ownership = new Ownership(this.node, redis, this.keys);
     this.limits = new SharedLimits(redis.cmd, this.keys, logger);
     this.log = new SharedGameLog(db, { commitSeconds: metrics.logCommitSeconds, bytesWritten: metrics.logBytes }, logger.child({ part: 'game-log' }), (lost) => this.dropGames(lost, 'fenced'), sync);
@@ -153,6 +157,8 @@ export class ClusterNode implements RoundsElsewhere {
     this.hub.remote = { sendText: (node, playerId, text) => this.sendText(node, playerId, text), elsewhereOnline: 0 };
     this.redis.onChange((reachable) => {
       if (!reachable) return;
+      // the players' commands held while Redis was away go first, in their order
+      this.bus.flush();
       this.resyncRemoteGames();
       this.watching?.resync();
     });
@@ -176,11 +182,7 @@ export class ClusterNode implements RoundsElsewhere {
 
   publish(node: string, msg: BusMessage): void {
     if (!node || node === this.node) return;
-    this.metrics.crossNodeMessages.inc({ direction: 'sent' });
-    this.redis.cmd.publish(this.keys.channel(node), JSON.stringify(msg)).catch((err: Error) => {
-      this.metrics.crossNodeMessages.inc({ direction: 'lost' });
-      this.logger.warn({ err: err.message, to: node, k: msg.k }, 'message to another node lost');
-    });
+    this.bus.publish(node, msg);
   }
 
   /** A frame to a player whose socket is on `node`. */
@@ -618,6 +620,7 @@ export class ClusterNode implements RoundsElsewhere {
    */
   async close(): Promise<void> {
     this.closing = true;
+    this.bus.stop();
     await this.log.drain();
     await this.ownership.releaseMatchmaker().catch(() => {});
     await this.membership.leave();

@@ -318,7 +318,7 @@ export class ClusterMetrics {
     this.gamesAcrossNodes = new client.Counter({ name: 'chess_games_across_nodes_total', help: 'Games started here with a player whose socket is on another node', registers });
     this.crossNodeMessages = new client.Counter({
       name: 'chess_cross_node_messages_total',
-      help: 'Messages between nodes through Redis: sent, received, lost (publish failed)',
+      help: 'Messages between nodes through Redis: sent (publishes), received, held (a player\'s command kept while Redis or the receiving node is away), failed (a publish that got no answer; it may have arrived), dropped (held too long)',
       labelNames: ['direction'],
       registers,
     });

@@ -44,24 +44,33 @@ async function allReport(what: string, ok: (h: Awaited<ReturnType<typeof health>
 const allAnswer = (status: number) => allReport(`status ${status}`, (h) => h.status === status);
 
 
+/**
+ * Two nodes on Redis through the relay, Alice's socket on the first and Bob's on the second, in a
+ * game together (`ai`: the nodes run the AI too).
+ */
+async function twoNodesPlaying(ai: boolean): Promise<{ a: RunningServer; b: RunningServer; alice: TestClient; bob: TestClient; p: Pair }> {
+  site = testSite();
+  proxy = new RedisProxy(hostPort(REDIS_URL));
+  await proxy.start();
+  for (let i = 0; i < 2; i++) servers.push(await startTestServer({ cluster: { ...site.options, redisUrl: proxy.url }, serverSecret: 'x'.repeat(32), ...(ai ? { ai: quickAi() } : {}) }));
+  const [a, b] = servers;
+  const alice = await TestClient.connect(a.url);
+  const bob = await TestClient.connect(b.url);
+  clients.push(alice, bob);
+  alice.send('findGame', { username: 'Alice' });
+  await alice.next('matchmakingStatus', (m) => m.status === 'queued');
+  bob.send('findGame', { username: 'Bob' });
+  const [sa] = await Promise.all([alice.next('gameStart'), bob.next('gameStart')]);
+  const white = sa.color === 'white' ? alice : bob;
+  return { a, b, alice, bob, p: { white, black: white === alice ? bob : alice, gameId: sa.gameId as string } };
+}
+
 describe('Redis briefly unreachable', () => {
   it('turns the nodes unhealthy and refuses new games, then recovers without a restart and the game plays on', async () => {
-    site = testSite();
-    proxy = new RedisProxy(hostPort(REDIS_URL));
-    await proxy.start();
-    for (let i = 0; i < 2; i++) servers.push(await startTestServer({ cluster: { ...site.options, redisUrl: proxy.url }, serverSecret: 'x'.repeat(32), ai: quickAi() }));
-    const [a, b] = servers;
-    const alice = await TestClient.connect(a.url);
-    const bob = await TestClient.connect(b.url);
+    const { b, p } = await twoNodesPlaying(true);
     const carol = await TestClient.connect(b.url);
     const dave = await TestClient.connect(b.url);
-    clients.push(alice, bob, carol, dave);
-    alice.send('findGame', { username: 'Alice' });
-    await alice.next('matchmakingStatus', (m) => m.status === 'queued');
-    bob.send('findGame', { username: 'Bob' });
-    const [sa] = await Promise.all([alice.next('gameStart'), bob.next('gameStart')]);
-    const white = sa.color === 'white' ? alice : bob;
-    const p: Pair = { white, black: white === alice ? bob : alice, gameId: sa.gameId as string };
+    clients.push(carol, dave);
     await playMoves(p, ['e2e4', 'e7e5']);
     // dave plays the AI on node b
     dave.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
@@ -103,4 +112,27 @@ describe('Redis briefly unreachable', () => {
     carol.send('findGame', { username: 'Carol' });
     await carol.next('matchmakingStatus', (m) => m.status === 'queued');
   }, 30_000);
+
+  it("holds a move across nodes while Redis is away and sends it once Redis is back: the player gets an answer, never silence", async () => {
+    const { a, b, alice, bob, p } = await twoNodesPlaying(false);
+    // the player whose socket is not on the node that plays the game
+    const ownerIsA = ((await (await fetch(a.url + '/healthz')).json()) as { games: number }).games === 1;
+    const remote = ownerIsA ? bob : alice;
+    if (remote === p.black) await playMoves(p, ['e2e4']);
+    const [from, to] = remote === p.white ? ['e2', 'e4'] : ['e7', 'e5'];
+
+    await proxy.block();
+    await allAnswer(503);
+    remote.send('gameMove', { gameId: p.gameId, move: { from, to } });
+    await proxy.unblock();
+    await allAnswer(200);
+    // played, or refused while the owner's lease was still uncertain: either way the player hears
+    const played = remote.next('gameMove', (m) => (m.move as { to: string }).to === to, 15_000);
+    const refused = remote.next('moveRejected', () => true, 15_000);
+    for (const answered of [played, refused]) answered.catch(() => {});
+    const answer = await Promise.race([played, refused]);
+    if (answer.type === 'moveRejected') expect(answer).toMatchObject({ gameId: p.gameId, message: CANNOT_PLAY_NOW.message });
+    const metrics = await (await fetch((ownerIsA ? b : a).url + '/metrics')).text();
+    expect(metrics).toMatch(/chess_cross_node_messages_total\{direction="held"\} [1-9]/);
+  }, 40_000);
 });
