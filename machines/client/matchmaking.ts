@@ -4,13 +4,13 @@
  *   idle --FIND--> queued --STATUS canceled--> canceled --100 ms--> idle
  *   queued --GAME_STARTED--> inGame --GAME_ENDED/RESET--> idle
  *
- * FIND while a game runs is refused with a notice shown for 3 s. A search the server refuses
+ * FIND names its pool (a time control; none is the server's 10+0). FIND while a game runs is refused with a notice shown for 3 s. A search the server refuses
  * because a game holds the player names that game (`activeGame`): the screen links to it and may
  * resign it (RESIGN_ACTIVE), after which a search is possible again.
  * Messages to the server are emitted as `{type:'send'}`; the screen forwards them.
  */
 import { assign, emit, setup, stateIn } from 'xstate';
-import type { ClientMessage, MatchmakingStatusMsg } from '../protocol/messages';
+import type { ClientMessage, MatchmakingStatusMsg, TimeControl } from '../protocol/messages';
 import { TEXT } from '../protocol/messages';
 
 export const CANCELED_RESET_MS = 100;
@@ -24,10 +24,12 @@ export interface MatchmakingContext {
   notice: string | null;
   username: string;
   activeGame: ActiveGame | null;
+  /** the pool of the last search (none: the server's default, 10+0) */
+  timeControl: TimeControl | null;
 }
 
 export type MatchmakingEvent =
-  | { type: 'FIND'; username?: string | null }
+  | { type: 'FIND'; username?: string | null; timeControl?: TimeControl }
   | { type: 'CANCEL' }
   | { type: 'STATUS'; status: 'idle' | 'queued' | 'canceled'; message: string; activeGame?: ActiveGame }
   | { type: 'RESIGN_ACTIVE' }
@@ -50,7 +52,7 @@ export const matchmakingMachine = setup({
 }).createMachine({
   id: 'matchmaking',
   type: 'parallel',
-  context: { message: '', notice: null, username: TEXT.anonymousName, activeGame: null },
+  context: { message: '', notice: null, username: TEXT.anonymousName, activeGame: null, timeControl: null },
   states: {
     phase: {
       initial: 'idle',
@@ -71,8 +73,11 @@ export const matchmakingMachine = setup({
             FIND: {
               target: 'queued',
               actions: [
-                assign(({ event }) => ({ username: event.username || TEXT.anonymousName, message: '', activeGame: null })),
-                emit(({ context }) => ({ type: 'send' as const, message: { type: 'findGame' as const, payload: { username: context.username } } })),
+                assign(({ event }) => ({ username: event.username || TEXT.anonymousName, message: '', activeGame: null, timeControl: event.timeControl ?? null })),
+                emit(({ context }) => ({
+                  type: 'send' as const,
+                  message: { type: 'findGame' as const, payload: { username: context.username, ...(context.timeControl ? { timeControl: context.timeControl } : {}) } },
+                })),
               ],
             },
           },

@@ -22,6 +22,17 @@ describe('matchmaking machine', () => {
     expect(sent).toEqual([{ type: 'findGame', payload: { username: 'Ann' } }]);
   });
 
+  it('a search names its pool, and a search that names none asks for the server\'s default', () => {
+    const { actor, sent } = start();
+    actor.send({ type: 'FIND', username: 'Ann', timeControl: { initial: 180, increment: 2 } });
+    expect(sent).toEqual([{ type: 'findGame', payload: { username: 'Ann', timeControl: { initial: 180, increment: 2 } } }]);
+    actor.send({ type: 'CANCEL' });
+    actor.send({ type: 'STATUS', status: 'canceled', message: 'Matchmaking canceled' });
+    vi.advanceTimersByTime(100);
+    actor.send({ type: 'FIND', username: 'Ann' });
+    expect(sent.at(-1)).toEqual({ type: 'findGame', payload: { username: 'Ann' } });
+  });
+
   it('a missing username becomes "Anonymous Player"', () => {
     const { actor, sent } = start();
     actor.send({ type: 'FIND', username: null });

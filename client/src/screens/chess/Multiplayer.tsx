@@ -14,6 +14,7 @@ import { PlayLayout, PlayerBar } from '../../components/PlayLayout';
 import { PromotionDialog } from '../../components/PromotionDialog';
 import { ResignButton } from '../../components/ResignButton';
 import { StatusBanner } from '../../components/StatusBanner';
+import { PoolGrid, poolSentence } from '../../components/PoolGrid';
 import { getConnection, getIdentity, getPlayerId, onMessage, send, trySend } from '../../app/services';
 import { getInspect } from '../../app/inspector';
 import { addResult, useHistory } from '../../app/history';
@@ -22,6 +23,7 @@ import { playSound } from '../../app/sounds';
 import { useAnnouncements, useFocusAtStart, useGameSounds, useTurnTitle, useViewedPosition } from './playHooks';
 import { LOW_TIME_ANNOUNCEMENT } from '../../../../machines/client/speech';
 import { matchmakingMachine } from '../../../../machines/client/matchmaking';
+import { DEFAULT_TIME_CONTROL, type TimeControl } from '../../../../machines/game/timeControl';
 import { AWAY_TEXT, GAME_TEXT, multiplayerGameMachine, type GameEnd } from '../../../../machines/client/multiplayerGame';
 import type { Absence } from '../../../../machines/client/gameMirror';
 import { isPromotionMove } from '../../../../machines/client/engine';
@@ -54,6 +56,7 @@ export default function Multiplayer() {
   const [redraw, setRedraw] = useState(0);
   const [flipped, setFlipped] = useState(false);
   const [closedEnd, setClosedEnd] = useState<GameEnd | null>(null);
+  const [pool, setPool] = useState<TimeControl>(DEFAULT_TIME_CONTROL);
   const [askingResign, setAskingResign] = useState(false);
 
   // machine outputs -> socket, storage, notifications
@@ -138,7 +141,11 @@ export default function Multiplayer() {
     setAskingResign(false);
   }, [ctx.gameId]);
 
-  const findMatch = () => mm.send({ type: 'FIND', username: myName });
+  const findMatch = (timeControl: TimeControl = pool) => mm.send({ type: 'FIND', username: myName, timeControl });
+  const pickPool = (timeControl: TimeControl) => {
+    setPool(timeControl);
+    findMatch(timeControl);
+  };
   const onBoardMove = (from: string, to: string) => {
     if (isPromotionMove(ctx.fen, from, to)) setPromotion({ from, to });
     else game.send({ type: 'LOCAL_MOVE', from, to });
@@ -219,7 +226,8 @@ export default function Multiplayer() {
             </>
           ) : (
             <>
-              <p>Play a 10-minute chess game against another player.</p>
+              <p>{poolSentence(pool)}</p>
+              <PoolGrid selected={pool} onPick={pickPool} disabled={link !== 'open'} />
               {mmState.context.message && <p className="info" aria-live="polite">{mmState.context.message}</p>}
               {mmState.context.activeGame && (
                 <p className="notice" data-testid="active-game">
@@ -228,7 +236,7 @@ export default function Multiplayer() {
                   <button type="button" className="btn btn-small btn-secondary" onClick={() => mm.send({ type: 'RESIGN_ACTIVE' })} disabled={link !== 'open'}>Resign it</button>
                 </p>
               )}
-              <button type="button" className="btn btn-primary" onClick={findMatch} disabled={link !== 'open'}>Find Match</button>
+              <button type="button" className="btn btn-primary" onClick={() => findMatch()} disabled={link !== 'open'}>Find Match</button>
               {link !== 'open' && <p className="hint">Waiting for the connection...</p>}
             </>
           )}

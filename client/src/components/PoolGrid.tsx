@@ -1,0 +1,32 @@
+/**
+ * The pools of the multiplayer screen, as lichess's quick-pairing grid: one tile per time control
+ * ("3+2", and its speed), 10+0 first. Choosing a tile selects its pool and searches in it at once.
+ */
+import { POOLS, SPEED_NAMES, sameTimeControl, speedOf, timeControlKey, timeControlText, type TimeControl } from '../../../machines/game/timeControl';
+
+export function PoolGrid({ selected, onPick, disabled }: { selected: TimeControl; onPick: (tc: TimeControl) => void; disabled: boolean }) {
+  return (
+    <div className="pool-grid" role="group" aria-label="Time controls">
+      {POOLS.map((tc) => (
+        <button
+          key={timeControlKey(tc)}
+          type="button"
+          className={`pool${sameTimeControl(tc, selected) ? ' pool-selected' : ''}`}
+          aria-pressed={sameTimeControl(tc, selected)}
+          data-pool={timeControlText(tc)}
+          disabled={disabled}
+          onClick={() => onPick(tc)}
+        >
+          <span className="pool-clock">{timeControlText(tc)}</span>
+          <span className="pool-speed">{SPEED_NAMES[speedOf(tc)]}</span>
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The panel's line for a pool: the spec's sentence for the 10-minute game, the time control and speed for the others. */
+export function poolSentence(tc: TimeControl): string {
+  if (tc.initial === 600 && tc.increment === 0) return 'Play a 10-minute chess game against another player.';
+  return `Play a ${timeControlText(tc)} ${SPEED_NAMES[speedOf(tc)]} game against another player.`;
+}
