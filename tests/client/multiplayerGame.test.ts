@@ -249,6 +249,25 @@ describe('multiplayer game view: the game is the core\'s state, kept by the core
     expect(h.ctx()).toMatchObject({ clocks: { white: 500_000, black: 550_000 }, clockSyncedAt: 10_000, clockRunning: 'white' });
   });
 
+  it('a rejoin after the server lost moves (a power loss) shows the server\'s position, not the moves this client saw', () => {
+    const h = start({ color: 'white' });
+    h.begin();
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e2', to: 'e4' });
+    h.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from: 'e2', to: 'e4' }, nextTurn: 'black' } });
+    h.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from: 'e7', to: 'e5' }, nextTurn: 'white' } });
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'g1', to: 'f3' });
+    h.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from: 'g1', to: 'f3' }, nextTurn: 'black' } });
+    expect(h.ctx().moves).toEqual(['e2e4', 'e7e5', 'g1f3']);
+    // the restarted server resumed the game at its last synced position: two moves
+    h.begin({ currentState: { fen: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2', turn: 'white', moves: [{ from: 'e2', to: 'e4' }, { from: 'e7', to: 'e5' }], timers: { white: 590, black: 595 }, clocks: { white: 590_000, black: 595_000 } } });
+    expect(h.ctx().moves).toEqual(['e2e4', 'e7e5']);
+    expect(h.ctx().turn).toBe('white');
+    expect(h.ctx().game?.fen).toBe(coreAfter([['e2e4', 0], ['e7e5', 0]]).fen);
+    // and the lost move can be played again
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'g1', to: 'f3' });
+    expect(sends(h.out).at(-1)).toEqual({ type: 'gameMove', payload: { gameId: 'g1', move: { from: 'g1', to: 'f3', piece: 'n' } } });
+  });
+
   it('a clock at zero is the server\'s to flag: the copy shows 0:00 and still takes the move', () => {
     const h = start();
     h.begin({ timerDuration: 60 });

@@ -51,10 +51,11 @@ async function stop(p: Proc, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
 const MIN_AWAY_MS = 200;
 
 describe('durable live games', () => {
-  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-    it(`resumes 20 live games after ${signal}: same moves and clocks, no time charged for the restart, played to the end`, async () => {
+  // the default level, and the strict one (a synced write before each batch's moves go out)
+  for (const [signal, sync] of [['SIGTERM', 'interval'], ['SIGKILL', 'interval'], ['SIGKILL', 'always']] as const) {
+    it(`resumes 20 live games after ${signal} (GAME_JOURNAL_SYNC=${sync}): same moves and clocks, no time charged for the restart, played to the end`, async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'durable-'));
-      const first = await startProcess({ DATA_DIR: dataDir });
+      const first = await startProcess({ DATA_DIR: dataDir, GAME_JOURNAL_SYNC: sync });
       const pairs: Pair[] = [];
       for (let i = 0; i < 20; i++) pairs.push(await pairPlayers(first.url, [`W${i}`, `B${i}`]));
       const lastMoves = await Promise.all(pairs.map((p) => playMoves(p, BEFORE)));
@@ -63,7 +64,7 @@ describe('durable live games', () => {
       await stop(first, signal);
       await Promise.all(pairs.flatMap((p) => [p.white.closed, p.black.closed]));
 
-      const second = await startProcess({ DATA_DIR: dataDir });
+      const second = await startProcess({ DATA_DIR: dataDir, GAME_JOURNAL_SYNC: sync });
       const resumed: Pair[] = [];
       let awayMs = 0;
       for (const [i, p] of pairs.entries()) {
