@@ -139,6 +139,14 @@ export const LOCAL_LIMITS: RequestLimits = {
 };
 
 /**
+ * After-reply work starts at a random moment within this many milliseconds of the answer. It
+ * costs more for an address with an account (a token, the mail), and on one event loop that cost
+ * delays whatever runs next: started at once it fell on the answer itself or on the next
+ * request's (8.8 ms against 3.8 ms). Spread out, it falls on no request in particular.
+ */
+export const AFTER_REPLY_SPREAD_MS = 250;
+
+/**
  * Work an endpoint does after it has answered (looking an address up, sending mail), so that the
  * answer and its timing are the same whether or not the address has an account. `settled()`
  * waits for what has been started so far (the development inbox lists mail only after it).
@@ -146,10 +154,14 @@ export const LOCAL_LIMITS: RequestLimits = {
 export class AfterReply {
   private pending = new Set<Promise<void>>();
 
-  constructor(private readonly onError: (err: unknown, what: string) => void) {}
+  constructor(
+    private readonly onError: (err: unknown, what: string) => void,
+    /** how long after the answer a job starts (random within AFTER_REPLY_SPREAD_MS) */
+    private readonly startDelayMs: () => number = () => Math.random() * AFTER_REPLY_SPREAD_MS,
+  ) {}
 
   run(what: string, job: () => Promise<void>): void {
-    const p: Promise<void> = Promise.resolve()
+    const p: Promise<void> = new Promise<void>((resolve) => setTimeout(resolve, this.startDelayMs()))
       .then(job)
       .catch((err: unknown) => this.onError(err, what))
       .finally(() => this.pending.delete(p));
