@@ -163,6 +163,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       queueLength: () => matchmaking?.length ?? 0,
       liveGames: () => games.current?.size ?? 0,
       aiGames: () => ai?.stats().games ?? 0,
+      archivePending: () => archiveQueue?.waiting ?? 0,
     },
     heartbeat.lag,
   );

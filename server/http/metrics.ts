@@ -12,6 +12,8 @@ export interface LiveStats {
   queueLength(): number;
   liveGames(): number;
   aiGames(): number;
+  /** finished games whose archive write has not succeeded yet (the database away) */
+  archivePending(): number;
 }
 
 /**
@@ -202,6 +204,7 @@ export class ServerMetrics {
     gauge('chess_queue_length', 'Players waiting in the matchmaking pool', () => stats.queueLength());
     gauge('chess_live_games', 'Multiplayer games in progress', () => stats.liveGames());
     gauge('chess_ai_games', 'Games against the AI in progress', () => stats.aiGames());
+    gauge('chess_archive_pending', 'Finished games not yet archived: their archive write is being tried again (the database away)', () => stats.archivePending());
     const register = this.register;
     this.movesRelayed = register(new FastCounter('chess_moves_relayed_total', 'Moves accepted and sent to both players'));
     this.messagesReceived = register(new FastCounter('chess_messages_received_total', 'Client messages received'));

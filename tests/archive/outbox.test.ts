@@ -130,6 +130,8 @@ describe('the end of a game is durable', () => {
     databaseDown = true;
     const game = await ratedGame(server.url, a, b);
     expect(await archived(server.url, game.gameId, 1500)).toBeNull();
+    const pending = async () => Number(/^chess_archive_pending (\d+)/m.exec(await (await fetch(`${server.url}/metrics`)).text())?.[1]);
+    expect(await pending()).toBe(1);
     // both players leave before the database is back
     await Promise.all(game.sockets.map((s) => s.close()));
     databaseDown = false;
@@ -137,6 +139,7 @@ describe('the end of a game is durable', () => {
     const stored = await archived(server.url, game.gameId, 15_000);
     expect(stored).toMatchObject({ id: game.gameId, winner: 'white', reason: 'checkmate', rated: true });
     expect(await ratedGames(server.url, a.username)).toBe(1);
+    expect(await pending()).toBe(0);
     expect(await ratedGames(server.url, b.username)).toBe(1);
     const [ra, rb] = (await Promise.all([a, b].map(async (acc) => (await online(server.url, acc)).next('ratingChange')))) as RatingChangeMsg[];
     expect(ra).toEqual(rb);

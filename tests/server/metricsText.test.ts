@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { FastCounter, FastHistogram, ServerMetrics } from '../../server/http/metrics';
 
-const NO_STATS = { connections: () => 0, playersOnline: () => 0, queueLength: () => 0, liveGames: () => 0, aiGames: () => 0 };
+const NO_STATS = { connections: () => 0, playersOnline: () => 0, queueLength: () => 0, liveGames: () => 0, aiGames: () => 0, archivePending: () => 0 };
 const NO_CLUSTER = { sitePlayersOnline: () => 0, liveNodes: () => 1, redisRoundTripSeconds: () => 0, redisUp: () => 1 };
 
 describe('the hot path metrics in the Prometheus text format', () => {

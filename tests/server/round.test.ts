@@ -41,7 +41,7 @@ function table(): Table {
     sendText: (_node, playerId, text) => remote.set(playerId, [...(remote.get(playerId) ?? []), text]),
     elsewhereOnline: 0,
   };
-  const metrics = new ServerMetrics({ connections: () => 0, playersOnline: () => 0, queueLength: () => 0, liveGames: () => 0, aiGames: () => 0 });
+  const metrics = new ServerMetrics({ connections: () => 0, playersOnline: () => 0, queueLength: () => 0, liveGames: () => 0, aiGames: () => 0, archivePending: () => 0 });
   let presence: Presence | undefined;
   const games = new GameManager(
     hub,
