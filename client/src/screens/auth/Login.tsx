@@ -6,16 +6,21 @@ import { errorMessage, loadAuthClient } from '../../app/auth';
 import { getIdentity } from '../../app/services';
 import { safeReturnUrl, withReturn } from '../GuestEntry';
 import { NOT_CONFIGURED } from './useAuthClient';
+import { AddressKind, PhoneCodeStep, PhoneField, phoneValue } from './PhoneCode';
 
 export default function Login() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const [kind, setKind] = useState<'email' | 'phone'>('email');
   const [email, setEmail] = useState('');
+  const [phone, setPhone] = useState('');
+  /** a number that is not confirmed yet: its code step */
+  const [codeFor, setCodeFor] = useState<string | null>(null);
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const queryError = params.get('error_description') || (params.get('error') ? params.get('error') : null);
   const [error, setError] = useState<string | null>(queryError);
-  const valid = email.trim() !== '' && password !== '';
+  const valid = (kind === 'email' ? email.trim() !== '' : phone.replace(/[^\d]/g, '') !== '') && password !== '';
   const returnUrl = safeReturnUrl(params.get('returnUrl'));
   const signedIn = useSelector(getIdentity(), (s) => s.context.user !== null);
   const [resent, setResent] = useState<string | null>(null);
@@ -35,13 +40,19 @@ export default function Login() {
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!valid) { setError('Please enter both email and password'); return; }
+    if (!valid) { setError(kind === 'email' ? 'Please enter both email and password' : 'Please enter both phone number and password'); return; }
     setBusy(true);
     setError(null);
     try {
       const client = await loadAuthClient();
       if (!client) throw new Error(NOT_CONFIGURED);
-      const { error: err } = await client.auth.signInWithPassword({ email: email.trim(), password });
+      const credentials = kind === 'email' ? { email: email.trim(), password } : { phone: phoneValue(phone), password };
+      const { error: err } = await client.auth.signInWithPassword(credentials);
+      if (err && kind === 'phone' && (err as { code?: string }).code === 'phone_not_confirmed') {
+        setBusy(false);
+        setCodeFor(phoneValue(phone));
+        return;
+      }
       if (err) throw err;
       navigate(returnUrl, { replace: true });
     } catch (err) {
@@ -57,8 +68,13 @@ export default function Login() {
     <Page narrow>
       <section className="card">
         <h1>Sign In</h1>
+        {codeFor ? <PhoneCodeStep phone={codeFor} sent={false} onVerified={() => navigate(returnUrl, { replace: true })} /> : (
+        <>
+        <AddressKind kind={kind} onChange={(k) => { setKind(k); setError(null); }} />
         <form onSubmit={onSubmit} noValidate>
-          <label>Email<input type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required /></label>
+          {kind === 'email'
+            ? <label>Email<input type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required /></label>
+            : <PhoneField value={phone} onChange={setPhone} />}
           <label>Password<input type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required /></label>
           {error && <p className="error" role="alert">{error}</p>}
           {unconfirmed && email.trim() && (
@@ -67,6 +83,8 @@ export default function Login() {
           {resent && <p className="info" role="status">{resent}</p>}
           <button type="submit" className="btn btn-primary" disabled={!valid || busy}>{busy ? 'Signing In...' : 'Sign In'}</button>
         </form>
+        </>
+        )}
         <p className="links"><Link to="/forgot-password">Forgot password?</Link></p>
         <p className="links">Don't have an account? <Link to={withReturn('/register', returnUrl)}>Sign up</Link></p>
         <p className="links"><Link to="/">Back to Home</Link></p>

@@ -4,6 +4,7 @@ import { Page } from '../../components/Page';
 import { errorMessage, loadAuthClient } from '../../app/auth';
 import { NOT_CONFIGURED } from './useAuthClient';
 import { safeReturnUrl, withReturn } from '../GuestEntry';
+import { AddressKind, PhoneCodeStep, PhoneField, phoneErrorText, phoneValue } from './PhoneCode';
 
 export const MIN_PASSWORD = 6;
 
@@ -23,7 +24,11 @@ export const existingAccountText = (email: string) => `${email} already has an a
 export default function Register() {
   const navigate = useNavigate();
   const returnUrl = safeReturnUrl(useSearchParams()[0].get('returnUrl'));
+  const [kind, setKind] = useState<'email' | 'phone'>('email');
   const [email, setEmail] = useState('');
+  const [phone, setPhone] = useState('');
+  /** the number waiting for its SMS code */
+  const [codeFor, setCodeFor] = useState<string | null>(null);
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [busy, setBusy] = useState(false);
@@ -36,7 +41,8 @@ export default function Register() {
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!email.trim() || !password) { setError('Please enter both email and password'); return; }
+    const address = kind === 'email' ? email.trim() : phone.replace(/[^\d]/g, '');
+    if (!address || !password) { setError(kind === 'email' ? 'Please enter both email and password' : 'Please enter both phone number and password'); return; }
     if (password.length < MIN_PASSWORD) { setError('Password must be at least 6 characters long'); return; }
     if (password !== confirm) { setError('Passwords do not match'); return; }
     setBusy(true);
@@ -44,6 +50,18 @@ export default function Register() {
     try {
       const client = await loadAuthClient();
       if (!client) throw new Error(NOT_CONFIGURED);
+      if (kind === 'phone') {
+        const number = phoneValue(phone);
+        const { data, error: err } = await client.auth.signUp({ phone: number, password });
+        if (err) throw err;
+        if (data.session) {
+          setSuccess('Registration successful! Setting up your profile...');
+          timer.current = setTimeout(() => navigate('/profile-setup'), 1000);
+        } else {
+          setCodeFor(number);
+        }
+        return;
+      }
       const { data, error: err } = await client.auth.signUp({
         email: email.trim(), password,
         options: { emailRedirectTo: `${location.origin}/auth/callback?type=signup`, data: { email_verified: false } },
@@ -64,7 +82,7 @@ export default function Register() {
         }
       }
     } catch (err) {
-      setError(errorMessage(err, 'An error occurred during registration'));
+      setError(kind === 'phone' ? phoneErrorText(err, 'An error occurred during registration') : errorMessage(err, 'An error occurred during registration'));
       setBusy(false);
     }
   };
@@ -73,8 +91,13 @@ export default function Register() {
     <Page narrow>
       <section className="card">
         <h1>Create Account</h1>
+        {codeFor ? <PhoneCodeStep phone={codeFor} onVerified={() => navigate('/profile-setup')} /> : (
+        <>
+        <AddressKind kind={kind} onChange={(k) => { setKind(k); setError(null); }} />
         <form onSubmit={onSubmit} noValidate>
-          <label>Email<input type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required /></label>
+          {kind === 'email'
+            ? <label>Email<input type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required /></label>
+            : <PhoneField value={phone} onChange={setPhone} />}
           <label>Password<input type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} required aria-describedby="pw-hint" /></label>
           <p id="pw-hint" className="hint">Password must be at least 6 characters long</p>
           <label>Confirm Password<input type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} required /></label>
@@ -92,6 +115,8 @@ export default function Register() {
           )}
           <button type="submit" className="btn btn-primary" disabled={busy || mismatch || !!success || !!pending}>{busy ? 'Creating Account...' : 'Create Account'}</button>
         </form>
+        </>
+        )}
         <p className="links">Already have an account? <Link to={withReturn('/login', returnUrl)}>Sign in</Link></p>
       </section>
     </Page>
