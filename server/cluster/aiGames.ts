@@ -18,9 +18,11 @@ import type { OwnedGame, Ownership } from './ownership';
 import type { SharedGameLog, LoadedAiGame } from './sharedLog';
 import type { BusMessage } from './messages';
 import { endedElsewhere, socketOn } from '../round/seats';
+import type { Presence } from '../round/presence';
 
 export class SiteAiGames implements AiGameRecorder {
   private ai: AiService | undefined;
+  private presence: Presence | undefined;
   /** the AI games this node owns, and each one's player */
   private readonly owned = new Map<string, string>();
 
@@ -34,9 +36,10 @@ export class SiteAiGames implements AiGameRecorder {
     private readonly logger: Logger,
   ) {}
 
-  /** The node's AI service, once it exists (absent: the AI is off here). */
-  attach(ai: AiService | undefined): void {
+  /** The node's AI service, once it exists (absent: the AI is off here), and the players' presence. */
+  attach(ai: AiService | undefined, presence: Presence): void {
     this.ai = ai;
+    this.presence = presence;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -133,7 +136,7 @@ export class SiteAiGames implements AiGameRecorder {
     if (here?.ws) {
       // their socket came here before the takeover: the game is no longer played elsewhere
       endedElsewhere(here, game.gameId);
-      this.ai?.playerReconnected(game.playerId);
+      this.presence?.here(here, true);
       return;
     }
     if (!at || at === this.node) return; // away: the grace runs until they come back

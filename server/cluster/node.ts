@@ -153,7 +153,7 @@ export class ClusterNode implements RoundsElsewhere {
   async start(sockets: RemoteSockets, rounds: Rounds, ai?: AiService): Promise<void> {
     this.sockets = sockets;
     this.rounds = rounds;
-    this.aiGames.attach(ai);
+    this.aiGames.attach(ai, rounds.presence);
     this.hub.remote = { sendText: (node, playerId, text) => this.sendText(node, playerId, text), elsewhereOnline: 0 };
     this.redis.onChange((reachable) => {
       if (!reachable) return;

@@ -26,6 +26,14 @@ export class Presence {
     if (ai?.hasGame(s.id)) ai.playerReconnected(s.id);
   }
 
+  /** The player asked for their game against the AI (rejoinGame): shown again as after a reconnect; false when they have none here. */
+  rejoinedAi(s: PlayerSession): boolean {
+    const ai = this.ai();
+    if (!ai?.hasGame(s.id)) return false;
+    ai.playerReconnected(s.id);
+    return true;
+  }
+
   /** The player's socket here closed and no other speaks for them: their games' disconnect grace starts. */
   gone(s: PlayerSession): void {
     if (s.game) this.games.command(s.game, { type: 'PLAYER_DISCONNECTED', playerId: s.id });

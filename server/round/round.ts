@@ -184,8 +184,7 @@ export class Rounds {
   private rejoin(s: PlayerSession, gameId: string): void {
     const ai = this.ai();
     if (ai?.ownsGame(gameId)) {
-      if (ai.hasGame(s.id)) ai.playerReconnected(s.id);
-      else this.refuse(s, 'unknown_game', TEXTS.noGame);
+      if (!this.presence.rejoinedAi(s)) this.refuse(s, 'unknown_game', TEXTS.noGame);
       return;
     }
     const game = this.games.games.get(gameId);
