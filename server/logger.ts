@@ -1,6 +1,6 @@
 /**
  * The server's log: pino, one line per event on stdout, as JSON lines (for a log collector) or as
- * readable lines (pino-pretty's formatter, for a terminal).
+ * readable lines (pino-pretty's formatter, for a terminal; chooseLogFormat).
  *
  * Writing a log line never blocks the event loop. pino's own destination writes synchronously:
  * when the pipe is full (a reader that stalls) it sleeps on the main thread and retries, and its
@@ -13,11 +13,18 @@
  */
 import pino, { type Logger } from 'pino';
 import { prettyFactory } from 'pino-pretty';
+import type { LogFormat } from './config/index';
 
 export type { Logger };
 
-export const LOG_FORMATS = ['json', 'pretty'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
+/**
+ * The format LOG_FORMAT asks for; unset ('auto'): readable lines when a person reads stdout (a
+ * terminal) or in development, JSON lines for anything else (a pipe, a file, a collector).
+ */
+export function chooseLogFormat(setting: LogFormat | 'auto', nodeEnv: string, stdoutIsTerminal: boolean): LogFormat {
+  if (setting !== 'auto') return setting;
+  return stdoutIsTerminal || nodeEnv === 'development' ? 'pretty' : 'json';
+}
 
 /** what process.stdout may hold for a reader that does not read before lines are dropped */
 export const MAX_QUEUED_BYTES = 1 << 20;
@@ -86,7 +93,7 @@ export interface ServerLog {
 
 export function createLogger(opts: { level?: string; format?: LogFormat; out?: LogOutput } = {}): ServerLog {
   const out = opts.out ?? process.stdout;
-  const format = opts.format === 'pretty' ? prettyFactory({ colorize: out === process.stdout && process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : undefined;
+  const format = opts.format === 'pretty' ? prettyFactory({ colorize: out === process.stdout && process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true }) : undefined;
   const sink = new LogSink(out, format);
   const log = pino({ level: opts.level ?? 'info' }, sink);
   sink.onResumed = (dropped) => log.warn({ dropped }, 'log lines dropped: the reader of stdout did not keep up');

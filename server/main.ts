@@ -3,7 +3,7 @@
  * service in, starts the server, and shuts down gracefully on SIGTERM/SIGINT.
  */
 import { ConfigError, loadConfig, serverSettings } from './config';
-import { createLogger } from './logger';
+import { chooseLogFormat, createLogger } from './logger';
 import { loadOrCreateServerSecret } from './secret';
 import { UwsLoadError, loadUws } from './uws';
 import { startServer } from './app';
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const { log, flushed } = createLogger({ level: cfg.logLevel, format: cfg.nodeEnv === 'development' ? 'pretty' : 'json' });
+  const { log, flushed } = createLogger({ level: cfg.logLevel, format: chooseLogFormat(cfg.logFormat, cfg.nodeEnv, process.stdout.isTTY === true) });
   const missingFlags = missingNodeFlags();
   if (missingFlags.length > 0 && cfg.nodeEnv === 'production') {
     log.warn({ missing: missingFlags }, `node started without the server's flags; start it as: node ${SERVER_NODE_FLAGS.join(' ')} dist/server/main.js (server/nodeFlags.ts says why)`);
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
         }
       : {}),
   });
-  log.info({ url: server.url, accounts: !!accounts, ai: !!ai }, 'chess server ready');
+  log.info({ url: server.url, accounts: !!accounts, ai: !!ai }, `Ready: ${readyUrl(cfg.host, server.port)}`);
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -120,6 +120,12 @@ async function main(): Promise<void> {
   process.on('unhandledRejection', (err) => {
     log.error({ err }, 'unhandled rejection');
   });
+}
+
+/** Where a person on this machine opens the site: localhost when the server listens on every address or the loopback one. */
+function readyUrl(host: string, port: number): string {
+  const local = ['0.0.0.0', '::', '127.0.0.1', '::1', 'localhost'].includes(host);
+  return `http://${local ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 main().catch((err: unknown) => {

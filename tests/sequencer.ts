@@ -7,7 +7,7 @@
  * after the rest), and the CPU-bound ones start before those that mostly wait.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { longFirst } from './tiers';
+import { longFirst } from './tiers.ts';
 
 export class LongFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

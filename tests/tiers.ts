@@ -20,7 +20,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { ROOT } from './support/root';
+import { ROOT } from './support/root.ts';
 
 export type Tier = 'unit' | 'integration' | 'browser' | 'exclusive';
 
@@ -40,6 +40,7 @@ const UNIT_FILES = new Set([
   'tests/server/identification.test.ts',
   'tests/server/inspectRelay.test.ts',
   'tests/server/journal.test.ts',
+  'tests/server/logger.test.ts',
   'tests/server/metricsText.test.ts',
   'tests/server/moveFrame.test.ts',
   'tests/server/refusalLog.test.ts',

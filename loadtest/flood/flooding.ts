@@ -124,7 +124,7 @@ if (process.env.FLOOD_CHILD === '1') {
 export interface ServerUnderTest {
   proc: ChildProcess;
   port: number;
-  /** ms from spawning to its 'chess server ready' line */
+  /** ms from spawning to its 'Ready: …' line */
   readyMs: number;
 }
 
@@ -169,14 +169,14 @@ export function startServer(mode: string, env: NodeJS.ProcessEnv = {}, dataDir =
   })();
 }
 
-/** The port of the server's 'server listening' log line, once 'chess server ready' follows it. */
+/** The port of the server's 'server listening' log line, once its 'Ready: …' line follows it. */
 function readyPort(logText: string): number | null {
   let port: number | null = null;
   for (const line of logText.split('\n')) {
     try {
       const j = JSON.parse(line) as { msg?: string; port?: number };
       if (j.msg === 'server listening' && j.port) port = j.port;
-      if (j.msg === 'chess server ready') return port;
+      if (typeof j.msg === 'string' && j.msg.startsWith('Ready: ')) return port;
     } catch {
       /* not a log line */
     }

@@ -2,7 +2,7 @@
  * `npm run bench:memory`: the server's memory at rest (issue 24, item 8), the built server as
  * `npm start` runs it (its own node flags), with accounts on the embedded database and the AI on:
  *
- *   first start   on an empty data directory, 5 s after 'chess server ready'
+ *   first start   on an empty data directory, 5 s after its 'Ready: …' line
  *   normal start  on the same directory again, 5 s after ready, and after the engines' idle time
  *   floods        3,000 sockets from one address, then 1,000 bad-signature and 300 valid
  *                 identifications from 100 addresses; right after, and 20 s later

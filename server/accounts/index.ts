@@ -234,7 +234,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger, now: 
       });
     const inbox = mailer.inbox;
     // the archive's /api/me checks access tokens as the socket does (verifyAccessToken below)
-    const archive = createArchive(db, logger.child({ part: 'archive' }), (token) => module.verifyAccessToken(token));
+    const archive = createArchive(db, logger.child({ sub: 'archive' }), (token) => module.verifyAccessToken(token));
     const archiveServe = plain(archive.handler);
     const devMail = plain(async (req) => {
       if (!inbox) return json(404, { message: 'The development inbox is off (set DEV_INBOX=true or loopback to turn it on)' });

@@ -210,7 +210,7 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
   const pool = await EnginePool.create({
     spec,
     size: opts.poolSize ?? env.poolSize,
-    logger: log.child({ part: 'engine-pool' }),
+    logger: log.child({ sub: 'engine-pool' }),
     watchdogGraceMs: opts.watchdogGraceMs,
   });
 

@@ -97,8 +97,8 @@ export class ClusterNode implements RoundsElsewhere {
     this.bus = new Bus(redis, this.keys, metrics, logger.child({ part: 'bus' }));
     this.ownership = new Ownership(this.node, redis, this.keys);
     this.limits = new SharedLimits(redis.cmd, this.keys, logger);
-    this.log = new SharedGameLog(db, { commitSeconds: metrics.logCommitSeconds, bytesWritten: metrics.logBytes }, logger.child({ part: 'game-log' }), (lost) => this.dropGames(lost, 'fenced'), sync);
-    this.aiGames = new SiteAiGames(this.node, this.log, this.ownership, hub, (n, m) => this.publish(n, m), metrics, logger.child({ part: 'ai-games' }));
+    this.log = new SharedGameLog(db, { commitSeconds: metrics.logCommitSeconds, bytesWritten: metrics.logBytes }, logger.child({ sub: 'game-log' }), (lost) => this.dropGames(lost, 'fenced'), sync);
+    this.aiGames = new SiteAiGames(this.node, this.log, this.ownership, hub, (n, m) => this.publish(n, m), metrics, logger.child({ sub: 'ai-games' }));
     this.membership = new Membership(this.node, redis, this.keys, logger, () => hub.playersOnline, {
       leaseLapsed: () => this.leaseLapsed(),
       deadNodes: (nodes) => {
@@ -145,7 +145,7 @@ export class ClusterNode implements RoundsElsewhere {
 
   /** The node's spectators, across the site: what the game manager and the archive tell them is relayed to other nodes' too. */
   spectate(spectators: Spectators, games: () => GameManager | undefined): GameWatchers {
-    this.watching = new SiteWatching(this.node, spectators, games, this.ownership, (n, m) => this.publish(n, m), this.logger.child({ part: 'watching' }));
+    this.watching = new SiteWatching(this.node, spectators, games, this.ownership, (n, m) => this.publish(n, m), this.logger.child({ sub: 'watching' }));
     return this.watching;
   }
 

@@ -46,6 +46,9 @@ export const MODES = ['development', 'production', 'test'] as const;
 export type Mode = (typeof MODES)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** How log lines look: JSON lines (a collector's), or readable lines (a terminal's). */
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** An optional string with surrounding blanks removed; blank counts as unset. */
 const text = z
@@ -141,6 +144,8 @@ const envSchema = z.object({
     }
     return lvl as (typeof LOG_LEVELS)[number];
   }),
+  // unset: readable lines on a terminal (or with NODE_ENV=development), JSON lines otherwise
+  LOG_FORMAT: oneOf<LogFormat | 'auto'>('LOG_FORMAT', ['auto', ...LOG_FORMATS], 'auto'),
   CLOCK_SECONDS: intIn('CLOCK_SECONDS', 1, 24 * 3600, DEFAULT_CLOCK_MS / 1000),
   // 0: no clock reports at all (clients count down from the clocks every move carries)
   CLOCK_REPORT_SECONDS: intIn('CLOCK_REPORT_SECONDS', 0, 3600, DEFAULT_CLOCK_REPORT_MS / 1000),
@@ -257,6 +262,8 @@ export interface ServerConfig {
   /** The one mode of the whole server (NODE_ENV; unset = production). */
   nodeEnv: Mode;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** LOG_FORMAT; 'auto': server/logger.ts, chooseLogFormat */
+  logFormat: LogFormat | 'auto';
   clockMs: number;
   /** how often a running clock without a move is reported (timerUpdate), ms; 0 = never */
   clockReportMs: number;
@@ -315,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host: e.HOST ?? SERVER_DEFAULTS.host,
     nodeEnv: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     clockMs: e.CLOCK_SECONDS * 1000,
     clockReportMs: e.CLOCK_REPORT_SECONDS * 1000,
     firstMoveMs: e.FIRST_MOVE_SECONDS * 1000,

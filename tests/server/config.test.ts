@@ -63,6 +63,12 @@ describe('one configuration', () => {
     expect(problemsOf({ CLOCK_REPORT_SECONDS: '-1' })).toEqual([expect.stringMatching(/CLOCK_REPORT_SECONDS must be a whole number from 0 to 3600/)]);
   });
 
+  it('reads the log format: chosen at start when unset, json or pretty when set, and names a bad one', () => {
+    expect(loadConfig({}).logFormat).toBe('auto');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(problemsOf({ LOG_FORMAT: 'text' })).toEqual([expect.stringMatching(/LOG_FORMAT must be one of auto, json, pretty \(got "text"\)/)]);
+  });
+
   it("reads the game journal's level and sync interval, interval every 100 ms by default, and names a bad one", () => {
     expect(loadConfig({})).toMatchObject({ journalSync: 'interval', journalSyncIntervalMs: 100 });
     expect(loadConfig({ GAME_JOURNAL_SYNC: 'always', GAME_JOURNAL_SYNC_INTERVAL_MS: '1000' })).toMatchObject({ journalSync: 'always', journalSyncIntervalMs: 1000 });

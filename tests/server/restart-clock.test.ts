@@ -84,6 +84,10 @@ describe('a restart', () => {
     expect(resumed?.awayMs).toBeGreaterThanOrEqual(0);
     expect(resumed?.awayMs).toBeLessThanOrEqual(answered - movedAt);
 
+    // each line names its part once (the AI's engine pool is a `sub` of the `ai` part)
+    for (const line of [...first.lines, ...second.lines]) expect(line.match(/"part":/g)?.length ?? 0, line).toBeLessThanOrEqual(1);
+    expect(second.lines.some((l) => l.includes('"part":"ai","sub":"engine-pool"'))).toBe(true);
+
     // the game goes on
     white.send('gameMove', { gameId: p.gameId, move: { from: 'g1', to: 'f3' } });
     expect((await black.next('gameMove')).move).toMatchObject({ from: 'g1', to: 'f3' });
