@@ -15,6 +15,7 @@ export {
   SPEED_NAMES,
   clockOf,
   estimatedSeconds,
+  parseTimeControl,
   sameTimeControl,
   speedOf,
   timeControlKey,

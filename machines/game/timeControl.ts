@@ -87,3 +87,12 @@ export function clockOf(tc: TimeControl): { clockMs: number; incrementMs: number
 export function timeControlOf(clock: { clockMs?: number; incrementMs?: number }): TimeControl {
   return { initial: Math.round((clock.clockMs ?? DEFAULT_CLOCK_MS) / 1000), increment: Math.round((clock.incrementMs ?? 0) / 1000) };
 }
+
+/** Reads a time control as players write it ("5+3", "½+0", "0.5+0", "1.5+1"), or null when it is not one. */
+export function parseTimeControl(text: string): TimeControl | null {
+  const m = /^\s*(¼|½|¾|\d+(?:\.\d+)?)\s*\+\s*(\d+)\s*$/.exec(text);
+  if (!m) return null;
+  const fractions: Record<string, number> = { '¼': 0.25, '½': 0.5, '¾': 0.75 };
+  const initial = Math.round((fractions[m[1]] ?? Number(m[1])) * 60);
+  return { initial, increment: Number(m[2]) };
+}

@@ -85,7 +85,7 @@ describe('docs/operations.md matches the k6 scripts', () => {
   const k6Source = k6Files.map((f) => readFileSync(f, 'utf8')).join('\n');
 
   it('documents every setting the scripts read, and none they do not', () => {
-    const read = new Set([...k6Source.matchAll(/env(?:Int|Float|String|Duration)\('([A-Z0-9_]+)'/g)].map((m) => m[1]));
+    const read = new Set([...k6Source.matchAll(/env(?:Int|Float|String|Duration|TimeControl)\('([A-Z0-9_]+)'/g)].map((m) => m[1]));
     expect(read.size).toBeGreaterThan(20);
     const table = section('### Running');
     const documented = tableNames(table, /^[A-Z][A-Z0-9_]+$/);

@@ -146,3 +146,16 @@ describe('time controls', () => {
     expect(clockOf(tc)).toEqual({ clockMs: 60_000, incrementMs: 0 });
   });
 });
+
+describe('reading a time control', () => {
+  it('reads what players write, and nothing else', async () => {
+    const { parseTimeControl } = await import('../../machines/game');
+    expect(parseTimeControl('1+0')).toEqual({ initial: 60, increment: 0 });
+    expect(parseTimeControl('3+2')).toEqual({ initial: 180, increment: 2 });
+    expect(parseTimeControl('½+0')).toEqual({ initial: 30, increment: 0 });
+    expect(parseTimeControl('1.5+1')).toEqual({ initial: 90, increment: 1 });
+    expect(parseTimeControl(' 10 + 5 ')).toEqual({ initial: 600, increment: 5 });
+    for (const bad of ['', '3', '+2', '3+', 'a+b', '3+2+1', '-1+0', '3+1.5']) expect(parseTimeControl(bad)).toBeNull();
+    for (const tc of POOLS) expect(parseTimeControl(timeControlText(tc))).toEqual(tc);
+  });
+});

@@ -3,6 +3,8 @@
  * shell environment with `--include-system-env-vars`). A bad value stops the run in the init
  * phase with a message that names the variable.
  */
+import { parseTimeControl, type TimeControl } from '../../../machines/game/timeControl.ts';
+import { timeControlSchema } from '../../../machines/protocol/schemas.ts';
 
 function raw(name: string): string | undefined {
   const v = __ENV[name];
@@ -71,6 +73,20 @@ if (!/^wss?:\/\/[^/?#]+/.test(WS_URL)) {
   throw new Error(`WS_URL must start with ws:// or wss:// (got "${WS_URL}")`);
 }
 
+/**
+ * The pool to search in, written as players write it (`-e POOL=1+0`, `3+2`, `½+0`); unset, the
+ * server's default pool (10+0).
+ */
+export function envTimeControl(name: string): TimeControl | undefined {
+  const v = raw(name);
+  if (v === undefined) return undefined;
+  const tc = parseTimeControl(v);
+  if (!tc || !timeControlSchema.safeParse(tc).success) {
+    throw new Error(`${name} must be a time control from ¼+0 to 180+180, minutes+increment seconds, like 3+2 (got "${v}")`);
+  }
+  return tc;
+}
+
 /** How a simulated human plays: a pause before each move, a move cap, time limits. */
 export interface PaceSettings {
   thinkMinMs: number;
@@ -81,6 +97,8 @@ export interface PaceSettings {
   pairingTimeoutMs: number;
   /** A game without gameEnd after this long counts as unfinished. */
   gameTimeoutMs: number;
+  /** the pool searched in (POOL); none is the server's default */
+  timeControl?: TimeControl;
 }
 
 export function paceSettings(defaults: { thinkMinMs: number; thinkMaxMs: number; maxPlies: number }): PaceSettings {
@@ -91,7 +109,8 @@ export function paceSettings(defaults: { thinkMinMs: number; thinkMaxMs: number;
   // Both players think: a game of maxPlies plies takes at most maxPlies * thinkMaxMs, plus
   // server replies and slack.
   const gameTimeoutMs = envInt('GAME_TIMEOUT_MS', maxPlies * thinkMaxMs + 60_000, 1_000, 24 * 3_600_000);
-  return { thinkMinMs, thinkMaxMs, maxPlies, pairingTimeoutMs, gameTimeoutMs };
+  const timeControl = envTimeControl('POOL');
+  return { thinkMinMs, thinkMaxMs, maxPlies, pairingTimeoutMs, gameTimeoutMs, ...(timeControl ? { timeControl } : {}) };
 }
 
 /** k6 duration text for a number of milliseconds, rounded up to whole seconds. */

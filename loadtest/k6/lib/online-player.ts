@@ -146,7 +146,7 @@ class OnlinePlayer {
       this.identity = this.conn.identity;
       this.phase = 'queued';
       this.queuedAt = Date.now();
-      this.conn.send({ type: 'findGame', payload: { username: this.plan.username } });
+      this.conn.send({ type: 'findGame', payload: { username: this.plan.username, ...(this.plan.timeControl ? { timeControl: this.plan.timeControl } : {}) } });
       this.timers.later('pairing', this.plan.pairingTimeoutMs, () => {
         pairingTimeouts.add(1);
         this.conn.send({ type: 'cancelMatchmaking' });
