@@ -15,8 +15,9 @@
 #   Server (all settings are read and validated by server/config/)
 #     PORT=3000                    HTTP and WebSocket port
 #     HOST=0.0.0.0                 listen address
-#     NODE_ENV=production          production | development | test (development: pretty logs)
+#     NODE_ENV=production          production | development | test
 #     LOG_LEVEL=info               fatal | error | warn | info | debug | trace | silent
+#     LOG_FORMAT=json              json | pretty (set here: JSON lines even under `docker run -t`)
 #     CLOCK_SECONDS=600            clock per side (load tests shorten it)
 #     CLOCK_REPORT_SECONDS=10      a clock running without a move is reported this often (0: never)
 #     FIRST_MOVE_SECONDS=30        first-move deadline; missing it aborts the game
@@ -96,6 +97,7 @@ RUN if [ "$NATIVE_STOCKFISH" = "1" ]; then \
 
 # MALLOC_*: the allocator settings of server/nodeFlags.ts (glibc reads them at process start).
 ENV NODE_ENV=production \
+    LOG_FORMAT=json \
     MALLOC_ARENA_MAX=2 \
     MALLOC_TRIM_THRESHOLD_=131072 \
     PORT=3000 \

@@ -49,6 +49,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** How log lines look: JSON lines (a collector's), or readable lines (a terminal's). */
 export const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
+/** LOG_FORMAT's values: a format, or 'auto' to choose one at start (server/logger.ts). */
+const LOG_FORMAT_SETTINGS = ['auto', ...LOG_FORMATS] as const;
 
 /** An optional string with surrounding blanks removed; blank counts as unset. */
 const text = z
@@ -145,7 +147,7 @@ const envSchema = z.object({
     return lvl as (typeof LOG_LEVELS)[number];
   }),
   // unset: readable lines on a terminal (or with NODE_ENV=development), JSON lines otherwise
-  LOG_FORMAT: oneOf<LogFormat | 'auto'>('LOG_FORMAT', ['auto', ...LOG_FORMATS], 'auto'),
+  LOG_FORMAT: oneOf('LOG_FORMAT', LOG_FORMAT_SETTINGS, 'auto'),
   CLOCK_SECONDS: intIn('CLOCK_SECONDS', 1, 24 * 3600, DEFAULT_CLOCK_MS / 1000),
   // 0: no clock reports at all (clients count down from the clocks every move carries)
   CLOCK_REPORT_SECONDS: intIn('CLOCK_REPORT_SECONDS', 0, 3600, DEFAULT_CLOCK_REPORT_MS / 1000),

@@ -89,6 +89,8 @@ describe('Dockerfile structure', () => {
     expect(keywords.indexOf('USER')).toBeLessThan(keywords.indexOf('CMD'));
     const env = finalEnv();
     expect(env.get('NODE_ENV')).toBe('production');
+    // a log collector's format, even when `docker run -t` gives the server a terminal
+    expect(env.get('LOG_FORMAT')).toBe('json');
     expect(env.get('DATA_DIR')).toBe('/app/data');
     expect(env.get('PORT')).toBe('3000');
     const volume = FINAL.getInstructions().find((i) => i.getKeyword() === 'VOLUME')!;
