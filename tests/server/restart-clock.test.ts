@@ -47,49 +47,51 @@ function listeningAt(p: Proc): number {
 }
 
 describe('a restart', () => {
-  it("charges neither the clock nor the grace of the side to move for the server's start-up", async () => {
-    const env = { DATA_DIR: mkdtempSync(join(tmpdir(), 'restart-clock-')), STATIC_DIR: clientBuild(), AI_ENABLED: '1', GRACE_GUEST_SECONDS: String(GRACE_SECONDS) };
-    const first = await startProcess(env);
-    procs.push(first);
-    const p = await pairPlayers(first.url);
-    const moved = await playMoves(p, ['e2e4', 'e7e5']);
-    const before = moved.at(-1)!.clocks as { white: number; black: number };
-    const movedAt = Date.now();
-    first.child.kill('SIGTERM');
-    await first.exit;
-    // white's clock ran until the old server stopped: at most this long
-    const upAfterMove = Date.now() - movedAt;
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    it(`after ${signal}, charges neither the clock nor the grace of the side to move for the server's start-up`, async () => {
+      const env = { DATA_DIR: mkdtempSync(join(tmpdir(), 'restart-clock-')), STATIC_DIR: clientBuild(), AI_ENABLED: '1', GRACE_GUEST_SECONDS: String(GRACE_SECONDS) };
+      const first = await startProcess(env);
+      procs.push(first);
+      const p = await pairPlayers(first.url);
+      const moved = await playMoves(p, ['e2e4', 'e7e5']);
+      const before = moved.at(-1)!.clocks as { white: number; black: number };
+      const movedAt = Date.now();
+      first.child.kill(signal);
+      await first.exit;
+      // white's clock ran until the old server stopped: at most this long
+      const upAfterMove = Date.now() - movedAt;
 
-    const second = await startProcess(env);
-    procs.push(second);
-    const listened = listeningAt(second);
-    // black comes back first: from then on white's absence, on its turn, counts down its grace
-    const black = await TestClient.connect(second.url, { playerId: p.black.playerId, secret: p.black.secret });
-    black.send('rejoinGame', { gameId: p.gameId });
-    await black.next('gameStart', () => true, 10_000);
-    // white, to move, comes back within its grace counted from the server's listening
-    const white = await TestClient.connect(second.url, { playerId: p.white.playerId, secret: p.white.secret });
-    white.send('rejoinGame', { gameId: p.gameId });
-    const start = await white.next('gameStart', () => true, 10_000);
-    const answered = Date.now();
-    const state = start.currentState as CurrentState;
-    expect(state.moves.map((m) => m.from + m.to)).toEqual(['e2e4', 'e7e5']);
-    // (a clock carries whole milliseconds)
-    const charged = before.white - state.clocks!.white;
-    expect(charged).toBeGreaterThan(-1);
-    expect(charged).toBeLessThan(upAfterMove + (answered - listened) + SLACK_MS);
+      const second = await startProcess(env);
+      procs.push(second);
+      const listened = listeningAt(second);
+      // black comes back first: from then on white's absence, on its turn, counts down its grace
+      const black = await TestClient.connect(second.url, { playerId: p.black.playerId, secret: p.black.secret });
+      black.send('rejoinGame', { gameId: p.gameId });
+      await black.next('gameStart', () => true, 10_000);
+      // white, to move, comes back within its grace counted from the server's listening
+      const white = await TestClient.connect(second.url, { playerId: p.white.playerId, secret: p.white.secret });
+      white.send('rejoinGame', { gameId: p.gameId });
+      const start = await white.next('gameStart', () => true, 10_000);
+      const answered = Date.now();
+      const state = start.currentState as CurrentState;
+      expect(state.moves.map((m) => m.from + m.to)).toEqual(['e2e4', 'e7e5']);
+      // (a clock carries whole milliseconds)
+      const charged = before.white - state.clocks!.white;
+      expect(charged).toBeGreaterThan(-1);
+      expect(charged).toBeLessThan(upAfterMove + (answered - listened) + SLACK_MS);
 
-    // the log says how long the game was away: a time between nothing and all of the restart
-    const resumed = second.lines.map((l) => JSON.parse(l) as { msg?: string; awayMs?: number }).find((l) => l.msg === 'game resumed');
-    expect(resumed?.awayMs).toBeGreaterThanOrEqual(0);
-    expect(resumed?.awayMs).toBeLessThanOrEqual(answered - movedAt);
+      // the log says how long the game was away: a time between nothing and all of the restart
+      const resumed = second.lines.map((l) => JSON.parse(l) as { msg?: string; awayMs?: number }).find((l) => l.msg === 'game resumed');
+      expect(resumed?.awayMs).toBeGreaterThanOrEqual(0);
+      expect(resumed?.awayMs).toBeLessThanOrEqual(answered - movedAt);
 
-    // each line names its part once (the AI's engine pool is a `sub` of the `ai` part)
-    for (const line of [...first.lines, ...second.lines]) expect(line.match(/"part":/g)?.length ?? 0, line).toBeLessThanOrEqual(1);
-    expect(second.lines.some((l) => l.includes('"part":"ai","sub":"engine-pool"'))).toBe(true);
+      // each line names its part once (the AI's engine pool is a `sub` of the `ai` part)
+      for (const line of [...first.lines, ...second.lines]) expect(line.match(/"part":/g)?.length ?? 0, line).toBeLessThanOrEqual(1);
+      expect(second.lines.some((l) => l.includes('"part":"ai","sub":"engine-pool"'))).toBe(true);
 
-    // the game goes on
-    white.send('gameMove', { gameId: p.gameId, move: { from: 'g1', to: 'f3' } });
-    expect((await black.next('gameMove')).move).toMatchObject({ from: 'g1', to: 'f3' });
-  }, 120_000);
+      // the game goes on
+      white.send('gameMove', { gameId: p.gameId, move: { from: 'g1', to: 'f3' } });
+      expect((await black.next('gameMove')).move).toMatchObject({ from: 'g1', to: 'f3' });
+    }, 120_000);
+  }
 });
