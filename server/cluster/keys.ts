@@ -52,6 +52,13 @@ export class ClusterKeys {
   get socketOrder(): string {
     return `${this.prefix}:socket-order`;
   }
+  /**
+   * set by the first node to renew its lease on a Redis without it: a Redis that no longer has
+   * it lost every key (it restarted empty), and the nodes look for games nobody owns any more
+   */
+  get epoch(): string {
+    return `${this.prefix}:epoch`;
+  }
   /** the node that runs the matchmaking pool (expires unless renewed) */
   get matchmaker(): string {
     return `${this.prefix}:matchmaker`;

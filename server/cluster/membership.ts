@@ -16,14 +16,18 @@ export const LEASE_MARGIN_MS = 500;
 /** How often the lease is renewed and the other nodes looked at. */
 export const BEAT_MS = 1000;
 
-/** Renews the node's lease, count and last-seen time; 1 if the lease was still held, 0 if it had lapsed. */
+/**
+ * Renews the node's lease, count and last-seen time; answers whether the lease was still held
+ * (1, else 0) and whether Redis had no epoch (1: it is new, or it lost every key).
+ */
 const RENEW = `
 local had = redis.call('GET', KEYS[1])
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[2])
 redis.call('SADD', KEYS[3], ARGV[1])
 redis.call('HSET', KEYS[4], ARGV[1], ARGV[4])
-if had == ARGV[1] then return 1 else return 0 end`;
+local fresh = redis.call('SET', KEYS[5], ARGV[1], 'NX') and 1 or 0
+if had == ARGV[1] then return {1, fresh} else return {0, fresh} end`;
 
 /** The matchmaker role: kept by its holder, taken when free; returns the holder. */
 const MATCHMAKER = `
@@ -39,6 +43,8 @@ export interface MembershipEvents {
   deadNodes(nodes: string[]): void;
   /** the node running the matchmaking pool changed (from `previous`, '' before the first beat) */
   matchmakerChanged(node: string, previous: string): void;
+  /** Redis had no epoch: it is new, or it restarted empty (games may have no owner any more) */
+  storeEmptied(): void;
   /** the site's player count or number of nodes changed */
   siteChanged(view: SiteView): void;
   /** a beat went through; `live` are the nodes whose lease holds (this one included) */
@@ -104,7 +110,7 @@ export class Membership {
     const { cmd } = this.redis;
     try {
       const local = this.localCount();
-      const held = (await cmd.eval(RENEW, 4, this.keys.alive(this.node), this.keys.count(this.node), this.keys.nodes, this.keys.seen, this.node, LEASE_MS, local, Date.now())) as number;
+      const [held, fresh] = (await cmd.eval(RENEW, 5, this.keys.alive(this.node), this.keys.count(this.node), this.keys.nodes, this.keys.seen, this.keys.epoch, this.node, LEASE_MS, local, Date.now())) as [number, number];
       this.reported = local;
       this.playUntil = sent + LEASE_MS - LEASE_MARGIN_MS;
       if (Number.isNaN(this.heldSince)) this.heldSince = sent;
@@ -114,6 +120,7 @@ export class Membership {
         this.events.leaseLapsed();
       }
       this.renewedOnce = true;
+      if (fresh === 1) this.events.storeEmptied();
       const holder = (await cmd.eval(MATCHMAKER, 1, this.keys.matchmaker, this.node, LEASE_MS)) as string;
       if (holder !== this.matchmakerNode) {
         const previous = this.matchmakerNode;

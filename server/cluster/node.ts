@@ -19,9 +19,9 @@ import type { Db } from '../accounts/db';
 import { openRedis, type RedisLink } from './redis';
 import { ClusterKeys } from './keys';
 import { Bus } from './bus';
-import { Membership } from './membership';
+import { BEAT_MS, LEASE_MS, Membership } from './membership';
 import { Ownership, type OwnedGame } from './ownership';
-import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loadGameLogs, loggedRows, isAiGame, type LoadedLog, type LoadedAiGame } from './sharedLog';
+import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loadGameLogs, loggedRows, unfinishedGames, isAiGame, type LoadedLog, type LoadedAiGame } from './sharedLog';
 import { SiteAiGames } from './aiGames';
 import type { AiService } from '../wiring';
 import type { GameLog, MoveLag } from '../../machines/game';
@@ -110,6 +110,7 @@ export class ClusterNode implements RoundsElsewhere {
         }
       },
       matchmakerChanged: (holder, previous) => this.matchmakerChanged(holder, previous),
+      storeEmptied: () => this.storeEmptied(),
       beat: (live) => {
         this.nodesBack(live);
         this.playersOfDeadNodesGone();
@@ -493,6 +494,41 @@ export class ClusterNode implements RoundsElsewhere {
       const written = this.log.writtenOf(g.id);
       return written !== undefined && (logged.get(g.id) ?? 0) <= written;
     });
+  }
+
+  /**
+   * Redis is new, or lost every key: the live nodes own their games again at their next beat
+   * (checkOwnership); a lease later, the games still without an owner were a node's that died
+   * meanwhile (with Redis's list of nodes, nobody would ever see it dead): they are taken over.
+   */
+  private storeEmptied(): void {
+    const timer = setTimeout(() => void this.adoptOrphans(), LEASE_MS + BEAT_MS);
+    timer.unref();
+  }
+
+  /** Games in the shared log with no end and no owner: claimed (one node wins each) and resumed here. */
+  private async adoptOrphans(): Promise<void> {
+    if (this.closing || !this.membership.mayPlay) return;
+    try {
+      const mine = new Set([...this.games.games.keys(), ...this.aiGames.ids()]);
+      const unfinished = (await unfinishedGames(this.db)).filter((g) => !mine.has(g.gameId));
+      if (unfinished.length === 0) return;
+      const owners = await this.ownership.owners(unfinished.map((g) => g.gameId));
+      const orphans = unfinished.filter((_, i) => owners[i] === null);
+      const claimed = await this.ownership.reclaim(orphans.map((g) => ({ id: g.gameId, players: [] })));
+      for (const g of orphans) {
+        if (!claimed.has(g.gameId)) continue;
+        this.logger.warn({ gameId: g.gameId }, 'game without an owner since Redis lost its keys: taken over here from its log');
+        // the time since its last move is given back to both clocks, as for a dead node's games
+        await this.resumeWatched('(unknown)', [g.gameId], g.lastAt);
+        // its players' seats went with Redis's keys: a player who comes back finds the game
+        const game = this.games.games.get(g.gameId);
+        const players = game ? [game.white.id, game.black.id] : (this.aiGames.seated().find((a) => a.id === g.gameId)?.players ?? []);
+        if (players.length > 0) await this.ownership.started(g.gameId, players);
+      }
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'could not look for games without an owner');
+    }
   }
 
   /**

@@ -257,6 +257,19 @@ export async function loggedRows(db: Queryable, gameIds: string[]): Promise<Map<
 }
 
 /** `intact`: the row matches its checksum (null: a row older than the checksum) */
+/**
+ * Games whose log has no end (live, or left by a node that died), each with the wall-clock ms of
+ * its last row: a node that finds Redis emptied looks among them for games nobody owns.
+ */
+export async function unfinishedGames(db: Queryable): Promise<{ gameId: string; lastAt: number }[]> {
+  const rows = await db.query<{ game_id: string; last_at: number }>(`
+SELECT r.game_id, max(r.origin + COALESCE((r.body->>'at')::float8, (r.body->'input'->>'startedAt')::float8, 0)) AS last_at
+FROM game_log r
+WHERE NOT EXISTS (SELECT 1 FROM game_log e WHERE e.game_id = r.game_id AND (e.body ? 'end' OR e.body->>'k' = 'aiend'))
+GROUP BY r.game_id`);
+  return rows.map((r) => ({ gameId: r.game_id, lastAt: Number(r.last_at) }));
+}
+
 type LogRow = { game_id: string; seq: number; origin: number; body: unknown; intact: boolean | null };
 
 /**

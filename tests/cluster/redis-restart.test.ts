@@ -87,6 +87,23 @@ async function pair(first: TestClient, second: TestClient): Promise<Pair> {
   return { white, black: white === first ? second : first, gameId: a.gameId as string };
 }
 
+/**
+ * The test's Redis and two server processes on it (node a started first: it runs the pool), with
+ * a game across them, played on node a.
+ */
+async function twoNodeProcesses(): Promise<{ port: number; a: Proc; b: Proc; onA: TestClient; onB: TestClient; p: Pair; site: TestSite }> {
+  redisDir = mkdtempSync(join(tmpdir(), 'redis-restart-'));
+  const port = await freePort();
+  await startRedis(port);
+  const started = testSite();
+  site = started;
+  for (const i of [1, 2]) procs.push(await startProcess({ ...nodeEnv(started, join(redisDir, `node${i}`)), REDIS_URL: `redis://127.0.0.1:${port}` }));
+  const [a, b] = procs;
+  const onA = await connect(a);
+  const onB = await connect(b);
+  return { port, a, b, onA, onB, p: await pair(onA, onB), site: started };
+}
+
 describe('Redis restarted empty', () => {
   it('loses no game: each node owns its games again from the log, and every game plays on to its end', async () => {
     redisDir = mkdtempSync(join(tmpdir(), 'redis-restart-'));
@@ -149,20 +166,10 @@ describe('Redis restarted empty', () => {
   }, 60_000);
 
   it('leaves a game another node took over to that node: the node that lost it does not claim it back', async () => {
-    redisDir = mkdtempSync(join(tmpdir(), 'redis-restart-'));
-    const port = await freePort();
-    await startRedis(port);
-    site = testSite();
-    const redisUrl = `redis://127.0.0.1:${port}`;
-    for (const i of [1, 2]) procs.push(await startProcess({ ...nodeEnv(site, join(redisDir, `node${i}`)), REDIS_URL: redisUrl }));
-    const [a, b] = procs;
-    // a game across the nodes, played on node a (it runs the pool)
-    const onA = await connect(a);
-    const onB = await connect(b);
-    const p = await pair(onA, onB);
+    const { port, a, b, onA, onB, p, site: started } = await twoNodeProcesses();
     // the player on node b is to move when node a stops
     await playMoves(p, p.white === onB ? ['e2e4', 'e7e5'] : ['e2e4', 'e7e5', 'g1f3']);
-    const keys = new ClusterKeys(site.options.prefix);
+    const keys = new ClusterKeys(started.options.prefix);
     const redis = new Redis({ port, host: '127.0.0.1', retryStrategy: () => 50, maxRetriesPerRequest: null });
     redis.on('error', () => {});
     try {
@@ -200,5 +207,24 @@ describe('Redis restarted empty', () => {
     const [from, to] = p.white === onB ? ['d7', 'd5'] : ['f1', 'c4'];
     back.send('gameMove', { gameId: p.gameId, move: { from, to } });
     await Promise.all([back.next('gameMove', (m) => (m.move as { to: string }).to === to), onB.next('gameMove', (m) => (m.move as { to: string }).to === to)]);
+  }, 60_000);
+
+  it("takes over the games of a node that died while Redis was away, from their log", async () => {
+    const { port, a, b, onA, onB, p, site: started } = await twoNodeProcesses();
+    await playMoves(p, ['e2e4', 'e7e5']);
+    // Redis goes away; node a dies meanwhile; Redis comes back empty: nobody knows node a was there
+    await stopRedisNoSave(port);
+    await killProcess(a);
+    await startRedis(port);
+    // node b finds the game without an owner and takes it over: its player sees it as it stands
+    const shown = await onB.next('gameStart', (m) => m.gameId === p.gameId, 20_000);
+    expect((shown.currentState as { moves: unknown[] }).moves).toHaveLength(2);
+    // the player whose node died comes back through node b and the game plays on
+    const back = await connect(b, { playerId: onA.playerId, secret: onA.secret });
+    back.send('checkActiveGame', {});
+    expect(await back.next('activeGameStatus', (m) => m.gameId !== null, 10_000)).toMatchObject({ gameId: p.gameId });
+    const white = p.white === onB ? onB : back;
+    const black = white === onB ? back : onB;
+    await playMoves({ white, black, gameId: p.gameId }, ['g1f3', 'b8c6']);
   }, 60_000);
 });
