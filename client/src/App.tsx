@@ -16,6 +16,7 @@ const NotificationPermission = lazy(() => import('./screens/NotificationPermissi
 const ChatDemo = lazy(() => import('./screens/ChatDemo'));
 const Multiplayer = lazy(() => import('./screens/chess/Multiplayer'));
 const AiGame = lazy(() => import('./screens/chess/AiGame'));
+const LocalGame = lazy(() => import('./screens/chess/LocalGame'));
 const Stats = lazy(() => import('./screens/chess/Stats'));
 const Profile = lazy(() => import('./screens/archive/Profile'));
 const Leaderboard = lazy(() => import('./screens/archive/Leaderboard'));
@@ -40,7 +41,7 @@ export function App() {
           <Route path="/chess" element={guarded(<GameModes />)} />
           <Route path="/chess/multiplayer" element={guarded(<Multiplayer />)} />
           <Route path="/chess/ai" element={guarded(<AiGame />)} />
-          <Route path="/chess/local" element={guarded(<Multiplayer />)} />
+          <Route path="/chess/local" element={guarded(<LocalGame />)} />
           <Route path="/chess/stats" element={guarded(<Stats />)} />
           <Route path="/@/:username" element={<Profile />} />
           <Route path="/leaderboard" element={<Leaderboard />} />

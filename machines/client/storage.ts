@@ -69,4 +69,8 @@ export const STORAGE_KEYS = {
   playPreferences: 'chess.playPreferences',
   /** `accountId:guestId` pairs whose offer to import the guest's games was answered */
   guestImportAnswered: 'chess.guestImportAnswered',
+  /** finished Local Play games (both players at this device; one list per device, not a player's results) */
+  localGames: 'chess.localGames',
+  /** the Local Play setup: time control and auto-flip */
+  localPlaySettings: 'chess.localPlaySettings',
 } as const;

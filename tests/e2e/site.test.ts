@@ -73,7 +73,7 @@ describe('home and guards', () => {
     await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Play' }).click();
     await page.waitForURL(`${site().url}/chess`);
     await page.getByRole('heading', { name: 'Game Modes' }).waitFor();
-    await page.getByText('Coming Soon').waitFor();
+    await page.getByRole('link', { name: /Local Play/ }).waitFor();
     await shoot(page, 'game-modes');
   });
 });

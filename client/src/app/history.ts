@@ -3,10 +3,14 @@
  * player's history is its own, under a key of its own: the guest this device plays as (its
  * server-issued id) or the account signed in. A browser shared by several guests shows each only
  * what it played; a guest that signs out is forgotten with its history (forgetGuest).
+ *
+ * Local Play games (two people at this device) are kept apart, in one list for the device: they
+ * are nobody's online result, so they never count in a player's stats, and need no identity.
  */
 import { useSyncExternalStore } from 'react';
 import { STORAGE_KEYS } from '../../../machines/client/storage';
 import type { GameResult } from '../../../machines/client/outcome';
+import { readLocalGames, type LocalGameRecord, type LocalGameResult } from '../../../machines/client/localGame';
 import { getConnection, getIdentity } from './services';
 import { loadSocketIdentity, storage } from './storage';
 
@@ -98,5 +102,27 @@ export function useHistory(): GameResult[] {
   return useSyncExternalStore(
     (l) => { listeners.add(l); return () => listeners.delete(l); },
     loadHistory,
+  );
+}
+
+const localListeners = new Set<() => void>();
+let localCache: LocalGameRecord[] | null = null;
+
+export function loadLocalGames(): LocalGameRecord[] {
+  localCache ??= readLocalGames(storage.readJson<unknown>(STORAGE_KEYS.localGames, []));
+  return localCache;
+}
+
+/** Keeps a finished Local Play game on this device, newest first. */
+export function addLocalGame(result: LocalGameResult, date: Date = new Date()): void {
+  localCache = [{ ...result, date: date.toISOString() }, ...loadLocalGames().filter((g) => g.id !== result.id)];
+  storage.writeJson(STORAGE_KEYS.localGames, localCache);
+  for (const l of localListeners) l();
+}
+
+export function useLocalGames(): LocalGameRecord[] {
+  return useSyncExternalStore(
+    (l) => { localListeners.add(l); return () => localListeners.delete(l); },
+    loadLocalGames,
   );
 }

@@ -18,11 +18,10 @@ export function GameModes() {
             <h2>Play Against AI</h2>
             <p>Challenge a computer opponent at the difficulty you choose.</p>
           </Link>
-          <div className="mode-card mode-disabled" aria-disabled="true">
+          <Link to="/chess/local" className="mode-card">
             <h2>Local Play</h2>
-            <p>Two players on the same device.</p>
-            <span className="badge">Coming Soon</span>
-          </div>
+            <p>Two players on the same device, one board and both clocks.</p>
+          </Link>
         </div>
         <p className="center"><Link to="/chess/stats">Your Stats</Link></p>
       </section>

@@ -1,6 +1,6 @@
-/** The multiplayer screen (docs/product.md, Screens): matchmaking, then the game; also serves /chess/local. */
+/** The multiplayer screen (docs/product.md, Screens): matchmaking, then the game. */
 import { useCallback, useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Page } from '../../components/Page';
 import { Board } from '../../components/Board';
@@ -43,7 +43,6 @@ type SocketState = 'open' | 'down' | 'parked';
 
 export default function Multiplayer() {
   const navigate = useNavigate();
-  const local = useLocation().pathname === '/chess/local';
   const inspect = getInspect();
   const mm = useActorRef(matchmakingMachine, { inspect });
   const game = useActorRef(multiplayerGameMachine, { input: { now }, inspect });
@@ -216,7 +215,6 @@ export default function Multiplayer() {
           <Link to="/" className="back-link">← Back</Link>
           <h1>Multiplayer Chess</h1>
         </div>
-        {local && <p className="info">Local Play is coming soon. Until then, play online here.</p>}
         {mmState.context.notice && <p className="notice" role="alert">{mmState.context.notice}</p>}
         <section className="card panel" aria-label="Matchmaking">
           {phase === 'queued' ? (
