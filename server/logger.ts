@@ -44,6 +44,8 @@ export class LogSink {
   private broken = false;
   /** lines dropped since the last one written */
   private dropped = 0;
+  /** `flushed` calls waiting for the queue to be written (a broken output ends their wait) */
+  private readonly waiting = new Set<() => void>();
   /** called with how many lines were dropped, once lines go through again */
   onResumed: (dropped: number) => void = () => {};
 
@@ -53,6 +55,7 @@ export class LogSink {
   ) {
     out.on('error', () => {
       this.broken = true;
+      for (const done of this.waiting) done();
     });
   }
 
@@ -77,10 +80,12 @@ export class LogSink {
       const done = () => {
         clearTimeout(timer);
         this.out.off('drain', done);
+        this.waiting.delete(done);
         resolve();
       };
       const timer = setTimeout(done, withinMs);
       this.out.once('drain', done);
+      this.waiting.add(done);
     });
   }
 }

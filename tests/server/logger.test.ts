@@ -65,7 +65,11 @@ describe('a reader that does not read', () => {
       expect.objectContaining({ msg: 'log lines dropped: the reader of stdout did not keep up', dropped: 5 }),
       expect.objectContaining({ msg: 'after' }),
     ]);
+    // the reader dies while a shutdown waits for the queue: the wait ends there
+    out.queued = 100;
+    const waitingForADeadReader = flushed(60_000);
     out.error(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    await waitingForADeadReader;
     log.fatal('nobody reads this');
     expect(out.text).toHaveLength(2);
     await flushed(60_000); // at once: there is nobody to wait for
