@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AuthError, authErrorReply, errors } from './auth-errors';
 import type { AccountsConfig } from '../config/accounts';
-import type { Db } from './db';
+import type { Db, Queryable } from './db';
 import { json, parseJsonObject, bearerToken, type Handler, type Reply, type Req } from './http';
 import type { SigningKeys } from './keys';
 import type { Mailer } from './mail';
@@ -26,6 +26,13 @@ import {
   userJson,
   type UserRow,
 } from './users';
+
+/** Thrown inside a sign-up's transaction to roll its stand-in rows back: the address has this account. */
+class AddressTaken extends Error {
+  constructor(readonly user: UserRow) {
+    super('the address has an account');
+  }
+}
 
 export interface AuthDeps {
   cfg: AccountsConfig;
@@ -88,7 +95,6 @@ export function createAuthHandler(deps: AuthDeps): Handler {
    * is written (a sign-in waits for it), `done` once its confirmation is sent or known not to be
    * (the next sign-up for the address waits for it, so that it sees when the mail went).
    */
-  const pendingSignUps = new Map<string, { written: Promise<void>; done: Promise<void> }>();
   const rl = cfg.rateLimits;
   const limits = deps.limits ?? LOCAL_LIMITS;
   const tokenLimiter = limits.limiter('token', rl.token, rl.windowMs);
@@ -154,8 +160,9 @@ export function createAuthHandler(deps: AuthDeps): Handler {
 
   /**
    * Sign-up. With confirmation required, every sign-up gets the same answer at the same speed
-   * (one password hash, then a pending user with a fresh id): whether the address was free,
-   * taken or waiting for confirmation is only acted on after the answer (registerPending).
+   * (one password hash, one account written or its stand-in rolled back, then a pending user with
+   * a fresh id): whether the address was free, taken or waiting for confirmation is only acted on
+   * after the answer (the mail).
    */
   async function signup(req: Req, body: Record<string, unknown>): Promise<Reply> {
     await limit('signup', req.ip);
@@ -180,71 +187,55 @@ export function createAuthHandler(deps: AuthDeps): Handler {
       return json(200, await issueSession(deps.sessions, user.id, 'password'));
     }
     const id = randomUUID();
-    const key = email ? `email:${email}` : `phone:${phone}`;
-    // The account is written after the answer (the same answer, as fast, for a taken address),
-    // once any earlier sign-up for the same address is done: that one then counts as the existing
-    // account, and its confirmation as the mail already sent. A sign-in for the address meanwhile
-    // waits for the write, so it sees the account.
-    const previous = pendingSignUps.get(key);
-    let markWritten = () => {};
-    const written = new Promise<void>((resolve) => (markWritten = resolve));
-    const done = new Promise<void>((resolve) => {
-      afterReply.run('sign-up', async () => {
-        try {
-          await previous?.done;
-          await registerPending(id, address, passwordHash, data, redirectTo, markWritten);
-        } finally {
-          markWritten();
-          resolve();
-        }
-      });
-    });
-    const pending = { written, done };
-    pendingSignUps.set(key, pending);
-    void done.then(() => {
-      if (pendingSignUps.get(key) === pending) pendingSignUps.delete(key);
+    const { user, isNew } = await writeSignUp(id, address, passwordHash, data);
+    afterReply.run('sign-up', async () => {
+      if (!isNew) {
+        if (email ? user.email_confirmed_at : user.phone_confirmed_at) return;
+        // Registered but unconfirmed: send the confirmation again (the password is left alone).
+        if (sendInterval.waitSeconds(email ? `email:${email}` : `phone:${phone}`, user.confirmation_sent_at) > 0) return;
+      }
+      if (email) await sendConfirmation(user, redirectTo);
+      else await sendSmsCode(user);
     });
     return json(200, pendingUserJson(id, address.email, address.phone, data));
   }
 
-  async function registerPending(
+  /**
+   * Writes a sign-up before it is answered, with the same work whatever the address: a new
+   * address's account is inserted; for an address that has one, the same rows are inserted under
+   * a stand-in address in a transaction that is rolled back. A database that cannot take the
+   * account (its disk full) so refuses every sign-up alike, with 503, instead of answering 200
+   * and creating nothing; and neither the answer nor its timing tells a taken address.
+   */
+  async function writeSignUp(
     id: string,
     address: { email: string | null; phone: string | null },
     passwordHash: string,
     data: Record<string, unknown>,
-    redirectTo: string,
-    /** called once the account is written, or known not to be (before any mail is sent) */
-    written: () => void,
-  ): Promise<void> {
-    const { email, phone } = address;
-    let existing: UserRow | undefined;
+  ): Promise<{ user: UserRow; isNew: boolean }> {
+    const find = (q: Queryable) => (address.email ? findUserByEmail(q, address.email) : findUserByPhone(q, address.phone!));
     try {
-      existing = email ? await findUserByEmail(db, email) : await findUserByPhone(db, phone!);
+      const user = await db.transaction(async (tx) => {
+        const existing = await find(tx);
+        const written = await insertUser(tx, {
+          id,
+          ...(existing ? { email: `${id}@taken.invalid`, phone: null } : address),
+          passwordHash,
+          userMetadata: data,
+          confirmed: false,
+        });
+        if (existing) throw new AddressTaken(existing);
+        return written;
+      });
+      return { user, isNew: true };
     } catch (err) {
-      written();
-      throw err;
+      if (err instanceof AddressTaken) return { user: err.user, isNew: false };
+      if ((err as { code?: string }).code !== '23505') throw err;
+      // the same address signed up twice at once: the other one's account stands
+      const user = await find(db);
+      if (!user) throw err;
+      return { user, isNew: false };
     }
-    if (existing) {
-      written();
-      if (email ? existing.email_confirmed_at : existing.phone_confirmed_at) return;
-      // Registered but unconfirmed: send the confirmation again (the password is left alone).
-      const key = email ? `email:${email}` : `phone:${phone}`;
-      if (sendInterval.waitSeconds(key, existing.confirmation_sent_at) > 0) return;
-      if (email) await sendConfirmation(existing, redirectTo);
-      else await sendSmsCode(existing);
-      return;
-    }
-    let user: UserRow;
-    try {
-      user = await insertUser(db, { id, ...address, passwordHash, userMetadata: data, confirmed: false });
-    } catch (err) {
-      if ((err as { code?: string }).code === '23505') return; // the same address twice at once
-      throw err;
-    } finally {
-      written();
-    }
-    if (email) await sendConfirmation(user, redirectTo);
-    else await sendSmsCode(user);
   }
 
   async function token(req: Req, body: Record<string, unknown>): Promise<Reply> {
@@ -260,7 +251,6 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     const phone = email ? undefined : normalizePhone(body.phone);
     if (typeof body.password !== 'string' || (!email && !phone)) throw errors.invalidCredentials();
     const account = email ? `email:${email}` : `phone:${phone}`;
-    await pendingSignUps.get(account)?.written;
     const locked = await backoff.waitSeconds(account);
     if (locked > 0) throw errors.accountLocked(locked);
     const user = email ? await findUserByEmail(db, email) : await findUserByPhone(db, phone!);

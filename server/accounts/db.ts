@@ -236,6 +236,13 @@ export function isDbUnavailable(err: unknown): boolean {
   return /^E[A-Z]+$/.test(code); // a Node socket error: ECONNREFUSED, ECONNRESET, ETIMEDOUT, ...
 }
 
+/** Whether the database refused a write for want of disk space (SQLSTATE 53100 disk_full, or the file system's ENOSPC). */
+export function isStorageFull(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as PgError).code ?? '';
+  return code === '53100' || code === 'ENOSPC' || /no space left on device/i.test(err.message);
+}
+
 /** Whether the database answers within `withinMs` (for /healthz). */
 export async function databaseAnswers(db: Queryable, withinMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;

@@ -13,7 +13,7 @@ import { createAuthHandler } from './auth-api';
 import { API_VERSION, API_VERSION_HEADER, authErrorReply, errors } from './auth-errors';
 import { defaultSettings } from '../config';
 import { withOverrides, type AccountsConfig, type AccountsConfigOverrides } from '../config/accounts';
-import { DatabaseUnavailableError, databaseAnswers, isDbUnavailable, openDb, type Db } from './db';
+import { DatabaseUnavailableError, databaseAnswers, isDbUnavailable, isStorageFull, openDb, type Db } from './db';
 import { json, serve, type Handler, type Reply, type Req } from './http';
 import { loadAnonKey, loadSigningKeys, type SigningKeys } from './keys';
 import { createMailer, renderInboxHtml, type Mailer } from './mail';
@@ -47,6 +47,9 @@ export type AccountsHealth = 'ok' | 'unavailable';
 /** What a request that needs the accounts database is told while it does not answer. */
 export const ACCOUNTS_UNAVAILABLE_TEXT =
   'Accounts are unavailable right now: their database does not answer. Guest play and games against the computer still work.';
+/** The 503 of an accounts request whose write the database refused for want of disk space. */
+export const ACCOUNTS_CANNOT_SAVE_TEXT =
+  'Accounts cannot be saved right now: the server is out of disk space. Nothing was created or changed; try again later.';
 
 export type CreateAccountsOptions = AccountsConfigOverrides & {
   logger: Logger;
@@ -181,9 +184,16 @@ function healthProbe(db: Db, withinMs: number): () => Promise<AccountsHealth> {
   };
 }
 
-/** Answer of a request that failed because the database is out of reach (503), or `otherwise`. */
-function unavailableOr(otherwise: () => Reply, unavailable: () => Reply) {
-  return (err: unknown): Reply => (isDbUnavailable(err) ? unavailable() : otherwise());
+/**
+ * Answer of a request that failed because the database is out of reach or cannot write (its disk
+ * full): 503 with the text that says which; anything else `otherwise`.
+ */
+function unavailableOr(otherwise: () => Reply, unavailable: (text: string) => Reply) {
+  return (err: unknown): Reply => {
+    if (isStorageFull(err)) return unavailable(ACCOUNTS_CANNOT_SAVE_TEXT);
+    if (isDbUnavailable(err)) return unavailable(ACCOUNTS_UNAVAILABLE_TEXT);
+    return otherwise();
+  };
 }
 
 async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger, now: () => number, limits?: RequestLimits): Promise<AccountsModule> {
@@ -219,7 +229,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger, now: 
     const authServe = serve(auth, {
       ...base,
       tooLarge: () => authErrorReply(errors.tooLarge()),
-      onError: unavailableOr(() => authErrorReply(errors.unexpected()), () => authErrorReply(errors.unavailable(ACCOUNTS_UNAVAILABLE_TEXT))),
+      onError: unavailableOr(() => authErrorReply(errors.unexpected()), (text) => authErrorReply(errors.unavailable(text))),
     });
     const restServe = serve(profiles, {
       ...base,
@@ -230,7 +240,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger, now: 
       serve(h, {
         ...base,
         tooLarge: () => json(413, { message: 'Payload Too Large' }),
-        onError: unavailableOr(() => json(500, { message: 'Internal server error' }), () => json(503, { message: ACCOUNTS_UNAVAILABLE_TEXT })),
+        onError: unavailableOr(() => json(500, { message: 'Internal server error' }), (text) => json(503, { message: text })),
       });
     const inbox = mailer.inbox;
     // the archive's /api/me checks access tokens as the socket does (verifyAccessToken below)
