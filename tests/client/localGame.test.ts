@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import { LOCAL_SEATS, localGameMachine, localOrientation, type LocalGameResult } from '../../machines/client/localGame';
+import {
+  LOCAL_SEATS, localGameMachine, localOrientation, readLocalGames, readLocalPlaySettings, type LocalGameResult,
+} from '../../machines/client/localGame';
 import type { WireMove } from '../../machines/game/types';
 
 beforeEach(() => {
@@ -88,5 +90,16 @@ describe('local game', () => {
     h.actor.send({ type: 'RESIGN' });
     h.actor.send({ type: 'NEW_GAME' });
     expect(h.actor.getSnapshot().value).toBe('setup');
+  });
+});
+
+describe('local play storage', () => {
+  it('reads back the setup and the games it wrote, and drops what it did not', () => {
+    expect(readLocalPlaySettings(null)).toEqual({ timeControl: { initial: 600, increment: 0 }, autoFlip: true });
+    expect(readLocalPlaySettings({ timeControl: { initial: 180, increment: 2 }, autoFlip: false })).toEqual({ timeControl: { initial: 180, increment: 2 }, autoFlip: false });
+    expect(readLocalPlaySettings({ timeControl: { initial: 7, increment: 0 }, autoFlip: 'yes' })).toEqual({ timeControl: { initial: 600, increment: 0 }, autoFlip: true });
+    const game = { id: 'local_1', date: '2026-01-01T00:00:00.000Z', timeControl: { initial: 300, increment: 3 }, winner: 'black', reason: 'checkmate', plies: 4 };
+    expect(readLocalGames([game, { ...game, winner: 'nobody' }, null, 'x'])).toEqual([game]);
+    expect(readLocalGames({ games: [game] })).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  * turns to the side to move, both clocks and the online game's rules and end dialog. The game
  * runs in the page (machines/client/localGame.ts): nothing is sent to the server.
  */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Page } from '../../components/Page';
@@ -23,6 +23,7 @@ import { StatusBanner } from '../../components/StatusBanner';
 import { getInspect } from '../../app/inspector';
 import { addLocalGame, useLocalGames } from '../../app/history';
 import { storage } from '../../app/storage';
+import { playSound } from '../../app/sounds';
 import { useAnnouncements, useFocusAtStart, useGameSounds, useViewedPosition } from './playHooks';
 import { LOCAL_SEATS, localGameMachine, localOrientation, readLocalPlaySettings } from '../../../../machines/client/localGame';
 import { viewOf } from '../../../../machines/client/gameMirror';
@@ -90,7 +91,9 @@ export default function LocalGame() {
   const orientation = localOrientation(game, autoFlip, flipped);
   const result = shown.result;
   const status = localStatus(shown.fen, result);
-  const { announcements } = useAnnouncements(view.plies, orientation, over ? status : null);
+  // both players are at the board: every move is announced (the side to move never made the last one)
+  const lowTime = useCallback(() => playSound('lowtime'), []);
+  const { announcements } = useAnnouncements(view.plies, game?.turn ?? 'white', over ? status : null);
   useFocusAtStart(gameId);
 
   // a new game: no question pending, its end dialog not yet closed
@@ -137,7 +140,7 @@ export default function LocalGame() {
   const clock = { clocks: shown.clocks, syncedAt: shown.clockSyncedAt, running: shown.clockRunning };
   const bar = (c: Color, testId: string) => (
     <PlayerBar testId={testId} name={sideName(c)} detail={c === game.turn && playing ? 'To move' : undefined}
-      clock={<ClockFace color={c} clock={clock} now={now} active={clock.running === c} />} />
+      clock={<ClockFace color={c} clock={clock} now={now} active={clock.running === c} onLow={lowTime} />} />
   );
   const canAbort = playing && game.moves.length < UNTIMED_PLIES;
   const endButtons = (
