@@ -9,6 +9,8 @@ import type { z } from 'zod';
 import type {
   aiGameOptionsSchema,
   clientPayloadSchemas,
+  GAME_COMMAND_TYPES,
+  STEP_COMMAND_OF,
   clocksMsSchema,
   colorSchema,
   currentStateSchema,
@@ -99,3 +101,8 @@ export type ClientMessage = {
 export type ParsedMessage = { [K in ClientMessageType]: { type: K; payload: ParsedPayloads[K] } }[ClientMessageType];
 
 export { AI_DIFFICULTY, SOCKET_PATH, TEXT } from './constants';
+
+/** A game message as parsed (GAME_COMMAND_TYPES): what the server's rounds play. */
+export type GameCommandMsg = Extract<ParsedMessage, { type: (typeof GAME_COMMAND_TYPES)[number] }>;
+/** A game message the game's step takes as it is (STEP_COMMAND_OF). */
+export type StepCommandMsg = Extract<ParsedMessage, { type: keyof typeof STEP_COMMAND_OF }>;

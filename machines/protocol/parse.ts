@@ -5,8 +5,8 @@
  * move frame from its bytes first (server/realtime/moveFrame.ts) and comes here for the rest.
  */
 import { z } from 'zod';
-import { clientPayloadSchemas } from './schemas';
-import type { ClientMessageType, ErrorCode, ParsedMessage } from './messages';
+import { clientPayloadSchemas, GAME_COMMAND_TYPES, STEP_COMMAND_OF } from './schemas';
+import type { ClientMessageType, ErrorCode, GameCommandMsg, ParsedMessage, StepCommandMsg } from './messages';
 
 export type ParseFailure = Extract<ErrorCode, 'malformed_json' | 'not_an_object' | 'unknown_type' | 'invalid_payload'>;
 
@@ -35,6 +35,11 @@ export function parseClientMessage(text: string): ParseResult {
   } catch {
     return { ok: false, reason: 'malformed_json', detail: 'message is not valid JSON' };
   }
+  return parseClientValue(raw);
+}
+
+/** A client message already read from JSON (between server nodes, a game command travels so), checked the same way. */
+export function parseClientValue(raw: unknown): ParseResult {
   const env = envelope.safeParse(raw);
   if (!env.success) return { ok: false, reason: 'not_an_object', detail: 'message must be an object with a string "type"' };
   const type = env.data.type;
@@ -51,3 +56,11 @@ export function parseClientMessage(text: string): ParseResult {
   // The schema for `type` produced p.data; TypeScript cannot pair the two through the index.
   return { ok: true, msg: { type, payload: p.data } as ParsedMessage };
 }
+
+const GAME_COMMANDS: ReadonlySet<string> = new Set<string>(GAME_COMMAND_TYPES);
+
+/** Whether a message is a game message (GAME_COMMAND_TYPES). */
+export const isGameCommand = (msg: ParsedMessage): msg is GameCommandMsg => GAME_COMMANDS.has(msg.type);
+
+/** Whether a game message goes to the game's step as it is (STEP_COMMAND_OF). */
+export const isStepCommand = (msg: GameCommandMsg): msg is StepCommandMsg => msg.type in STEP_COMMAND_OF;

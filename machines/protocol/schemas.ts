@@ -374,3 +374,14 @@ export const clientPayloadSchemas = {
   /** additive: stop following a game */
   unwatchGame: gameRef,
 } as const;
+
+/**
+ * The game messages: the commands of a live game, against a player or the AI (the server's rounds
+ * play them, on the node that plays the game). A new one is listed here, with its payload above.
+ */
+export const GAME_COMMAND_TYPES = [
+  'gameMove', 'resign', 'offerDraw', 'acceptDraw', 'declineDraw', 'offerRematch', 'declineRematch', 'checkActiveGame', 'rejoinGame', 'playerMoveAI',
+] as const satisfies readonly (keyof typeof clientPayloadSchemas)[];
+
+/** The game messages a game's step (machines/game) takes as they are, by the step command each becomes. */
+export const STEP_COMMAND_OF = { resign: 'RESIGN', offerDraw: 'OFFER_DRAW', acceptDraw: 'ACCEPT_DRAW', declineDraw: 'DECLINE_DRAW' } as const;

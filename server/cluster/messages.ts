@@ -1,17 +1,25 @@
 /**
  * What one node tells another over Redis pub/sub (each node listens on its own channel). A
  * player's socket lives on one node and their game is played on its owner node: commands go from
- * the socket's node to the owner as parsed round commands (server/round/commands.ts; the message
- * is checked once, on arrival), and are played there as a local player's; what the game says to
+ * the socket's node to the owner as parsed game messages (checked on arrival by the protocol's
+ * parser, as at a socket), and are played there as a local player's; what the game says to
  * the player comes back as the frame's text, for their socket.
  * Spectators are relayed per node, not per socket: a node with sockets watching a game played
  * elsewhere tells the owner once (`watch`), and gets each spectator frame once (`wframe`).
  */
 import { z } from 'zod';
 import { playerRatingSchema, timeControlSchema } from '../../machines/protocol/schemas';
-import { roundCommandSchema } from '../round/commands';
+import { isGameCommand, parseClientValue } from '../../machines/protocol/parse';
 
 const kind = z.enum(['guest', 'account']);
+
+/** A game message (GAME_COMMAND_TYPES), checked by the protocol's parser as a socket's message is. */
+const gameCommandSchema = z.unknown().transform((raw, ctx) => {
+  const parsed = parseClientValue(raw);
+  if (parsed.ok && isGameCommand(parsed.msg)) return parsed.msg;
+  ctx.addIssue({ code: 'custom', message: parsed.ok ? `${parsed.msg.type} is not a game message` : parsed.detail });
+  return z.NEVER;
+});
 
 /** A matched player as the node that starts their game needs them. */
 export const seatInfoSchema = z.object({
@@ -32,7 +40,7 @@ export const busMessageSchema = z.discriminatedUnion('k', [
   /** game `g` is over for the player */
   z.object({ k: z.literal('unseat'), p: z.string(), g: z.string() }),
   /** a round command of the player whose socket is on node `n` (to the node that plays the game) */
-  z.object({ k: z.literal('cmd'), n: z.string(), p: z.string(), c: roundCommandSchema, lag: z.number().optional(), ping: z.number().optional() }),
+  z.object({ k: z.literal('cmd'), n: z.string(), p: z.string(), c: gameCommandSchema, lag: z.number().optional(), ping: z.number().optional() }),
   /** the player's socket is now on node `n` */
   z.object({ k: z.literal('here'), n: z.string(), p: z.string() }),
   /** the player's socket on node `n` closed */

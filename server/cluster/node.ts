@@ -25,13 +25,12 @@ import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, 
 import { SiteAiGames } from './aiGames';
 import type { AiService } from '../wiring';
 import type { GameLog, MoveLag } from '../../machines/game';
-import type { ServerMessage, TimeControl } from '../../machines/protocol/messages';
+import type { GameCommandMsg, ServerMessage, TimeControl } from '../../machines/protocol/messages';
 import { SiteMatchmaking } from './matchmaking';
 import { SharedLimits } from './sharedLimits';
 import { readBusMessage, type BusMessage, type SeatInfo } from './messages';
 import { SiteWatching } from './watching';
 import type { GameWatchers, Spectators } from '../realtime/spectators';
-import type { RoundCommand } from '../round/commands';
 import type { Rounds, RoundsElsewhere } from '../round/round';
 import { endedElsewhere, forgetElsewhere, playedHere, playElsewhere, socketOn } from '../round/seats';
 
@@ -385,7 +384,7 @@ export class ClusterNode implements RoundsElsewhere {
   }
 
   /** Sends a round command about a game played elsewhere to that game's owner. */
-  forward(session: PlayerSession, owner: string, cmd: RoundCommand, lag: MoveLag): void {
+  forward(session: PlayerSession, owner: string, cmd: GameCommandMsg, lag: MoveLag): void {
     this.publish(owner, { k: 'cmd', n: this.node, p: session.id, c: cmd, ...(lag.lagMs === undefined ? {} : { lag: lag.lagMs }), ...(lag.unansweredPingMs === undefined ? {} : { ping: lag.unansweredPingMs }) });
   }
 

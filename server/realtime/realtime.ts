@@ -23,8 +23,7 @@ import { dispatch, refusalOf, type Routes } from './router';
 import type { SocketAccount } from './socketAccount';
 import type { SocketSite } from './site';
 import type { Spectators } from './spectators';
-import { parseClientMessage, type ParseResult } from '../../machines/protocol/parse';
-import { isRoundCommand } from '../round/commands';
+import { isGameCommand, parseClientMessage, type ParseResult } from '../../machines/protocol/parse';
 import type { Rounds } from '../round/round';
 
 export interface RealtimeOptions {
@@ -255,7 +254,7 @@ export class Realtime {
   private route(ws: WS, data: SocketData, msg: ParsedMessage, arrivedAt: number): void {
     const session = data.session;
     if (!session || session.ws !== ws) return; // a socket without a seat (should not happen)
-    if (isRoundCommand(msg)) return this.parts.rounds.command(session, msg, arrivedAt, moveLag(data, arrivedAt));
+    if (isGameCommand(msg)) return this.parts.rounds.command(session, msg, arrivedAt, moveLag(data, arrivedAt));
     dispatch(this.parts.routes, ws, session, msg);
   }
 

@@ -1,17 +1,16 @@
 /**
- * Where each client message goes: the round commands (the game messages) to the rounds, every
+ * Where each client message goes: the game messages to the rounds, every
  * other message to its route in one table, so a message type without a route fails `tsc`.
  */
-import type { ClientMessageType, ErrorCode, ParsedMessage, ParsedPayloads, ServerMessage } from '../../machines/protocol/messages';
+import type { ClientMessageType, ErrorCode, GameCommandMsg, ParsedMessage, ParsedPayloads, ServerMessage } from '../../machines/protocol/messages';
 import type { ParseResult } from '../../machines/protocol/parse';
-import type { RoundCommand } from '../round/commands';
 import type { Lobby } from '../round/lobby';
 import type { PlayerSession, WS } from './hub';
 import type { Replies } from './replies';
 import type { SocketAccount } from './socketAccount';
 import type { Spectators, WatchRefusal } from './spectators';
 
-type RoutedType = Exclude<ClientMessageType, RoundCommand['type']>;
+type RoutedType = Exclude<ClientMessageType, GameCommandMsg['type']>;
 type RoutedMessage = Extract<ParsedMessage, { type: RoutedType }>;
 type Route<K extends RoutedType> = (ws: WS, session: PlayerSession, payload: ParsedPayloads[K]) => void;
 export type Routes = { [K in RoutedType]: Route<K> };

@@ -7,14 +7,15 @@
  */
 import type { Logger } from 'pino';
 import type { MoveLag } from '../../machines/game';
-import type { ErrorCode, MatchmakingStatusMsg } from '../../machines/protocol/messages';
+import type { ErrorCode, GameCommandMsg, MatchmakingStatusMsg } from '../../machines/protocol/messages';
+import { isStepCommand } from '../../machines/protocol/parse';
+import { STEP_COMMAND_OF } from '../../machines/protocol/schemas';
 import type { ServerMetrics } from '../http/metrics';
 import { CANNOT_PLAY_NOW, type GameManager } from '../game/games';
 import type { MatchmakingPort } from '../cluster/matchmaking';
 import type { Hub, PlayerSession, RemoteGame } from '../realtime/hub';
 import { isAiGameId } from '../ai/gameIds';
 import type { AiService } from '../wiring';
-import type { RoundCommand } from './commands';
 import { Rematches } from './rematch';
 import type { Presence } from './presence';
 import { socketOn } from './seats';
@@ -22,7 +23,7 @@ import { socketOn } from './seats';
 /** Games owned by other nodes of the site (server/cluster), reached with the same commands. */
 export interface RoundsElsewhere {
   /** a command of a player (socket here) about a game played on node `owner` */
-  forward(session: PlayerSession, owner: string, cmd: RoundCommand, lag: MoveLag): void;
+  forward(session: PlayerSession, owner: string, cmd: GameCommandMsg, lag: MoveLag): void;
   /** a game neither live nor recently ended here: true when the node where it ended answers the player */
   rejoinEndedElsewhere(session: PlayerSession, gameId: string): Promise<boolean>;
 }
@@ -37,7 +38,8 @@ const TEXTS = {
   aiUnavailable: 'AI is not available',
 };
 
-type GameCommandType = 'MOVE' | 'RESIGN' | 'OFFER_DRAW' | 'ACCEPT_DRAW' | 'DECLINE_DRAW';
+/** What a game message becomes for the game's step. */
+type StepCommandType = 'MOVE' | (typeof STEP_COMMAND_OF)[keyof typeof STEP_COMMAND_OF];
 
 export class Rounds {
   private readonly rematches: Rematches;
@@ -66,7 +68,7 @@ export class Rounds {
   }
 
   /** A command of a player whose socket is here: played here, or sent to the node that plays its game. */
-  command(s: PlayerSession, cmd: RoundCommand, arrivedAt: number, lag: MoveLag): void {
+  command(s: PlayerSession, cmd: GameCommandMsg, arrivedAt: number, lag: MoveLag): void {
     const owner = this.elsewhere && this.playedElsewhere(s, cmd);
     if (owner) return this.elsewhere!.forward(s, owner.owner, cmd, lag);
     this.play(s, cmd, arrivedAt, lag);
@@ -76,7 +78,7 @@ export class Rounds {
    * Several nodes: a command of a player whose socket is on node `from`, about a game this node
    * plays (or played); handled as a local player's.
    */
-  remoteCommand(from: string, playerId: string, kind: 'guest' | 'account', cmd: RoundCommand, lag: MoveLag, seat: (id: string) => PlayerSession | undefined): void {
+  remoteCommand(from: string, playerId: string, kind: 'guest' | 'account', cmd: GameCommandMsg, lag: MoveLag, seat: (id: string) => PlayerSession | undefined): void {
     const known = seat(playerId);
     if (known?.ws) return; // their socket is here now: the other node's is stale
     // a player this node knows nothing of is answered without being seated here
@@ -86,7 +88,7 @@ export class Rounds {
   }
 
   /** Several nodes: the game a command is about when another node plays it, or null. */
-  private playedElsewhere(s: PlayerSession, cmd: RoundCommand): RemoteGame | null {
+  private playedElsewhere(s: PlayerSession, cmd: GameCommandMsg): RemoteGame | null {
     if (s.game) return null;
     const gameId = cmd.payload && 'gameId' in cmd.payload ? cmd.payload.gameId : undefined;
     if (gameId && this.ai()?.ownsGame(gameId)) return null; // a game against the AI played here
@@ -96,8 +98,14 @@ export class Rounds {
     return null;
   }
 
-  /** The command table: each round command to what plays it here. */
-  private play(s: PlayerSession, cmd: RoundCommand, arrivedAt: number, lag: MoveLag): void {
+  /**
+   * Plays a game message here: a step command (STEP_COMMAND_OF) goes to the game's step as it is;
+   * the others each to what plays them.
+   */
+  private play(s: PlayerSession, cmd: GameCommandMsg, arrivedAt: number, lag: MoveLag): void {
+    // a resignation of a game against the AI is the AI's
+    if (cmd.type === 'resign' && this.ai()?.ownsGame(cmd.payload.gameId)) return this.ai()!.resign(s.id, cmd.payload.gameId);
+    if (isStepCommand(cmd)) return this.gameCommand(s, cmd.payload.gameId, STEP_COMMAND_OF[cmd.type], arrivedAt);
     switch (cmd.type) {
       case 'gameMove':
         return this.gameCommand(s, cmd.payload.gameId, 'MOVE', arrivedAt, cmd.payload.move, lag);
@@ -106,17 +114,6 @@ export class Rounds {
         if (!ai) return this.refuse(s, 'ai_unavailable', TEXTS.aiUnavailable);
         return ai.move(s.id, cmd.payload);
       }
-      case 'resign': {
-        const ai = this.ai();
-        if (ai?.ownsGame(cmd.payload.gameId)) return ai.resign(s.id, cmd.payload.gameId);
-        return this.gameCommand(s, cmd.payload.gameId, 'RESIGN', arrivedAt);
-      }
-      case 'offerDraw':
-        return this.gameCommand(s, cmd.payload.gameId, 'OFFER_DRAW', arrivedAt);
-      case 'acceptDraw':
-        return this.gameCommand(s, cmd.payload.gameId, 'ACCEPT_DRAW', arrivedAt);
-      case 'declineDraw':
-        return this.gameCommand(s, cmd.payload.gameId, 'DECLINE_DRAW', arrivedAt);
       case 'offerRematch': {
         const refused = this.rematches.offer(s, cmd.payload.gameId);
         return refused ? this.refuse(s, refused.code, refused.message) : undefined;
@@ -137,7 +134,7 @@ export class Rounds {
     this.sink.sendTo(s, { type: 'error', code: reason, message });
   }
 
-  private gameCommand(s: PlayerSession, gameId: string, type: GameCommandType, arrivedAt: number, move?: Extract<RoundCommand, { type: 'gameMove' }>['payload']['move'], lag?: MoveLag): void {
+  private gameCommand(s: PlayerSession, gameId: string, type: StepCommandType, arrivedAt: number, move?: Extract<GameCommandMsg, { type: 'gameMove' }>['payload']['move'], lag?: MoveLag): void {
     // the player's own game is found without a lookup; any other id is looked up to say why not
     const game = s.game;
     if (!game || game.id !== gameId) {
@@ -169,7 +166,7 @@ export class Rounds {
     else this.sink.sendTo(s, { type: 'error', ...CANNOT_PLAY_NOW });
   }
 
-  private checkActiveGame(s: PlayerSession, payload: Extract<RoundCommand, { type: 'checkActiveGame' }>['payload']): void {
+  private checkActiveGame(s: PlayerSession, payload: Extract<GameCommandMsg, { type: 'checkActiveGame' }>['payload']): void {
     if (payload?.playerId && payload.playerId !== s.id) return this.refuse(s, 'foreign_identity', TEXTS.notYourIdentity);
     const game = s.game;
     if (!game) {

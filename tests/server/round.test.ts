@@ -14,8 +14,8 @@ import { Heartbeat } from '../../server/heartbeat';
 import { DEFAULT_LAG } from '../../machines/game/defaults';
 import { Presence } from '../../server/round/presence';
 import { endedElsewhere, forgetElsewhere, playedHere, playElsewhere, sit, socketOn, stand } from '../../server/round/seats';
-import { isRoundCommand, roundCommandSchema } from '../../server/round/commands';
-import { parseClientMessage } from '../../machines/protocol/parse';
+import { isGameCommand, parseClientMessage } from '../../machines/protocol/parse';
+import { readBusMessage } from '../../server/cluster/messages';
 
 interface Table {
   hub: Hub;
@@ -151,18 +151,20 @@ describe('presence', () => {
   });
 });
 
-describe('round commands', () => {
-  it('are the game messages, and travel to another node in the shape they were parsed in', () => {
+describe('game messages between nodes', () => {
+  it('are the game messages, and travel to another node in the shape they were parsed in, checked again there', () => {
     const move = parseClientMessage(JSON.stringify({ type: 'gameMove', payload: { gameId: 'game_1', move: { from: 'e2', to: 'e4' } } }));
     const find = parseClientMessage(JSON.stringify({ type: 'findGame', payload: { username: 'A' } }));
     const check = parseClientMessage(JSON.stringify({ type: 'checkActiveGame' }));
     if (!move.ok || !find.ok || !check.ok) throw new Error('not parsed');
-    expect(isRoundCommand(move.msg)).toBe(true);
-    expect(isRoundCommand(check.msg)).toBe(true);
-    expect(isRoundCommand(find.msg)).toBe(false);
-    const sent = JSON.parse(JSON.stringify(move.msg)) as unknown;
-    expect(roundCommandSchema.parse(sent)).toEqual(move.msg);
-    expect(roundCommandSchema.safeParse({ type: 'gameMove', payload: { gameId: 'game_1', move: { from: 'e9', to: 'e4' } } }).success).toBe(false);
-    expect(roundCommandSchema.safeParse({ type: 'findGame', payload: {} }).success).toBe(false);
+    expect(isGameCommand(move.msg)).toBe(true);
+    expect(isGameCommand(check.msg)).toBe(true);
+    expect(isGameCommand(find.msg)).toBe(false);
+    const bus = (c: unknown) => readBusMessage(JSON.stringify({ k: 'cmd', n: 'n1', p: 'guest_x', c }));
+    expect(bus(move.msg)).toEqual({ k: 'cmd', n: 'n1', p: 'guest_x', c: move.msg });
+    expect(bus({ type: 'gameMove', payload: { gameId: 'game_1', move: { from: 'e9', to: 'e4' } } })).toBeNull();
+    expect(bus(find.msg)).toBeNull();
+    // no JSON inside JSON: a command as text is no command
+    expect(bus(JSON.stringify(move.msg))).toBeNull();
   });
 });
