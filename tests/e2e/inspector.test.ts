@@ -4,12 +4,16 @@
  * a local page standing in for stately.ai/inspect and speaking its window protocol: it tells its
  * opener `@statelyai.connected`, then receives the client actors' registrations, events and
  * snapshots. The site's headers in this mode keep the window's link to the page; production's are
- * checked in site.test.ts and tests/server/static.test.ts.
+ * checked in site.test.ts and tests/server/securityHeaders.test.ts. The server relay's page speaks
+ * the same protocol to the inspector in its frame.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ConsoleGuard, launch, startSite, VIEWPORTS, type RunningSite } from './harness';
+import pino from 'pino';
+import WebSocket from 'ws';
 import { STATELY_INSPECTOR_URL } from '../../server/inspect/bridgePage';
+import { startRelay } from '../../server/inspect/relay';
 
 /** The stand-in for the Stately inspector: the handshake, then every inspection message in window.__received. */
 const INSPECTOR_PAGE = `<!doctype html><title>inspector</title><script>
@@ -85,5 +89,32 @@ describe('the browser machines in the XState inspector (development mode)', () =
     );
     const matchmaking = (await received(inspector)).find((m) => m.type === '@xstate.actor' && m.name === 'matchmaking')!.sessionId;
     await expect.poll(async () => (await received(inspector)).filter((m) => m.sessionId === matchmaking && m.type === '@xstate.event').length, { timeout: 15_000 }).toBeGreaterThan(1);
+  });
+});
+
+describe("the server relay's page (INSPECT=1)", () => {
+  it('shows the inspector in a frame and, once it says it is connected, hands it the running actors and then the stream', async () => {
+    const relay = await startRelay({ host: '127.0.0.1', port: 0, logger: pino({ level: 'silent' }) });
+    const node = new WebSocket(relay.publishUrl);
+    try {
+      await new Promise((resolve, reject) => node.once('open', resolve).once('error', reject));
+      const message = (type: string, extra: object) => JSON.stringify({ _version: '0.7.2', type, sessionId: 'x:1', ...extra });
+      // an actor that runs before the page is opened
+      node.send(message('@xstate.actor', { name: 'game g1', snapshot: { status: 'active', context: { gameId: 'g1', ply: 0 } } }));
+      await expect.poll(() => relay.liveActors()).toBe(1);
+      const ctx = await newContext();
+      const page = await ctx.newPage();
+      await page.goto(`${relay.url}?game=g1`);
+      const frame = () => page.frames().find((f) => f.url() === STATELY_INSPECTOR_URL);
+      await expect.poll(() => frame()?.evaluate('window.__received.length'), { timeout: 15_000 }).toBe(1);
+      node.send(message('@xstate.event', { event: { type: 'MOVE' } }));
+      await expect.poll(async () => ((await frame()!.evaluate('window.__received')) as Received[]).map((m) => m.event?.type ?? m.type), { timeout: 15_000 }).toEqual([
+        '@xstate.actor',
+        'MOVE',
+      ]);
+    } finally {
+      node.close();
+      relay.close();
+    }
   });
 });
