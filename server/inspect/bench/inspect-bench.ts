@@ -22,6 +22,8 @@ const ENTRY = 'dist/bench-inspect/main.js';
 const MODES = ['off', 'on, nobody watching', 'on, one viewer of the node'] as const;
 type Mode = (typeof MODES)[number];
 const out = (s: string) => process.stdout.write(`${s}\n`);
+/** CPU is what is measured here: the server benchmark's relay latency target is not this bench's. */
+const NO_LATENCY_LIMIT_MS = 3_600_000;
 
 /** A viewer of the whole node: connects once the relay is up and counts what it is sent. */
 function watch(): { messages: () => number; stop: () => void } {
@@ -43,7 +45,7 @@ function watch(): { messages: () => number; stop: () => void } {
 async function measure(mode: Mode): Promise<{ cpuUs: number; moves: number; viewed: number }> {
   const env = { ...process.env, BENCH_ENTRY: ENTRY, ...(mode === 'off' ? { INSPECT: '0' } : { INSPECT: '1', INSPECT_PORT: String(RELAY_PORT) }) };
   const viewer = mode === 'on, one viewer of the node' ? watch() : null;
-  const args = ['--import', 'tsx', 'loadtest/driver/bench.ts', '--players', String(PLAYERS), '--duration', String(SECONDS), '--warmup', String(WARMUP), '--durable', 'interval', '--no-echo'];
+  const args = ['--import', 'tsx', 'loadtest/driver/bench.ts', '--players', String(PLAYERS), '--duration', String(SECONDS), '--warmup', String(WARMUP), '--durable', 'interval', '--no-echo', '--p99', String(NO_LATENCY_LIMIT_MS)];
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let text = '';
   child.stdout.on('data', (d) => (text += d));
