@@ -9,7 +9,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { ChessGame } from '../../machines/chess';
 import type { CurrentState } from '../../machines/protocol/messages';
 import { TestClient, pairPlayers, type Msg } from './helpers';
@@ -77,6 +77,8 @@ describe('kill -9 while games are played (default journal mode)', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'crash-'));
     const pick = random(20261127);
     let server = await startProcess({ DATA_DIR: dataDir });
+    // a failed expectation must not leave the server running
+    onTestFinished(() => killProcess(server));
     const players: Player[] = [];
     for (let i = 0; i < GAMES; i++) {
       const p = await pairPlayers(server.url, [`W${i}`, `B${i}`]);
@@ -115,6 +117,5 @@ describe('kill -9 while games are played (default journal mode)', () => {
       }
       expect(resumedSeats, `players back in their games after kill ${kill}`).toBeGreaterThan(players.length / 2);
     }
-    await killProcess(server);
   }, 180_000);
 });
