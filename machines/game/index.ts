@@ -15,6 +15,7 @@ export {
   SPEED_NAMES,
   clockOf,
   estimatedSeconds,
+  isRequestable,
   parseTimeControl,
   sameTimeControl,
   speedOf,

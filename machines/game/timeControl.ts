@@ -5,6 +5,7 @@
  */
 import type { TimeControl } from '../protocol/messages';
 import { DEFAULT_CLOCK_MS } from './defaults';
+import { TIME_CONTROL_LIMITS } from '../protocol/constants';
 
 export type { TimeControl };
 
@@ -83,9 +84,16 @@ export function clockOf(tc: TimeControl): { clockMs: number; incrementMs: number
   return { clockMs: tc.initial * 1000, incrementMs: tc.increment * 1000 };
 }
 
-/** The time control a game was created with (its input's or settings' clock and increment, whole seconds). */
+/** The time control a game was created with (its input's or settings' clock and increment, in seconds). */
 export function timeControlOf(clock: { clockMs?: number; incrementMs?: number }): TimeControl {
-  return { initial: Math.round((clock.clockMs ?? DEFAULT_CLOCK_MS) / 1000), increment: Math.round((clock.incrementMs ?? 0) / 1000) };
+  return { initial: (clock.clockMs ?? DEFAULT_CLOCK_MS) / 1000, increment: (clock.incrementMs ?? 0) / 1000 };
+}
+
+/** Whether a player may ask for this time control: lichess's custom-game range, whole seconds (the protocol's TIME_CONTROL_LIMITS). */
+export function isRequestable(tc: TimeControl): boolean {
+  const { initial, increment } = TIME_CONTROL_LIMITS;
+  const within = (v: number, r: { min: number; max: number }) => Number.isInteger(v) && v >= r.min && v <= r.max;
+  return within(tc.initial, initial) && within(tc.increment, increment);
 }
 
 /** Reads a time control as players write it ("5+3", "½+0", "0.5+0", "1.5+1"), or null when it is not one. */

@@ -76,12 +76,16 @@ export const playerRatingSchema = z.object({ rating: z.number(), provisional: z.
 export const gameRatingsSchema = z.object({ white: playerRatingSchema.nullable(), black: playerRatingSchema.nullable() });
 
 /**
- * A time control (additive): the initial time and the Fischer increment, in whole seconds, as
- * lichess's game export gives them (`{ initial: 300, increment: 3 }` is "5+3"). Anything that
- * takes one and is given none plays 10+0 (machines/game/timeControl.ts).
+ * A time control (additive): the initial time and the Fischer increment in seconds, as lichess's
+ * game export gives them (`{ initial: 300, increment: 3 }` is "5+3"). This is a game's own, as
+ * the server runs it (an operator's CLOCK_SECONDS may be any length); anything that takes one and
+ * is given none plays the server's default, 10+0 (machines/game/timeControl.ts).
  */
+export const timeControlSchema = z.strictObject({ initial: z.number().positive(), increment: z.number().min(0) });
+
+/** A time control a player may ask for: lichess's custom-game range, in whole seconds. */
 const { initial: INITIAL, increment: INCREMENT } = TIME_CONTROL_LIMITS;
-export const timeControlSchema = z.strictObject({
+export const timeControlRequestSchema = z.strictObject({
   initial: z
     .number({ error: 'must be a number of seconds' })
     .int({ error: 'must be a whole number of seconds' })
@@ -348,7 +352,7 @@ const displayName = z
 
 export const clientPayloadSchemas = {
   /** additive: `timeControl`, the pool to search in (none: the server's default pool, 10+0) */
-  findGame: z.object({ username: displayName.optional().nullable(), timeControl: timeControlSchema.optional() }).optional().nullable(),
+  findGame: z.object({ username: displayName.optional().nullable(), timeControl: timeControlRequestSchema.optional() }).optional().nullable(),
   /** no payload; one sent anyway (an empty object, null) is ignored */
   cancelMatchmaking: z.object({}).optional().nullable(),
   gameMove: z.object({ gameId: gameIdSchema, move: wireMoveSchema }),

@@ -205,7 +205,7 @@ export class GameManager {
     this.metrics.gamesStarted.inc();
     this.log.info({ gameId: id, white: white.id, black: black.id }, 'game started');
     const gameTimeControl = timeControlOf(input);
-    const timerDuration = gameTimeControl.initial;
+    const timerDuration = Math.round(gameTimeControl.initial);
     let currentState: CurrentState | undefined;
     try {
       currentState = this.opts.startFen ? this.currentState(game) : undefined;
@@ -411,7 +411,7 @@ export class GameManager {
         opponentId: opponent.id,
         opponentName: opponent.name,
         opponentGuest: playsAsGuest(game.log.input, opponent.id),
-        timerDuration: timeControlOf(game.log.input).initial,
+        timerDuration: Math.round(timeControlOf(game.log.input).initial),
         timeControl: timeControlOf(game.log.input),
         currentState: state,
         ...(game.ratings ? { ratings: game.ratings } : {}),

@@ -77,7 +77,7 @@ export class Matchmaking {
 
   /** The pool of a search that names none: the server's clock (CLOCK_SECONDS), no increment; 10+0 by default. */
   get defaultTimeControl(): TimeControl {
-    return { initial: Math.round(this.games.clockMs / 1000), increment: 0 };
+    return { initial: this.games.clockMs / 1000, increment: 0 };
   }
 
   join(session: PlayerSession, name: string, timeControl: TimeControl = this.defaultTimeControl): void {

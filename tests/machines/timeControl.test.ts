@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChessGame } from '../../machines/chess';
 import { POOLS, speedOf, timeControlText, timeControlKey, estimatedSeconds, clockOf, DEFAULT_TIME_CONTROL, type TimeControl } from '../../machines/game';
-import { timeControlSchema } from '../../machines/protocol/schemas';
+import { timeControlRequestSchema as timeControlSchema } from '../../machines/protocol/schemas';
 import { prng } from '../support/prng';
 import { BLACK, WHITE, startGame } from './gameHarness';
 

@@ -3,8 +3,7 @@
  * shell environment with `--include-system-env-vars`). A bad value stops the run in the init
  * phase with a message that names the variable.
  */
-import { parseTimeControl, type TimeControl } from '../../../machines/game/timeControl.ts';
-import { timeControlSchema } from '../../../machines/protocol/schemas.ts';
+import { isRequestable, parseTimeControl, type TimeControl } from '../../../machines/game/timeControl.ts';
 
 function raw(name: string): string | undefined {
   const v = __ENV[name];
@@ -81,7 +80,7 @@ export function envTimeControl(name: string): TimeControl | undefined {
   const v = raw(name);
   if (v === undefined) return undefined;
   const tc = parseTimeControl(v);
-  if (!tc || !timeControlSchema.safeParse(tc).success) {
+  if (!tc || !isRequestable(tc)) {
     throw new Error(`${name} must be a time control from ¼+0 to 180+180, minutes+increment seconds, like 3+2 (got "${v}")`);
   }
   return tc;
