@@ -133,12 +133,16 @@ function announceDevInbox(cfg: AccountsConfig, logger: Logger): void {
   }
 }
 
-function identityFrom(payload: JWTPayload, username?: string): VerifiedIdentity | null {
+/**
+ * Who a verified token names. `username`: the account's username as this server's profiles hold
+ * it (null: none); left out (a hosted project's token) the token's own user metadata says.
+ */
+function identityFrom(payload: JWTPayload, username?: string | null): VerifiedIdentity | null {
   if (typeof payload.sub !== 'string' || payload.role !== 'authenticated') return null;
   const meta = (payload.user_metadata ?? {}) as Record<string, unknown>;
   const out: VerifiedIdentity = { sub: payload.sub };
   if (typeof payload.email === 'string' && payload.email) out.email = payload.email;
-  const name = username ?? (typeof meta.username === 'string' ? meta.username : undefined);
+  const name = username === undefined ? (typeof meta.username === 'string' ? meta.username : undefined) : username;
   if (name) out.username = name;
   return out;
 }
@@ -311,12 +315,13 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger, now: 
         } catch {
           return null;
         }
-        const base = identityFrom(payload);
+        // the username is the profile's: user metadata is the user's own to write, another account's name too
+        const base = identityFrom(payload, null);
         if (!base || typeof payload.session_id !== 'string') return null;
         try {
           if (!(await sessionExists(db, payload.session_id))) return null;
           const [profile] = await db.query<{ username: string | null }>('SELECT username FROM profiles WHERE id = $1', [base.sub]);
-          return profile?.username ? { ...base, username: profile.username } : base;
+          return identityFrom(payload, profile?.username ?? null);
         } catch (err) {
           logger.error({ err }, 'access token lookup failed');
           return null;

@@ -70,6 +70,8 @@ export interface PlayerSession {
   kind: 'guest' | 'account';
   ws: WS | null;
   name?: string;
+  /** an account's username, as its access token's check found it: the name it plays under */
+  username?: string;
   /** live multiplayer game, if any */
   readonly game: LiveGame | null;
   queued: boolean;

@@ -91,12 +91,16 @@ export class SocketAccount {
     const current = this.hub.session(data.playerId);
     if (!current || current.ws !== ws) return;
     const identified = { type: 'identified', playerId: claims.sub, ...(claims.username ? { username: claims.username } : {}) } as const;
-    if (current.id === claims.sub) return this.replies.send(ws, identified);
+    if (current.id === claims.sub) {
+      if (claims.username) current.username = claims.username;
+      return this.replies.send(ws, identified);
+    }
     if (current.queued || this.rounds.heldBy(current)) return this.replies.reject(ws, 'identify_busy', TEXTS.identifyBusy);
     // Leave the guest seat and take the account's (a newer socket takes over an older one).
     this.hub.detach(ws);
     this.hub.forgetIfIdle(current);
     const account = this.bind(ws, claims.sub, 'account');
+    if (claims.username) account.username = claims.username;
     if (claims.username && !account.name) account.name = claims.username;
     this.log.info({ guestId: current.id, playerId: account.id }, 'socket identified as an account');
     const known = this.site.accountBound(ws, data, account);

@@ -40,7 +40,8 @@ export class Lobby {
       this.sink.sendTo(s, { type: 'matchmakingStatus', status: 'idle', message: TEXT.activeGameRefusal, activeGame });
       return;
     }
-    this.matchmaking.join(s, payload?.username || TEXT.anonymousName, payload?.timeControl);
+    // an account with a username plays under it, whatever name the client sends
+    this.matchmaking.join(s, s.username ?? (payload?.username || TEXT.anonymousName), payload?.timeControl);
   }
 
   cancel(s: PlayerSession): void {
