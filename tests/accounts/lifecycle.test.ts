@@ -199,7 +199,7 @@ describe('production-like server', () => {
     );
     const url = `http://127.0.0.1:${port}`;
     expect((await fetch(`${url}/auth/v1/settings`)).headers.get('content-type')).toContain('application/json');
-    expect((await fetch(`${url}/rest/v1/profiles?select=id`)).status).toBe(200);
+    expect((await fetch(`${url}/rest/v1/profiles?select=username`)).status).toBe(200);
     expect((await fetch(`${url}/config.json`)).headers.get('content-type')).toContain('application/json');
     expect(await (await fetch(`${url}/login`)).text()).toBe('index.html');
     const post = await fetch(`${url}/auth/v1/token?grant_type=password`, {
