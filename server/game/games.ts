@@ -38,7 +38,9 @@ import { ENDED_KEEP_MS, ENDED_MAX, EndedGames } from './endedGames';
 import { encodeJson, gameMoveFrame, timerUpdateFrame } from './frames';
 import { NO_RECORDER, type GameRecorder } from './journal';
 import type { DamagedGame } from './journalRecovery';
-import type { GameWatchers } from '../realtime/spectators';
+import type { GameWatchers, LiveGame } from '../round/types';
+
+export type { LiveGame };
 import { sit, stand } from '../round/seats';
 
 /**
@@ -106,32 +108,6 @@ export interface EndedGame {
   state: GameState;
   result: GameResult;
   at: number;
-}
-
-export interface LiveGame {
-  id: string;
-  /** the timing wheel's slot this game waits in, and its neighbours there (owned by WakeWheel) */
-  wakeSlot: number;
-  wakePrev: WheelEntry | null;
-  wakeNext: WheelEntry | null;
-  /** turnStartedAt of the turn whose clock is being reported, and how many reports it had */
-  reportTurn: number;
-  reportsThisTurn: number;
-  white: Seat;
-  black: Seat;
-  /**
-   * The two players' sessions. A session outlives its sockets while its player has a seat
-   * (Hub.forgetIfIdle), and a reconnecting player gets the same session back, so every frame to
-   * a player of the game goes to its session, without a lookup by id.
-   */
-  sessions: { white: PlayerSession; black: PlayerSession };
-  actor: GameActor;
-  /** the game's log so far (what the journal holds of it; compaction rewrites it from here) */
-  log: GameLog;
-  startedAt: number;
-  ended: boolean;
-  /** the players' pool ratings when it started (gameStart shows them), or undefined when both are guests */
-  ratings?: GameRatings;
 }
 
 /** The players' ratings a game shows: a signed-in player's as looked up, none for a guest; left out if neither has one. */

@@ -2,93 +2,12 @@
  * The connection registry: which sockets are open, which player each belongs to, and the
  * player sessions (kept while a disconnected player still has a seat in a game).
  */
-import type { WebSocket, TemplatedApp } from '../uws';
-import type { PlayerRating, ServerMessage } from '../../machines/protocol/messages';
-import type { RateState } from './rateLimit';
-import type { LiveGame } from '../game/games';
+import type { TemplatedApp } from '../uws';
+import type { ServerMessage } from '../../machines/protocol/messages';
 import type { LagPings } from './lagPings';
-import type { VerifiedIdentity as AccessClaims } from '../accounts/verifiedIdentity';
+import type { HeldMessage, PlayerSession, RemoteGame, SocketData, WS } from '../round/types';
 
-export interface SocketData {
-  connId: number;
-  playerId: string;
-  /** the client's address as the per-address limits count it (realtime/admission.ts) */
-  address: string;
-  /** set during upgrade: the identity the client asked to resume, already verified */
-  resumed: boolean;
-  /** set when a bad secret was presented: an error is sent right after connectionAck */
-  identityRejected: boolean;
-  rate: RateState;
-  /** true once the socket is closing (rate limit, replacement, shutdown) */
-  closing: boolean;
-  /** true when a newer socket took this player's seat */
-  replaced: boolean;
-  /** smoothed one-way network lag from ping/pong RTT (ms); undefined until measured */
-  lagMs?: number;
-  /** performance.now() of the last lag ping (LagPings.NEVER before the first) */
-  lastPingAt: number;
-  /** performance.now() of each lag ping not yet answered, oldest first: pongs are timed from these */
-  pingsInFlight: number[];
-  /** the last identifyUser's token (its key) and answer: the same token again is not checked again */
-  identifiedWith: { key: string; claims: AccessClaims | null } | null;
-  /** true while this socket's identifyUser is being checked */
-  identifying: boolean;
-  /** the session this socket was last attached to (it speaks for it while `session.ws` is this socket) */
-  session: PlayerSession | null;
-  /** ended games whose end (gameEnd, then what followed it) this socket was sent unasked: a rejoin of one is not answered twice */
-  endsSent: Set<string> | null;
-  /**
-   * several nodes: the messages that came while the site was still being told of this socket
-   * (its older socket elsewhere closed, its game on another node found), handled in order once it
-   * knows; null once it does (and on one node)
-   */
-  held: HeldMessage[] | null;
-  /**
-   * several nodes: the socket's place in the site's order of sockets (a later socket has a larger
-   * one); undefined while unknown (Redis did not answer), when any newer socket elsewhere closes it
-   */
-  siteOrder?: number;
-  /** several nodes: a request to close this socket for a newer one that came while it was being located (decided once its place is known) */
-  replacedWhileLocating: { by: string; order: number } | null;
-}
-
-export type WS = WebSocket<SocketData>;
-
-/** A message kept until the socket's place on the site is known (a copy: uWS reuses its buffer). */
-export interface HeldMessage {
-  message: ArrayBuffer;
-  isBinary: boolean;
-  arrivedAt: number;
-}
-
-/**
- * A player known to this node. Their game state (the seat in a game here or on another node, and
- * the node of their socket when it is elsewhere) is read-only here: server/round writes it.
- */
-export interface PlayerSession {
-  id: string;
-  kind: 'guest' | 'account';
-  ws: WS | null;
-  name?: string;
-  /** an account's username, as its access token's check found it: the name it plays under */
-  username?: string;
-  /** live multiplayer game, if any */
-  readonly game: LiveGame | null;
-  queued: boolean;
-  /** a signed-in player's pool rating, as looked up when they last searched for a game */
-  rating?: PlayerRating | null;
-  /** several nodes: the other node this player's socket is on (this node owns their game or runs the pool) */
-  readonly node?: string | null;
-  /** several nodes: the live game this player (socket here) plays on another node, and that node */
-  readonly remoteGame?: RemoteGame | null;
-  /** several nodes: the last game this player played on another node (rematch offers go there) */
-  readonly lastRemoteGame?: RemoteGame | null;
-}
-
-export interface RemoteGame {
-  id: string;
-  owner: string;
-}
+export type { HeldMessage, PlayerSession, RemoteGame, SocketData, WS };
 
 /** Delivery of frames to players whose socket is on another node (server/cluster). */
 export interface RemoteDelivery {

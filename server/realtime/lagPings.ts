@@ -15,7 +15,7 @@
  * clocks run: the own move's echo, each clock report); only then does it ping alone.
  */
 import type { MoveLag } from '../../machines/game';
-import type { SocketData, WS } from './hub';
+import type { SocketData, WS } from '../round/types';
 
 /** pings a socket has not answered that are kept to time their pongs (older ones are forgotten) */
 const MAX_PINGS_IN_FLIGHT = 8;

@@ -23,6 +23,9 @@ import type { TemplatedApp } from '../uws';
 import type { GameManager, LiveGame } from '../game/games';
 import type { WS } from './hub';
 import type { WatchLimits } from '../config/server';
+import type { GameWatchers } from '../round/types';
+
+export type { GameWatchers };
 
 export type WatchRefusal = { code: 'unknown_game' | 'watch_limit' | 'watchers_full' | 'not_watching'; message: string };
 
@@ -35,15 +38,6 @@ export const WATCH_TEXT = {
 } as const;
 
 /** How the game manager (and the archive) tell the spectators of a game what happens in it. */
-export interface GameWatchers {
-  /** a frame the game's players got (after its journal commit) */
-  frame(gameId: string, bytes: Uint8Array): void;
-  /** the game ended; its gameEnd frame has gone out */
-  ended(gameId: string): void;
-  /** the archive stored the ended game */
-  archived(gameId: string): void;
-}
-
 /** Several nodes: the games this node's sockets watch that another node plays. */
 export interface GamesElsewhere {
   /** the node that plays a live game when it is another one, or null */

@@ -4,8 +4,7 @@
  * these fields read-only; every change of them is one of the functions below, so what can happen
  * to a player's seat is this list.
  */
-import type { LiveGame } from '../game/games';
-import type { PlayerSession, RemoteGame } from '../realtime/hub';
+import type { LiveGame, PlayerSession, RemoteGame } from './types';
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 const writable = (s: PlayerSession): Writable<PlayerSession> => s;
