@@ -188,12 +188,15 @@ export function createAuthHandler(deps: AuthDeps): Handler {
     }
     const id = randomUUID();
     const { user, isNew } = await writeSignUp(id, address, passwordHash, data);
+    // Whether this sign-up may send is decided as it is answered, not when its mail goes out (at a
+    // random moment after the answer): two sign-ups of one address at once send one mail.
+    const key = email ? `email:${email}` : `phone:${phone}`;
+    const confirmed = !isNew && Boolean(email ? user.email_confirmed_at : user.phone_confirmed_at);
+    // registered but unconfirmed: the confirmation goes again once the interval allows (the password is left alone)
+    const mayMail = !confirmed && (isNew || sendInterval.waitSeconds(key, user.confirmation_sent_at) === 0);
+    if (mayMail) sendInterval.mark(key);
     afterReply.run('sign-up', async () => {
-      if (!isNew) {
-        if (email ? user.email_confirmed_at : user.phone_confirmed_at) return;
-        // Registered but unconfirmed: send the confirmation again (the password is left alone).
-        if (sendInterval.waitSeconds(email ? `email:${email}` : `phone:${phone}`, user.confirmation_sent_at) > 0) return;
-      }
+      if (!mayMail) return;
       if (email) await sendConfirmation(user, redirectTo);
       else await sendSmsCode(user);
     });
