@@ -285,6 +285,8 @@ describe('game screen layout', () => {
     for (const size of sizes) {
       await black.setViewportSize(size);
       await expect.poll(async () => (await playBoxes(black)).viewport.width).toBe(size.width);
+      // the board redraws itself at the new size a frame or two later (a loaded machine: later still)
+      await expect.poll(async () => (await playBoxes(black)).scroll.width).toBeLessThanOrEqual(size.width);
       const b = await playBoxes(black);
       const label = `${size.width}x${size.height}`;
       // wide: the page never scrolls; tall (a phone held upright): the moves, the board tools and

@@ -23,7 +23,7 @@ import { playSound } from '../../app/sounds';
 import { useAnnouncements, useFocusAtStart, useGameSounds, useTurnTitle, useViewedPosition } from './playHooks';
 import { LOW_TIME_ANNOUNCEMENT } from '../../../../machines/client/speech';
 import { matchmakingMachine } from '../../../../machines/client/matchmaking';
-import { DEFAULT_TIME_CONTROL, type TimeControl } from '../../../../machines/game/timeControl';
+import { DEFAULT_TIME_CONTROL, sameTimeControl, type TimeControl } from '../../../../machines/game/timeControl';
 import { AWAY_TEXT, GAME_TEXT, multiplayerGameMachine, type GameEnd } from '../../../../machines/client/multiplayerGame';
 import type { Absence } from '../../../../machines/client/gameMirror';
 import { isPromotionMove } from '../../../../machines/client/engine';
@@ -140,7 +140,9 @@ export default function Multiplayer() {
     setAskingResign(false);
   }, [ctx.gameId]);
 
-  const findMatch = (timeControl: TimeControl = pool) => mm.send({ type: 'FIND', username: myName, timeControl });
+  // the default pool (10+0) is asked for by naming none, so the server's clock for it (CLOCK_SECONDS) holds
+  const findMatch = (timeControl: TimeControl = pool) =>
+    mm.send({ type: 'FIND', username: myName, ...(sameTimeControl(timeControl, DEFAULT_TIME_CONTROL) ? {} : { timeControl }) });
   const pickPool = (timeControl: TimeControl) => {
     setPool(timeControl);
     findMatch(timeControl);
