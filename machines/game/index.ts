@@ -20,6 +20,7 @@ export {
   sameTimeControl,
   speedOf,
   timeControlKey,
+  timeControlName,
   timeControlOf,
   timeControlText,
 } from './timeControl';

@@ -58,15 +58,22 @@ export function speedOf(tc: TimeControl): Speed {
 }
 
 /** The initial time as lichess writes it: whole minutes, ¼ ½ ¾ of one, 1.5, else minutes to two places. */
+/** The fractions of a minute lichess writes as glyphs, by their seconds. */
+const MINUTE_GLYPHS: Record<number, string> = { 15: '¼', 30: '½', 45: '¾' };
+
 function minutesText(initialSeconds: number): string {
   if (initialSeconds % 60 === 0) return String(initialSeconds / 60);
-  const fractions: Record<number, string> = { 15: '¼', 30: '½', 45: '¾', 90: '1.5' };
-  return fractions[initialSeconds] ?? String(Math.round((initialSeconds / 60) * 100) / 100);
+  return MINUTE_GLYPHS[initialSeconds] ?? String(Math.round((initialSeconds / 60) * 100) / 100);
 }
 
 /** "5+3", "½+0": minutes and increment seconds, as lichess shows a time control. */
 export function timeControlText(tc: TimeControl): string {
   return `${minutesText(tc.initial)}+${tc.increment}`;
+}
+
+/** A time control as players name it: "3+2 Blitz". */
+export function timeControlName(tc: TimeControl): string {
+  return `${timeControlText(tc)} ${SPEED_NAMES[speedOf(tc)]}`;
 }
 
 /** A stable key of a time control (pools and lobby lists are keyed by it): "300+3". */
@@ -100,7 +107,7 @@ export function isRequestable(tc: TimeControl): boolean {
 export function parseTimeControl(text: string): TimeControl | null {
   const m = /^\s*(¼|½|¾|\d+(?:\.\d+)?)\s*\+\s*(\d+)\s*$/.exec(text);
   if (!m) return null;
-  const fractions: Record<string, number> = { '¼': 0.25, '½': 0.5, '¾': 0.75 };
-  const initial = Math.round((fractions[m[1]] ?? Number(m[1])) * 60);
+  const glyph = Object.entries(MINUTE_GLYPHS).find(([, g]) => g === m[1]);
+  const initial = glyph ? Number(glyph[0]) : Math.round(Number(m[1]) * 60);
   return { initial, increment: Number(m[2]) };
 }

@@ -51,6 +51,7 @@ export class SiteMatchmaking implements MatchmakingPort {
   }
 
   leave(session: PlayerSession, cancel: boolean): void {
+    this.pools.delete(session.id);
     if (this.runsHere) return this.local.leave(session, cancel);
     if (session.queued) {
       session.queued = false;

@@ -2,7 +2,7 @@
  * The pools of the multiplayer screen, as lichess's quick-pairing grid: one tile per time control
  * ("3+2", and its speed), 10+0 first. Choosing a tile selects its pool and searches in it at once.
  */
-import { POOLS, SPEED_NAMES, sameTimeControl, speedOf, timeControlKey, timeControlText, type TimeControl } from '../../../machines/game/timeControl';
+import { DEFAULT_TIME_CONTROL, POOLS, SPEED_NAMES, sameTimeControl, speedOf, timeControlKey, timeControlName, timeControlText, type TimeControl } from '../../../machines/game/timeControl';
 
 export function PoolGrid({ selected, onPick, disabled }: { selected: TimeControl; onPick: (tc: TimeControl) => void; disabled: boolean }) {
   return (
@@ -27,6 +27,6 @@ export function PoolGrid({ selected, onPick, disabled }: { selected: TimeControl
 
 /** The panel's line for a pool: the spec's sentence for the 10-minute game, the time control and speed for the others. */
 export function poolSentence(tc: TimeControl): string {
-  if (tc.initial === 600 && tc.increment === 0) return 'Play a 10-minute chess game against another player.';
-  return `Play a ${timeControlText(tc)} ${SPEED_NAMES[speedOf(tc)]} game against another player.`;
+  if (sameTimeControl(tc, DEFAULT_TIME_CONTROL)) return 'Play a 10-minute chess game against another player.';
+  return `Play a ${timeControlName(tc)} game against another player.`;
 }

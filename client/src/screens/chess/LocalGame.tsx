@@ -32,7 +32,7 @@ import { reasonLabel } from '../../../../machines/client/outcome';
 import { STORAGE_KEYS } from '../../../../machines/client/storage';
 import { opposite, resultScore } from '../../../../machines/game/display';
 import { gamePgn } from '../../../../machines/game/step';
-import { SPEED_NAMES, speedOf, timeControlText, type TimeControl } from '../../../../machines/game/timeControl';
+import { timeControlName, timeControlText, type TimeControl } from '../../../../machines/game/timeControl';
 import { UNTIMED_PLIES } from '../../../../machines/game/defaults';
 import type { GameResult } from '../../../../machines/game/types';
 import type { Color, PromotionPiece, Winner } from '../../../../machines/protocol/messages';
@@ -127,7 +127,7 @@ export default function LocalGame() {
           <h1>Local Play</h1>
         </div>
         <section className="card panel" aria-label="Game Settings">
-          <p>Two players, one device: a {timeControlText(timeControl)} {SPEED_NAMES[speedOf(timeControl)]} game on one board.</p>
+          <p>Two players, one device: a {timeControlName(timeControl)} game on one board.</p>
           <PoolGrid selected={timeControl} onPick={(tc: TimeControl) => local.send({ type: 'SET_TIME_CONTROL', timeControl: tc })} disabled={false} />
           {autoFlipField}
           <button type="button" className="btn btn-primary" onClick={() => local.send({ type: 'START' })}>Start Game</button>
