@@ -150,22 +150,23 @@ export class GameManager {
     for (const g of this.games.values()) yield g.log;
   }
 
-  get clockMs(): number {
-    return this.opts.clockMs;
+  /** The default pool's time control, a search's or rematch's that names none: the server's clock (CLOCK_SECONDS), no increment; 10+0 by default. */
+  get defaultTimeControl(): TimeControl {
+    return { initial: this.opts.clockMs / 1000, increment: 0 };
   }
 
   colorOf(game: LiveGame, playerId: string): Color | null {
     return game.white.id === playerId ? 'white' : game.black.id === playerId ? 'black' : null;
   }
 
-  /** Starts a game on `timeControl`'s clock; without one, on the server's (CLOCK_SECONDS, no increment). */
-  start(white: PlayerSession, black: PlayerSession, timeControl?: TimeControl): LiveGame | null {
+  /** Starts a game on `timeControl`'s clock; without one, on the default pool's. */
+  start(white: PlayerSession, black: PlayerSession, timeControl: TimeControl = this.defaultTimeControl): LiveGame | null {
     const id = 'game_' + randomBytes(9).toString('base64url');
     const input: GameInput = {
       gameId: id,
       white: { id: white.id, name: white.name ?? white.id },
       black: { id: black.id, name: black.name ?? black.id },
-      ...(timeControl ? clockOf(timeControl) : { clockMs: this.opts.clockMs }),
+      ...clockOf(timeControl),
       firstMoveDeadlineMs: this.opts.firstMoveMs,
       graceMs: this.opts.graceMs,
       lag: this.opts.lag,

@@ -75,12 +75,7 @@ export class Matchmaking {
     return this.queued;
   }
 
-  /** The pool of a search that names none: the server's clock (CLOCK_SECONDS), no increment; 10+0 by default. */
-  get defaultTimeControl(): TimeControl {
-    return { initial: this.games.clockMs / 1000, increment: 0 };
-  }
-
-  join(session: PlayerSession, name: string, timeControl: TimeControl = this.defaultTimeControl): void {
+  join(session: PlayerSession, name: string, timeControl: TimeControl = this.games.defaultTimeControl): void {
     session.name = name;
     if (session.queued || this.joining.has(session.id)) {
       // Already searching: answer again, change nothing.

@@ -18,7 +18,7 @@
  * the game's topic here.
  */
 import { TEXT, type CurrentState, type ServerMessage, type WatchStartMsg } from '../../machines/protocol/messages';
-import { playsAsGuest, type Seat } from '../../machines/game';
+import { playsAsGuest, timeControlOf, type Seat } from '../../machines/game';
 import type { TemplatedApp } from '../uws';
 import type { GameManager, LiveGame } from '../game/games';
 import type { WS } from './hub';
@@ -73,7 +73,7 @@ export function watchStart(game: LiveGame, games: GameManager): WatchStartMsg {
     gameId: game.id,
     white: { name: shownName(game.white), guest: playsAsGuest(game.log.input, game.white.id) },
     black: { name: shownName(game.black), guest: playsAsGuest(game.log.input, game.black.id) },
-    timerDuration: Math.round((game.log.input.clockMs ?? games.clockMs) / 1000),
+    timerDuration: Math.round(timeControlOf(game.log.input).initial),
     currentState: watchState(games.currentState(game)),
     ...(game.ratings ? { ratings: game.ratings } : {}),
   };
