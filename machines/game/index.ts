@@ -29,6 +29,7 @@ export { formatClock, timerSeconds, toTimers, REASON_LABELS, reasonLabel, outcom
 export type { Outcome } from './display';
 export { REJECTION } from './reasons';
 export { playsAsGuest } from './settings';
+export { takebacksByDefault, takebackRefusal } from './takeback';
 export * as GAME_DEFAULTS from './defaults';
 export { GAME_LOG_VERSION } from './types';
 export type {

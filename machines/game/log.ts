@@ -49,11 +49,14 @@ export function replay(log: GameLog): GameState {
   return fold(log);
 }
 
-/** Both clocks right after each move (index 0 = after ply 1), as the players were told them. */
+/** Both clocks right after each move of the game (index 0 = after ply 1), as the players were told them; a takeback drops its moves' entries. */
 export function clockHistory(log: GameLog): ClocksMs[] {
   const history: ClocksMs[] = [];
   fold(log, (_entry, { events }) => {
-    for (const e of events) if (e.type === 'moved') history.push(e.clocks);
+    for (const e of events) {
+      if (e.type === 'moved') history.push(e.clocks);
+      else if (e.type === 'takenBack') history.length = e.seq;
+    }
   });
   return history;
 }

@@ -12,4 +12,9 @@ export const REJECTION = {
   drawAlreadyOffered: 'Your draw offer is still pending',
   drawTooOften: 'You can offer a draw again after 20 plies',
   noDrawOffer: 'There is no draw offer to answer',
+  takebacksOff: 'Takebacks are off in this game',
+  takebackTooEarly: 'A takeback can be proposed once both sides have moved',
+  takebackAlreadyProposed: 'Your takeback proposal is still pending',
+  takebackTooOften: 'You can propose a takeback again after the next move',
+  noTakebackOffer: 'There is no takeback proposal to answer',
 } as const;

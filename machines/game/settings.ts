@@ -27,6 +27,12 @@ function positiveCount(name: string, value: number | undefined, fallback: number
   return value;
 }
 
+function flag(name: string, value: boolean | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new TypeError(`game input: ${name} must be true or false, got ${String(value)}`);
+  return value;
+}
+
 function seatId(name: string, seat: unknown): string {
   const id = (seat as { id?: unknown } | null)?.id;
   if (typeof id !== 'string' || id === '') throw new TypeError(`game input: ${name}.id must be a non-empty string`);
@@ -75,6 +81,7 @@ export function resolveSettings(input: GameInput): GameSettings {
     maxFlagGraceMs: MAX_FLAG_GRACE_MS,
     maxPlies: positiveCount('maxPlies', input.maxPlies, MAX_PLIES),
     drawOfferIntervalPlies: DRAW_OFFER_INTERVAL_PLIES,
+    takebacks: flag('takebacks', input.takebacks, false),
   };
 }
 

@@ -12,6 +12,8 @@ import { opposite, pgnResultTag } from './display';
 import { graceLeftMs, syncGrace } from './presence';
 import { REJECTION } from './reasons';
 import { resolveSettings } from './settings';
+import { colorOf, rejected, unchanged } from './replies';
+import { acceptTakeback, declineTakeback, proposeTakeback, turnClocksAfterMove } from './takeback';
 import type { Color, GameCommand, GameEmitted, GameInput, GameResult, GameState, StepResult, WireMove } from './types';
 
 /** The state of a new game; throws a TypeError naming the first bad field of `input`. */
@@ -33,6 +35,9 @@ export function createGame(input: GameInput): GameState {
     lagBank: { white: settings.lag.initialBankMs, black: settings.lag.initialBankMs },
     drawOffer: null,
     lastDrawOfferPly: { white: null, black: null },
+    takebackOffer: null,
+    lastTakebackPly: { white: null, black: null },
+    turnClocks: [],
     away: { white: false, black: false },
     graceUsed: { white: 0, black: 0 },
     graceCount: null,
@@ -41,11 +46,6 @@ export function createGame(input: GameInput): GameState {
 }
 
 const NOTHING: readonly GameEmitted[] = Object.freeze([]);
-
-/** The state unchanged and no event. */
-function unchanged(state: GameState): StepResult {
-  return { state, events: NOTHING };
-}
 
 /**
  * What `command`, arriving at `now`, does to the game in `state`. `now` is in the time base of
@@ -65,6 +65,12 @@ export function step(state: GameState, command: GameCommand, now: number): StepR
       return acceptDraw(state, command.playerId, now);
     case 'DECLINE_DRAW':
       return declineDraw(state, command.playerId);
+    case 'PROPOSE_TAKEBACK':
+      return proposeTakeback(state, command.playerId, now);
+    case 'ACCEPT_TAKEBACK':
+      return acceptTakeback(state, command.playerId, now);
+    case 'DECLINE_TAKEBACK':
+      return declineTakeback(state, command.playerId);
     case 'PLAYER_DISCONNECTED':
       return disconnected(state, command.playerId, now);
     case 'PLAYER_RECONNECTED':
@@ -78,16 +84,6 @@ export function step(state: GameState, command: GameCommand, now: number): StepR
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-function colorOf(state: GameState, playerId: unknown): Color | null {
-  if (playerId === state.white.id) return 'white';
-  if (playerId === state.black.id) return 'black';
-  return null;
-}
-
-function rejected(state: GameState, playerId: string, reason: string, command: GameCommand['type']): StepResult {
-  return { state, events: [{ type: 'rejected', playerId, reason, command }] };
-}
 
 /** `loser` lost (on time or by leaving): the other side wins if it could still mate, else a draw. */
 function lossUnlessNoMatingMaterial(state: GameState, loser: Color, reason: 'timeout' | 'disconnection'): GameResult {
@@ -189,6 +185,8 @@ function move(state: GameState, command: Extract<GameCommand, { type: 'MOVE' }>,
   if (!result && timed) clocks = withIncrement(clocks, mover, state.settings.incrementMs);
   // lichess: a pending offer lapses when its receiver moves instead of answering.
   const offerLapsed = state.drawOffer === opposite(mover);
+  // Any move ends a pending takeback proposal (the position it was made in is gone).
+  const takebackLapsed = state.takebackOffer;
   const nextTurn: Color = played.turn;
   // Every field written out, in the order createGame writes them: one object shape for every
   // state (a spread of states of mixed shapes takes V8's slow path on each move).
@@ -207,6 +205,9 @@ function move(state: GameState, command: Extract<GameCommand, { type: 'MOVE' }>,
     lagBank,
     drawOffer: offerLapsed ? null : state.drawOffer,
     lastDrawOfferPly: state.lastDrawOfferPly,
+    takebackOffer: null,
+    lastTakebackPly: state.lastTakebackPly,
+    turnClocks: turnClocksAfterMove(state),
     away: state.away,
     graceUsed: state.graceUsed,
     graceCount: state.graceCount,
@@ -221,6 +222,7 @@ function move(state: GameState, command: Extract<GameCommand, { type: 'MOVE' }>,
     { type: 'moved', move: played.move, san: played.san, fen: played.fen, nextTurn, clocks, seq: moves.length, uci: played.uci, by: mover },
   ];
   if (offerLapsed) events.push({ type: 'drawDeclined', by: mover, implicit: true });
+  if (takebackLapsed !== null) events.push({ type: 'takebackDeclined', by: mover, implicit: true });
 
   return result ? finish(next, result, now, events) : { state: next, events };
 }

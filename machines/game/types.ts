@@ -50,6 +50,11 @@ export interface GameInput {
   maxPlies?: number;
   /** The players' pool ratings as the game started, for the host to show (the step ignores them). */
   ratings?: GameRatings;
+  /**
+   * Whether a player may propose a takeback (takeback.ts); default false. The host decides per
+   * game: on for a casual game, off for one that may be rated (`takebacksByDefault`).
+   */
+  takebacks?: boolean;
 }
 
 export interface GameSettings {
@@ -61,6 +66,7 @@ export interface GameSettings {
   maxFlagGraceMs: number;
   maxPlies: number;
   drawOfferIntervalPlies: number;
+  takebacks: boolean;
 }
 
 export interface GameResult {
@@ -102,6 +108,15 @@ export interface GameState {
   drawOffer: Color | null;
   /** Ply count at each side's last draw offer (for the once-per-20-plies limit). */
   lastDrawOfferPly: { white: number | null; black: number | null };
+  /** The side whose takeback proposal is pending, if any. */
+  takebackOffer: Color | null;
+  /** Ply count at each side's last takeback proposal (one proposal per position). */
+  lastTakebackPly: { white: number | null; black: number | null };
+  /**
+   * When takebacks are on: both clocks as each played move's turn began (entry i: before ply
+   * i + 1, the mover's as of that turn's start), so a takeback restores them; empty otherwise.
+   */
+  turnClocks: ClocksMs[];
   /** Players the host reported as disconnected. */
   away: { white: boolean; black: boolean };
   /** Grace already used by each side in its current absence. */
@@ -130,6 +145,10 @@ export type GameCommand =
   | { type: 'OFFER_DRAW'; playerId: string }
   | { type: 'ACCEPT_DRAW'; playerId: string }
   | { type: 'DECLINE_DRAW'; playerId: string }
+  | { type: 'PROPOSE_TAKEBACK'; playerId: string }
+  | { type: 'ACCEPT_TAKEBACK'; playerId: string }
+  /** The receiver declines, or the proposer withdraws, a pending takeback proposal. */
+  | { type: 'DECLINE_TAKEBACK'; playerId: string }
   | { type: 'PLAYER_DISCONNECTED'; playerId: string }
   | { type: 'PLAYER_RECONNECTED'; playerId: string }
   /** Check the deadlines (the host sends it at or after `wakeAt(state)`). */
@@ -169,6 +188,25 @@ export type GameEmitted =
       by: Color;
       /** true when the offer lapsed because its receiver moved instead of answering */
       implicit?: boolean;
+    }
+  | { type: 'takebackProposed'; by: Color }
+  | {
+      type: 'takebackDeclined';
+      /** the side that declined (the receiver), withdrew (the proposer), or moved instead of answering */
+      by: Color;
+      implicit?: boolean;
+    }
+  | {
+      type: 'takenBack';
+      /** plies undone: 1 when the proposer moved last, 2 when the proposer was to move */
+      plies: 1 | 2;
+      /** the proposer */
+      by: Color;
+      /** the position, side to move, clocks and ply count after the takeback */
+      fen: string;
+      turn: Color;
+      clocks: ClocksMs;
+      seq: number;
     }
   | { type: 'opponentDisconnected'; color: Color; graceMs: number }
   | { type: 'opponentReconnected'; color: Color }

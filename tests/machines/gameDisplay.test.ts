@@ -48,6 +48,7 @@ describe('game input checks', () => {
       maxFlagGraceMs: 2_000,
       maxPlies: 600,
       drawOfferIntervalPlies: 20,
+      takebacks: false,
     });
   });
 
@@ -60,5 +61,6 @@ describe('game input checks', () => {
     expect(() => resolveSettings({ ...base, lag: { perMoveCapMs: Number.NaN } })).toThrow(/lag.perMoveCapMs/);
     expect(() => resolveSettings({ ...base, maxPlies: 0 })).toThrow(/maxPlies/);
     expect(() => resolveSettings({ ...base, startedAt: Number.POSITIVE_INFINITY })).toThrow(/startedAt/);
+    expect(() => resolveSettings(JSON.parse(JSON.stringify({ ...base, takebacks: 'yes' })))).toThrow(/takebacks must be true or false/);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Replay is exact: 2,000 seeded random games, half of them with an increment (moves good and bad, draw offers, disconnections,
+ * Replay is exact: 2,000 seeded random games, half of them with an increment and half with takebacks (moves good and bad, draw offers, takebacks, disconnections,
  * resignations, time running out, first-move deadlines missed) through the live game actor. After
  * every command the state the log's entries lead to (folded with the pure step from a JSON copy
  * of the log, as a restarted server would read it) is the actor's state, byte for byte; at the
@@ -15,7 +15,9 @@ import {
   rejoinState,
   replay,
   step,
+  type ClocksMs,
   type GameCommand,
+  type GameEmitted,
   type GameInput,
   type GameLog,
   type GameState,
@@ -56,6 +58,7 @@ function randomInput(rnd: () => number, n: number): Partial<GameInput> {
     ...(startFen ? { startFen } : {}),
     // half the games have a Fischer increment (0 to 3 s)
     ...(rnd() < 0.5 ? { incrementMs: Math.floor(rnd() * 4) * 1_000 } : {}),
+    ...(rnd() < 0.5 ? { takebacks: true } : {}),
   };
 }
 
@@ -79,6 +82,7 @@ describe('game replay', () => {
     const players = [WHITE.id, BLACK.id, 'player_x'];
     const reasons = new Map<string, number>();
     let commands = 0;
+    let takenBack = 0;
 
     for (let n = 0; n < GAMES; n++) {
       const g = startGame(randomInput(rnd, n));
@@ -106,8 +110,12 @@ describe('game replay', () => {
           const uci = rnd() < 0.85 && legal.length ? pick(legal) : pick(['e2e4', 'a1a8', 'zz99', 'e7e8q', 'h2h1n']);
           const who = rnd() < 0.9 ? mover : pick(players);
           g.move(who, uci, Math.floor(rnd() * 3_000) - 500);
-        } else if (r < 0.62) {
+        } else if (r < 0.57) {
           g.send({ type: pick(['OFFER_DRAW', 'ACCEPT_DRAW', 'DECLINE_DRAW'] as const), playerId: pick(players) });
+        } else if (r < 0.62) {
+          g.send({ type: pick(['PROPOSE_TAKEBACK', 'DECLINE_TAKEBACK'] as const), playerId: pick(players) });
+          if (rnd() < 0.1) g.advance(Math.floor(rnd() * 2_500));
+          if (rnd() < 0.7) g.send({ type: pick(['ACCEPT_TAKEBACK', 'PROPOSE_TAKEBACK'] as const), playerId: pick(players) });
         } else if (r < 0.72) {
           g.send({ type: pick(['PLAYER_DISCONNECTED', 'PLAYER_RECONNECTED'] as const), playerId: pick(players) });
         } else if (r < 0.735) {
@@ -134,16 +142,28 @@ describe('game replay', () => {
       const ended = g.ofType('ended');
       expect(ended).toHaveLength(1);
       reasons.set(ended[0].reason, (reasons.get(ended[0].reason) ?? 0) + 1);
-      const moved = g.ofType('moved');
-      expect(moved.map((m) => m.seq)).toEqual(moved.map((_, i) => i + 1));
+      // the clocks after each move of the game as the players were told them: a takeback drops its moves'
+      const told: GameEmitted[] = g.events.filter((e) => e.type === 'moved' || e.type === 'takenBack');
+      const history: ClocksMs[] = [];
+      for (const e of told) {
+        if (e.type === 'moved') {
+          expect(e.seq).toBe(history.length + 1);
+          history.push(e.clocks);
+        } else if (e.type === 'takenBack') {
+          expect(e.seq).toBe(history.length - e.plies);
+          history.length = e.seq;
+          takenBack++;
+        }
+      }
 
       const stored: GameLog = JSON.parse(JSON.stringify(g.log));
       expect(JSON.stringify(replay(stored))).toBe(JSON.stringify(g.state()));
       expect(logPgn(stored)).toBe(ended[0].pgn);
-      expect(clockHistory(stored)).toEqual(moved.map((m) => m.clocks));
+      expect(clockHistory(stored)).toEqual(history);
     }
 
     expect(commands).toBeGreaterThan(GAMES * 20);
+    expect(takenBack).toBeGreaterThan(GAMES / 40);
     // every ending (a fivefold repetition cannot happen: the third occurrence already ends the game)
     expect([...reasons.keys()].sort()).toEqual(
       [
