@@ -29,6 +29,7 @@ const UNIT_FOLDERS = ['tests/chess/', 'tests/client/', 'tests/machines/', 'tests
 /** Unit tests in folders that hold integration tests too. */
 const UNIT_FILES = new Set([
   'tests/archive/ratingRules.test.ts',
+  'tests/loadtest/clock-watch.test.ts',
   'tests/loadtest/k6-node-vu.test.ts',
   'tests/ai/machine.test.ts',
   'tests/server/clientAddress.test.ts',

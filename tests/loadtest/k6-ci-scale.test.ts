@@ -74,6 +74,49 @@ describe('k6 scenarios at CI scale', () => {
     );
   }, 150_000);
 
+  it('bullet 1+0, 1,000 players: the clock charges what players think, flags fall on time', async () => {
+    const players = 1000;
+    const t0 = Date.now();
+    const run = await runScenario(
+      'bullet',
+      {
+        BASE_URL: server.url,
+        VUS: String(players),
+        THINK_MIN_MS: '200',
+        THINK_MAX_MS: '1200',
+        MAX_PLIES: '40',
+        FLAG_SHARE: '0.1',
+        FLAG_AT_PLY: '10',
+        CLOCK_TOLERANCE_MS: String(P99_RELAY_MS),
+        P95_RELAY_MS: String(P95_RELAY_MS),
+        P99_RELAY_MS: String(P99_RELAY_MS),
+        P95_PAIRING_MS: '3000',
+        P99_PAIRING_MS: '6000',
+        P95_CONNECT_MS: '3000',
+        P99_TIMER_LAG_MS: String(P99_RELAY_MS),
+      },
+      players,
+      { staggerMs: 2, timeoutMs: 180_000 },
+    );
+    const seconds = (Date.now() - t0) / 1000;
+    expect(run.failed, JSON.stringify(run.failed)).toEqual([]);
+    expect(run.thresholds.filter((t) => t.value === null)).toEqual([]);
+    expect(run.count('games_finished')).toBe(players);
+    expect(run.count('games_unfinished')).toBe(0);
+    expect(run.count('moves_rejected')).toBe(0);
+    expect(run.count('clock_faults')).toBe(0);
+    // the flaggers' games (and any player too slow for the clock) end on time, decided by the server
+    const flags = run.count('games_finished', { reason: 'timeout' });
+    expect(flags).toBeGreaterThan(players * 0.05);
+    const drift = run.samples('clock_drift').sort((a, b) => a - b);
+    expect(drift.length).toBeGreaterThan(players * 5);
+    const at = (q: number) => drift[Math.floor(drift.length * q)];
+    process.stderr.write(
+      `bullet 1+0: ${players} players, ${run.count('moves_played')} moves, ${flags} flags in ${seconds.toFixed(1)} s; ` +
+        `clock charged minus thought p1 ${at(0.01)} ms, p50 ${at(0.5)} ms, p99 ${at(0.99)} ms\n`,
+    );
+  }, 200_000);
+
   it('AI games, 10 players at once: every game ends, every AI reply arrives', async () => {
     const players = 10;
     const run = await runScenario(

@@ -19,7 +19,7 @@ describe('k6 virtual user initialisation (proxy: node --jitless)', () => {
     const r = await measured();
     process.stderr.write(`${formatInitCost(r)}\n`);
     expect(Object.keys(r.bundles)).toEqual(
-      expect.arrayContaining(['steady-play', 'lobby-storm', 'reconnect-storm', 'ai-games', 'launch-rehearsal', 'chess core']),
+      expect.arrayContaining(['steady-play', 'lobby-storm', 'reconnect-storm', 'ai-games', 'bullet', 'launch-rehearsal', 'chess core']),
     );
     for (const [name, cost] of Object.entries(r.bundles)) {
       expect(cost.ms, `${name}: CPU per VU (budget ${r.budget.ms.toFixed(2)} ms)`).toBeLessThanOrEqual(r.budget.ms);

@@ -3,6 +3,7 @@
  * shell environment with `--include-system-env-vars`). A bad value stops the run in the init
  * phase with a message that names the variable.
  */
+import type { Options } from 'k6/options';
 import { isRequestable, parseTimeControl, type TimeControl } from '../../../machines/game/timeControl.ts';
 
 function raw(name: string): string | undefined {
@@ -110,6 +111,31 @@ export function paceSettings(defaults: { thinkMinMs: number; thinkMaxMs: number;
   const gameTimeoutMs = envInt('GAME_TIMEOUT_MS', maxPlies * thinkMaxMs + 60_000, 1_000, 24 * 3_600_000);
   const timeControl = envTimeControl('POOL');
   return { thinkMinMs, thinkMaxMs, maxPlies, pairingTimeoutMs, gameTimeoutMs, ...(timeControl ? { timeControl } : {}) };
+}
+
+/**
+ * The k6 scenario of players who ramp up to `target` over RAMP, stay DURATION, then ramp down,
+ * each allowed `gameTimeoutMs` to finish the game in hand (never cut off mid-game).
+ */
+export function playersAtPlateau(
+  target: number,
+  gameTimeoutMs: number,
+  defaults: { ramp: string; duration: string },
+  exec?: string,
+): NonNullable<Options['scenarios']>[string] {
+  const stop = msToDuration(gameTimeoutMs);
+  return {
+    executor: 'ramping-vus',
+    ...(exec ? { exec } : {}),
+    startVUs: 0,
+    stages: [
+      { duration: envDuration('RAMP', defaults.ramp), target },
+      { duration: envDuration('DURATION', defaults.duration), target },
+      { duration: '10s', target: 0 },
+    ],
+    gracefulRampDown: stop,
+    gracefulStop: stop,
+  };
 }
 
 /** k6 duration text for a number of milliseconds, rounded up to whole seconds. */

@@ -17,6 +17,11 @@ export const moveRelayLatency = new Trend('move_relay_latency', true);
 export const aiReplyTime = new Trend('ai_reply_time', true);
 /** ms from opening the new socket after a drop to having the game back (gameStart with state). */
 export const rejoinTime = new Trend('rejoin_time', true);
+/**
+ * ms the server charged one of our timed moves beyond what we thought (negative: the lag credit it
+ * gave): lib/clock-watch.ts.
+ */
+export const clockDrift = new Trend('clock_drift', true);
 /** ms a player's timer fired after it was due: the load generator's delay (lib/timers.ts). */
 export const vuTimerLag = new Trend('vu_timer_lag', true);
 
@@ -46,6 +51,12 @@ export const pairingTimeouts = new Counter('pairing_timeouts');
 /** Deliberate drops (reconnect storm) and how many came back into their game. */
 export const reconnects = new Counter('reconnects');
 export const rejoinFailures = new Counter('rejoin_failures');
+/**
+ * The server's clock against our watch (lib/clock-watch.ts), tagged `kind`: overcredited (more
+ * lag credit than the per-move cap), overcharged (more than the think time and the network),
+ * early_flag, late_flag. Must stay 0.
+ */
+export const clockFaults = new Counter('clock_faults');
 
 const COUNTERS = [
   movesRejected,
@@ -60,6 +71,7 @@ const COUNTERS = [
   pairingTimeouts,
   reconnects,
   rejoinFailures,
+  clockFaults,
 ];
 
 /**

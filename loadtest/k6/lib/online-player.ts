@@ -8,14 +8,17 @@
  * until the socket is closed and no timer is pending, which finish() guarantees.
  */
 import { check } from 'k6';
-import type { Color, GameStartMsg, ServerMessage } from '../../../machines/protocol/messages.ts';
+import type { Color, GameMoveMsg, GameStartMsg, ServerMessage } from '../../../machines/protocol/messages.ts';
 import { ChessGame, gameFromState, positionKey, randomLegalMove, wireToUci } from './chess.ts';
 import type { PaceSettings } from './config.ts';
 import { randomBetween } from './config.ts';
 import { Connection, logProblem } from './connection.ts';
 import { Timers } from './timers.ts';
 import type { Identity } from './connection.ts';
+import { ClockWatch, type ClockFault } from './clock-watch.ts';
 import {
+  clockDrift,
+  clockFaults,
   gamesFinished,
   gamesStarted,
   gamesUnfinished,
@@ -47,6 +50,13 @@ export interface OnlinePlan extends PaceSettings {
   drop?: { atPly?: number; atTime?: number; offlineMs: number };
   /** How long to wait for the game back after reconnecting. */
   rejoinTimeoutMs?: number;
+  /**
+   * Audit the server's clock with our own watch (lib/clock-watch.ts): every timed move's charge
+   * and every flag, within `toleranceMs` of slack for the network and the generator.
+   */
+  clockAudit?: { toleranceMs: number };
+  /** From this ply on, stop moving and wait for the server to flag us (bullet). */
+  flagAtPly?: number;
 }
 
 type Phase = 'connecting' | 'queued' | 'playing' | 'offline' | 'rejoining' | 'done';
@@ -74,6 +84,7 @@ class OnlinePlayer {
   private resignSent = false;
   /** Our last move, sent and applied locally, until the server's broadcast of it arrives. */
   private pending: { uci: string; sentAt: number } | null = null;
+  private clockWatch: ClockWatch | null = null;
   private readonly timers = new Timers();
 
   constructor(private readonly plan: OnlinePlan) {}
@@ -113,7 +124,7 @@ class OnlinePlayer {
       case 'gameStart':
         return this.onGameStart(msg);
       case 'gameMove':
-        return this.onGameMove(msg.gameId, wireToUci(msg.move), msg.nextTurn, msg.fen);
+        return this.onGameMove(msg);
       case 'moveRejected':
         return this.onMoveRejected(msg.message, msg.fen);
       case 'gameEnd':
@@ -121,6 +132,7 @@ class OnlinePlayer {
         if (msg.gameId !== this.gameId) return this.violation(`gameEnd for ${msg.gameId}, playing ${this.gameId}`);
         check(msg, { 'gameEnd has a winner': (m) => m.winner === 'white' || m.winner === 'black' || m.winner === 'draw' });
         gamesFinished.add(1, { reason: String(msg.reason) });
+        if (msg.reason === 'timeout' && msg.winner !== this.color) this.clockFault(this.clockWatch?.flagFell(Date.now()) ?? null);
         return this.finish();
       case 'drawOffer':
         // Random players decline, so games run to a decisive end or the ply cap.
@@ -178,6 +190,8 @@ class OnlinePlayer {
       this.gameId = msg.gameId;
       this.color = msg.color;
       this.game = new ChessGame();
+      const audit = this.plan.clockAudit;
+      if (audit) this.clockWatch = new ClockWatch(msg.color, (msg.timeControl?.increment ?? 0) * 1000, audit.toleranceMs);
       if (msg.currentState) this.restore(msg);
       this.phase = 'playing';
       this.timers.later('game', this.plan.gameTimeoutMs, () => {
@@ -220,13 +234,17 @@ class OnlinePlayer {
     if (state.turn !== game.turn()) this.violation(`snapshot turn ${state.turn} but position says ${game.turn()}`);
   }
 
-  private onGameMove(gameId: string, uci: string, nextTurn: Color, fen: string | undefined): void {
+  private onGameMove(msg: GameMoveMsg): void {
+    const { gameId, nextTurn, fen } = msg;
+    const uci = wireToUci(msg.move);
     if (this.phase !== 'playing') return; // while rejoining, the snapshot covers it
     if (gameId !== this.gameId) return this.violation(`gameMove for ${gameId}, playing ${this.gameId}`);
+    const now = Date.now();
     if (this.pending && this.pending.uci === uci) {
       // The server's broadcast of our own move: it is already on our board.
-      moveRelayLatency.add(Date.now() - this.pending.sentAt);
+      moveRelayLatency.add(now - this.pending.sentAt);
       this.pending = null;
+      this.auditCharge(msg, now);
     } else {
       this.pending = null;
       if (!this.game.play(uci)) {
@@ -239,7 +257,22 @@ class OnlinePlayer {
       this.game = new ChessGame(fen);
     }
     if (nextTurn !== this.game.turn()) this.violation(`nextTurn ${nextTurn} after ${uci}, our copy says ${this.game.turn()}`);
+    if (nextTurn === this.color) this.clockWatch?.turnBegan(msg.clocks, now);
     this.scheduleMove();
+  }
+
+  private auditCharge(msg: GameMoveMsg, at: number): void {
+    const charged = this.clockWatch?.moveCharged(msg.clocks, at);
+    if (!charged) return;
+    clockDrift.add(charged.chargedMs - charged.thinkMs);
+    if (charged.fault) {
+      this.clockFault(charged.fault);
+      logProblem(`clock ${charged.fault}: thought ${charged.thinkMs} ms, charged ${charged.chargedMs} ms, relay ${charged.relayMs} ms`);
+    }
+  }
+
+  private clockFault(fault: ClockFault | null): void {
+    if (fault) clockFaults.add(1, { kind: fault });
   }
 
   private onMoveRejected(message: string, fen: string | undefined): void {
@@ -266,8 +299,26 @@ class OnlinePlayer {
   private scheduleMove(): void {
     if (this.phase !== 'playing' || this.resignSent || this.game.turn() !== this.color) return;
     if (this.dropDue()) return this.dropAndReturn(this.plan.drop!.offlineMs);
+    if (this.waitingForFlag()) return;
     if (this.timers.has('move')) return;
     this.timers.later('move', randomBetween(this.plan.thinkMinMs, this.plan.thinkMaxMs), () => this.move());
+  }
+
+  /**
+   * Bullet: from `flagAtPly` on we do not move. The server must flag us once our clock and its
+   * flag grace have run out; if it has not by then (and a little network), that is a late flag.
+   */
+  private waitingForFlag(): boolean {
+    if (this.plan.flagAtPly === undefined || this.game.plies() < this.plan.flagAtPly) return false;
+    if (!this.timers.has('flag')) {
+      const dueIn = this.clockWatch?.flagDueIn(Date.now()) ?? this.plan.gameTimeoutMs;
+      this.timers.later('flag', dueIn, () => {
+        this.clockFault('late_flag');
+        logProblem(`no flag ${dueIn} ms into a turn we did not play`);
+        this.resign();
+      });
+    }
+    return true;
   }
 
   private dropDue(): boolean {
@@ -290,8 +341,10 @@ class OnlinePlayer {
       });
       return;
     }
+    const ply = this.game.plies();
     this.game.play(choice.uci);
     this.pending = { uci: choice.uci, sentAt: Date.now() };
+    this.clockWatch?.moveSent(this.pending.sentAt, ply);
     if (this.conn.send({ type: 'gameMove', payload: { gameId: this.gameId, move: choice.wire } })) movesPlayed.add(1);
   }
 

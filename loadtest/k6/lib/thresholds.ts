@@ -76,3 +76,8 @@ export function aiThresholds(): Thresholds {
     ai_reply_time: [`p(95)<${envInt('P95_AI_REPLY_MS', 8000, 1, 600_000)}`],
   };
 }
+
+/** The server's clock audited from the players' side (lib/clock-watch.ts). */
+export function clockThresholds(): Thresholds {
+  return { clock_faults: ['count==0'] };
+}

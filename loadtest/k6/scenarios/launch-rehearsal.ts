@@ -10,7 +10,7 @@
  * A count of 0 leaves that kind of traffic out.
  */
 import type { Options, Scenario } from 'k6/options';
-import { envDuration, envFloat, envInt, msToDuration, paceSettings, randomBetween } from '../lib/config.ts';
+import { envDuration, envFloat, envInt, paceSettings, playersAtPlateau, randomBetween } from '../lib/config.ts';
 import { playAiGame } from '../lib/ai-player.ts';
 import { playerName } from '../lib/names.ts';
 import { playOnlineGame } from '../lib/online-player.ts';
@@ -35,21 +35,9 @@ const RAMP = envDuration('RAMP', '30s');
 const DURATION = envDuration('DURATION', '3m');
 const pace = paceSettings({ thinkMinMs: 1_000, thinkMaxMs: 3_000, maxPlies: 60 });
 const gameTimeoutMs = pace.gameTimeoutMs + OFFLINE_MAX_MS + (pace.maxPlies / 2) * 5_000;
-const stop = msToDuration(gameTimeoutMs);
 
 function players(target: number, exec: string): Scenario {
-  return {
-    executor: 'ramping-vus',
-    exec,
-    startVUs: 0,
-    stages: [
-      { duration: RAMP, target },
-      { duration: DURATION, target },
-      { duration: '10s', target: 0 },
-    ],
-    gracefulRampDown: stop,
-    gracefulStop: stop,
-  };
+  return playersAtPlateau(target, gameTimeoutMs, { ramp: '30s', duration: '3m' }, exec);
 }
 
 const scenarios: Record<string, Scenario> = {};

@@ -18,7 +18,7 @@
  * Keep OFFLINE_MAX_MS well under the server's guest grace (GRACE_GUEST_SECONDS, 40 s by default).
  */
 import type { Options } from 'k6/options';
-import { durationToMs, envDuration, envFloat, envInt, envString, msToDuration, paceSettings, randomBetween } from '../lib/config.ts';
+import { durationToMs, envDuration, envFloat, envInt, envString, paceSettings, playersAtPlateau, randomBetween } from '../lib/config.ts';
 import { playerName } from '../lib/names.ts';
 import { playOnlineGame } from '../lib/online-player.ts';
 import { correctnessThresholds, generatorThresholds, pairingThresholds, rejoinThresholds, relayThresholds } from '../lib/thresholds.ts';
@@ -34,17 +34,7 @@ const STORM_EPOCH_MS = envString('STORM_EPOCH_MS', '') === '' ? null : envInt('S
 
 export const options: Options = {
   scenarios: {
-    reconnect_storm: {
-      executor: 'ramping-vus',
-      startVUs: 0,
-      stages: [
-        { duration: envDuration('RAMP', '20s'), target: VUS },
-        { duration: envDuration('DURATION', '2m'), target: VUS },
-        { duration: '10s', target: 0 },
-      ],
-      gracefulRampDown: msToDuration(gameTimeoutMs),
-      gracefulStop: msToDuration(gameTimeoutMs),
-    },
+    reconnect_storm: playersAtPlateau(VUS, gameTimeoutMs, { ramp: '20s', duration: '2m' }),
   },
   thresholds: {
     ...correctnessThresholds(),

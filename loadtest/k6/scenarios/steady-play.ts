@@ -9,7 +9,7 @@
  * THINK_MIN_MS / THINK_MAX_MS: pause before each move; MAX_PLIES: ply cap per game.
  */
 import type { Options } from 'k6/options';
-import { envDuration, envInt, msToDuration, paceSettings } from '../lib/config.ts';
+import { envInt, paceSettings, playersAtPlateau } from '../lib/config.ts';
 import { playerName } from '../lib/names.ts';
 import { playOnlineGame } from '../lib/online-player.ts';
 import { correctnessThresholds, generatorThresholds, pairingThresholds, relayThresholds } from '../lib/thresholds.ts';
@@ -19,18 +19,8 @@ const pace = paceSettings({ thinkMinMs: 1_000, thinkMaxMs: 3_000, maxPlies: 60 }
 
 export const options: Options = {
   scenarios: {
-    steady_play: {
-      executor: 'ramping-vus',
-      startVUs: 0,
-      stages: [
-        { duration: envDuration('RAMP', '30s'), target: VUS },
-        { duration: envDuration('DURATION', '3m'), target: VUS },
-        { duration: '10s', target: 0 },
-      ],
-      // Let games in progress reach their end instead of cutting them off.
-      gracefulRampDown: msToDuration(pace.gameTimeoutMs),
-      gracefulStop: msToDuration(pace.gameTimeoutMs),
-    },
+    // Games in progress reach their end instead of being cut off.
+    steady_play: playersAtPlateau(VUS, pace.gameTimeoutMs, { ramp: '30s', duration: '3m' }),
   },
   thresholds: { ...correctnessThresholds(), ...pairingThresholds(), ...relayThresholds(), ...generatorThresholds({ arrivals: false }) },
 };
