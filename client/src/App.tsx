@@ -20,7 +20,7 @@ const LocalGame = lazy(() => import('./screens/chess/LocalGame'));
 const Stats = lazy(() => import('./screens/chess/Stats'));
 const Profile = lazy(() => import('./screens/archive/Profile'));
 const Leaderboard = lazy(() => import('./screens/archive/Leaderboard'));
-const GameReplay = lazy(() => import('./screens/archive/GameReplay'));
+const GamePage = lazy(() => import('./screens/game/GamePage'));
 const Settings = lazy(() => import('./screens/Settings'));
 
 const guarded = (el: ReactNode) => <RequireIdentity>{el}</RequireIdentity>;
@@ -45,7 +45,7 @@ export function App() {
           <Route path="/chess/stats" element={guarded(<Stats />)} />
           <Route path="/@/:username" element={<Profile />} />
           <Route path="/leaderboard" element={<Leaderboard />} />
-          <Route path="/game/:id" element={<GameReplay />} />
+          <Route path="/game/:id" element={<GamePage />} />
           <Route path="/settings" element={<Settings />} />
           <Route path="/profile-setup" element={guarded(<ProfileSetup />)} />
           <Route path="/notifications" element={guarded(<NotificationPermission />)} />

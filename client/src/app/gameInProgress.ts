@@ -16,7 +16,7 @@ export function runningAiGame(): AiGameStartMsg | null {
 }
 
 /** Where the player's running game is played, or null when there is none. */
-export function useGameInProgress(): { path: '/chess/multiplayer' | '/chess/ai' } | null {
+export function useGameInProgress(): { path: string } | null {
   const [multiplayer, setMultiplayer] = useState<string | null>(null);
   const [ai, setAi] = useState<string | null>(() => runningAiGame()?.gameId ?? null);
   useEffect(() => {
@@ -34,6 +34,6 @@ export function useGameInProgress(): { path: '/chess/multiplayer' | '/chess/ai' 
     if (getConnection().getSnapshot().context.connected) ask();
     return () => offs.forEach((off) => off());
   }, []);
-  if (multiplayer) return { path: '/chess/multiplayer' };
+  if (multiplayer) return { path: `/game/${multiplayer}` };
   return ai ? { path: '/chess/ai' } : null;
 }

@@ -1,11 +1,11 @@
 /**
- * /game/:id — a game being played is shown live to whoever opens it (./LiveGame.tsx); any other
- * is an archived game replayed on the board: SAN move list (click a move, arrow keys,
+ * /game/:id as anyone but its players sees it — a game being played is shown live
+ * (./LiveGame.tsx); any other is an archived game replayed on the board: SAN move list (click a move, arrow keys,
  * Home/End), both clocks at every move, PGN download and FEN copy of the position shown.
  */
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { ANNOTATION_GLYPHS, barFill, formatScore, JUDGEMENT_NAMES, terminalVerdict, type JudgedMove, type Score } from '../../../../machines/client/analysis';
-import { Link, useParams } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { Page } from '../../components/Page';
 import { Spinner } from '../../components/Spinner';
 import { Board } from '../../components/Board';
@@ -109,8 +109,7 @@ function Replay({ game }: { game: PublicGame }) {
   );
 }
 
-export default function GameReplay() {
-  const { id = '' } = useParams();
+export function GameReplay({ id }: { id: string }) {
   const watch = useWatchedGame(id);
   if (watch.state === 'asking') return <Page><Spinner label="Loading game..." /></Page>;
   // a live game ends on the live view, which gives way to the replay once the record is stored

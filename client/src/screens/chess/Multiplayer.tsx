@@ -1,144 +1,58 @@
-/** The multiplayer screen (docs/product.md, Screens): matchmaking, then the game. */
-import { useCallback, useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+/**
+ * The multiplayer screen (docs/product.md, Screens): the pools and the search. When the server
+ * pairs the player, or has a game of theirs running, the screen gives way to the game's own
+ * page, /game/:id (replacing this address, so Back from the game goes where the player was
+ * before the search).
+ */
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Page } from '../../components/Page';
-import { Board } from '../../components/Board';
-import { KeyboardMove } from '../../components/KeyboardMove';
-import { ClockFace } from '../../components/ClockFace';
-import { Countdown } from '../../components/Countdown';
-import { GameTools, MuteToggle } from '../../components/GameTools';
-import { Modal } from '../../components/Modal';
-import { MoveList, useMoveKeys } from '../../components/MoveList';
-import { PlayLayout, PlayerBar } from '../../components/PlayLayout';
-import { PromotionDialog } from '../../components/PromotionDialog';
-import { ResignButton } from '../../components/ResignButton';
-import { StatusBanner } from '../../components/StatusBanner';
 import { PoolGrid, poolSentence } from '../../components/PoolGrid';
-import { getConnection, getIdentity, getPlayerId, onMessage, send, trySend } from '../../app/services';
+import { getConnection, getIdentity, getPlayerId, onMessage, send } from '../../app/services';
 import { getInspect } from '../../app/inspector';
-import { addResult, useHistory } from '../../app/history';
-import { showNotification } from '../../app/notifications';
-import { playSound } from '../../app/sounds';
-import { useAnnouncements, useFocusAtStart, useGameSounds, useTurnTitle, useViewedPosition } from './playHooks';
-import { LOW_TIME_ANNOUNCEMENT } from '../../../../machines/client/speech';
+import { searchAsked } from './searchAgain';
 import { matchmakingMachine } from '../../../../machines/client/matchmaking';
 import { DEFAULT_TIME_CONTROL, sameTimeControl, type TimeControl } from '../../../../machines/game/timeControl';
-import { AWAY_TEXT, GAME_TEXT, multiplayerGameMachine, type GameEnd } from '../../../../machines/client/multiplayerGame';
-import type { Absence } from '../../../../machines/client/gameMirror';
-import { isPromotionMove } from '../../../../machines/client/engine';
 import { displayName } from '../../../../machines/client/identity';
-import { pgnOf } from '../../../../machines/client/moveHistory';
-import { ratingDeltaText, ratingText } from '../../../../machines/client/ratingText';
-import { playStatus } from '../../../../machines/client/playStatus';
-import { OUTCOME_TITLES, opponentRecord, reasonLabel } from '../../../../machines/client/outcome';
-import type { Color, PromotionPiece } from '../../../../machines/protocol/messages';
-import { UNTIMED_PLIES } from '../../../../machines/game/defaults';
-
-const now = () => performance.now();
-const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
-
-/** The socket as this screen cares about it: usable, down (reconnecting), or taken by another tab. */
-type SocketState = 'open' | 'down' | 'parked';
 
 export default function Multiplayer() {
   const navigate = useNavigate();
-  const inspect = getInspect();
-  const mm = useActorRef(matchmakingMachine, { inspect });
-  const game = useActorRef(multiplayerGameMachine, { input: { now }, inspect });
+  const location = useLocation();
+  const mm = useActorRef(matchmakingMachine, { inspect: getInspect() });
   const mmState = useSelector(mm, (s) => s);
-  const gs = useSelector(game, (s) => s);
-  const link = useSelector(getConnection(), (s): SocketState => (s.matches('parked') ? 'parked' : s.context.connected ? 'open' : 'down'));
+  const open = useSelector(getConnection(), (s) => !s.matches('parked') && s.context.connected);
   const myName = useSelector(getIdentity(), (s) => displayName(s.context));
-  const history = useHistory();
-  const [promotion, setPromotion] = useState<{ from: string; to: string } | null>(null);
-  const [redraw, setRedraw] = useState(0);
-  const [flipped, setFlipped] = useState(false);
-  const [closedEnd, setClosedEnd] = useState<GameEnd | null>(null);
-  const [pool, setPool] = useState<TimeControl>(DEFAULT_TIME_CONTROL);
-  const [askingResign, setAskingResign] = useState(false);
+  const asked = useRef(searchAsked(location.state));
+  const [pool, setPool] = useState<TimeControl>(asked.current?.timeControl ?? DEFAULT_TIME_CONTROL);
 
-  // machine outputs -> socket, storage, notifications
   useEffect(() => {
-    const subs = [
-      mm.on('send', (e) => send(e.message)),
-      // a move is sent only on an open socket; otherwise it is taken back on the board, never shown as played
-      game.on('send', (e) => {
-        if (e.message.type !== 'gameMove') send(e.message);
-        else if (!trySend(e.message)) game.send({ type: 'MOVE_NOT_SENT' });
-      }),
-      game.on('finished', (e) => addResult(e.result)),
-      game.on('notify', (e) => showNotification(e.title, e.body, e.onlyWhenHidden)),
-    ];
-    return () => subs.forEach((s) => s.unsubscribe());
-  }, [mm, game]);
+    const sub = mm.on('send', (e) => send(e.message));
+    return () => sub.unsubscribe();
+  }, [mm]);
 
-  // socket -> machines
+  // socket -> machine; a game of the player's goes to its page
   useEffect(() => {
+    const toGame = (gameId: string) => navigate(`/game/${gameId}`, { replace: true });
     const checkActive = () => send({ type: 'checkActiveGame', payload: { playerId: getPlayerId() ?? undefined } });
-    // after a (re)connect: resync a running game from the server's snapshot, else look for one
-    const afterConnect = () => {
-      const snap = game.getSnapshot();
-      if (snap.matches({ game: 'playing' }) && snap.context.gameId) send({ type: 'rejoinGame', payload: { gameId: snap.context.gameId } });
-      else checkActive();
-    };
     // an account is only itself on the socket once `identified` arrives
     const isAccount = () => getIdentity().getSnapshot().context.user !== null;
     const offs = [
       onMessage('matchmakingStatus', (m) => mm.send({ type: 'STATUS', status: m.status, message: m.message, ...(m.activeGame ? { activeGame: m.activeGame } : {}) })),
       onMessage('gameStart', (m) => {
-        game.send({ type: 'START', msg: m });
         mm.send({ type: 'GAME_STARTED' });
-      }),
-      onMessage('gameMove', (m) => game.send({ type: 'SERVER_MOVE', msg: m })),
-      onMessage('timerUpdate', (m) => game.send({ type: 'TIMERS', msg: m })),
-      onMessage('drawOffer', () => game.send({ type: 'DRAW_OFFERED' })),
-      onMessage('drawDeclined', () => game.send({ type: 'DRAW_DECLINED' })),
-      onMessage('rematchOffer', (m) => game.send({ type: 'REMATCH_OFFERED', gameId: m.gameId })),
-      onMessage('rematchDeclined', (m) => game.send({ type: 'REMATCH_DECLINED', gameId: m.gameId })),
-      onMessage('opponentDisconnected', (m) => game.send({ type: 'OPPONENT_DISCONNECTED', graceMs: m.graceMs })),
-      onMessage('opponentReconnected', () => game.send({ type: 'OPPONENT_RECONNECTED' })),
-      onMessage('moveRejected', (m) => game.send({ type: 'REJECTED', message: m.message, fen: m.fen })),
-      onMessage('ratingChange', (m) => game.send({ type: 'RATING_CHANGE', msg: m })),
-      onMessage('gameEnd', (m) => {
-        game.send({ type: 'END', msg: m });
-        mm.send({ type: 'GAME_ENDED' });
+        toGame(m.gameId);
       }),
       // a game still running on the server (after a reload, Back or Forward): straight back into it
       onMessage('activeGameStatus', (m) => {
-        if (m.gameId && !game.getSnapshot().matches({ game: 'playing' })) send({ type: 'rejoinGame', payload: { gameId: m.gameId } });
+        if (m.gameId) toGame(m.gameId);
       }),
-      onMessage('connectionAck', () => { if (!isAccount()) afterConnect(); }),
-      onMessage('identified', afterConnect),
+      onMessage('connectionAck', () => { if (!isAccount()) checkActive(); }),
+      onMessage('identified', checkActive),
     ];
     if (getConnection().getSnapshot().context.connected) checkActive();
     return () => offs.forEach((off) => off());
-  }, [mm, game]);
-
-  const ctx = gs.context;
-  const inGame = gs.matches({ game: 'playing' }) || gs.matches({ game: 'over' });
-  const playing = gs.matches({ game: 'playing' });
-  const over = gs.matches({ game: 'over' });
-  const phase = (mmState.value as { phase: string }).phase;
-  const live = playing && link === 'open';
-  const myTurn = playing && ctx.turn === ctx.color;
-  const view = useViewedPosition(ctx.moves, ctx.fen, ctx.lastMove);
-  useMoveKeys(view.plies.length, view.viewPly, view.setViewPly);
-  useGameSounds(ctx.gameId ?? ctx.end, view.plies, over);
-  useTurnTitle(live && myTurn);
-  const record = opponentRecord(history, ctx.opponentId);
-  const orientation = flipped ? other(ctx.color) : ctx.color;
-  const topColor = other(orientation);
-  const clock = { clocks: ctx.clocks, syncedAt: ctx.clockSyncedAt, running: live ? ctx.clockRunning : null };
-  // before both sides have moved the server scores a resignation as aborted, so it is offered as Abort
-  const canAbort = playing && ctx.moves.length < UNTIMED_PLIES;
-  const endShown = over && ctx.end !== null && closedEnd !== ctx.end;
-
-  // a new game starts un-flipped, with no question asked
-  useEffect(() => {
-    setFlipped(false);
-    setAskingResign(false);
-  }, [ctx.gameId]);
+  }, [mm, navigate]);
 
   // the default pool (10+0) is asked for by naming none, so the server's clock for it (CLOCK_SECONDS) holds
   const findMatch = (timeControl: TimeControl = pool) =>
@@ -147,222 +61,47 @@ export default function Multiplayer() {
     setPool(timeControl);
     findMatch(timeControl);
   };
-  const onBoardMove = (from: string, to: string) => {
-    if (isPromotionMove(ctx.fen, from, to)) setPromotion({ from, to });
-    else game.send({ type: 'LOCAL_MOVE', from, to });
-  };
-  const onPromote = (p: PromotionPiece) => {
-    if (promotion) game.send({ type: 'LOCAL_MOVE', from: promotion.from, to: promotion.to, promotion: p, piece: 'p' });
-    setPromotion(null);
-  };
-  const resetAll = () => {
-    game.send({ type: 'RESET' });
-    mm.send({ type: 'RESET' });
-  };
-  const endTitle = ctx.end ? (ctx.end.aborted ? 'Game Aborted' : OUTCOME_TITLES[ctx.end.outcome]) : '';
-  const status = playStatus({
-    fen: ctx.fen, playerColor: ctx.color, theirTurn: "Opponent's Turn",
-    end: over && ctx.end ? { title: endTitle, reasonLabel: reasonLabel(ctx.end.reason), aborted: ctx.end.aborted, draw: ctx.end.winner === 'draw' } : null,
+
+  // "Play Again" on a game's page: the search starts once the socket is usable
+  useEffect(() => {
+    if (!open || !asked.current) return;
+    asked.current = null;
+    navigate('.', { replace: true, state: null });
+    findMatch();
   });
-  const { announcements, announce } = useAnnouncements(view.plies, ctx.color, over ? status.text : null);
-  const lowTime = useCallback(() => {
-    playSound('lowtime');
-    announce(LOW_TIME_ANNOUNCEMENT);
-  }, [announce]);
-  useFocusAtStart(ctx.gameId);
-  const nameOf = (c: Color) => (c === ctx.color ? myName ?? 'You' : ctx.opponentName);
-  const ratingOf = (c: Color) => {
-    const r = ctx.ratings?.[c];
-    const change = ctx.ratingChange?.[c];
-    if (!r) return null;
-    return (
-      <span className="player-rating" data-testid={c === ctx.color ? 'my-rating' : 'opponent-rating'}
-        title={r.provisional ? 'Provisional rating: not enough rated games yet' : undefined}>
-        {' '}{ratingText(r)}
-        {change && <span className={`rating-change ${change.after < change.before ? 'down' : 'up'}`} data-testid="rating-change"> {ratingDeltaText(change)}</span>}
-      </span>
-    );
-  };
-  const bar = (c: Color, testId: string) => (
-    <PlayerBar
-      testId={testId}
-      name={<><span data-testid={c === ctx.color ? 'my-name' : 'opponent-name'}>{nameOf(c)}</span>{ratingOf(c)}</>}
-      detail={c === ctx.color ? `You · ${c}` : <span data-testid="opponent-record">{record.wins}W / {record.losses}L / {record.draws}D · {record.winPercent}% wins</span>}
-      clock={<ClockFace color={c} clock={clock} now={now} active={clock.running === c} onLow={c === ctx.color ? lowTime : undefined} />}
-    />
-  );
-  const rematchLabel = { none: 'Rematch', sent: 'Rematch offered...', declined: 'Rematch declined', received: 'Rematch' }[ctx.rematch];
-  const endButtons = (
-    <>
-      {ctx.rematch === 'received' ? (
-        <div className="draw-offer" role="alert">
-          <p>Your opponent wants a rematch.</p>
-          <div className="row">
-            <button type="button" className="btn btn-primary" onClick={() => game.send({ type: 'OFFER_REMATCH' })} disabled={link !== 'open'}>Accept Rematch</button>
-            <button type="button" className="btn btn-secondary" onClick={() => game.send({ type: 'DECLINE_REMATCH' })} disabled={link !== 'open'}>Decline</button>
-          </div>
-        </div>
-      ) : (
-        <button type="button" className="btn btn-primary" onClick={() => game.send({ type: 'OFFER_REMATCH' })} disabled={ctx.rematch !== 'none' || link !== 'open'}>{rematchLabel}</button>
-      )}
-      <button type="button" className="btn" onClick={() => { resetAll(); findMatch(); }}>Play Again</button>
-      <button type="button" className="btn btn-secondary" onClick={() => { resetAll(); navigate('/'); }}>Main Menu</button>
-    </>
-  );
 
-  if (!inGame) {
-    return (
-      <Page>
-        <div className="screen-head">
-          <Link to="/" className="back-link">← Back</Link>
-          <h1>Multiplayer Chess</h1>
-        </div>
-        {mmState.context.notice && <p className="notice" role="alert">{mmState.context.notice}</p>}
-        <section className="card panel" aria-label="Matchmaking">
-          {phase === 'queued' ? (
-            <>
-              <p className="searching" aria-live="polite"><span className="spinner spinner-sm" aria-hidden="true" /> Finding opponent...</p>
-              <button type="button" className="btn btn-secondary" onClick={() => mm.send({ type: 'CANCEL' })}>Cancel</button>
-            </>
-          ) : (
-            <>
-              <p>{poolSentence(pool)}</p>
-              <PoolGrid selected={pool} onPick={pickPool} disabled={link !== 'open'} />
-              {mmState.context.message && <p className="info" aria-live="polite">{mmState.context.message}</p>}
-              {mmState.context.activeGame && (
-                <p className="notice" data-testid="active-game">
-                  {mmState.context.activeGame.vsAi ? 'Your game against the AI is still in progress.' : 'Your game is still in progress.'}{' '}
-                  <Link to={mmState.context.activeGame.vsAi ? '/chess/ai' : '/chess/multiplayer'} className="btn btn-small">Go to the game</Link>{' '}
-                  <button type="button" className="btn btn-small btn-secondary" onClick={() => mm.send({ type: 'RESIGN_ACTIVE' })} disabled={link !== 'open'}>Resign it</button>
-                </p>
-              )}
-              <button type="button" className="btn btn-primary" onClick={() => findMatch()} disabled={link !== 'open'}>Find Match</button>
-              {link !== 'open' && <p className="hint">Waiting for the connection...</p>}
-            </>
-          )}
-        </section>
-      </Page>
-    );
-  }
-
+  const phase = (mmState.value as { phase: string }).phase;
+  const activeGame = mmState.context.activeGame;
   return (
-    <Page play>
-      <PlayLayout
-        title="Multiplayer Game"
-        announcements={announcements}
-        top={bar(topColor, 'top-player')}
-        bottom={bar(orientation, 'bottom-player')}
-        board={
-          <Board
-            fen={view.fen}
-            orientation={orientation}
-            movableColor={live && myTurn && view.viewPly === null ? ctx.color : null}
-            premoveColor={live && !myTurn && view.viewPly === null ? ctx.color : null}
-            lastMove={view.lastMove}
-            version={ctx.boardVersion + redraw}
-            onMove={onBoardMove}
-            label={`Chess board, you play ${ctx.color}`}
-          />
-        }
-        actions={
-          <div className="row">
-            {playing && canAbort && (
-              <button type="button" className="btn" onClick={() => game.send({ type: 'RESIGN' })} disabled={!live}>Abort</button>
-            )}
-            {playing && !canAbort && ctx.draw === 'received' && (
-              <>
-                <button type="button" className="btn btn-primary" onClick={() => game.send({ type: 'ACCEPT_DRAW' })} disabled={!live}>Accept Draw</button>
-                <button type="button" className="btn btn-secondary" onClick={() => game.send({ type: 'DECLINE_DRAW' })} disabled={!live}>Decline</button>
-              </>
-            )}
-            {playing && !canAbort && ctx.draw !== 'received' && (
-              <>
-                {!askingResign && (
-                  <button type="button" className="btn" onClick={() => game.send({ type: 'OFFER_DRAW' })} disabled={!live || ctx.drawOfferRefusal !== null}
-                    title={ctx.drawOfferRefusal ?? undefined}>Offer Draw</button>
-                )}
-                <ResignButton asking={askingResign} onAsk={setAskingResign} onResign={() => game.send({ type: 'RESIGN' })} disabled={!live} />
-              </>
-            )}
-            {over && !endShown && endButtons}
-            <MuteToggle />
-          </div>
-        }
-        info={
+    <Page>
+      <div className="screen-head">
+        <Link to="/" className="back-link">← Back</Link>
+        <h1>Multiplayer Chess</h1>
+      </div>
+      {mmState.context.notice && <p className="notice" role="alert">{mmState.context.notice}</p>}
+      <section className="card panel" aria-label="Matchmaking">
+        {phase === 'queued' ? (
           <>
-            <StatusBanner text={status.text} tone={status.tone} />
-            {/* one notice at a time, in a slot of fixed height: nothing below it moves when one comes or goes */}
-            <div className="play-notice" role="status" aria-live="polite">
-              {link === 'parked' && playing ? (
-                <p className="notice" data-testid="seat-taken">
-                  This game continues in another tab.{' '}
-                  <button type="button" className="btn btn-small" onClick={() => getConnection().send({ type: 'RECONNECT' })}>Play here</button>
-                </p>
-              ) : link === 'down' && playing ? (
-                <p className="notice">Connection lost. Reconnecting... moves are paused.</p>
-              ) : playing && ctx.opponentAway ? (
-                <p className="notice" data-testid="opponent-away"><OpponentAway away={ctx.opponentAway} clocksRun={!canAbort} /></p>
-              ) : ctx.notice ? (
-                <p className="notice" data-testid="game-notice">{ctx.notice}</p>
-              ) : ctx.draw === 'received' && playing ? (
-                <p className="notice">{GAME_TEXT.drawReceived}</p>
-              ) : ctx.draw === 'sent' && playing ? (
-                <p className="notice">{GAME_TEXT.drawSent}</p>
-              ) : playing && ctx.firstMoveDeadline !== null ? (
-                <p className="info" data-testid="first-move">
-                  <Countdown until={ctx.firstMoveDeadline} now={now}
-                    render={(s) => (myTurn ? `Make your first move: ${s} s left, or the game is aborted.` : `Waiting for the opponent's first move: ${s} s.`)} />
-                </p>
-              ) : null}
-            </div>
+            <p className="searching" aria-live="polite"><span className="spinner spinner-sm" aria-hidden="true" /> Finding opponent...</p>
+            <button type="button" className="btn btn-secondary" onClick={() => mm.send({ type: 'CANCEL' })}>Cancel</button>
           </>
-        }
-        moves={
+        ) : (
           <>
-            <MoveList sans={view.sans} viewPly={view.viewPly} onView={view.setViewPly} />
-            <KeyboardMove
-              fen={ctx.fen}
-              enabled={live && myTurn && view.viewPly === null}
-              onMove={(m) => game.send({ type: 'LOCAL_MOVE', from: m.from, to: m.to, ...(m.promotion ? { promotion: m.promotion, piece: 'p' } : {}) })}
-            />
-            <GameTools
-              fen={view.fen}
-              onFlip={() => setFlipped((f) => !f)}
-              pgnFileName={`chess-${new Date().toISOString().slice(0, 10)}.pgn`}
-              pgn={() => pgnOf(ctx.moves, {
-                Event: 'Casual game', Site: location.origin, Date: new Date().toISOString().slice(0, 10).replace(/-/g, '.'),
-                White: nameOf('white'), Black: nameOf('black'),
-              })}
-            />
+            <p>{poolSentence(pool)}</p>
+            <PoolGrid selected={pool} onPick={pickPool} disabled={!open} />
+            {mmState.context.message && <p className="info" aria-live="polite">{mmState.context.message}</p>}
+            {activeGame && (
+              <p className="notice" data-testid="active-game">
+                {activeGame.vsAi ? 'Your game against the AI is still in progress.' : 'Your game is still in progress.'}{' '}
+                <Link to={activeGame.vsAi ? '/chess/ai' : `/game/${activeGame.gameId}`} className="btn btn-small">Go to the game</Link>{' '}
+                <button type="button" className="btn btn-small btn-secondary" onClick={() => mm.send({ type: 'RESIGN_ACTIVE' })} disabled={!open}>Resign it</button>
+              </p>
+            )}
+            <button type="button" className="btn btn-primary" onClick={() => findMatch()} disabled={!open}>Find Match</button>
+            {!open && <p className="hint">Waiting for the connection...</p>}
           </>
-        }
-      />
-
-      {promotion && <PromotionDialog color={ctx.color} onChoose={onPromote} onCancel={() => { setPromotion(null); setRedraw((n) => n + 1); }} />}
-
-      {endShown && ctx.end && (
-        <Modal title={endTitle} labelledBy="end-title" onClose={() => setClosedEnd(ctx.end)}>
-          <p className="end-message">{ctx.end.message}</p>
-          {!ctx.end.aborted && <p className="end-reason">(Reason: {reasonLabel(ctx.end.reason)})</p>}
-          {ctx.ratingChange && (
-            <p className="end-rating" data-testid="end-rating-change">
-              Your rating: {Math.round(ctx.ratingChange[ctx.color].after)} ({ratingDeltaText(ctx.ratingChange[ctx.color])})
-            </p>
-          )}
-          <div className="stack">
-            {endButtons}
-            {ctx.endedGameId && <Link className="btn btn-link" to={`/game/${ctx.endedGameId}`} data-testid="end-game-link">View game</Link>}
-            <button type="button" className="btn btn-link" onClick={() => setClosedEnd(ctx.end)}>Close</button>
-          </div>
-        </Modal>
-      )}
+        )}
+      </section>
     </Page>
   );
-}
-
-/** The absent opponent's grace as the server counts it: running down on their turn, waiting on ours. */
-function OpponentAway({ away, clocksRun }: { away: Absence; clocksRun: boolean }) {
-  if (!clocksRun) return <>{AWAY_TEXT.beforeClocks}</>;
-  if (away.countingSince === null) return <>{AWAY_TEXT.waiting(Math.ceil(away.graceLeftMs / 1000))}</>;
-  return <Countdown until={away.countingSince + away.graceLeftMs} now={now} render={AWAY_TEXT.counting} />;
 }
