@@ -42,6 +42,7 @@ import { ClusterNode } from './cluster/node';
 import { UnarchivedSweep } from './cluster/unarchived';
 import { openDb, type DbTimeouts } from './accounts/db';
 import { Spectators } from './realtime/spectators';
+import { GameChat } from './chat/chat';
 
 /**
  * What startServer takes: the realtime server's settings under the configuration's names and types
@@ -267,6 +268,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const admission = opts.admission ?? DEFAULT_ADMISSION_LIMITS;
   const replies = new Replies(hub, metrics, socketLog);
   const refusals = new RefusalLog(socketLog, SWEEP_EVERY_MS);
+  const chat = new GameChat(() => games.current, spectators, opts.chat ?? SERVER_DEFAULTS.chat, replies);
+  if (cluster) chat.elsewhere = cluster.chatElsewhere();
   const doorway = new Doorway(admission, opts.trustProxy ?? [], identity, metrics, refusals, cluster !== null);
   const siteSockets = cluster && new SiteSockets(cluster, hub, replies, presence, pool, admission.connectRate, (address, refusal) => doorway.countRefused(address, refusal), socketLog);
   const site: SocketSite = siteSockets ?? ONE_NODE;
@@ -275,7 +278,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const account = new SocketAccount(hub, replies, rounds, site, identity, opts.accounts, opts.identification ?? DEFAULT_IDENTIFICATION_LIMITS, refusals, metrics, socketLog, (ws, id, kind) => realtime.bind(ws, id, kind));
   const realtime = new Realtime(
     hub,
-    { doorway, site, rounds, matchmaking: pool, account, spectators, routes: routes(lobby, account, spectators, replies), replies, refusals, identity },
+    { doorway, site, rounds, matchmaking: pool, account, spectators, routes: routes(lobby, account, spectators, replies, chat), replies, refusals, identity },
     metrics,
     socketLog,
     {

@@ -96,7 +96,7 @@ export function playMove(game: GameState, by: Color, move: WireMove, now: number
 }
 
 /** What a side (or the server on its behalf) says besides moves; the core's own rules decide. */
-export type SideCommand = Exclude<GameCommand['type'], 'MOVE' | 'WAKE'>;
+export type SideCommand = Exclude<GameCommand['type'], 'MOVE' | 'WAKE' | 'CHAT'>;
 
 /** `by` does `command` at `now` through the core's step: the new copy, or why the core refused it. */
 export function sideCommand(game: GameState, by: Color, command: SideCommand, now: number): { game: GameState; refused: string | null } {

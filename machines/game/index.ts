@@ -5,7 +5,7 @@
  */
 export { createGame, step, gamePgn } from './step';
 export { gameLogic, type GameActor } from './actor';
-export { newGameLog, replay, clockHistory, logPgn, shiftLog, lastLogTime, timedCommand } from './log';
+export { newGameLog, replay, clockHistory, chatOf, logPgn, shiftLog, lastLogTime, timedCommand } from './log';
 export { rejoinState, uciToWireMove } from './rejoin';
 export { clocksAt, clockRunning, flagGraceMs, creditLag, runningClocks, wakeAt, withIncrement } from './clock';
 export {
@@ -33,6 +33,7 @@ export { takebacksByDefault, takebackRefusal } from './takeback';
 export * as GAME_DEFAULTS from './defaults';
 export { GAME_LOG_VERSION } from './types';
 export type {
+  ChatLine,
   ClocksMs,
   Color,
   GameCommand,

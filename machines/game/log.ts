@@ -10,7 +10,7 @@
  * all a game needs to be stored, moved to another process or archived.
  */
 import { gamePgn, createGame, step } from './step';
-import { GAME_LOG_VERSION, type ClocksMs, type GameCommand, type GameInput, type GameLog, type GameState, type TimedCommand } from './types';
+import { GAME_LOG_VERSION, type ChatLine, type ClocksMs, type GameCommand, type GameInput, type GameLog, type GameState, type TimedCommand } from './types';
 
 /**
  * `command` stamped with the time it arrived: the entry a host logs and sends to the game actor.
@@ -59,6 +59,13 @@ export function clockHistory(log: GameLog): ClocksMs[] {
     }
   });
   return history;
+}
+
+/** The lines of the game's chat said in `room`, oldest first (the last `last` of them when given). */
+export function chatOf(log: GameLog, room: ChatLine['room'], last = Number.POSITIVE_INFINITY): ChatLine[] {
+  const lines: ChatLine[] = [];
+  for (const e of log.entries) if (e.type === 'CHAT' && e.line.room === room) lines.push(e.line);
+  return lines.length > last ? lines.slice(lines.length - last) : lines;
 }
 
 /** The game's PGN, with its result and termination once it is over. */

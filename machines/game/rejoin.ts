@@ -16,7 +16,7 @@ export function uciToWireMove(uci: string): WireMove {
 /**
  * The current state of a game for a rejoining player at `nowMs` (the game's time base): position,
  * move list, side to move, both clocks as they stand (the running one counted down), the ply
- * number (`seq`, the same number as the last `moved` event's), the pending draw offer and the
+ * number (`seq`, the same number as the last `moved` event's), the pending draw offer and takeback proposal, and the
  * grace each absent player has left.
  */
 export function rejoinState(state: GameState, nowMs: number): CurrentState {
@@ -30,6 +30,7 @@ export function rejoinState(state: GameState, nowMs: number): CurrentState {
     clocks,
     seq: state.moves.length,
     drawOfferFrom: state.drawOffer,
+    takebackFrom: state.takebackOffer,
     ...(away ? { awayGraceMs: away } : {}),
   };
 }

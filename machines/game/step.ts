@@ -77,6 +77,8 @@ export function step(state: GameState, command: GameCommand, now: number): StepR
       return reconnected(state, command.playerId, now);
     case 'WAKE':
       return wake(state, now);
+    case 'CHAT':
+      return unchanged(state); // the log keeps it; the game does not change
     default:
       return unchanged(state);
   }
@@ -129,7 +131,7 @@ function finish(state: GameState, result: GameResult, now: number, events: GameE
 
 /** A finished game takes no more commands: players are told so, presence and wake-ups change nothing. */
 function afterTheEnd(state: GameState, command: GameCommand): StepResult {
-  if (command.type === 'WAKE' || command.type === 'PLAYER_DISCONNECTED' || command.type === 'PLAYER_RECONNECTED') return unchanged(state);
+  if (command.type === 'WAKE' || command.type === 'CHAT' || command.type === 'PLAYER_DISCONNECTED' || command.type === 'PLAYER_RECONNECTED') return unchanged(state);
   return rejected(state, command.playerId, REJECTION.gameOver, command.type);
 }
 

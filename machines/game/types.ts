@@ -2,9 +2,9 @@
  * Types of the game core: its input, its state, the commands it takes, the events it emits and
  * the log that records a game. All of them are plain JSON.
  */
-import type { ClocksMs, Color, GameEndReason, GameRatings, WireMove, Winner } from '../protocol/messages';
+import type { ChatLine, ClocksMs, Color, GameEndReason, GameRatings, WireMove, Winner } from '../protocol/messages';
 
-export type { ClocksMs, Color, GameEndReason, WireMove, Winner };
+export type { ChatLine, ClocksMs, Color, GameEndReason, WireMove, Winner };
 
 export interface Seat {
   id: string;
@@ -151,6 +151,11 @@ export type GameCommand =
   | { type: 'DECLINE_TAKEBACK'; playerId: string }
   | { type: 'PLAYER_DISCONNECTED'; playerId: string }
   | { type: 'PLAYER_RECONNECTED'; playerId: string }
+  /**
+   * A line of the game's chat, by `playerId` (a player, or a spectator in the spectator room):
+   * part of the game's record, not of its state (the step changes nothing for it).
+   */
+  | { type: 'CHAT'; playerId: string; line: ChatLine }
   /** Check the deadlines (the host sends it at or after `wakeAt(state)`). */
   | { type: 'WAKE' };
 

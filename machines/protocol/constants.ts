@@ -27,3 +27,9 @@ export const DEV_INSPECTOR_PATH = '/dev/inspector';
  * minutes of initial time and up to 180 s of increment.
  */
 export const TIME_CONTROL_LIMITS = { initial: { min: 15, max: 180 * 60 }, increment: { min: 0, max: 180 } } as const;
+
+/**
+ * Game chat (docs/product.md, "Chat"): a line is plain text of at most `maxLength` characters
+ * once trimmed (lichess's length); a player may send at most `lines` lines in any `windowMs`.
+ */
+export const CHAT = { maxLength: 140, lines: 4, windowMs: 10_000 } as const;

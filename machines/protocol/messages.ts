@@ -8,6 +8,8 @@
 import type { z } from 'zod';
 import type {
   aiGameOptionsSchema,
+  chatLineSchema,
+  chatRoomSchema,
   clientPayloadSchemas,
   GAME_COMMAND_TYPES,
   STEP_COMMAND_OF,
@@ -41,6 +43,8 @@ export type ErrorCode = z.infer<typeof errorCodeSchema>;
 export type PlayerRating = z.infer<typeof playerRatingSchema>;
 export type GameRatings = z.infer<typeof gameRatingsSchema>;
 export type RatingChange = z.infer<typeof ratingChangeSchema>;
+export type ChatRoom = z.infer<typeof chatRoomSchema>;
+export type ChatLine = z.infer<typeof chatLineSchema>;
 
 // ---------------------------------------------------------------------------
 // Server -> client
@@ -77,6 +81,8 @@ export type RatingChangeMsg = ServerMessageOf<'ratingChange'>;
 export type WatchStartMsg = ServerMessageOf<'watchStart'>;
 export type WatchStoppedMsg = ServerMessageOf<'watchStopped'>;
 export type GameArchivedMsg = ServerMessageOf<'gameArchived'>;
+export type ChatMessageMsg = ServerMessageOf<'chatMessage'>;
+export type TakebackMsg = ServerMessageOf<'takeback'>;
 
 // ---------------------------------------------------------------------------
 // Client -> server
@@ -100,7 +106,7 @@ export type ClientMessage = {
 /** A client message as the server has it after parsing. */
 export type ParsedMessage = { [K in ClientMessageType]: { type: K; payload: ParsedPayloads[K] } }[ClientMessageType];
 
-export { AI_DIFFICULTY, SOCKET_PATH, TEXT } from './constants';
+export { AI_DIFFICULTY, CHAT, SOCKET_PATH, TEXT } from './constants';
 
 /** A game message as parsed (GAME_COMMAND_TYPES): what the server's rounds play. */
 export type GameCommandMsg = Extract<ParsedMessage, { type: (typeof GAME_COMMAND_TYPES)[number] }>;

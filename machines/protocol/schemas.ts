@@ -15,7 +15,7 @@
  * the k6 scripts all import from here (the k6 scripts and the client import types only).
  */
 import { z } from 'zod';
-import { AI_DIFFICULTY, TIME_CONTROL_LIMITS } from './constants';
+import { AI_DIFFICULTY, CHAT, TIME_CONTROL_LIMITS } from './constants';
 
 // ---------------------------------------------------------------------------
 // Shared parts
@@ -110,6 +110,8 @@ export const currentStateSchema = z.object({
   seq: z.number().int().optional(),
   /** additive: the colour that has a pending draw offer, if any */
   drawOfferFrom: colorSchema.nullable().optional(),
+  /** additive: the colour that has a pending takeback proposal, if any */
+  takebackFrom: colorSchema.nullable().optional(),
   /**
    * additive: each player away from the game, with the disconnect grace they have left (ms), as
    * the game step counts it (it runs down only while that player is to move); left out when both
@@ -165,7 +167,24 @@ export const errorCodeSchema = z.enum([
   'watch_limit',
   'watchers_full',
   'not_watching',
+  'chat_refused',
+  'chat_rate_limited',
 ]);
+
+/** A game's chat rooms: the two players', and the spectators' (players do not see it during the game). */
+export const chatRoomSchema = z.enum(['player', 'spectator']);
+
+/**
+ * One line of a game's chat as the room sees it: the author's name shown (a guest's marked), the
+ * colour they play in the player room, and the text; never an id.
+ */
+export const chatLineSchema = z.strictObject({
+  room: chatRoomSchema,
+  name: z.string(),
+  guest: z.boolean().optional(),
+  color: colorSchema.optional(),
+  text: z.string(),
+});
 
 /**
  * A player of a game as a spectator sees it: the name shown and whether it is a guest's (any name
@@ -174,8 +193,8 @@ export const errorCodeSchema = z.enum([
  */
 export const watchedPlayerSchema = z.strictObject({ name: z.string(), guest: z.boolean().optional() });
 
-/** The position a spectator gets in `watchStart`: `currentStateSchema` without the players' draw offers. */
-export const watchStateSchema = currentStateSchema.omit({ drawOfferFrom: true });
+/** The position a spectator gets in `watchStart`: `currentStateSchema` without the players' draw offers and takeback proposals. */
+export const watchStateSchema = currentStateSchema.omit({ drawOfferFrom: true, takebackFrom: true });
 
 // ---------------------------------------------------------------------------
 // Server -> client
@@ -215,6 +234,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     ratings: gameRatingsSchema.optional(),
     /** additive: the game's time control (timerDuration is its initial time) */
     timeControl: timeControlSchema.optional(),
+    /** additive: the player room's lines so far (on a rejoin), oldest first */
+    chat: z.array(chatLineSchema).optional(),
   }),
   z.strictObject({
     type: z.literal('aiGameStart'),
@@ -251,6 +272,25 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('drawOffer'), gameId: z.string() }),
   z.strictObject({ type: z.literal('drawDeclined'), gameId: z.string() }),
+  /** additive: the opponent proposes to take back a move (answer acceptTakeback or declineTakeback) */
+  z.strictObject({ type: z.literal('takebackOffer'), gameId: z.string() }),
+  /** additive: the pending takeback proposal is over: declined, withdrawn, or a move was played instead */
+  z.strictObject({ type: z.literal('takebackDeclined'), gameId: z.string() }),
+  /**
+   * additive: a takeback was accepted, to both players and the spectators: `plies` moves are
+   * gone; the position, side to move, clocks (ms, the running one as of now) and ply count after it
+   */
+  z.strictObject({
+    type: z.literal('takeback'),
+    gameId: z.string(),
+    plies: z.number().int(),
+    fen: z.string(),
+    turn: colorSchema,
+    clocks: clocksMsSchema,
+    seq: z.number().int(),
+  }),
+  /** additive: a line of the game's chat, to the room it was said in */
+  z.strictObject({ type: z.literal('chatMessage'), gameId: z.string(), ...chatLineSchema.shape }),
   /** additive: the opponent of the ended game `gameId` offers a rematch (colours swapped, same clock) */
   z.strictObject({ type: z.literal('rematchOffer'), gameId: z.string() }),
   /** additive: the opponent declined the rematch of `gameId` */
@@ -323,6 +363,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     currentState: watchStateSchema,
     /** both players' pool ratings, when at least one is signed in */
     ratings: gameRatingsSchema.optional(),
+    /** the spectator room's lines so far, oldest first */
+    chat: z.array(chatLineSchema).optional(),
   }),
   /** additive: answer to unwatchGame: no more frames of `gameId` come to this socket */
   z.strictObject({ type: z.literal('watchStopped'), gameId: z.string() }),
@@ -377,6 +419,30 @@ export const clientPayloadSchemas = {
   watchGame: gameRef,
   /** additive: stop following a game */
   unwatchGame: gameRef,
+  /** additive: take back the last move (casual games), or accept the opponent's pending proposal */
+  proposeTakeback: gameRef,
+  /** additive: accept the opponent's takeback proposal */
+  acceptTakeback: gameRef,
+  /** additive: decline the opponent's takeback proposal, or withdraw one's own */
+  declineTakeback: gameRef,
+  /**
+   * additive: a line to a game's chat room: `player` (the two players) or `spectator` (those
+   * watching). Text only: control characters removed, trimmed, 1 to 140 characters.
+   */
+  chatSend: z.object({
+    gameId: gameIdSchema,
+    room: chatRoomSchema,
+    text: z
+      .string()
+      .max(4 * CHAT.maxLength)
+      .transform((s) => s.replace(/[\u0000-\u001f\u007f]/g, ' ').trim())
+      .pipe(
+        z
+          .string()
+          .min(1, { error: 'must not be empty' })
+          .max(CHAT.maxLength, { error: `must be at most ${CHAT.maxLength} characters` }),
+      ),
+  }),
 } as const;
 
 /**
@@ -385,7 +451,16 @@ export const clientPayloadSchemas = {
  */
 export const GAME_COMMAND_TYPES = [
   'gameMove', 'resign', 'offerDraw', 'acceptDraw', 'declineDraw', 'offerRematch', 'declineRematch', 'checkActiveGame', 'rejoinGame', 'playerMoveAI',
+  'proposeTakeback', 'acceptTakeback', 'declineTakeback',
 ] as const satisfies readonly (keyof typeof clientPayloadSchemas)[];
 
 /** The game messages a game's step (machines/game) takes as they are, by the step command each becomes. */
-export const STEP_COMMAND_OF = { resign: 'RESIGN', offerDraw: 'OFFER_DRAW', acceptDraw: 'ACCEPT_DRAW', declineDraw: 'DECLINE_DRAW' } as const;
+export const STEP_COMMAND_OF = {
+  resign: 'RESIGN',
+  offerDraw: 'OFFER_DRAW',
+  acceptDraw: 'ACCEPT_DRAW',
+  declineDraw: 'DECLINE_DRAW',
+  proposeTakeback: 'PROPOSE_TAKEBACK',
+  acceptTakeback: 'ACCEPT_TAKEBACK',
+  declineTakeback: 'DECLINE_TAKEBACK',
+} as const;

@@ -8,7 +8,7 @@
  * elsewhere tells the owner once (`watch`), and gets each spectator frame once (`wframe`).
  */
 import { z } from 'zod';
-import { playerRatingSchema, timeControlSchema } from '../../machines/protocol/schemas';
+import { chatLineSchema, playerRatingSchema, timeControlSchema } from '../../machines/protocol/schemas';
 import { isGameCommand, parseClientValue } from '../../machines/protocol/parse';
 
 const kind = z.enum(['guest', 'account']);
@@ -67,6 +67,8 @@ export const busMessageSchema = z.discriminatedUnion('k', [
   z.object({ k: z.literal('warchived'), g: z.string() }),
   /** spectators: game `g` is not live on the node asked (unknown or ended) */
   z.object({ k: z.literal('wunknown'), g: z.string() }),
+  /** chat: a checked line `l` of author `p` for game `g` (to the node that plays it; server/chat) */
+  z.object({ k: z.literal('chat'), g: z.string(), p: z.string(), l: chatLineSchema }),
 ]);
 export type BusMessage = z.infer<typeof busMessageSchema>;
 /** The spectators' messages (server/cluster/watching.ts). */

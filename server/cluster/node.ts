@@ -32,6 +32,7 @@ import { readBusMessage, type BusMessage, type SeatInfo } from './messages';
 import { SiteWatching } from './watching';
 import type { GameWatchers, Spectators } from '../realtime/spectators';
 import type { Rounds, RoundsElsewhere } from '../round/round';
+import type { ChatElsewhere } from '../chat/chat';
 import { endedElsewhere, forgetElsewhere, playedHere, playElsewhere, socketOn } from '../round/seats';
 
 /** What a command the node sends on a player's behalf carries of its lag: nothing measured. */
@@ -149,6 +150,14 @@ export class ClusterNode implements RoundsElsewhere {
     return this.watching;
   }
 
+  /** Where the chat of games played on other nodes goes: their owner, known from the player's seat or the watch. */
+  chatElsewhere(): ChatElsewhere {
+    return {
+      watchedOn: (gameId) => this.watching?.ownerKnown(gameId) ?? null,
+      tell: (node, gameId, playerId, line) => this.publish(node, { k: 'chat', g: gameId, p: playerId, l: line }),
+    };
+  }
+
   /** Joins the site once the games, the pool (sitePool), the rounds, the sockets and the AI (if on) exist. */
   async start(sockets: RemoteSockets, rounds: Rounds, ai?: AiService): Promise<void> {
     this.sockets = sockets;
@@ -240,6 +249,8 @@ export class ClusterNode implements RoundsElsewhere {
       case 'warchived':
       case 'wunknown':
         return this.watching?.handle(msg);
+      case 'chat':
+        return void this.games.chat(msg.g, msg.p, msg.l);
     }
   }
 

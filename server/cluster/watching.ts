@@ -67,6 +67,12 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
     return this.ownership.ownerOf(gameId).then((owner) => (owner === this.node ? null : owner));
   }
 
+  /** The node that plays a game sockets here watch, when known and live. */
+  ownerKnown(gameId: string): string | null {
+    const w = this.watched.get(gameId);
+    return w && !w.ended ? w.owner : null;
+  }
+
   wantStart(gameId: string, owner: string): void {
     let w = this.watched.get(gameId);
     if (!w || w.owner !== owner || w.ended) this.watched.set(gameId, (w = { owner, asked: false, ended: false }));

@@ -36,6 +36,7 @@ import {
   type IdentificationLimits,
   type InspectTarget,
   type WatchLimits,
+  type ChatSettings,
 } from './server';
 import { proxyEntryProblem } from '../http/clientAddress';
 
@@ -172,6 +173,8 @@ const envSchema = z.object({
   WATCH_GAMES_PER_SOCKET: intIn('WATCH_GAMES_PER_SOCKET', 0, 100, SERVER_DEFAULTS.watch.gamesPerSocket),
   WATCHERS_PER_GAME: intIn('WATCHERS_PER_GAME', 0, 10_000_000, SERVER_DEFAULTS.watch.watchersPerGame),
   WATCHERS_MAX: intIn('WATCHERS_MAX', 0, 10_000_000, SERVER_DEFAULTS.watch.watchersTotal),
+  // game chat: off = guests may read the chat but not write in it
+  GUEST_CHAT: boolOf('GUEST_CHAT'),
   // the XState inspector (docs/inspector.md): 1 starts a relay on this node and streams the
   // server's actors to it; ws://host:port/publish streams them to a relay elsewhere; unset/0 is off
   INSPECT: text.transform((v, ctx): 'relay' | string | null => {
@@ -280,6 +283,8 @@ export interface ServerConfig {
   identification: IdentificationLimits;
   /** how many may watch live games (0 = watching is off) */
   watch: WatchLimits;
+  /** game chat: whether guests may chat */
+  chat: ChatSettings;
   shutdownTimeoutMs: number;
   /** where the server's actors stream for the XState inspector, or null when off */
   inspect: InspectTarget | null;
@@ -343,6 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       global: { perSecond: e.IDENTIFY_PER_SECOND, burst: e.IDENTIFY_BURST },
     },
     watch: { gamesPerSocket: e.WATCH_GAMES_PER_SOCKET, watchersPerGame: e.WATCHERS_PER_GAME, watchersTotal: e.WATCHERS_MAX },
+    chat: { guests: e.GUEST_CHAT ?? SERVER_DEFAULTS.chat.guests },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     inspect: inspectTarget(e),
     serverSecret: e.SERVER_SECRET,
@@ -389,6 +395,7 @@ const SERVER_SETTING_KEYS = [
   'admission',
   'identification',
   'watch',
+  'chat',
   'trustProxy',
   'journalSync',
   'journalSyncIntervalMs',

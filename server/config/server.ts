@@ -19,6 +19,8 @@ export const SERVER_DEFAULTS = {
   redisPrefix: 'chess',
   /** spectators of live games (server/realtime/spectators.ts): games one socket may watch, watchers per game and on the server */
   watch: { gamesPerSocket: 3, watchersPerGame: 10_000, watchersTotal: 100_000 },
+  /** game chat (server/chat): whether guests may chat (GUEST_CHAT) */
+  chat: { guests: true },
   /** the XState inspector relay INSPECT=1 starts (server/inspect): this machine only, @statelyai/inspect's port */
   inspectRelay: { host: '127.0.0.1', port: 8080 },
 } as const;
@@ -104,6 +106,12 @@ export const DEFAULT_IDENTIFICATION_LIMITS: IdentificationLimits = {
   cacheTtlMs: 60_000,
   cacheSize: 10_000,
 };
+
+/** Game chat settings (docs/operations.md): the length and flood limits are the protocol's (CHAT). */
+export interface ChatSettings {
+  /** whether a guest may chat (GUEST_CHAT; an account always may) */
+  guests: boolean;
+}
 
 export interface WatchLimits {
   /** live games one socket may watch at once (0: watching is off) */

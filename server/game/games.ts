@@ -6,10 +6,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ClocksMs, Color, CurrentState, ErrorCode, GameRatings, RatingChangeMsg, ServerMessage, TimeControl } from '../../machines/protocol/messages';
+import type { ChatLine, ClocksMs, Color, CurrentState, ErrorCode, GameRatings, RatingChangeMsg, ServerMessage, TimeControl } from '../../machines/protocol/messages';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
 import {
+  chatOf,
   clockRunning,
   gamePgn,
   newGameLog,
@@ -30,6 +31,7 @@ import {
   type Seat,
   clockOf,
   timeControlOf,
+  takebacksByDefault,
 } from '../../machines/game';
 import { createGameActor, type Inspect } from './machines';
 import type { Heartbeat } from '../heartbeat';
@@ -172,6 +174,8 @@ export class GameManager {
       lag: this.opts.lag,
       startedAt: performance.now(),
       accountIds: [white, black].filter((s) => s.kind === 'account').map((s) => s.id),
+      // a game between two accounts may be rated (docs/ratings.md): no takebacks, as lichess by default
+      takebacks: takebacksByDefault(white.kind === 'account' && black.kind === 'account'),
       ...(this.opts.startFen ? { startFen: this.opts.startFen } : {}),
       ...ratingsInput(white, black),
     };
@@ -380,6 +384,7 @@ export class GameManager {
     if (!color) return;
     const opponent = color === 'white' ? game.black : game.white;
     const state = this.currentState(game);
+    const chat = chatOf(game.log, 'player');
     this.recorder.afterCommit(() => {
       this.hub.sendTo(session, {
         type: 'gameStart',
@@ -392,9 +397,11 @@ export class GameManager {
         timeControl: timeControlOf(game.log.input),
         currentState: state,
         ...(game.ratings ? { ratings: game.ratings } : {}),
+        ...(chat.length > 0 ? { chat } : {}),
       });
-      // the opponent's pending draw offer is part of currentState; send it as an event as well
+      // the opponent's pending draw offer and takeback proposal are part of currentState; sent as events as well
       if (state.drawOfferFrom && state.drawOfferFrom !== color) this.hub.sendTo(session, { type: 'drawOffer', gameId: game.id });
+      if (state.takebackFrom && state.takebackFrom !== color) this.hub.sendTo(session, { type: 'takebackOffer', gameId: game.id });
     });
   }
 
@@ -433,6 +440,28 @@ export class GameManager {
     this.ended.followUp(msg.gameId, encodeJson(msg), performance.now());
   }
 
+  /**
+   * A line of the game's chat (server/chat checked its author and text): kept in the game's log,
+   * then sent to its room once durable, to the two players or to the spectators. A player's line
+   * carries the name and colour the game gives them. False (nothing done) when the game is not
+   * live here, or the author does not belong to the room (a player in the spectator room).
+   */
+  chat(gameId: string, playerId: string, line: ChatLine): boolean {
+    const game = this.games.get(gameId);
+    if (!game || game.ended) return false;
+    const color = this.colorOf(game, playerId);
+    if ((line.room === 'player') !== (color !== null)) return false;
+    const said: ChatLine = color ? { room: 'player', name: game[color].name, ...(playsAsGuest(game.log.input, playerId) ? { guest: true } : {}), color, text: line.text } : line;
+    if (!this.command(game, { type: 'CHAT', playerId, line: said })) return false;
+    const frame = encodeJson({ type: 'chatMessage', gameId, ...said } satisfies ServerMessage);
+    this.recorder.afterCommit(() => {
+      if (said.room === 'spectator') return this.opts.watchers?.frame(gameId, frame);
+      this.hub.sendBytesTo(game.sessions.white, frame);
+      this.hub.sendBytesTo(game.sessions.black, frame);
+    });
+    return true;
+  }
+
   /** A frame to one player of the game, once durable. */
   private sendTo(game: LiveGame, color: Color, msg: ServerMessage): void {
     this.recorder.afterCommit(() => this.hub.sendTo(game.sessions[color], msg));
@@ -459,6 +488,15 @@ export class GameManager {
         return;
       case 'drawDeclined':
         this.sendTo(game, opposite(e.by), { type: 'drawDeclined', gameId: game.id });
+        return;
+      case 'takebackProposed':
+        this.sendTo(game, opposite(e.by), { type: 'takebackOffer', gameId: game.id });
+        return;
+      case 'takebackDeclined':
+        this.sendTo(game, opposite(e.by), { type: 'takebackDeclined', gameId: game.id });
+        return;
+      case 'takenBack':
+        this.both(game, encodeJson({ type: 'takeback', gameId: game.id, plies: e.plies, fen: e.fen, turn: e.turn, clocks: e.clocks, seq: e.seq } satisfies ServerMessage));
         return;
       case 'opponentDisconnected':
         this.sendTo(game, opposite(e.color), {

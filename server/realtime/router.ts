@@ -9,13 +9,14 @@ import type { PlayerSession, WS } from './hub';
 import type { Replies } from './replies';
 import type { SocketAccount } from './socketAccount';
 import type { Spectators, WatchRefusal } from './spectators';
+import type { GameChat } from '../chat/chat';
 
 type RoutedType = Exclude<ClientMessageType, GameCommandMsg['type']>;
 type RoutedMessage = Extract<ParsedMessage, { type: RoutedType }>;
 type Route<K extends RoutedType> = (ws: WS, session: PlayerSession, payload: ParsedPayloads[K]) => void;
 export type Routes = { [K in RoutedType]: Route<K> };
 
-export function routes(lobby: Lobby, account: SocketAccount, spectators: Spectators, replies: Replies): Routes {
+export function routes(lobby: Lobby, account: SocketAccount, spectators: Spectators, replies: Replies, chat: GameChat): Routes {
   const refuseWatch = (ws: WS, gameId: string, refused: WatchRefusal | null) => {
     if (refused) replies.reject(ws, refused.code, refused.message, true, gameId);
   };
@@ -32,6 +33,7 @@ export function routes(lobby: Lobby, account: SocketAccount, spectators: Spectat
       refuseWatch(ws, gameId, answer);
     },
     unwatchGame: (ws, _s, { gameId }) => refuseWatch(ws, gameId, spectators.unwatch(ws, gameId)),
+    chatSend: (ws, s, payload) => chat.send(ws, s, payload),
   };
 }
 

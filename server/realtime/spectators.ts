@@ -18,7 +18,7 @@
  * the game's topic here.
  */
 import { TEXT, type CurrentState, type ServerMessage, type WatchStartMsg } from '../../machines/protocol/messages';
-import { playsAsGuest, timeControlOf, type Seat } from '../../machines/game';
+import { chatOf, playsAsGuest, timeControlOf, type Seat } from '../../machines/game';
 import type { TemplatedApp } from '../uws';
 import type { GameManager, LiveGame } from '../game/games';
 import type { WS } from './hub';
@@ -61,13 +61,17 @@ function watchState(s: CurrentState): WatchStartMsg['currentState'] {
   return { fen: s.fen, turn: s.turn, moves: s.moves, timers: s.timers, clocks: s.clocks, seq: s.seq };
 }
 
+/** The spectator room's lines a spectator is shown as it starts to watch: the latest ones. */
+const CHAT_HISTORY_LINES = 50;
+
 /** A player's name as spectators see it; a seat named by its id (no name given) shows as anonymous. */
-function shownName(seat: Seat): string {
+export function shownName(seat: Seat): string {
   return seat.name && seat.name !== seat.id ? seat.name : TEXT.anonymousName;
 }
 
-/** The watchStart of a live game as it stands: the players' names, never their ids or more. */
+/** The watchStart of a live game as it stands: the players' names, never their ids or more, and the spectator room's latest lines. */
 export function watchStart(game: LiveGame, games: GameManager): WatchStartMsg {
+  const chat = chatOf(game.log, 'spectator', CHAT_HISTORY_LINES);
   return {
     type: 'watchStart',
     gameId: game.id,
@@ -76,6 +80,7 @@ export function watchStart(game: LiveGame, games: GameManager): WatchStartMsg {
     timerDuration: Math.round(timeControlOf(game.log.input).initial),
     currentState: watchState(games.currentState(game)),
     ...(game.ratings ? { ratings: game.ratings } : {}),
+    ...(chat.length > 0 ? { chat } : {}),
   };
 }
 
@@ -211,6 +216,11 @@ export class Spectators implements GameWatchers {
       ws.unsubscribe(topicOf(gameId));
       send(ws, { type: 'error', code: NOT_LIVE.code, message: NOT_LIVE.message, gameId });
     }
+  }
+
+  /** Whether the socket follows the game as a live spectator (its chat's spectator room is open to it). */
+  watchesLive(ws: WS, gameId: string): boolean {
+    return this.watches.get(ws)?.get(gameId) === 'live';
   }
 
   /** unwatchGame: watchStopped, or refused when the socket does not watch the game. */

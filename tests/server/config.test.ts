@@ -57,6 +57,12 @@ describe('one configuration', () => {
     for (const name of ['WATCH_GAMES_PER_SOCKET', 'WATCHERS_PER_GAME', 'WATCHERS_MAX']) expect(lines.filter((l) => l.includes(name)), name).toHaveLength(1);
   });
 
+  it('lets guests chat unless GUEST_CHAT is off, and names a bad value', () => {
+    expect(loadConfig({}).chat).toEqual({ guests: true });
+    expect(loadConfig({ GUEST_CHAT: 'off' }).chat).toEqual({ guests: false });
+    expect(problemsOf({ GUEST_CHAT: 'sometimes' }).join('\n')).toMatch(/GUEST_CHAT must be true or false/);
+  });
+
   it('reads the clock report interval in seconds, 0 for none, and names a bad one', () => {
     expect(loadConfig({ CLOCK_REPORT_SECONDS: '1' }).clockReportMs).toBe(1000);
     expect(loadConfig({ CLOCK_REPORT_SECONDS: '0' }).clockReportMs).toBe(0);
