@@ -200,10 +200,11 @@ describe('game core: disconnects', () => {
 });
 
 describe('rejoinState', () => {
-  it('restores position, move list, turn, running clocks, ply number and the pending offer', () => {
-    const g = startGame({ clockMs: 60_000 });
+  it('restores position, move list, turn, running clocks, ply number and the pending offer and proposal', () => {
+    const g = startGame({ clockMs: 60_000, takebacks: true });
     g.play(['e2e4', 'e7e5', 'g1f3'], 2_000);
     g.send({ type: 'OFFER_DRAW', playerId: WHITE.id });
+    g.send({ type: 'PROPOSE_TAKEBACK', playerId: WHITE.id });
     g.advance(3_500);
     const state = rejoinState(g.state(), g.now());
     expect(state).toEqual({
@@ -218,6 +219,7 @@ describe('rejoinState', () => {
       clocks: { white: 58_000, black: 56_500 },
       seq: 3,
       drawOfferFrom: 'white',
+      takebackFrom: 'white',
     });
   });
 
