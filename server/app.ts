@@ -43,6 +43,11 @@ import { UnarchivedSweep } from './cluster/unarchived';
 import { openDb, type DbTimeouts } from './accounts/db';
 import { Spectators } from './realtime/spectators';
 import { GameChat } from './chat/chat';
+import type { PlayerSession } from './realtime/hub';
+import { localLobbyStore } from './lobby/records';
+import { LobbyHooks } from './lobby/hooks';
+import { localStart, type CustomStart } from './lobby/players';
+import { Challenges } from './challenge/challenges';
 
 /**
  * What startServer takes: the realtime server's settings under the configuration's names and types
@@ -65,6 +70,10 @@ export interface StartServerOptions extends Partial<Omit<ServerSettings, 'graceM
   playerCountIntervalMs?: number;
   /** colour draw for pairings (tests make it deterministic) */
   random?: () => number;
+  /** test-only: the wall clock of the lobby's hooks and the challenges (their expiry), ms */
+  lobbyClock?: () => number;
+  /** test-only: how often hooks and challenges are swept (their creators seen, the stale removed); default LOBBY_SWEEP_MS */
+  lobbySweepMs?: number;
   /** test-only: games start from this FEN */
   startFen?: string;
   /** origins other than its own that the page calls (a hosted accounts project), for its Content-Security-Policy */
@@ -274,11 +283,12 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const siteSockets = cluster && new SiteSockets(cluster, hub, replies, presence, pool, admission.connectRate, (address, refusal) => doorway.countRefused(address, refusal), socketLog);
   const site: SocketSite = siteSockets ?? ONE_NODE;
   const lobby = new Lobby(hub, rounds, pool, () => ai, () => site.newGamesRefused(), metrics, socketLog);
+  const custom = customGames(hub, rounds, cluster, gameManager, opts, log);
   // the account binding seats the socket as the endpoint does (made just below)
   const account = new SocketAccount(hub, replies, rounds, site, identity, opts.accounts, opts.identification ?? DEFAULT_IDENTIFICATION_LIMITS, refusals, metrics, socketLog, (ws, id, kind) => realtime.bind(ws, id, kind));
   const realtime = new Realtime(
     hub,
-    { doorway, site, rounds, matchmaking: pool, account, spectators, routes: routes(lobby, account, spectators, replies, chat), replies, refusals, identity },
+    { doorway, site, rounds, matchmaking: pool, account, spectators, routes: routes(lobby, account, spectators, replies, chat, custom), replies, refusals, identity },
     metrics,
     socketLog,
     {
@@ -386,6 +396,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       closed = (async () => {
         uws.us_listen_socket_close(listenSocket);
         realtime.closeAll(message);
+        custom.stop();
         hub.stop();
         gameManager.stopAll();
         heartbeat.stop();
@@ -441,6 +452,28 @@ function archivedPlayer(hub: Hub, playerId: string): ArchivedPlayer {
   const session = hub.session(playerId);
   const isAccount = (session?.kind ?? playerKind(playerId)) === 'account';
   return { name: session?.name ?? (isAccount ? 'Player' : 'Guest'), accountId: isAccount ? playerId : null, guestId: isAccount ? null : playerId };
+}
+
+/** How often the lobby's hooks and the challenges are swept: their creators seen, the stale ones removed. */
+export const LOBBY_SWEEP_MS = 1_000;
+
+/** The lobby's custom games and the challenges, on this node's store (Redis with several nodes), swept every LOBBY_SWEEP_MS. */
+function customGames(hub: Hub, rounds: Rounds, cluster: ClusterNode | null, games: GameManager, opts: StartServerOptions, log: Logger) {
+  const now = opts.lobbyClock ?? Date.now;
+  const store = cluster?.lobby ?? localLobbyStore(opts.durableDir, now());
+  const start: CustomStart = cluster ? (...args) => cluster.startCustom(...args) : localStart(hub, games);
+  const node = cluster?.node ?? '';
+  const random = opts.random ?? Math.random;
+  const heldBy = (s: PlayerSession) => rounds.heldBy(s);
+  const deps = { store, hub, start, heldBy, node, now, random };
+  const hooks = new LobbyHooks(deps, log.child({ part: 'hooks' }));
+  const challenges = new Challenges(deps, log.child({ part: 'challenges' }));
+  const sweepLog = log.child({ part: 'lobby' });
+  const sweep = setInterval(() => {
+    for (const part of [hooks, challenges]) part.sweep().catch((err: Error) => sweepLog.warn({ err: err.message }, 'lobby sweep failed'));
+  }, opts.lobbySweepMs ?? LOBBY_SWEEP_MS);
+  sweep.unref();
+  return { hooks, challenges, stop: () => clearInterval(sweep) };
 }
 
 /** This node's place in a site of several nodes: its Redis link and the shared database. */

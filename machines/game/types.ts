@@ -55,6 +55,8 @@ export interface GameInput {
    * game: on for a casual game, off for one that may be rated (`takebacksByDefault`).
    */
   takebacks?: boolean;
+  /** A casual game: never rated, whoever plays it (a custom game's choice; the step ignores it). */
+  casual?: boolean;
 }
 
 export interface GameSettings {

@@ -10,6 +10,10 @@ import type {
   aiGameOptionsSchema,
   chatLineSchema,
   chatRoomSchema,
+  challengeSchema,
+  customGameSchema,
+  declineReasonSchema,
+  hookSchema,
   clientPayloadSchemas,
   GAME_COMMAND_TYPES,
   STEP_COMMAND_OF,
@@ -45,6 +49,10 @@ export type GameRatings = z.infer<typeof gameRatingsSchema>;
 export type RatingChange = z.infer<typeof ratingChangeSchema>;
 export type ChatRoom = z.infer<typeof chatRoomSchema>;
 export type ChatLine = z.infer<typeof chatLineSchema>;
+export type CustomGame = z.infer<typeof customGameSchema>;
+export type Hook = z.infer<typeof hookSchema>;
+export type Challenge = z.infer<typeof challengeSchema>;
+export type DeclineReason = z.infer<typeof declineReasonSchema>;
 
 // ---------------------------------------------------------------------------
 // Server -> client

@@ -98,6 +98,58 @@ export const timeControlRequestSchema = z.strictObject({
     .max(INCREMENT.max, { error: `must be from ${INCREMENT.min} to ${INCREMENT.max} seconds` }),
 });
 
+/**
+ * The options of a custom game, posted to the lobby (a "hook") or sent as a challenge: a time
+ * control in the request range, rated or casual (rated only between signed-in players), and the
+ * creator's colour (random: drawn when the game starts).
+ */
+export const customGameSchema = z.strictObject({
+  timeControl: timeControlRequestSchema,
+  rated: z.boolean({ error: 'must be true or false' }),
+  color: z.enum(['white', 'black', 'random'], { error: 'must be "white", "black" or "random"' }),
+});
+
+/** The creator of a hook or a challenge as others see them. */
+export const creatorSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  /** a guest (any name is open to one, so it is shown marked) */
+  guest: z.boolean(),
+  rating: playerRatingSchema.nullable().optional(),
+});
+
+/** A custom game waiting in the lobby for an opponent (lichess's "hook"). */
+export const hookSchema = z.strictObject({
+  id: z.string(),
+  by: creatorSchema,
+  ...customGameSchema.shape,
+  /** wall-clock ms */
+  createdAt: z.number(),
+});
+
+/** Where a challenge stands: open until accepted, declined, cancelled by its creator, or expired. */
+export const challengeStatusSchema = z.enum(['created', 'accepted', 'declined', 'canceled', 'expired']);
+
+/** Why a challenge was declined (lichess's reasons for a real-time game). */
+export const declineReasonSchema = z.enum(['generic', 'later', 'tooFast', 'tooSlow', 'timeControl', 'rated', 'casual']);
+
+/** A challenge: to anyone with its link, or to one signed-in player by username (`to`). */
+export const challengeSchema = z.strictObject({
+  id: z.string(),
+  by: creatorSchema,
+  /** the username challenged; none: whoever opens the link first may accept */
+  to: z.string().optional(),
+  ...customGameSchema.shape,
+  status: challengeStatusSchema,
+  declineReason: declineReasonSchema.optional(),
+  /** the game it started, once accepted */
+  gameId: z.string().optional(),
+  /** wall-clock ms */
+  createdAt: z.number(),
+  /** wall-clock ms: when it stopped being open */
+  endedAt: z.number().optional(),
+});
+
 /** The position a rejoining player gets in `gameStart` / `aiGameStart`. */
 export const currentStateSchema = z.object({
   fen: z.string(),
@@ -169,6 +221,10 @@ export const errorCodeSchema = z.enum([
   'not_watching',
   'chat_refused',
   'chat_rate_limited',
+  'hook_unavailable',
+  'challenge_unavailable',
+  'challenge_limit',
+  'rated_needs_account',
 ]);
 
 /** A game's chat rooms: the two players', and the spectators' (players do not see it during the game). */
@@ -376,6 +432,10 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('identified'), playerId: z.string(), username: z.string().optional() }),
   /** additive: a rated game `gameId` has been scored: each side's rating before and after */
   z.strictObject({ type: z.literal('ratingChange'), gameId: z.string(), white: ratingChangeSchema, black: ratingChangeSchema }),
+  /** additive: the lobby's custom games, all of them, to a socket that watches the lobby (sent again on every change) */
+  z.strictObject({ type: z.literal('lobbyHooks'), hooks: z.array(hookSchema) }),
+  /** additive: a challenge as it stands, to its creator, the player challenged and a socket that opened it */
+  z.strictObject({ type: z.literal('challenge'), challenge: challengeSchema }),
   /** additive: answer to claimGuestGames: how many archived guest games the account now holds */
   z.strictObject({ type: z.literal('guestGamesClaimed'), guestId: z.string(), count: z.number().int() }),
 ]);
@@ -443,6 +503,23 @@ export const clientPayloadSchemas = {
           .max(CHAT.maxLength, { error: `must be at most ${CHAT.maxLength} characters` }),
       ),
   }),
+  /** additive: follow the lobby's custom games (answered with lobbyHooks, then again on every change) */
+  watchLobby: z.object({}).optional().nullable(),
+  /** additive: stop following the lobby */
+  unwatchLobby: z.object({}).optional().nullable(),
+  /** additive: post a custom game to the lobby (it replaces the player's previous one); `username` as in findGame */
+  postHook: z.object({ options: customGameSchema, username: displayName.optional().nullable() }),
+  /** additive: take one's custom game off the lobby */
+  cancelHook: z.object({}).optional().nullable(),
+  /** additive: play the custom game `hookId` against its creator */
+  joinHook: z.object({ hookId: z.string().min(1).max(64), username: displayName.optional().nullable() }),
+  /** additive: create a challenge (answered with `challenge`); `to`: a signed-in player's username */
+  createChallenge: z.object({ options: customGameSchema, to: z.string().trim().min(1).max(40).optional(), username: displayName.optional().nullable() }),
+  /** additive: show a challenge (answered with `challenge`, then its changes) */
+  watchChallenge: z.object({ challengeId: z.string().min(1).max(64) }),
+  acceptChallenge: z.object({ challengeId: z.string().min(1).max(64), username: displayName.optional().nullable() }),
+  declineChallenge: z.object({ challengeId: z.string().min(1).max(64), reason: declineReasonSchema.optional() }),
+  cancelChallenge: z.object({ challengeId: z.string().min(1).max(64) }),
 } as const;
 
 /**

@@ -41,6 +41,7 @@ export function finishedGameFromLog(
     moves: [...state.moves],
     clocksMs,
     pgn: gamePgn(state.result ? state : { ...state, result }),
+    ...(log.input.casual ? { casual: true } : {}),
   };
 }
 

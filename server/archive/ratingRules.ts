@@ -26,6 +26,7 @@ export const RATING_RULES = {
 
 export type UnratedReason =
   | 'not_pool'
+  | 'casual'
   | 'guest'
   | 'same_account'
   | 'aborted'
@@ -36,6 +37,7 @@ export type UnratedReason =
 /** What each reason means, for logs and docs. */
 export const UNRATED_REASON_TEXT: Record<UnratedReason, string> = {
   not_pool: 'not a matchmaking game (AI or imported)',
+  casual: 'a casual custom game',
   guest: 'a guest played',
   same_account: 'one account on both sides',
   aborted: 'aborted',
@@ -52,12 +54,15 @@ export interface RatingCandidate {
   black: { accountId: string | null };
   reason: GameEndReason;
   moves: readonly string[];
+  /** a casual custom game (its players chose it unrated) */
+  casual?: boolean;
 }
 
 /** Why the game alone is not rated (no history needed), or null when its pair must be looked at. */
 export function unratedByItself(game: RatingCandidate): UnratedReason | null {
   const { white, black } = game;
   if (game.kind !== 'pool') return 'not_pool';
+  if (game.casual) return 'casual';
   if (white.accountId === null || black.accountId === null) return 'guest';
   if (white.accountId === black.accountId) return 'same_account';
   if (game.reason === 'aborted') return 'aborted';

@@ -37,6 +37,8 @@ export interface FinishedGame {
   /** the mover's clock in ms after each move (same length as moves) */
   clocksMs: readonly number[];
   pgn: string;
+  /** a casual custom game: kept, never rated */
+  casual?: boolean;
 }
 
 export type { RatingChange } from '../../machines/protocol/messages';

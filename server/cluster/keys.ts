@@ -67,6 +67,18 @@ export class ClusterKeys {
   channel(node: string): string {
     return `${this.prefix}:node:${node}`;
   }
+  /** the lobby's records of one kind (hooks, challenges): a hash of JSON by id (server/cluster/lobbyRecords.ts) */
+  records(kind: 'hooks' | 'challenges'): string {
+    return `${this.prefix}:${kind}`;
+  }
+  /** when each such record's creator was last seen, and on which node */
+  recordsSeen(kind: 'hooks' | 'challenges'): string {
+    return `${this.prefix}:${kind}:seen`;
+  }
+  /** the channel every node follows: the lobby's hooks or a challenge changed */
+  get lobby(): string {
+    return `${this.prefix}:lobby`;
+  }
   /** a token bucket of a rate limit shared by every node */
   bucket(name: string, key: string): string {
     return `${this.prefix}:bucket:${name}:${key}`;

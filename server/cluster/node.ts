@@ -25,11 +25,13 @@ import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, 
 import { SiteAiGames } from './aiGames';
 import type { AiService } from '../wiring';
 import type { GameLog, MoveLag } from '../../machines/game';
-import type { GameCommandMsg, ServerMessage, TimeControl } from '../../machines/protocol/messages';
+import type { Color, GameCommandMsg, ServerMessage, TimeControl } from '../../machines/protocol/messages';
 import { SiteMatchmaking } from './matchmaking';
 import { SharedLimits } from './sharedLimits';
 import { readBusMessage, type BusMessage, type SeatInfo } from './messages';
 import { SiteWatching } from './watching';
+import { redisLobbyStore } from './lobbyRecords';
+import type { LobbyStore } from '../lobby/records';
 import type { GameWatchers, Spectators } from '../realtime/spectators';
 import type { Rounds, RoundsElsewhere } from '../round/round';
 import type { ChatElsewhere } from '../chat/chat';
@@ -81,6 +83,8 @@ export class ClusterNode implements RoundsElsewhere {
   /** messages to the other nodes; a player's commands are held while Redis is away */
   private readonly bus: Bus;
   private closing = false;
+  /** the lobby's hooks and the challenges, in Redis, and the channel their changes are announced on */
+  private readonly lobbyRecords: ReturnType<typeof redisLobbyStore>;
 
   private constructor(
     readonly node: string,
@@ -97,6 +101,7 @@ export class ClusterNode implements RoundsElsewhere {
     this.bus = new Bus(redis, this.keys, metrics, logger.child({ part: 'bus' }));
     this.ownership = new Ownership(this.node, redis, this.keys);
     this.limits = new SharedLimits(redis.cmd, this.keys, logger);
+    this.lobbyRecords = redisLobbyStore(redis.cmd, this.keys, logger.child({ sub: 'lobby' }));
     this.log = new SharedGameLog(db, { commitSeconds: metrics.logCommitSeconds, bytesWritten: metrics.logBytes }, logger.child({ sub: 'game-log' }), (lost) => this.dropGames(lost, 'fenced'), sync);
     this.aiGames = new SiteAiGames(this.node, this.log, this.ownership, hub, (n, m) => this.publish(n, m), metrics, logger.child({ sub: 'ai-games' }));
     this.membership = new Membership(this.node, redis, this.keys, logger, () => hub.playersOnline, {
@@ -171,10 +176,15 @@ export class ClusterNode implements RoundsElsewhere {
       this.resyncRemoteGames();
       this.watching?.resync();
     });
-    await this.redis.sub.subscribe(this.keys.channel(this.node));
-    this.redis.sub.on('message', (_channel: string, text: string) => this.received(text));
+    await this.redis.sub.subscribe(this.keys.channel(this.node), this.lobbyRecords.channel);
+    this.redis.sub.on('message', (channel: string, text: string) => (channel === this.lobbyRecords.channel ? this.lobbyRecords.received(text) : this.received(text)));
     await this.membership.start();
     this.logger.info({ node: this.node }, 'node joined the site');
+  }
+
+  /** The site's lobby (hooks and challenges), kept in Redis for every node. */
+  get lobby(): LobbyStore {
+    return this.lobbyRecords;
   }
 
   /** Redis answers and the lease holds: this node may start and play games. */
@@ -415,16 +425,8 @@ export class ClusterNode implements RoundsElsewhere {
   }
 
   private createPaired(white: SeatInfo, black: SeatInfo, timeControl?: TimeControl): void {
-    const seat = (p: SeatInfo) => {
-      const s = this.hub.seat(p.id, p.kind);
-      s.name = p.name;
-      s.rating = p.rating;
-      this.matchmaking.foundElsewhere(s);
-      if (!s.ws) socketOn(s, p.node === this.node ? null : p.node);
-      return s;
-    };
-    const w = seat(white);
-    const b = seat(black);
+    const w = this.seatFrom(white);
+    const b = this.seatFrom(black);
     const busy = (s: PlayerSession) => Boolean(s.game || s.remoteGame);
     if (busy(w) || busy(b)) {
       // paired by a pool that was giving its role up while another paired one of them: whoever
@@ -437,6 +439,30 @@ export class ClusterNode implements RoundsElsewhere {
       this.logger.warn({ white: white.id, black: black.id }, 'paired game not started here');
       for (const s of [w, b]) this.hub.sendTo(s, { type: 'matchmakingStatus', status: 'idle', message: 'The game could not be started. Please search again.' });
     }
+  }
+
+  /** A player of a game starting here, seated as the node of their socket says. */
+  private seatFrom(p: SeatInfo): PlayerSession {
+    const s = this.hub.seat(p.id, p.kind);
+    s.name = p.name;
+    s.rating = p.rating;
+    this.matchmaking.foundElsewhere(s);
+    if (!s.ws) socketOn(s, p.node === this.node ? null : p.node);
+    return s;
+  }
+
+  /**
+   * A custom game (a hook joined, a challenge accepted) starts here, between the player whose
+   * socket is here and `other`, whose socket is on `other.node` (this node or another). False
+   * when it could not start (the other is in a game here already, or the game could not begin).
+   */
+  startCustom(local: PlayerSession, other: SeatInfo, localColor: Color, timeControl: TimeControl, casual: boolean): boolean {
+    const them = this.seatFrom(other);
+    if (them.game || (them.ws && them.remoteGame)) return false;
+    const [white, black] = localColor === 'white' ? [local, them] : [them, local];
+    const started = this.games.start(white, black, timeControl, { casual }) !== null;
+    if (!started) this.hub.forgetIfIdle(them);
+    return started;
   }
 
   /** Told by the game manager: a game started here (its players' nodes learn where it is played). */

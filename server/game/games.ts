@@ -161,8 +161,8 @@ export class GameManager {
     return game.white.id === playerId ? 'white' : game.black.id === playerId ? 'black' : null;
   }
 
-  /** Starts a game on `timeControl`'s clock; without one, on the default pool's. */
-  start(white: PlayerSession, black: PlayerSession, timeControl: TimeControl = this.defaultTimeControl): LiveGame | null {
+  /** Starts a game on `timeControl`'s clock; without one, on the default pool's. `casual`: never rated (a custom game's choice). */
+  start(white: PlayerSession, black: PlayerSession, timeControl: TimeControl = this.defaultTimeControl, opts: { casual?: boolean } = {}): LiveGame | null {
     const id = 'game_' + randomBytes(9).toString('base64url');
     const input: GameInput = {
       gameId: id,
@@ -178,6 +178,7 @@ export class GameManager {
       takebacks: takebacksByDefault(white.kind === 'account' && black.kind === 'account'),
       ...(this.opts.startFen ? { startFen: this.opts.startFen } : {}),
       ...ratingsInput(white, black),
+      ...(opts.casual ? { casual: true } : {}),
     };
     const actor = this.startActor(input);
     if (!actor) return null;

@@ -5,6 +5,8 @@
 import type { ClientMessageType, ErrorCode, GameCommandMsg, ParsedMessage, ParsedPayloads, ServerMessage } from '../../machines/protocol/messages';
 import type { ParseResult } from '../../machines/protocol/parse';
 import type { Lobby } from '../round/lobby';
+import type { LobbyHooks } from '../lobby/hooks';
+import type { Challenges } from '../challenge/challenges';
 import type { PlayerSession, WS } from './hub';
 import type { Replies } from './replies';
 import type { SocketAccount } from './socketAccount';
@@ -16,7 +18,7 @@ type RoutedMessage = Extract<ParsedMessage, { type: RoutedType }>;
 type Route<K extends RoutedType> = (ws: WS, session: PlayerSession, payload: ParsedPayloads[K]) => void;
 export type Routes = { [K in RoutedType]: Route<K> };
 
-export function routes(lobby: Lobby, account: SocketAccount, spectators: Spectators, replies: Replies, chat: GameChat): Routes {
+export function routes(lobby: Lobby, account: SocketAccount, spectators: Spectators, replies: Replies, chat: GameChat, { hooks, challenges }: { hooks: LobbyHooks; challenges: Challenges }): Routes {
   const refuseWatch = (ws: WS, gameId: string, refused: WatchRefusal | null) => {
     if (refused) replies.reject(ws, refused.code, refused.message, true, gameId);
   };
@@ -34,6 +36,16 @@ export function routes(lobby: Lobby, account: SocketAccount, spectators: Spectat
     },
     unwatchGame: (ws, _s, { gameId }) => refuseWatch(ws, gameId, spectators.unwatch(ws, gameId)),
     chatSend: (ws, s, payload) => chat.send(ws, s, payload),
+    watchLobby: (_ws, s) => hooks.watch(s),
+    unwatchLobby: (_ws, s) => hooks.unwatch(s),
+    postHook: (_ws, s, { options, username }) => void hooks.post(s, options, username),
+    cancelHook: (_ws, s) => void hooks.cancel(s),
+    joinHook: (_ws, s, { hookId, username }) => void hooks.join(s, hookId, username),
+    createChallenge: (_ws, s, { options, to, username }) => void challenges.create(s, options, to, username),
+    watchChallenge: (_ws, s, { challengeId }) => void challenges.watch(s, challengeId),
+    acceptChallenge: (_ws, s, { challengeId, username }) => void challenges.accept(s, challengeId, username),
+    declineChallenge: (_ws, s, { challengeId, reason }) => void challenges.decline(s, challengeId, reason),
+    cancelChallenge: (_ws, s, { challengeId }) => void challenges.cancel(s, challengeId),
   };
 }
 

@@ -15,6 +15,8 @@ import type {
 } from '../../machines/protocol/messages';
 
 const move: WireMove = { from: 'e2', to: 'e4' };
+const custom = { timeControl: { initial: 300, increment: 3 }, rated: false, color: 'random' } as const;
+const alice = { id: 'player_1', name: 'Alice', guest: true };
 const currentState: CurrentState = {
   fen: 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1',
   turn: 'black',
@@ -66,6 +68,8 @@ export const SERVER_SAMPLES: { [K in ServerMessageType]: ServerMessageOf<K> } = 
   },
   watchStopped: { type: 'watchStopped', gameId: 'g1' },
   gameArchived: { type: 'gameArchived', gameId: 'g1' },
+  lobbyHooks: { type: 'lobbyHooks', hooks: [{ id: 'hook_1', by: alice, ...custom, createdAt: 1_700_000_000_000 }] },
+  challenge: { type: 'challenge', challenge: { id: 'c1', by: alice, ...custom, status: 'declined', declineReason: 'tooFast', createdAt: 1_700_000_000_000, endedAt: 1_700_000_005_000 } },
 };
 
 export const CLIENT_SAMPLES: { [K in ClientMessageType]: Extract<ClientMessage, { type: K }> } = {
@@ -90,4 +94,14 @@ export const CLIENT_SAMPLES: { [K in ClientMessageType]: Extract<ClientMessage, 
   acceptTakeback: { type: 'acceptTakeback', payload: { gameId: 'g1' } },
   declineTakeback: { type: 'declineTakeback', payload: { gameId: 'g1' } },
   chatSend: { type: 'chatSend', payload: { gameId: 'g1', room: 'spectator', text: 'nice move' } },
+  watchLobby: { type: 'watchLobby' },
+  unwatchLobby: { type: 'unwatchLobby' },
+  postHook: { type: 'postHook', payload: { options: custom, username: 'Alice' } },
+  cancelHook: { type: 'cancelHook' },
+  joinHook: { type: 'joinHook', payload: { hookId: 'hook_1' } },
+  createChallenge: { type: 'createChallenge', payload: { options: { ...custom, rated: true }, to: 'bob' } },
+  watchChallenge: { type: 'watchChallenge', payload: { challengeId: 'c1' } },
+  acceptChallenge: { type: 'acceptChallenge', payload: { challengeId: 'c1' } },
+  declineChallenge: { type: 'declineChallenge', payload: { challengeId: 'c1', reason: 'later' } },
+  cancelChallenge: { type: 'cancelChallenge', payload: { challengeId: 'c1' } },
 };

@@ -23,7 +23,9 @@ export async function tokenAccounts(onVerify: () => void = () => {}): Promise<To
         onVerify();
         try {
           const { payload } = await jwtVerify(token, publicOnly, { algorithms: ['ES256'] });
-          return payload.sub ? { sub: payload.sub } : null;
+          // a test's token may name the account's username (as a profile would)
+          const username = (payload.user_metadata as { username?: string } | undefined)?.username;
+          return payload.sub ? { sub: payload.sub, ...(username ? { username } : {}) } : null;
         } catch {
           return null;
         }

@@ -1,0 +1,191 @@
+/**
+ * Challenges: a player creates one (time control, colour, rated or casual), to anyone with its
+ * link or to a signed-in player by username; whoever it is for may accept (both go to the game)
+ * or decline; its creator may cancel it. It expires once its creator has not been seen on the
+ * site for LOBBY_RULES.challengeUnseenMs (lichess's real-time rule), and an ended one is kept
+ * LOBBY_RULES.challengeKeptMs so its link tells what became of it. The records live in the
+ * lobby's store (Redis with several nodes, so any node can answer one; a file of the data
+ * directory on one node), and every change reaches its creator, the player challenged and the
+ * sockets that opened it, on whichever node they are.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Challenge, CustomGame, DeclineReason } from '../../machines/protocol/messages';
+import { LOBBY_RULES, REFUSAL_TEXT, answerRefusal, challengePlan, createRefusal, creatorColor, ended, forgotten, isFor, openBy, sameName, unseen } from '../../machines/lobby/rules';
+import type { Hub, PlayerSession } from '../realtime/hub';
+import { LobbyPart } from '../lobby/part';
+import { creatorOf, nameOf, playerOf, seatOf, type LobbyDeps } from '../lobby/players';
+import { REFUSAL_CODE } from '../lobby/hooks';
+
+export const CHALLENGE_TEXT = {
+  unavailable: 'That challenge cannot be found. It may have expired.',
+  inGame: 'You are playing a game already.',
+  limit: `You have ${LOBBY_RULES.maxOpenChallenges} open challenges. Cancel one, or wait for an answer, before you make another.`,
+  byUsernameNeedsAccount: 'Sign in to challenge a player by username.',
+  notYourself: 'You cannot challenge yourself.',
+  notYours: 'Only its creator can cancel a challenge.',
+  notStarted: 'The game could not be started: your opponent is busy or gone.',
+} as const;
+
+type Ending = 'declined' | 'canceled' | 'expired';
+
+export class Challenges extends LobbyPart {
+  /** the challenges each socket here opened (watchChallenge), by challenge id */
+  private readonly watchers = new Map<string, Set<string>>();
+
+  constructor(deps: LobbyDeps, log: Logger) {
+    super(deps, log, 'Challenges cannot be reached right now. Please try again in a moment.');
+    this.store.onNews((news) => {
+      if (news.k === 'challenge') this.tell(news.c);
+    });
+  }
+
+  async create(s: PlayerSession, options: CustomGame, to: string | undefined, name?: string | null): Promise<void> {
+    const player = playerOf(s);
+    const refused = createRefusal(options, player);
+    if (refused) return this.refuse(s, REFUSAL_CODE[refused], REFUSAL_TEXT[refused]);
+    if (to !== undefined && !player.signedIn) return this.refuse(s, 'not_signed_in', CHALLENGE_TEXT.byUsernameNeedsAccount);
+    if (to !== undefined && player.username !== undefined && sameName(to, player.username)) return this.refuse(s, 'invalid_options', CHALLENGE_TEXT.notYourself);
+    try {
+      const plan = challengePlan(openBy(await this.store.challenges.all(), s.id), to);
+      if (plan.refused) return this.refuse(s, 'challenge_limit', CHALLENGE_TEXT.limit);
+      for (const c of plan.replace) await this.end(c.id, 'canceled');
+      const c: Challenge = {
+        id: randomBytes(6).toString('base64url'),
+        by: creatorOf(s, name),
+        ...(to !== undefined ? { to } : {}),
+        ...options,
+        status: 'created',
+        createdAt: this.now(),
+      };
+      await this.store.challenges.put(c);
+      await this.store.challenges.seen([c.id], { at: this.now(), node: this.node });
+      this.log.info({ playerId: s.id, challengeId: c.id, to }, 'challenge created');
+      this.store.announce({ k: 'challenge', c });
+    } catch (err) {
+      this.failed(s, err as Error, 'challenge not created');
+    }
+  }
+
+  async watch(s: PlayerSession, id: string): Promise<void> {
+    try {
+      const c = await this.store.challenges.get(id);
+      if (!c) return this.refuse(s, 'challenge_unavailable', CHALLENGE_TEXT.unavailable);
+      let set = this.watchers.get(id);
+      if (!set) this.watchers.set(id, (set = new Set()));
+      set.add(s.id);
+      this.hub.sendTo(s, { type: 'challenge', challenge: c });
+    } catch (err) {
+      this.failed(s, err as Error, 'challenge not read');
+    }
+  }
+
+  async accept(s: PlayerSession, id: string, name?: string | null): Promise<void> {
+    if (this.heldBy(s)) return this.refuse(s, 'active_game', CHALLENGE_TEXT.inGame);
+    try {
+      const c = await this.answerable(s, id, true);
+      if (!c) return;
+      const seen = (await this.store.challenges.lastSeen()).get(id);
+      // of two answers at once, one takes it
+      const taken = await this.store.challenges.take(id);
+      if (!taken || taken.status !== 'created' || !seen) {
+        if (taken) await this.store.challenges.put(taken);
+        return this.refuse(s, 'challenge_unavailable', REFUSAL_TEXT.not_open);
+      }
+      s.name = nameOf(s, name);
+      const creatorPlays = creatorColor(c.color, this.random());
+      if (!this.start(s, seatOf(c.by, seen.node), creatorPlays === 'white' ? 'black' : 'white', c.timeControl, !c.rated)) {
+        // still open: the creator may be back, or someone else may accept
+        await this.store.challenges.put(taken);
+        await this.store.challenges.seen([id], seen);
+        return this.refuse(s, 'game_start_failed', CHALLENGE_TEXT.notStarted);
+      }
+      const gameId = (s.game?.id ?? s.remoteGame?.id) || undefined;
+      await this.store.challenges.put(ended(taken, 'accepted', this.now(), gameId ? { gameId } : {}));
+      this.log.info({ challengeId: id, creator: c.by.id, accepter: s.id, gameId }, 'challenge accepted');
+      this.store.announce({ k: 'challenge', c: ended(taken, 'accepted', this.now(), gameId ? { gameId } : {}) });
+    } catch (err) {
+      this.failed(s, err as Error, 'challenge not accepted');
+    }
+  }
+
+  async decline(s: PlayerSession, id: string, reason: DeclineReason = 'generic'): Promise<void> {
+    try {
+      if (await this.answerable(s, id, false)) await this.end(id, 'declined', reason);
+    } catch (err) {
+      this.failed(s, err as Error, 'challenge not declined');
+    }
+  }
+
+  async cancel(s: PlayerSession, id: string): Promise<void> {
+    try {
+      const c = await this.store.challenges.get(id);
+      if (!c) return this.refuse(s, 'challenge_unavailable', CHALLENGE_TEXT.unavailable);
+      if (c.by.id !== s.id) return this.refuse(s, 'challenge_unavailable', CHALLENGE_TEXT.notYours);
+      if (c.status !== 'created' || !(await this.end(id, 'canceled'))) this.refuse(s, 'challenge_unavailable', REFUSAL_TEXT.not_open);
+    } catch (err) {
+      this.failed(s, err as Error, 'challenge not cancelled');
+    }
+  }
+
+  /**
+   * Every second or so: open challenges whose creator has a socket here are seen; those whose
+   * creator has not been seen for challengeUnseenMs expire; ended ones kept long enough go.
+   */
+  async sweep(): Promise<void> {
+    const now = this.now();
+    const all = await this.store.challenges.all();
+    const open = all.filter((c) => c.status === 'created');
+    await this.store.challenges.seen(open.filter((c) => this.hub.session(c.by.id)?.ws).map((c) => c.id), { at: now, node: this.node });
+    const seen = await this.store.challenges.lastSeen();
+    for (const c of open) if (unseen(seen.get(c.id)?.at ?? 0, now, LOBBY_RULES.challengeUnseenMs)) await this.end(c.id, 'expired');
+    for (const c of all) if (forgotten(c, now)) await this.store.challenges.take(c.id);
+    for (const id of this.watchers.keys()) if (!all.some((c) => c.id === id)) this.watchers.delete(id);
+  }
+
+  /** The challenge if `s` may answer it; otherwise they are told why and it is null. */
+  private async answerable(s: PlayerSession, id: string, accepting: boolean): Promise<Challenge | null> {
+    const c = await this.store.challenges.get(id);
+    if (!c) {
+      this.refuse(s, 'challenge_unavailable', CHALLENGE_TEXT.unavailable);
+      return null;
+    }
+    const refused = answerRefusal(c, playerOf(s), accepting);
+    if (refused) {
+      this.refuse(s, REFUSAL_CODE[refused], REFUSAL_TEXT[refused]);
+      return null;
+    }
+    return c;
+  }
+
+  /** Ends an open challenge (whoever takes it first); false when it was not open any more. */
+  private async end(id: string, status: Ending, declineReason?: DeclineReason): Promise<boolean> {
+    const taken = await this.store.challenges.take(id);
+    if (!taken) return false;
+    if (taken.status !== 'created') {
+      await this.store.challenges.put(taken);
+      return false;
+    }
+    const c = ended(taken, status, this.now(), declineReason ? { declineReason } : {});
+    await this.store.challenges.put(c);
+    this.log.info({ challengeId: id, status }, 'challenge ended');
+    this.store.announce({ k: 'challenge', c });
+    return true;
+  }
+
+  /** A challenge changed: its creator, the player challenged and the sockets that opened it, here, are told. */
+  private tell(c: Challenge): void {
+    const ids = new Set(this.watchers.get(c.id));
+    ids.add(c.by.id);
+    if (c.to !== undefined) {
+      for (const s of this.hub.players.values()) if (s.ws && s.username && isFor(c, playerOf(s))) ids.add(s.id);
+    }
+    const text = JSON.stringify({ type: 'challenge', challenge: c });
+    for (const id of ids) {
+      const s = this.hub.session(id);
+      if (s?.ws) this.hub.sendWs(s.ws, text);
+    }
+  }
+
+
+}

@@ -1,0 +1,159 @@
+/**
+ * The lobby's custom games (lichess's "hooks"): a player posts one (time control, rated or casual,
+ * colour) and it is listed live, on every node, to every socket that watches the lobby, until
+ * someone joins it (both go to the game), its creator cancels it, starts another game, or has not
+ * been seen on the site for LOBBY_RULES.hookUnseenMs. One hook per player: a new one replaces it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { CustomGame, ErrorCode, Hook } from '../../machines/protocol/messages';
+import { LOBBY_RULES, REFUSAL_TEXT, createRefusal, creatorColor, joinRefusal, unseen, type Refusal } from '../../machines/lobby/rules';
+import type { Hub, PlayerSession } from '../realtime/hub';
+import { LobbyPart } from './part';
+import { creatorOf, nameOf, playerOf, seatOf, type LobbyDeps } from './players';
+
+export const HOOK_TEXT = {
+  unavailable: 'That game is no longer in the lobby.',
+  inGame: 'You are playing a game already.',
+  full: 'The lobby is full. Please try again in a moment.',
+  notStarted: 'The game could not be started.',
+} as const;
+
+export const REFUSAL_CODE: Record<Refusal, ErrorCode> = {
+  own: 'hook_unavailable',
+  rated_needs_account: 'rated_needs_account',
+  not_for_you: 'challenge_unavailable',
+  not_open: 'challenge_unavailable',
+};
+
+export class LobbyHooks extends LobbyPart {
+  /** players with a socket here who watch the lobby */
+  private readonly watchers = new Set<string>();
+  private listing: Promise<void> | null = null;
+  private listAgain = false;
+
+  constructor(deps: LobbyDeps, log: Logger) {
+    super(deps, log, 'The lobby cannot be reached right now. Please try again in a moment.');
+    this.store.onNews((news) => {
+      if (news.k === 'hooks') this.listChanged();
+    });
+  }
+
+  watch(s: PlayerSession): void {
+    this.watchers.add(s.id);
+    void this.store.hooks.all().then(
+      (hooks) => this.hub.sendTo(s, { type: 'lobbyHooks', hooks: sorted(hooks) }),
+      (err: Error) => this.failed(s, err, 'lobby not listed'),
+    );
+  }
+
+  unwatch(s: PlayerSession): void {
+    this.watchers.delete(s.id);
+  }
+
+  async post(s: PlayerSession, options: CustomGame, name?: string | null): Promise<void> {
+    if (this.heldBy(s)) return this.refuse(s, 'active_game', HOOK_TEXT.inGame);
+    const refused = createRefusal(options, playerOf(s));
+    if (refused) return this.refuse(s, REFUSAL_CODE[refused], REFUSAL_TEXT[refused]);
+    try {
+      await this.removeOf(s.id);
+      if ((await this.store.hooks.all()).length >= LOBBY_RULES.maxHooks) return this.refuse(s, 'unavailable', HOOK_TEXT.full);
+      const hook: Hook = { id: 'hook_' + randomBytes(6).toString('base64url'), by: creatorOf(s, name), ...options, createdAt: this.now() };
+      await this.store.hooks.put(hook);
+      await this.store.hooks.seen([hook.id], { at: this.now(), node: this.node });
+      this.log.info({ playerId: s.id, hookId: hook.id }, 'hook posted');
+    } catch (err) {
+      this.failed(s, err as Error, 'hook not posted');
+    }
+    this.store.announce({ k: 'hooks' });
+  }
+
+  async cancel(s: PlayerSession): Promise<void> {
+    try {
+      if (await this.removeOf(s.id)) this.store.announce({ k: 'hooks' });
+    } catch (err) {
+      this.failed(s, err as Error, 'hook not cancelled');
+    }
+  }
+
+  async join(s: PlayerSession, hookId: string, name?: string | null): Promise<void> {
+    if (this.heldBy(s)) return this.refuse(s, 'active_game', HOOK_TEXT.inGame);
+    try {
+      const seen = (await this.store.hooks.lastSeen()).get(hookId);
+      const hook = await this.store.hooks.get(hookId);
+      if (!hook || !seen) return this.refuse(s, 'hook_unavailable', HOOK_TEXT.unavailable);
+      const refused = joinRefusal(hook, playerOf(s));
+      if (refused) return this.refuse(s, REFUSAL_CODE[refused], REFUSAL_TEXT[refused]);
+      // of two players joining at once, one takes it
+      if (!(await this.store.hooks.take(hookId))) return this.refuse(s, 'hook_unavailable', HOOK_TEXT.unavailable);
+      await this.removeOf(s.id);
+      this.store.announce({ k: 'hooks' });
+      s.name = nameOf(s, name);
+      const creatorPlays = creatorColor(hook.color, this.random());
+      const joinerColor = creatorPlays === 'white' ? 'black' : 'white';
+      if (!this.start(s, seatOf(hook.by, seen.node), joinerColor, hook.timeControl, !hook.rated)) {
+        this.refuse(s, 'game_start_failed', HOOK_TEXT.notStarted);
+        return;
+      }
+      this.log.info({ hookId, creator: hook.by.id, joiner: s.id }, 'hook joined');
+    } catch (err) {
+      this.failed(s, err as Error, 'hook not joined');
+    }
+  }
+
+  /**
+   * Every second or so: hooks whose creator has a socket here are seen; hooks whose creator plays
+   * a game (here) or has not been seen for a while leave the lobby.
+   */
+  async sweep(): Promise<void> {
+    const now = this.now();
+    const hooks = await this.store.hooks.all();
+    const here = hooks.filter((h) => this.hub.session(h.by.id)?.ws);
+    const busy = here.filter((h) => this.heldBy(this.hub.session(h.by.id)!));
+    await this.store.hooks.seen(here.filter((h) => !busy.includes(h)).map((h) => h.id), { at: now, node: this.node });
+    const seen = await this.store.hooks.lastSeen();
+    const gone = hooks.filter((h) => busy.includes(h) || unseen(seen.get(h.id)?.at ?? 0, now, LOBBY_RULES.hookUnseenMs));
+    let removed = 0;
+    for (const h of gone) if (await this.store.hooks.take(h.id)) removed++;
+    if (removed > 0) this.store.announce({ k: 'hooks' });
+  }
+
+  /** Takes the player's hooks off the lobby; whether there were any. */
+  private async removeOf(playerId: string): Promise<boolean> {
+    const mine = (await this.store.hooks.all()).filter((h) => h.by.id === playerId);
+    for (const h of mine) await this.store.hooks.take(h.id);
+    return mine.length > 0;
+  }
+
+  /** The list changed: every watcher here gets it again (one read for all, one at a time). */
+  private listChanged(): void {
+    if (this.listing) {
+      this.listAgain = true;
+      return;
+    }
+    this.listing = this.store.hooks.all().then(
+      (hooks) => {
+        const text = JSON.stringify({ type: 'lobbyHooks', hooks: sorted(hooks) });
+        for (const id of this.watchers) {
+          const s = this.hub.session(id);
+          if (s?.ws) this.hub.sendWs(s.ws, text);
+          else this.watchers.delete(id);
+        }
+      },
+      (err: Error) => this.log.warn({ err: err.message }, 'lobby not listed'),
+    ).finally(() => {
+      this.listing = null;
+      if (this.listAgain) {
+        this.listAgain = false;
+        this.listChanged();
+      }
+    });
+  }
+
+
+}
+
+/** Oldest first, as they were posted. */
+function sorted(hooks: Hook[]): Hook[] {
+  return hooks.sort((a, b) => a.createdAt - b.createdAt);
+}

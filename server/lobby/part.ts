@@ -1,0 +1,34 @@
+/** What the lobby's hooks and the challenges share: their dependencies, and how they answer a refusal or a failure. */
+import type { Logger } from 'pino';
+import type { ErrorCode } from '../../machines/protocol/messages';
+import type { PlayerSession } from '../realtime/hub';
+import type { LobbyDeps } from './players';
+
+export abstract class LobbyPart {
+  protected readonly store: LobbyDeps['store'];
+  protected readonly hub: LobbyDeps['hub'];
+  protected readonly start: LobbyDeps['start'];
+  protected readonly heldBy: LobbyDeps['heldBy'];
+  protected readonly node: string;
+  protected readonly now: () => number;
+  protected readonly random: () => number;
+
+  constructor(
+    deps: LobbyDeps,
+    protected readonly log: Logger,
+    /** what a failure of the store is answered with */
+    private readonly unreachable: string,
+  ) {
+    ({ store: this.store, hub: this.hub, start: this.start, heldBy: this.heldBy, node: this.node, now: this.now, random: this.random } = deps);
+  }
+
+  protected refuse(s: PlayerSession, code: ErrorCode, message: string): void {
+    this.hub.sendTo(s, { type: 'error', code, message });
+  }
+
+  /** The store failed (Redis away): logged, and the player told to try again; nothing changed. */
+  protected failed(s: PlayerSession, err: Error, what: string): void {
+    this.log.warn({ err: err.message, playerId: s.id }, what);
+    this.refuse(s, 'unavailable', this.unreachable);
+  }
+}

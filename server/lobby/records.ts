@@ -1,0 +1,129 @@
+/**
+ * Where the lobby's hooks and the challenges are kept, and how every node hears of a change. One
+ * node keeps them in memory (challenges also in a file of the data directory, so they outlive a
+ * restart); several nodes keep them in Redis (server/cluster/lobbyRecords.ts), where any node
+ * reads and changes them and each change is announced to all.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Challenge, Hook } from '../../machines/protocol/messages';
+import { challengeSchema } from '../../machines/protocol/schemas';
+
+/** Where a record's creator was last seen: when (wall-clock ms) and the node of their socket ('' on one node). */
+export interface Seen {
+  at: number;
+  node: string;
+}
+
+/** A set of records by id. `take` is the one way to change a record: whoever takes it owns the change. */
+export interface Records<T extends { id: string }> {
+  put(rec: T): Promise<void>;
+  /** removes the record and returns it; null when it is not there (someone took it first) */
+  take(id: string): Promise<T | null>;
+  get(id: string): Promise<T | null>;
+  all(): Promise<T[]>;
+  /** the creators of these records were seen now, with their socket on `node` */
+  seen(ids: readonly string[], seen: Seen): Promise<void>;
+  /** when each record's creator was last seen (records never seen are left out) */
+  lastSeen(): Promise<Map<string, Seen>>;
+}
+
+/** What every node hears: the hooks changed, or a challenge did (its record as it is now). */
+export type LobbyNews = { k: 'hooks' } | { k: 'challenge'; c: Challenge };
+
+/** The lobby's storage and its announcements, on one node or many. */
+export interface LobbyStore {
+  hooks: Records<Hook>;
+  challenges: Records<Challenge>;
+  /** tells every node, this one too */
+  announce(news: LobbyNews): void;
+  onNews(handler: (news: LobbyNews) => void): void;
+}
+
+export class MemoryRecords<T extends { id: string }> implements Records<T> {
+  protected readonly recs = new Map<string, T>();
+  private readonly seenAt = new Map<string, Seen>();
+
+  put(rec: T): Promise<void> {
+    this.recs.set(rec.id, rec);
+    this.changed();
+    return Promise.resolve();
+  }
+  take(id: string): Promise<T | null> {
+    const rec = this.recs.get(id) ?? null;
+    if (rec) {
+      this.recs.delete(id);
+      this.seenAt.delete(id);
+      this.changed();
+    }
+    return Promise.resolve(rec);
+  }
+  get(id: string): Promise<T | null> {
+    return Promise.resolve(this.recs.get(id) ?? null);
+  }
+  all(): Promise<T[]> {
+    return Promise.resolve([...this.recs.values()]);
+  }
+  seen(ids: readonly string[], seen: Seen): Promise<void> {
+    for (const id of ids) if (this.recs.has(id)) this.seenAt.set(id, seen);
+    return Promise.resolve();
+  }
+  lastSeen(): Promise<Map<string, Seen>> {
+    return Promise.resolve(new Map(this.seenAt));
+  }
+  /** told after every change */
+  protected changed(): void {}
+}
+
+/**
+ * Challenges kept in memory and in a file of the data directory, rewritten whole (to a temporary
+ * file, then renamed) on every change: they are few and small. Read back at start, each creator
+ * counts as seen then, so they have the usual time to come back after the restart.
+ */
+export class FileChallenges extends MemoryRecords<Challenge> {
+  private readonly file: string;
+
+  constructor(dir: string, now: number) {
+    super();
+    mkdirSync(dir, { recursive: true });
+    this.file = join(dir, 'challenges.json');
+    const ids: string[] = [];
+    for (const rec of readRecords(this.file)) {
+      this.recs.set(rec.id, rec);
+      ids.push(rec.id);
+    }
+    void this.seen(ids, { at: now, node: '' });
+  }
+
+  protected override changed(): void {
+    const tmp = this.file + '.tmp';
+    writeFileSync(tmp, JSON.stringify([...this.recs.values()]));
+    renameSync(tmp, this.file);
+  }
+}
+
+/** The challenges a file holds; unreadable ones are left out. */
+function readRecords(file: string): Challenge[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((r) => {
+    const parsed = challengeSchema.safeParse(r);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** The lobby of a single node: in memory, challenges also on disk when there is a data directory. */
+export function localLobbyStore(dataDir: string | undefined, now: number): LobbyStore {
+  const handlers: ((news: LobbyNews) => void)[] = [];
+  return {
+    hooks: new MemoryRecords<Hook>(),
+    challenges: dataDir ? new FileChallenges(join(dataDir, 'lobby'), now) : new MemoryRecords<Challenge>(),
+    announce: (news) => queueMicrotask(() => handlers.forEach((h) => h(news))),
+    onNews: (h) => void handlers.push(h),
+  };
+}

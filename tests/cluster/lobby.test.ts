@@ -1,0 +1,99 @@
+/**
+ * Custom games and challenges on a site of two nodes in this process, on the test Redis and
+ * PostgreSQL: the lobby's list is the same live on every node and a game posted on one is joined
+ * from the other; a challenge made on one node is accepted on the other; and a challenge outlives
+ * the node its creator was on (Redis keeps it): the creator comes back on the other node, and it
+ * is accepted there.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../server/app';
+import type { Challenge, Hook } from '../../machines/protocol/messages';
+import { TestClient, startTestServer, type Msg } from '../server/helpers';
+import { testSite, type TestSite } from './site';
+
+const BULLET = { initial: 60, increment: 1 };
+
+let site: TestSite | undefined;
+const servers: RunningServer[] = [];
+const clients: TestClient[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  await site?.destroy();
+});
+
+async function nodes(n: number): Promise<RunningServer[]> {
+  site = testSite();
+  for (let i = 0; i < n; i++) servers.push(await startTestServer({ cluster: site.options, serverSecret: 'x'.repeat(32), lobbySweepMs: 50 }));
+  return servers;
+}
+
+async function connect(server: RunningServer, guest: { playerId: string; secret: string } | null = null): Promise<TestClient> {
+  const c = await TestClient.connect(server.url, guest);
+  clients.push(c);
+  return c;
+}
+
+const hooksOf = (m: Msg) => m.hooks as Hook[];
+const challengeOf = (m: Msg) => m.challenge as Challenge;
+
+describe('custom games and challenges across two nodes', () => {
+  it('lists a game posted on one node live on the other, where it is joined; both players start it', async () => {
+    const [a, b] = await nodes(2);
+    const ann = await connect(a);
+    const ben = await connect(b);
+    const watchers = [await connect(a), await connect(b)];
+    for (const w of [...watchers, ben]) {
+      w.send('watchLobby');
+      await w.next('lobbyHooks');
+    }
+    ann.send('postHook', { options: { timeControl: BULLET, rated: false, color: 'white' }, username: 'Ann' });
+    const lists = await Promise.all([...watchers, ben].map((w) => w.next('lobbyHooks', (m) => hooksOf(m).length === 1)));
+    const hook = hooksOf(lists[2])[0];
+    expect(lists.map((l) => hooksOf(l)[0].id)).toEqual([hook.id, hook.id, hook.id]);
+    ben.send('joinHook', { hookId: hook.id, username: 'Ben' });
+    const [sa, sb] = await Promise.all([ann.next('gameStart'), ben.next('gameStart')]);
+    expect(sa.gameId).toBe(sb.gameId);
+    expect(sa).toMatchObject({ color: 'white', opponentName: 'Ben', timeControl: BULLET });
+    expect(sb).toMatchObject({ color: 'black', opponentName: 'Ann', timeControl: BULLET });
+    await Promise.all(watchers.map((w) => w.next('lobbyHooks', (m) => hooksOf(m).length === 0)));
+    // the game plays across the nodes
+    ann.send('gameMove', { gameId: sa.gameId, move: { from: 'e2', to: 'e4' } });
+    await ben.next('gameMove');
+  });
+
+  it('accepts on one node a challenge made on the other; the creator sees it accepted and both start', async () => {
+    const [a, b] = await nodes(2);
+    const ann = await connect(a);
+    const ben = await connect(b);
+    ann.send('createChallenge', { options: { timeControl: BULLET, rated: false, color: 'black' }, username: 'Ann' });
+    const c = challengeOf(await ann.next('challenge'));
+    ben.send('watchChallenge', { challengeId: c.id });
+    expect(challengeOf(await ben.next('challenge'))).toEqual(c);
+    ben.send('acceptChallenge', { challengeId: c.id, username: 'Ben' });
+    const [sa, sb] = await Promise.all([ann.next('gameStart'), ben.next('gameStart')]);
+    expect(sa.gameId).toBe(sb.gameId);
+    expect(sa).toMatchObject({ color: 'black', timeControl: BULLET });
+    expect(challengeOf(await ann.next('challenge', (m) => challengeOf(m).status === 'accepted'))).toMatchObject({ gameId: sa.gameId });
+  });
+
+  it('keeps a challenge when the node its creator was on stops: the creator comes back on the other node and it is accepted', async () => {
+    const [a, b] = await nodes(2);
+    const ann = await connect(a);
+    ann.send('createChallenge', { options: { timeControl: BULLET, rated: false, color: 'white' }, username: 'Ann' });
+    const c = challengeOf(await ann.next('challenge'));
+    const annId = { playerId: ann.playerId, secret: ann.secret };
+    await ann.close();
+    await a.close();
+    const back = await connect(b, annId);
+    expect(back.playerId).toBe(annId.playerId);
+    const ben = await connect(b);
+    ben.send('watchChallenge', { challengeId: c.id });
+    expect(challengeOf(await ben.next('challenge')).status).toBe('created');
+    ben.send('acceptChallenge', { challengeId: c.id });
+    const [sa, sb] = await Promise.all([back.next('gameStart'), ben.next('gameStart')]);
+    expect(sa.gameId).toBe(sb.gameId);
+    expect(sa.color).toBe('white');
+  });
+});

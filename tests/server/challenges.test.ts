@@ -1,0 +1,182 @@
+/**
+ * Challenges on the real server, as players meet them: one creates a challenge and shares its
+ * link; whoever opens it sees who challenges them and with what, and accepts (both go to the game)
+ * or declines (the creator sees why); the creator may cancel it. A challenge by username reaches
+ * the signed-in player on any page. It expires once its creator has been gone 20 s (the lobby's
+ * wall clock is the test's), each player has a limited number open, and a challenge outlives a
+ * restart of the server that holds it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunningServer, StartServerOptions } from '../../server/app';
+import type { Challenge } from '../../machines/protocol/messages';
+import { LOBBY_RULES } from '../../machines/lobby/rules';
+import { TestClient, startTestServer, type Msg } from './helpers';
+import { tokenAccounts } from './tokenAccounts';
+
+const RAPID = { initial: 600, increment: 5 };
+const CASUAL_BLACK = { timeControl: RAPID, rated: false, color: 'black' } as const;
+
+let server: RunningServer | undefined;
+const clients: TestClient[] = [];
+let wall = 1_700_000_000_000;
+let dir = '';
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await server?.close();
+  server = undefined;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = '';
+});
+
+async function start(opts: StartServerOptions = {}): Promise<RunningServer> {
+  server = await startTestServer({ lobbyClock: () => wall, lobbySweepMs: 20, ...opts });
+  return server;
+}
+
+async function player(guest: { playerId: string; secret: string } | null = null): Promise<TestClient> {
+  const c = await TestClient.connect(server!.url, guest);
+  clients.push(c);
+  return c;
+}
+
+const challengeOf = (m: Msg) => m.challenge as Challenge;
+/** The next `challenge` message about `id` (any, when none) in status `status` (any, when none). */
+const update = (c: TestClient, status?: Challenge['status'], id?: string) =>
+  c.next('challenge', (m) => (!status || challengeOf(m).status === status) && (!id || challengeOf(m).id === id)).then(challengeOf);
+
+async function created(by: TestClient, payload: Record<string, unknown> = { options: CASUAL_BLACK, username: 'Ann' }): Promise<Challenge> {
+  by.send('createChallenge', payload);
+  return update(by, 'created');
+}
+
+describe('challenges', () => {
+  it('shows whoever opens the link who challenges them and with what; accepted, both go to the game and the creator sees it', async () => {
+    await start();
+    const ann = await player();
+    const ben = await player();
+    const c = await created(ann);
+    expect(c).toMatchObject({ by: { id: ann.playerId, name: 'Ann', guest: true }, timeControl: RAPID, rated: false, color: 'black', status: 'created' });
+    ben.send('watchChallenge', { challengeId: c.id });
+    expect(await update(ben, 'created')).toEqual(c);
+    ben.send('acceptChallenge', { challengeId: c.id, username: 'Ben' });
+    const [a, b] = await Promise.all([ann.next('gameStart'), ben.next('gameStart')]);
+    expect(a.gameId).toBe(b.gameId);
+    expect(a).toMatchObject({ color: 'black', opponentName: 'Ben', timeControl: RAPID });
+    expect(b).toMatchObject({ color: 'white', opponentName: 'Ann', timeControl: RAPID });
+    expect(await update(ann, 'accepted')).toMatchObject({ id: c.id, gameId: a.gameId });
+    // accepted once: the link now says so, and accepts no one else
+    const cat = await player();
+    cat.send('acceptChallenge', { challengeId: c.id });
+    expect((await cat.next('error')).code).toBe('challenge_unavailable');
+  });
+
+  it('tells the creator a decline and its reason; a cancelled challenge tells whoever opened it, and accepts nobody', async () => {
+    await start();
+    const ann = await player();
+    const ben = await player();
+    const first = await created(ann);
+    ben.send('watchChallenge', { challengeId: first.id });
+    await update(ben, 'created');
+    ben.send('declineChallenge', { challengeId: first.id, reason: 'tooSlow' });
+    expect(await update(ann, 'declined', first.id)).toMatchObject({ declineReason: 'tooSlow' });
+
+    const second = await created(ann);
+    ben.send('watchChallenge', { challengeId: second.id });
+    await update(ben, 'created', second.id);
+    ben.send('cancelChallenge', { challengeId: second.id });
+    expect((await ben.next('error')).code).toBe('challenge_unavailable');
+    ann.send('cancelChallenge', { challengeId: second.id });
+    await update(ben, 'canceled', second.id);
+    ben.send('acceptChallenge', { challengeId: second.id });
+    expect((await ben.next('error')).code).toBe('challenge_unavailable');
+    expect(server!.stats().liveGames).toBe(0);
+  });
+
+  it('expires a challenge once its creator has been gone 20 s, not while they are connected', async () => {
+    await start();
+    const ann = await player();
+    const ben = await player();
+    const c = await created(ann);
+    ben.send('watchChallenge', { challengeId: c.id });
+    await update(ben, 'created');
+    // connected: seen at every sweep, however long it waits
+    wall += 5 * LOBBY_RULES.challengeUnseenMs;
+    await ben.roundTrip();
+    expect(await ben.gets('challenge', 200)).toBe(false);
+    await ann.close();
+    wall += LOBBY_RULES.challengeUnseenMs - 1_000;
+    expect(await ben.gets('challenge', 200)).toBe(false);
+    wall += 2_000;
+    await update(ben, 'expired', c.id);
+    ben.send('acceptChallenge', { challengeId: c.id });
+    expect((await ben.next('error')).code).toBe('challenge_unavailable');
+  });
+
+  it(`limits a player to ${LOBBY_RULES.maxOpenChallenges} open challenges; one more is refused with the reason, and a cancelled one makes room`, async () => {
+    await start();
+    const ann = await player();
+    const open: Challenge[] = [];
+    for (let i = 0; i < LOBBY_RULES.maxOpenChallenges; i++) open.push(await created(ann));
+    ann.send('createChallenge', { options: CASUAL_BLACK });
+    const err = await ann.next('error');
+    expect(err.code).toBe('challenge_limit');
+    expect(String(err.message)).toMatch(/open challenges/);
+    ann.send('cancelChallenge', { challengeId: open[0].id });
+    await update(ann, 'canceled');
+    await created(ann);
+  });
+
+  it('reaches a signed-in player challenged by username on any page; a new challenge to them replaces the previous one', async () => {
+    const { accounts, sign } = await tokenAccounts();
+    await start({ accounts });
+    const signIn = async (sub: string, username: string) => {
+      const c = await player();
+      c.send('identifyUser', { userId: sub, accessToken: await sign({ sub, user_metadata: { username } }) });
+      await c.next('identified');
+      return c;
+    };
+    const ann = await signIn('11111111-1111-4111-8111-111111111111', 'ann');
+    const ben = await signIn('22222222-2222-4222-8222-222222222222', 'Ben');
+    const guest = await player();
+    guest.send('createChallenge', { options: CASUAL_BLACK, to: 'ben' });
+    expect((await guest.next('error')).code).toBe('not_signed_in');
+    ann.send('createChallenge', { options: { ...CASUAL_BLACK, rated: true }, to: 'ann' });
+    expect((await ann.next('error')).code).toBe('invalid_options');
+
+    const first = await created(ann, { options: { ...CASUAL_BLACK, rated: true }, to: 'ben' });
+    // Ben watches nothing: the notice comes to him as he is
+    expect(await update(ben, 'created', first.id)).toMatchObject({ by: { name: 'ann', guest: false }, to: 'ben', rated: true });
+    const second = await created(ann, { options: CASUAL_BLACK, to: 'BEN' });
+    expect(await update(ben, 'canceled', first.id)).toBeTruthy();
+    await update(ben, 'created', second.id);
+    // it is Ben's to answer, nobody else's
+    guest.send('acceptChallenge', { challengeId: second.id });
+    expect((await guest.next('error')).code).toBe('challenge_unavailable');
+    ben.send('acceptChallenge', { challengeId: second.id });
+    const [a, b] = await Promise.all([ann.next('gameStart'), ben.next('gameStart')]);
+    expect(a.gameId).toBe(b.gameId);
+  });
+
+  it('outlives a restart of the server that holds it: its creator comes back and it is accepted', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'challenges-'));
+    await start({ durableDir: dir, serverSecret: 's'.repeat(32) });
+    const ann = await player();
+    const c = await created(ann);
+    const annId = { playerId: ann.playerId, secret: ann.secret };
+    await Promise.all(clients.splice(0).map((x) => x.close()));
+    await server!.close();
+    await start({ durableDir: dir, serverSecret: 's'.repeat(32) });
+    const back = await player(annId);
+    expect(back.playerId).toBe(annId.playerId);
+    const ben = await player();
+    ben.send('watchChallenge', { challengeId: c.id });
+    expect(await update(ben, 'created')).toEqual(c);
+    ben.send('acceptChallenge', { challengeId: c.id });
+    const [a, b] = await Promise.all([back.next('gameStart'), ben.next('gameStart')]);
+    expect(a.gameId).toBe(b.gameId);
+    expect(a.color).toBe('black');
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * Custom games in the lobby on the real server, as players meet them: one posts a game, the
+ * others watching the lobby see it at once, one joins and both go to the game on its time control;
+ * a hook leaves the lobby when it is joined, cancelled, replaced, or once its creator has been gone
+ * a while (the lobby's wall clock is the test's). A rated game is for signed-in players only.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../server/app';
+import type { Hook } from '../../machines/protocol/messages';
+import { LOBBY_RULES } from '../../machines/lobby/rules';
+import { TestClient, startTestServer, type Msg } from './helpers';
+
+const BLITZ = { initial: 300, increment: 3 };
+
+let server: RunningServer | undefined;
+const clients: TestClient[] = [];
+let wall = 1_700_000_000_000;
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await server?.close();
+  server = undefined;
+});
+
+async function start(): Promise<RunningServer> {
+  server = await startTestServer({ lobbyClock: () => wall, lobbySweepMs: 20 });
+  return server;
+}
+
+async function player(): Promise<TestClient> {
+  const c = await TestClient.connect(server!.url);
+  clients.push(c);
+  return c;
+}
+
+const hooksOf = (m: Msg) => m.hooks as Hook[];
+
+/** The next lobby list that satisfies `pred`. */
+const lobby = (c: TestClient, pred: (hooks: Hook[]) => boolean) => c.next('lobbyHooks', (m) => pred(hooksOf(m)));
+
+describe('custom games in the lobby', () => {
+  it('lists a posted game live to every watcher; the player who joins it and its creator start it on its time control', async () => {
+    await start();
+    const ann = await player();
+    const ben = await player();
+    const cat = await player();
+    for (const c of [ben, cat]) {
+      c.send('watchLobby');
+      await lobby(c, (h) => h.length === 0);
+    }
+    ann.send('postHook', { options: { timeControl: BLITZ, rated: false, color: 'black' }, username: 'Ann' });
+    const [seen] = await Promise.all([lobby(ben, (h) => h.length === 1), lobby(cat, (h) => h.length === 1)]);
+    const hook = hooksOf(seen)[0];
+    expect(hook).toMatchObject({ by: { id: ann.playerId, name: 'Ann', guest: true }, timeControl: BLITZ, rated: false, color: 'black' });
+
+    ben.send('joinHook', { hookId: hook.id, username: 'Ben' });
+    const [a, b] = await Promise.all([ann.next('gameStart'), ben.next('gameStart')]);
+    expect(a.gameId).toBe(b.gameId);
+    expect(a).toMatchObject({ color: 'black', opponentName: 'Ben', timeControl: BLITZ, timerDuration: 300 });
+    expect(b).toMatchObject({ color: 'white', opponentName: 'Ann', timeControl: BLITZ });
+    // joined: it is gone from every list, and nobody else can join it
+    await lobby(cat, (h) => h.length === 0);
+    cat.send('joinHook', { hookId: hook.id });
+    expect((await cat.next('error')).code).toBe('hook_unavailable');
+  });
+
+  it('keeps one game per player (a new one replaces it), takes it off when cancelled, and refuses one while its creator plays', async () => {
+    await start();
+    const ann = await player();
+    const watcher = await player();
+    watcher.send('watchLobby');
+    await lobby(watcher, (h) => h.length === 0);
+    ann.send('postHook', { options: { timeControl: BLITZ, rated: false, color: 'random' } });
+    await lobby(watcher, (h) => h.length === 1 && h[0].timeControl.initial === 300);
+    ann.send('postHook', { options: { timeControl: { initial: 15, increment: 0 }, rated: false, color: 'white' } });
+    const replaced = await lobby(watcher, (h) => h.length === 1 && h[0].timeControl.initial === 15);
+    expect(hooksOf(replaced)[0].color).toBe('white');
+    ann.send('cancelHook');
+    await lobby(watcher, (h) => h.length === 0);
+    // own game: refused; a bad time control: refused, nothing listed
+    ann.send('postHook', { options: { timeControl: { initial: 10, increment: 0 }, rated: false, color: 'white' } });
+    expect((await ann.next('error')).code).toBe('invalid_payload');
+    ann.send('postHook', { options: { timeControl: BLITZ, rated: false, color: 'white' } });
+    const own = hooksOf(await lobby(watcher, (h) => h.length === 1))[0];
+    ann.send('joinHook', { hookId: own.id });
+    expect((await ann.next('error')).code).toBe('hook_unavailable');
+    // while in a game, no game may be posted
+    watcher.send('joinHook', { hookId: own.id });
+    await ann.next('gameStart');
+    ann.send('postHook', { options: { timeControl: BLITZ, rated: false, color: 'white' } });
+    expect((await ann.next('error')).code).toBe('active_game');
+  });
+
+  it('keeps a rated game for signed-in players: a guest may not post one', async () => {
+    await start();
+    const guest = await player();
+    guest.send('postHook', { options: { timeControl: BLITZ, rated: true, color: 'white' } });
+    const err = await guest.next('error');
+    expect(err.code).toBe('rated_needs_account');
+    expect(String(err.message)).toMatch(/signed-in/);
+  });
+
+  it('takes a game off the lobby once its creator has been gone a while, not while they are connected', async () => {
+    await start();
+    const ann = await player();
+    const watcher = await player();
+    watcher.send('watchLobby');
+    await lobby(watcher, (h) => h.length === 0);
+    ann.send('postHook', { options: { timeControl: BLITZ, rated: false, color: 'white' } });
+    await lobby(watcher, (h) => h.length === 1);
+    // connected: seen at every sweep, however long it waits
+    wall += 10 * LOBBY_RULES.hookUnseenMs;
+    await watcher.roundTrip();
+    expect(await watcher.gets('lobbyHooks', 200, (m) => hooksOf(m).length === 0)).toBe(false);
+    await ann.close();
+    wall += LOBBY_RULES.hookUnseenMs + 1;
+    await lobby(watcher, (h) => h.length === 0);
+  });
+
+  it('takes a game off the lobby when its creator starts another game', async () => {
+    await start();
+    const ann = await player();
+    const cat = await player();
+    const watcher = await player();
+    watcher.send('watchLobby');
+    await lobby(watcher, (h) => h.length === 0);
+    ann.send('postHook', { options: { timeControl: BLITZ, rated: false, color: 'white' } });
+    await lobby(watcher, (h) => h.length === 1);
+    ann.send('findGame', { username: 'Ann' });
+    await ann.next('matchmakingStatus', (m) => m.status === 'queued');
+    cat.send('findGame', { username: 'Cat' });
+    await ann.next('gameStart');
+    await lobby(watcher, (h) => h.length === 0);
+  });
+});
