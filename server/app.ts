@@ -48,6 +48,7 @@ import { localLobbyStore } from './lobby/records';
 import { LobbyHooks } from './lobby/hooks';
 import { localStart, type CustomStart } from './lobby/players';
 import { Challenges } from './challenge/challenges';
+import { listLiveGames } from './realtime/liveGamesWiring';
 
 /**
  * What startServer takes: the realtime server's settings under the configuration's names and types
@@ -273,6 +274,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   if (durable) resumeAiGames(ai, durable, log);
 
   const rounds = new Rounds(hub, gameManager, pool, presence, () => ai, metrics, log.child({ part: 'round' }), cluster);
+  const liveGames = listLiveGames(app, hub, gameManager, spectators, heartbeat, cluster);
   const socketLog = log.child({ part: 'socket' });
   const admission = opts.admission ?? DEFAULT_ADMISSION_LIMITS;
   const replies = new Replies(hub, metrics, socketLog);
@@ -288,7 +290,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const account = new SocketAccount(hub, replies, rounds, site, identity, opts.accounts, opts.identification ?? DEFAULT_IDENTIFICATION_LIMITS, refusals, metrics, socketLog, (ws, id, kind) => realtime.bind(ws, id, kind));
   const realtime = new Realtime(
     hub,
-    { doorway, site, rounds, matchmaking: pool, account, spectators, routes: routes(lobby, account, spectators, replies, chat, custom), replies, refusals, identity },
+    { doorway, site, rounds, matchmaking: pool, account, spectators, routes: routes(lobby, account, spectators, liveGames, replies, chat, custom), replies, refusals, identity },
     metrics,
     socketLog,
     {

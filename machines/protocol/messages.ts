@@ -25,6 +25,7 @@ import type {
   gameRatingsSchema,
   playerRatingSchema,
   ratingChangeSchema,
+  liveGameSummarySchema,
   promotionPieceSchema,
   serverMessageSchema,
   timeControlSchema,
@@ -53,6 +54,7 @@ export type CustomGame = z.infer<typeof customGameSchema>;
 export type Hook = z.infer<typeof hookSchema>;
 export type Challenge = z.infer<typeof challengeSchema>;
 export type DeclineReason = z.infer<typeof declineReasonSchema>;
+export type LiveGameSummary = z.infer<typeof liveGameSummarySchema>;
 
 // ---------------------------------------------------------------------------
 // Server -> client

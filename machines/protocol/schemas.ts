@@ -252,6 +252,26 @@ export const watchedPlayerSchema = z.strictObject({ name: z.string(), guest: z.b
 /** The position a spectator gets in `watchStart`: `currentStateSchema` without the players' draw offers and takeback proposals. */
 export const watchStateSchema = currentStateSchema.omit({ drawOfferFrom: true, takebackFrom: true });
 
+/** A player of a live game as the site's list of live games shows them: name, guest, rating (none for a guest). */
+export const listedPlayerSchema = z.strictObject({ name: z.string(), guest: z.boolean(), rating: playerRatingSchema.nullable() });
+
+/**
+ * A live game in the site's list of live games (/games, /tv): who plays, the time control, the
+ * position and how many moves were played, and how many spectators watch it (all nodes).
+ */
+export const liveGameSummarySchema = z.strictObject({
+  gameId: z.string(),
+  white: listedPlayerSchema,
+  black: listedPlayerSchema,
+  timeControl: timeControlSchema,
+  /** plies played */
+  moves: z.number().int().min(0),
+  fen: z.string(),
+  /** the last move, UCI; absent before the first */
+  lastMove: z.string().optional(),
+  spectators: z.number().int().min(0),
+});
+
 // ---------------------------------------------------------------------------
 // Server -> client
 // ---------------------------------------------------------------------------
@@ -424,6 +444,15 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   }),
   /** additive: answer to unwatchGame: no more frames of `gameId` come to this socket */
   z.strictObject({ type: z.literal('watchStopped'), gameId: z.string() }),
+  /**
+   * additive: answer to watchLiveGames: the site's live games now (the best-rated first, at most
+   * LIVE_GAMES_LISTED); `liveGamesChanged` follows whenever the list changes
+   */
+  z.strictObject({ type: z.literal('liveGames'), games: z.array(liveGameSummarySchema) }),
+  /** additive: the list changed: games new to it or changed (moves, spectators), and games gone from it (ended, or crowded out) */
+  z.strictObject({ type: z.literal('liveGamesChanged'), updated: z.array(liveGameSummarySchema), removed: z.array(z.string()) }),
+  /** additive: to a live game's players and spectators: how many spectators watch it now, on every node */
+  z.strictObject({ type: z.literal('spectators'), gameId: z.string(), count: z.number().int().min(0) }),
   /** additive: a watched game that ended is now in the archive (its replay can be loaded) */
   z.strictObject({ type: z.literal('gameArchived'), gameId: z.string() }),
   /** additive: graceful shutdown notice */
@@ -520,6 +549,10 @@ export const clientPayloadSchemas = {
   acceptChallenge: z.object({ challengeId: z.string().min(1).max(64), username: displayName.optional().nullable() }),
   declineChallenge: z.object({ challengeId: z.string().min(1).max(64), reason: declineReasonSchema.optional() }),
   cancelChallenge: z.object({ challengeId: z.string().min(1).max(64) }),
+  /** additive: follow the site's list of live games (no payload) */
+  watchLiveGames: z.object({}).optional().nullable(),
+  /** additive: stop following the list of live games (no payload) */
+  unwatchLiveGames: z.object({}).optional().nullable(),
 } as const;
 
 /**

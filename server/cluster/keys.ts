@@ -63,6 +63,10 @@ export class ClusterKeys {
   get matchmaker(): string {
     return `${this.prefix}:matchmaker`;
   }
+  /** a node's live games as the site's list shows them, and its spectators per game (expires with the node) */
+  liveGames(node: string): string {
+    return `${this.prefix}:live-games:${node}`;
+  }
   /** a node's channel: what other nodes tell it (server/cluster/messages.ts) */
   channel(node: string): string {
     return `${this.prefix}:node:${node}`;

@@ -29,6 +29,8 @@ import type { Color, GameCommandMsg, ServerMessage, TimeControl } from '../../ma
 import { SiteMatchmaking } from './matchmaking';
 import { SharedLimits } from './sharedLimits';
 import { readBusMessage, type BusMessage, type SeatInfo } from './messages';
+import { SiteLiveGames, type NodeLiveView } from './liveGames';
+import type { SiteLiveView } from '../realtime/liveGames';
 import { SiteWatching } from './watching';
 import { redisLobbyStore } from './lobbyRecords';
 import type { LobbyStore } from '../lobby/records';
@@ -73,6 +75,8 @@ export class ClusterNode implements RoundsElsewhere {
   matchmaking!: SiteMatchmaking;
   /** spectators of games played on other nodes, and other nodes' spectators of this node's games */
   private watching?: SiteWatching;
+  /** the site's list of live games, read at each beat */
+  private liveGames?: SiteLiveGames;
   /**
    * nodes whose lease expired, as last seen; a node that renews its lease again (it was held up,
    * or Redis was) is live again and leaves this set
@@ -121,6 +125,7 @@ export class ClusterNode implements RoundsElsewhere {
         this.playersOfDeadNodesGone();
         void this.findMovedGames(live);
         void this.watching?.findMovedGames(live);
+        void this.liveGames?.beat(live);
       },
       siteChanged: (view) => {
         if (this.hub.remote) this.hub.remote.elsewhereOnline = view.elsewhere;
@@ -161,6 +166,11 @@ export class ClusterNode implements RoundsElsewhere {
       watchedOn: (gameId) => this.watching?.ownerKnown(gameId) ?? null,
       tell: (node, gameId, playerId, line) => this.publish(node, { k: 'chat', g: gameId, p: playerId, l: line }),
     };
+  }
+
+  /** The site's live games, every node's: this node's part (`local`) shared, the merged view shown at each beat. */
+  listLiveGames(local: () => NodeLiveView, show: (view: SiteLiveView) => void): void {
+    this.liveGames = new SiteLiveGames(this.node, this.redis, this.keys, local, show, this.logger.child({ sub: 'live-games' }));
   }
 
   /** Joins the site once the games, the pool (sitePool), the rounds, the sockets and the AI (if on) exist. */

@@ -12,13 +12,14 @@ import type { Replies } from './replies';
 import type { SocketAccount } from './socketAccount';
 import type { Spectators, WatchRefusal } from './spectators';
 import type { GameChat } from '../chat/chat';
+import type { LiveGamesFeed } from './liveGames';
 
 type RoutedType = Exclude<ClientMessageType, GameCommandMsg['type']>;
 type RoutedMessage = Extract<ParsedMessage, { type: RoutedType }>;
 type Route<K extends RoutedType> = (ws: WS, session: PlayerSession, payload: ParsedPayloads[K]) => void;
 export type Routes = { [K in RoutedType]: Route<K> };
 
-export function routes(lobby: Lobby, account: SocketAccount, spectators: Spectators, replies: Replies, chat: GameChat, { hooks, challenges }: { hooks: LobbyHooks; challenges: Challenges }): Routes {
+export function routes(lobby: Lobby, account: SocketAccount, spectators: Spectators, liveGames: LiveGamesFeed, replies: Replies, chat: GameChat, { hooks, challenges }: { hooks: LobbyHooks; challenges: Challenges }): Routes {
   const refuseWatch = (ws: WS, gameId: string, refused: WatchRefusal | null) => {
     if (refused) replies.reject(ws, refused.code, refused.message, true, gameId);
   };
@@ -46,6 +47,8 @@ export function routes(lobby: Lobby, account: SocketAccount, spectators: Spectat
     acceptChallenge: (_ws, s, { challengeId, username }) => void challenges.accept(s, challengeId, username),
     declineChallenge: (_ws, s, { challengeId, reason }) => void challenges.decline(s, challengeId, reason),
     cancelChallenge: (_ws, s, { challengeId }) => void challenges.cancel(s, challengeId),
+    watchLiveGames: (ws) => liveGames.watch(ws),
+    unwatchLiveGames: (ws) => liveGames.unwatch(ws),
   };
 }
 

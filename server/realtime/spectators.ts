@@ -239,6 +239,23 @@ export class Spectators implements GameWatchers {
     for (const gameId of [...mine.keys()]) this.remove(ws, gameId);
   }
 
+  /** Live spectators here of each game watched from here: the `max` most watched. */
+  liveCounts(max: number): Map<string, number> {
+    const counts: [string, number][] = [];
+    for (const [gameId, sockets] of this.byGame) {
+      let n = 0;
+      for (const ws of sockets) if (this.watches.get(ws)?.get(gameId) === 'live') n++;
+      if (n > 0) counts.push([gameId, n]);
+    }
+    if (counts.length > max) counts.sort((a, b) => b[1] - a[1]).length = max;
+    return new Map(counts);
+  }
+
+  /** A message to every spectator here of a game (its spectator count). */
+  tell(gameId: string, msg: ServerMessage): void {
+    if (this.byGame.has(gameId)) this.app.publish(topicOf(gameId), JSON.stringify(msg), false);
+  }
+
   /** A frame of a watched game: this node's (its bytes) or, played elsewhere, relayed by its owner (its text). */
   frame(gameId: string, bytes: Uint8Array | string): void {
     if (this.byGame.has(gameId)) this.app.publish(topicOf(gameId), bytes, false);

@@ -154,7 +154,7 @@ describe('a spectator on another node than the game', () => {
     p.black.send('resign', { gameId: p.gameId });
     const end = await p.white.next('gameEnd');
     expect(await c.next('gameEnd')).toEqual(end);
-    const seen = c.received.map((m) => m.type).filter((t) => t !== 'playerCount' && t !== 'timerUpdate');
+    const seen = c.received.map((m) => m.type).filter((t) => t !== 'playerCount' && t !== 'timerUpdate' && t !== 'spectators');
     expect(seen).toEqual(['connectionAck', 'watchStart', 'gameMove', 'gameEnd']);
 
     // the game is over: watching it again is refused

@@ -9,6 +9,7 @@ import type {
   ClientMessage,
   ClientMessageType,
   CurrentState,
+  LiveGameSummary,
   ServerMessageOf,
   ServerMessageType,
   WireMove,
@@ -25,6 +26,17 @@ const currentState: CurrentState = {
   clocks: { white: 600_000, black: 600_000 },
   seq: 1,
   drawOfferFrom: null,
+};
+
+const liveGame: LiveGameSummary = {
+  gameId: 'g1',
+  white: { name: 'alice', guest: false, rating: { rating: 1720, provisional: false } },
+  black: { name: 'Guest 4821', guest: true, rating: null },
+  timeControl: { initial: 180, increment: 2 },
+  moves: 1,
+  fen: currentState.fen,
+  lastMove: 'e2e4',
+  spectators: 0,
 };
 
 export const SERVER_SAMPLES: { [K in ServerMessageType]: ServerMessageOf<K> } = {
@@ -70,6 +82,9 @@ export const SERVER_SAMPLES: { [K in ServerMessageType]: ServerMessageOf<K> } = 
   gameArchived: { type: 'gameArchived', gameId: 'g1' },
   lobbyHooks: { type: 'lobbyHooks', hooks: [{ id: 'hook_1', by: alice, ...custom, createdAt: 1_700_000_000_000 }] },
   challenge: { type: 'challenge', challenge: { id: 'c1', by: alice, ...custom, status: 'declined', declineReason: 'tooFast', createdAt: 1_700_000_000_000, endedAt: 1_700_000_005_000 } },
+  liveGames: { type: 'liveGames', games: [liveGame] },
+  liveGamesChanged: { type: 'liveGamesChanged', updated: [{ ...liveGame, moves: 2, spectators: 3 }], removed: ['g2'] },
+  spectators: { type: 'spectators', gameId: 'g1', count: 3 },
 };
 
 export const CLIENT_SAMPLES: { [K in ClientMessageType]: Extract<ClientMessage, { type: K }> } = {
@@ -104,4 +119,6 @@ export const CLIENT_SAMPLES: { [K in ClientMessageType]: Extract<ClientMessage, 
   acceptChallenge: { type: 'acceptChallenge', payload: { challengeId: 'c1' } },
   declineChallenge: { type: 'declineChallenge', payload: { challengeId: 'c1', reason: 'later' } },
   cancelChallenge: { type: 'cancelChallenge', payload: { challengeId: 'c1' } },
+  watchLiveGames: { type: 'watchLiveGames' },
+  unwatchLiveGames: { type: 'unwatchLiveGames' },
 };

@@ -1,8 +1,9 @@
 /** Test helpers: the real server on a free port and real `ws` clients. */
-import { vi } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import WebSocket, { type ClientOptions } from 'ws';
 import { startServer, type RunningServer, type StartServerOptions } from '../../server/app';
-import type { ServerMessage, ClientMessageType } from '../../machines/protocol/messages';
+import type { ServerMessage, ClientMessageType, LiveGameSummary } from '../../machines/protocol/messages';
+import { applyChange } from '../../machines/game/liveList';
 import { checkServerMessage } from '../support/protocol';
 import { guestCookieHeader, type GuestCredentials } from '../../machines/protocol/guestCookie';
 
@@ -221,4 +222,41 @@ export async function timedGame(opts: StartServerOptions = {}): Promise<{ server
   const p = await pairPlayers(server.url);
   clock.settleWith(await TestClient.connect(server.url));
   return { server, p, clock };
+}
+
+/** The site's list of live games as client `c` follows it (`watchLiveGames`): its `liveGames`, then each `liveGamesChanged`. */
+export function liveListOf(c: TestClient): LiveGameSummary[] {
+  let list: LiveGameSummary[] = [];
+  for (const m of c.received) {
+    if (m.type === 'liveGames') list = m.games as LiveGameSummary[];
+    else if (m.type === 'liveGamesChanged') list = applyChange(list, { updated: m.updated as LiveGameSummary[], removed: m.removed as string[] });
+  }
+  return list;
+}
+
+/** Waits (as the list changes) until client `c`'s list of live games satisfies `pred`; returns it. */
+export async function liveListUntil(c: TestClient, what: string, pred: (games: LiveGameSummary[]) => boolean, timeoutMs = 10_000): Promise<LiveGameSummary[]> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const list = liveListOf(c);
+    if (pred(list)) return list;
+    if (performance.now() > deadline) throw new Error(`the list of live games never showed ${what}: ${JSON.stringify(list)}`);
+    await c.gets('liveGamesChanged', 500);
+  }
+}
+
+/** The clients a test file's tests open (`connect`, or `track` for ones opened elsewhere), closed after each test. */
+export function useClients(): { connect(url: string): Promise<TestClient>; track(...cs: TestClient[]): void } {
+  const open: TestClient[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close()));
+  });
+  return {
+    async connect(url) {
+      const c = await TestClient.connect(url);
+      open.push(c);
+      return c;
+    },
+    track: (...cs) => void open.push(...cs),
+  };
 }

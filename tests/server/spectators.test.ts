@@ -67,8 +67,8 @@ describe('watching a live game', () => {
     const end = await p.white.next('gameEnd');
     expect(await c.next('gameEnd')).toEqual(end);
     expect(end).toMatchObject({ winner: 'white', reason: 'resignation' });
-    // (the lobby's playerCount comes to every socket)
-    const seen = c.received.map((m) => m.type).filter((t) => t !== 'playerCount');
+    // (the lobby's playerCount comes to every socket, the spectator count to the game's spectators and players)
+    const seen = c.received.map((m) => m.type).filter((t) => t !== 'playerCount' && t !== 'spectators');
     expect(seen).toEqual(['connectionAck', 'watchStart', 'gameMove', 'gameEnd']);
     // a spectator is no player: its socket has no game
     c.send('checkActiveGame', {});
