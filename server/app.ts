@@ -265,7 +265,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     log.child({ part: 'matchmaking' }),
     opts.random,
     opts.inspect,
-    archive && ((id) => archive.ratingOf(id)),
+    archive && ((id, speed) => archive.ratingOf(id, speed)),
     cluster ? (white, black, timeControl) => cluster.startPaired(white, black, timeControl) : undefined,
   );
   const pool = cluster ? cluster.sitePool(gameManager, matchmaking) : matchmaking;

@@ -5,7 +5,7 @@
  */
 import type { TimeControl } from '../protocol/messages';
 import { DEFAULT_CLOCK_MS } from './defaults';
-import { TIME_CONTROL_LIMITS } from '../protocol/constants';
+import { SPEEDS, TIME_CONTROL_LIMITS } from '../protocol/constants';
 
 export type { TimeControl };
 
@@ -30,7 +30,7 @@ export const POOLS: readonly TimeControl[] = [
   { initial: 1800, increment: 20 },
 ];
 
-export const SPEEDS = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical'] as const;
+export { SPEEDS };
 export type Speed = (typeof SPEEDS)[number];
 
 /** The names players know the speeds by. */

@@ -3,7 +3,7 @@
  * reads, as zod schemas with the types inferred from them.
  */
 import { z } from 'zod';
-import { gameEndReasonSchema, ratingChangeSchema, winnerSchema } from './schemas';
+import { gameEndReasonSchema, ratingChangeSchema, speedSchema, winnerSchema } from './schemas';
 
 export const publicPlayerSchema = z.object({
   /** the name shown in the game */
@@ -12,7 +12,7 @@ export const publicPlayerSchema = z.object({
   username: z.string().nullable(),
   /** a guest played this side (the name is the guest's own choice, shown marked) */
   guest: z.boolean(),
-  /** the rating before and after, for a rated game */
+  /** the rating in the game's speed before and after, for a rated game */
   rating: ratingChangeSchema.nullable(),
 });
 
@@ -25,6 +25,10 @@ export const gameSummarySchema = z.object({
   reason: gameEndReasonSchema,
   rated: z.boolean(),
   clockMs: z.number(),
+  /** the Fischer increment per move */
+  incrementMs: z.number(),
+  /** the speed of its time control (a rated game moved that speed's ratings); null without a clock, or for an unrated game archived before speeds were kept */
+  speed: speedSchema.nullable(),
   startedAt: z.string(),
   endedAt: z.string(),
   plies: z.number(),
@@ -38,13 +42,22 @@ export const publicGameSchema = gameSummarySchema.extend({
   pgn: z.string(),
 });
 
+/** A player's rating in one speed, with its history: the rating its first rated game of the speed started from, then the one after each. */
+export const speedRatingSchema = z.object({
+  speed: speedSchema,
+  rating: z.number(),
+  deviation: z.number(),
+  provisional: z.boolean(),
+  /** rated games played in this speed */
+  games: z.number(),
+  history: z.array(z.object({ at: z.string(), rating: z.number() })),
+});
+
 export const profileSchema = z.object({
   username: z.string(),
-  rating: z
-    .object({ rating: z.number(), deviation: z.number(), provisional: z.boolean(), games: z.number() })
-    .nullable(),
+  /** one per speed the player has played rated games in, fastest first; empty before any */
+  ratings: z.array(speedRatingSchema),
   record: z.object({ games: z.number(), wins: z.number(), losses: z.number(), draws: z.number(), aborted: z.number() }),
-  history: z.array(z.object({ at: z.string(), rating: z.number() })),
   recent: z.array(gameSummarySchema),
 });
 
@@ -56,6 +69,7 @@ export const leaderboardSchema = z.array(
 );
 
 export type PublicPlayer = z.infer<typeof publicPlayerSchema>;
+export type SpeedRating = z.infer<typeof speedRatingSchema>;
 export type GameSummary = z.infer<typeof gameSummarySchema>;
 export type PublicGame = z.infer<typeof publicGameSchema>;
 export type Profile = z.infer<typeof profileSchema>;
@@ -68,7 +82,8 @@ export const ARCHIVE_API = {
   profile: (username: string) => `/api/players/${encodeURIComponent(username)}`,
   playerGames: (username: string, before?: string) =>
     `/api/players/${encodeURIComponent(username)}/games${before ? `?before=${encodeURIComponent(before)}` : ''}`,
-  leaderboard: '/api/leaderboard',
+  /** one speed's leaderboard (without a speed: Rapid's) */
+  leaderboard: (speed?: z.infer<typeof speedSchema>) => `/api/leaderboard${speed ? `?speed=${speed}` : ''}`,
   /** the signed-in player's own profile; send the access token as a bearer token */
   me: '/api/me',
 } as const;

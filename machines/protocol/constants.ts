@@ -33,3 +33,9 @@ export const TIME_CONTROL_LIMITS = { initial: { min: 15, max: 180 * 60 }, increm
  * once trimmed (lichess's length); a player may send at most `lines` lines in any `windowMs`.
  */
 export const CHAT = { maxLength: 140, lines: 4, windowMs: 10_000 } as const;
+
+/**
+ * The speeds a time control falls into, fastest first (lichess's, without correspondence); each
+ * has its own rating. Which speed a time control is: machines/game/timeControl.ts `speedOf`.
+ */
+export const SPEEDS = ['ultraBullet', 'bullet', 'blitz', 'rapid', 'classical'] as const;

@@ -15,7 +15,7 @@
  * the k6 scripts all import from here (the k6 scripts and the client import types only).
  */
 import { z } from 'zod';
-import { AI_DIFFICULTY, CHAT, TIME_CONTROL_LIMITS } from './constants';
+import { AI_DIFFICULTY, CHAT, SPEEDS, TIME_CONTROL_LIMITS } from './constants';
 
 // ---------------------------------------------------------------------------
 // Shared parts
@@ -62,6 +62,9 @@ export const gameEndReasonSchema = z.enum([
   'aborted',
   'max plies',
 ]);
+
+/** A speed (its own rating): ultraBullet, bullet, blitz, rapid or classical (machines/game/timeControl.ts). */
+export const speedSchema = z.enum(SPEEDS);
 
 /** A rating before and after a rated game. */
 export const ratingChangeSchema = z.object({ before: z.number(), after: z.number() });
@@ -459,8 +462,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('serverShutdown'), message: z.string() }),
   /** additive: answer to identifyUser */
   z.strictObject({ type: z.literal('identified'), playerId: z.string(), username: z.string().optional() }),
-  /** additive: a rated game `gameId` has been scored: each side's rating before and after */
-  z.strictObject({ type: z.literal('ratingChange'), gameId: z.string(), white: ratingChangeSchema, black: ratingChangeSchema }),
+  /** additive: a rated game `gameId` has been scored: each side's rating in the game's speed (`speed`) before and after */
+  z.strictObject({ type: z.literal('ratingChange'), gameId: z.string(), speed: speedSchema, white: ratingChangeSchema, black: ratingChangeSchema }),
   /** additive: the lobby's custom games, all of them, to a socket that watches the lobby (sent again on every change) */
   z.strictObject({ type: z.literal('lobbyHooks'), hooks: z.array(hookSchema) }),
   /** additive: a challenge as it stands, to its creator, the player challenged and a socket that opened it */

@@ -36,6 +36,7 @@ export function finishedGameFromLog(
     winner: result.winner,
     reason: result.reason,
     clockMs: state.settings.clockMs,
+    incrementMs: state.settings.incrementMs,
     startedAt: new Date(instant.wallNow - Math.max(0, instant.monotonicNow - log.input.startedAt)),
     endedAt,
     moves: [...state.moves],

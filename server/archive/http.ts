@@ -2,7 +2,9 @@
  * The archive's public read API (docs/archive.md): games, profiles and the leaderboard. Public
  * by design, as on lichess: no e-mail, account id or guest id ever leaves here.
  */
-import type { GameSummary, Leaderboard, OwnProfile, Profile, PublicGame, PublicPlayer } from '../../machines/protocol/archive';
+import type { GameSummary, Leaderboard, OwnProfile, Profile, PublicGame, PublicPlayer, SpeedRating } from '../../machines/protocol/archive';
+import { speedSchema } from '../../machines/protocol/schemas';
+import { SPEEDS, type Speed } from '../../machines/game/timeControl';
 import { bearerToken, json, type Handler, type Reply, type Req } from '../accounts/http';
 import type { Queryable } from '../accounts/db';
 import { isProvisional } from './ratingRules';
@@ -10,7 +12,7 @@ import {
   accountByUsername,
   accountGames,
   accountRecord,
-  currentRating,
+  currentRatings,
   getGame,
   leaderboard,
   ratingHistory,
@@ -42,6 +44,8 @@ function summary(g: ArchivedGame, usernames: Map<string, string>): GameSummary {
     reason: g.reason,
     rated: g.rated,
     clockMs: g.clockMs,
+    incrementMs: g.incrementMs,
+    speed: g.speed,
     startedAt: g.startedAt.toISOString(),
     endedAt: g.endedAt.toISOString(),
     plies: g.moves.length,
@@ -60,21 +64,30 @@ async function gameReply(db: Queryable, id: string): Promise<Reply> {
   return json(200, body, CACHE);
 }
 
-/** An account's public profile: rating and its history, record, ten most recent games. */
+/** An account's ratings in the speeds it has played, each with its history. */
+async function speedRatings(db: Queryable, accountId: string): Promise<SpeedRating[]> {
+  const ratings = await currentRatings(db, accountId);
+  return Promise.all(
+    ratings.map(async ({ speed, rating, deviation, games }) => ({
+      speed,
+      rating,
+      deviation,
+      provisional: isProvisional(deviation),
+      games,
+      history: (await ratingHistory(db, accountId, speed)).map((p) => ({ at: p.at.toISOString(), rating: p.rating })),
+    })),
+  );
+}
+
+/** An account's public profile: a rating and its history per speed played, record, ten most recent games. */
 async function profileOf(db: Queryable, accountId: string): Promise<Omit<Profile, 'username'>> {
-  const [rating, record, history, recent] = await Promise.all([
-    currentRating(db, accountId),
+  const [ratings, record, recent] = await Promise.all([
+    speedRatings(db, accountId),
     accountRecord(db, accountId),
-    ratingHistory(db, accountId),
     accountGames(db, accountId, { limit: 10 }),
   ]);
   const usernames = await usernamesOf(db, accountsOf(recent));
-  return {
-    rating: rating && { ...rating, provisional: isProvisional(rating.deviation) },
-    record,
-    history: history.map((p) => ({ at: p.at.toISOString(), rating: p.rating })),
-    recent: recent.map((g) => summary(g, usernames)),
-  };
+  return { ratings, record, recent: recent.map((g) => summary(g, usernames)) };
 }
 
 async function profileReply(db: Queryable, name: string): Promise<Reply> {
@@ -119,12 +132,17 @@ async function playerGamesReply(db: Queryable, name: string, beforeText: string 
   return json(200, body, CACHE);
 }
 
-async function leaderboardReply(db: Queryable): Promise<Reply> {
-  const body: Leaderboard = (await leaderboard(db)).map(({ username, rating, deviation, games }) => ({ username, rating, deviation, games }));
+/** The leaderboard shown when no speed is asked for: Rapid, the speed of the site's default 10+0 pool. */
+export const DEFAULT_LEADERBOARD_SPEED: Speed = 'rapid';
+
+async function leaderboardReply(db: Queryable, speedText: string | null): Promise<Reply> {
+  const speed = speedText === null ? DEFAULT_LEADERBOARD_SPEED : speedSchema.safeParse(speedText).data;
+  if (!speed) return json(400, { error: 'bad_request', message: `speed must be one of ${SPEEDS.join(', ')}` });
+  const body: Leaderboard = (await leaderboard(db, speed)).map(({ username, rating, deviation, games }) => ({ username, rating, deviation, games }));
   return json(200, body, CACHE);
 }
 
-/** GET /api/games/:id, /api/players/:username, /api/players/:username/games, /api/leaderboard, /api/me. */
+/** GET /api/games/:id, /api/players/:username, /api/players/:username/games, /api/leaderboard[?speed=], /api/me. */
 export function createArchiveHandler(db: Queryable, checkToken: TokenCheck): Handler {
   return (req) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return json(405, { error: 'method_not_allowed', message: 'read-only' }, { Allow: 'GET, HEAD' });
@@ -140,7 +158,7 @@ export function createArchiveHandler(db: Queryable, checkToken: TokenCheck): Han
     if (kind === 'games' && name !== undefined && parts.length === 3) return gameReply(db, name);
     if (kind === 'players' && name !== undefined && parts.length === 3) return profileReply(db, name);
     if (kind === 'players' && name !== undefined && sub === 'games' && parts.length === 4) return playerGamesReply(db, name, req.query.get('before'));
-    if (kind === 'leaderboard' && parts.length === 2) return leaderboardReply(db);
+    if (kind === 'leaderboard' && parts.length === 2) return leaderboardReply(db, req.query.get('speed'));
     if (kind === 'me' && parts.length === 2) return ownProfileReply(db, checkToken, req);
     return notFound('page');
   };

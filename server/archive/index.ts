@@ -14,6 +14,7 @@ import { finishedAiGame, finishedGameFromLog } from './fromLog';
 import { UNRATED_REASON_TEXT, type UnratedReason } from './ratingRules';
 import type { EndedAiGame } from '../ai/service';
 import type { RatingChangeMsg, PlayerRating } from '../../machines/protocol/messages';
+import type { Speed } from '../../machines/game/timeControl';
 import type { EndedGame } from '../game/games';
 
 /** The reasons that keep a game between two accounts unrated (the anti-farming rules): logged, so operators see a farm. */
@@ -22,8 +23,8 @@ const ACCOUNTS_UNRATED = new Set<UnratedReason>(['too_short', 'rematch_outside_w
 export interface Archive {
   /** Stores a finished game (and rates it when the rating rules say so); idempotent per game id. */
   store(game: FinishedGame): Promise<StoreResult>;
-  /** An account's pool rating, the initial rating before its first rated game (matchmaking pairs by it, the game screen shows it). */
-  ratingOf(accountId: string): Promise<PlayerRating>;
+  /** An account's rating in a speed, the initial rating before its first rated game of that speed (matchmaking pairs by it, the game screen shows it). */
+  ratingOf(accountId: string, speed: Speed): Promise<PlayerRating>;
   /** Gives the account the games a proven guest identity played (kept, never rated); how many. */
   claimGuestGames(guestId: string, accountId: string): Promise<number>;
   /** GET /api/... (games, players, leaderboard) */
@@ -43,8 +44,8 @@ export function createArchive(db: Db, logger: Logger, checkToken: TokenCheck): A
       }
       return result;
     },
-    ratingOf(accountId) {
-      return playerRating(db, accountId);
+    ratingOf(accountId, speed) {
+      return playerRating(db, accountId, speed);
     },
     async claimGuestGames(guestId, accountId) {
       const count = await claimGuestGames(db, guestId, accountId);
@@ -131,11 +132,11 @@ export function archiveFinishedGames(queue: ArchiveQueue, logger: Logger, onRate
     });
     queue.store(record, (r) => {
       onArchived?.(record.id);
-      if (!r.ratings) return;
-      logger.info({ gameId: record.id, ratings: r.ratings }, 'rated game archived');
+      if (!r.ratings || !r.speed) return;
+      logger.info({ gameId: record.id, speed: r.speed, ratings: r.ratings }, 'rated game archived');
       const { white, black } = record;
       if (onRated && white.accountId && black.accountId) {
-        onRated([white.accountId, black.accountId], { type: 'ratingChange', gameId: record.id, ...r.ratings });
+        onRated([white.accountId, black.accountId], { type: 'ratingChange', gameId: record.id, speed: r.speed, ...r.ratings });
       }
     });
   };

@@ -1,11 +1,12 @@
 /**
- * The game archive: finished games and account ratings in the accounts database (migration
- * 0004_game_archive.sql). Only the server writes here. A game is stored once: writing the same
+ * The game archive: finished games and account ratings, one per speed, in the accounts database
+ * (migrations 0004_game_archive.sql, 0007_ratings_per_speed.sql). Only the server writes here. A game is stored once: writing the same
  * game id again (both players' nodes reporting one end, a retry after a crash) changes nothing,
  * and a rated game's ratings are updated in the same transaction as its row, so exactly once.
  */
 import type { GameEndReason, PlayerRating, RatingChange, Winner } from '../../machines/protocol/messages';
 import { GLICKO2_DEFAULTS, rateGame, type Glicko2Rating } from '../../machines/rating';
+import { SPEEDS, speedOf, timeControlOf, type Speed } from '../../machines/game/timeControl';
 import type { Db, Queryable } from '../accounts/db';
 import { LEADERBOARD_RULES, RATING_RULES, isProvisional, unratedByItself, unratedByPair, type PairHistory, type UnratedReason } from './ratingRules';
 
@@ -28,8 +29,10 @@ export interface FinishedGame {
   black: ArchivedPlayer;
   winner: Winner;
   reason: GameEndReason;
-  /** each side's starting clock */
+  /** each side's starting clock (0: the game had no clock) */
   clockMs: number;
+  /** the Fischer increment per move (none when absent) */
+  incrementMs?: number;
   startedAt: Date;
   endedAt: Date;
   /** the moves in UCI, in order */
@@ -44,13 +47,26 @@ export interface FinishedGame {
 export type { RatingChange } from '../../machines/protocol/messages';
 
 export interface ArchivedGame extends FinishedGame {
+  incrementMs: number;
+  /**
+   * the speed of its time control, whose rating a rated game moved; null for a game without a
+   * clock, or unrated and archived before speeds (its increment was not kept)
+   */
+  speed: Speed | null;
   rated: boolean;
   ratings: { white: RatingChange; black: RatingChange } | null;
+}
+
+/** The speed a finished game is rated in: its time control's; none without a clock. */
+export function speedOfGame(game: Pick<FinishedGame, 'clockMs' | 'incrementMs'>): Speed | null {
+  return game.clockMs > 0 ? speedOf(timeControlOf({ clockMs: game.clockMs, incrementMs: game.incrementMs ?? 0 })) : null;
 }
 
 export interface StoreResult {
   /** false when the game was already archived (nothing changed) */
   stored: boolean;
+  /** the speed whose ratings the game moved (with `ratings`) */
+  speed?: Speed;
   ratings: ArchivedGame['ratings'];
   /** why a game this call stored is not rated (ratingRules.ts); null (or absent) when it is rated or was stored before */
   unrated?: UnratedReason | null;
@@ -70,27 +86,29 @@ function checkShape(game: FinishedGame): void {
 /** Archives a finished game, and rates it when the rating rules say so; idempotent per game id. */
 export async function archiveGame(db: Db, game: FinishedGame): Promise<StoreResult> {
   checkShape(game);
+  const speed = speedOfGame(game);
   const byItself = unratedByItself(game);
   return db.transaction(async (tx) => {
     const inserted = await tx.query(
       `INSERT INTO games (id, kind, white_account, white_guest, white_name, black_account, black_guest, black_name,
-                          winner, reason, rated, clock_ms, started_at, ended_at, moves, clocks_ms, pgn)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+                          winner, reason, rated, clock_ms, increment_ms, speed, started_at, ended_at, moves, clocks_ms, pgn)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
        ON CONFLICT (id) DO NOTHING RETURNING id`,
       [
         game.id, game.kind,
         game.white.accountId, game.white.guestId, game.white.name,
         game.black.accountId, game.black.guestId, game.black.name,
-        game.winner, game.reason, false, game.clockMs, game.startedAt, game.endedAt,
+        game.winner, game.reason, false, game.clockMs, game.incrementMs ?? 0, speed, game.startedAt, game.endedAt,
         game.moves.join(' '), [...game.clocksMs], game.pgn,
       ],
     );
     if (inserted.length === 0) return { stored: false, ratings: null, unrated: null };
-    if (byItself) return { stored: true, ratings: null, unrated: byItself };
-    const players = await lockRatings(tx, game.white.accountId!, game.black.accountId!);
+    // a game without a clock has no speed to be rated in (only AI games are untimed)
+    if (byItself || speed === null) return { stored: true, ratings: null, unrated: byItself ?? 'not_pool' };
+    const players = await lockRatings(tx, game.white.accountId!, game.black.accountId!, speed);
     const byPair = unratedByPair(game, await pairHistory(tx, game, players));
     if (byPair) return { stored: true, ratings: null, unrated: byPair };
-    return { stored: true, ratings: await rateStoredGame(tx, game, players), unrated: null };
+    return { stored: true, speed, ratings: await rateStoredGame(tx, game, speed, players), unrated: null };
   });
 }
 
@@ -104,19 +122,20 @@ interface RatingRow {
 type PairRatings = { white: Glicko2Rating; black: Glicko2Rating };
 
 /**
- * Locks both players' ratings (in id order, so two games cannot deadlock), creating the initial
- * ones; every later read of the pair's games in the transaction is then one game at a time.
+ * Locks both players' ratings in the game's speed (in id order, so two games cannot deadlock),
+ * creating the initial ones; every later read of the pair's games in the transaction is then one
+ * game at a time.
  */
-async function lockRatings(tx: Queryable, whiteId: string, blackId: string): Promise<PairRatings> {
+async function lockRatings(tx: Queryable, whiteId: string, blackId: string, speed: Speed): Promise<PairRatings> {
   const { rating, deviation, volatility } = GLICKO2_DEFAULTS.initial;
   await tx.query(
-    `INSERT INTO ratings (user_id, rating, deviation, volatility) VALUES ($1, $3, $4, $5), ($2, $3, $4, $5)
-     ON CONFLICT (user_id) DO NOTHING`,
-    [whiteId, blackId, rating, deviation, volatility],
+    `INSERT INTO ratings (user_id, speed, rating, deviation, volatility) VALUES ($1, $3, $4, $5, $6), ($2, $3, $4, $5, $6)
+     ON CONFLICT (user_id, speed) DO NOTHING`,
+    [whiteId, blackId, speed, rating, deviation, volatility],
   );
   const rows = await tx.query<RatingRow>(
-    `SELECT user_id, rating, deviation, volatility FROM ratings WHERE user_id IN ($1, $2) ORDER BY user_id FOR UPDATE`,
-    [whiteId, blackId],
+    `SELECT user_id, rating, deviation, volatility FROM ratings WHERE user_id IN ($1, $2) AND speed = $3 ORDER BY user_id FOR UPDATE`,
+    [whiteId, blackId, speed],
   );
   const current = (id: string): Glicko2Rating => {
     const row = rows.find((r) => r.user_id === id)!;
@@ -143,15 +162,15 @@ async function pairHistory(tx: Queryable, game: FinishedGame, ratings: PairRatin
   };
 }
 
-/** Rates a stored game from the locked ratings and writes the new ones and the game's figures back. */
-async function rateStoredGame(tx: Queryable, game: FinishedGame, before: PairRatings): Promise<NonNullable<ArchivedGame['ratings']>> {
+/** Rates a stored game from the locked ratings of its speed and writes the new ones and the game's figures back. */
+async function rateStoredGame(tx: Queryable, game: FinishedGame, speed: Speed, before: PairRatings): Promise<NonNullable<ArchivedGame['ratings']>> {
   const whiteId = game.white.accountId!;
   const blackId = game.black.accountId!;
   const after = rateGame(before.white, before.black, whiteScore(game.winner));
   for (const [id, r] of [[whiteId, after.white], [blackId, after.black]] as const) {
     await tx.query(
-      `UPDATE ratings SET rating = $2, deviation = $3, volatility = $4, games = games + 1, updated_at = now() WHERE user_id = $1`,
-      [id, r.rating, r.deviation, r.volatility],
+      `UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, games = games + 1, updated_at = now() WHERE user_id = $1 AND speed = $2`,
+      [id, speed, r.rating, r.deviation, r.volatility],
     );
   }
   await tx.query(
@@ -178,6 +197,8 @@ interface GameRow {
   reason: GameEndReason;
   rated: boolean;
   clock_ms: number;
+  increment_ms: number;
+  speed: Speed | null;
   started_at: Date | string;
   ended_at: Date | string;
   moves: string;
@@ -205,6 +226,8 @@ function fromRow(row: GameRow): ArchivedGame {
     reason: row.reason,
     rated: row.rated,
     clockMs: row.clock_ms,
+    incrementMs: row.increment_ms,
+    speed: row.speed,
     startedAt: new Date(row.started_at),
     endedAt: new Date(row.ended_at),
     moves: row.moves ? row.moves.split(' ') : [],
@@ -268,16 +291,16 @@ export interface RatingPoint {
 }
 
 /**
- * The account's rating history for the profile's chart, oldest first: the rating it started its
- * first rated game with, then the rating after each rated game.
+ * The account's rating history in one speed for the profile's chart, oldest first: the rating it
+ * started its first rated game of that speed with, then the rating after each one.
  */
-export async function ratingHistory(db: Queryable, accountId: string): Promise<RatingPoint[]> {
+export async function ratingHistory(db: Queryable, accountId: string, speed: Speed): Promise<RatingPoint[]> {
   const rows = await db.query<{ at: Date | string; before: number; rating: number }>(
-    `SELECT ended_at AS at, white_rating_before AS before, white_rating_after AS rating FROM games WHERE white_account = $1 AND rated
+    `SELECT ended_at AS at, white_rating_before AS before, white_rating_after AS rating FROM games WHERE white_account = $1 AND rated AND speed = $2
      UNION ALL
-     SELECT ended_at AS at, black_rating_before AS before, black_rating_after AS rating FROM games WHERE black_account = $1 AND rated
+     SELECT ended_at AS at, black_rating_before AS before, black_rating_after AS rating FROM games WHERE black_account = $1 AND rated AND speed = $2
      ORDER BY at`,
-    [accountId],
+    [accountId, speed],
   );
   if (rows.length === 0) return [];
   const first = rows[0]!;
@@ -285,18 +308,36 @@ export async function ratingHistory(db: Queryable, accountId: string): Promise<R
   return [start, ...rows.map((r) => ({ at: new Date(r.at), rating: r.rating }))];
 }
 
-export async function currentRating(db: Queryable, accountId: string): Promise<(Glicko2Rating & { games: number }) | null> {
-  const rows = await db.query<RatingRow & { games: number }>(
-    'SELECT user_id, rating, deviation, volatility, games FROM ratings WHERE user_id = $1',
-    [accountId],
-  );
-  const r = rows[0];
-  return r ? { rating: r.rating, deviation: r.deviation, volatility: r.volatility, games: r.games } : null;
+export interface SpeedRating extends Glicko2Rating {
+  speed: Speed;
+  /** rated games played in this speed */
+  games: number;
 }
 
-/** An account's pool rating as players see it; the initial rating before its first rated game. */
-export async function playerRating(db: Queryable, accountId: string): Promise<PlayerRating> {
-  const r = (await currentRating(db, accountId)) ?? GLICKO2_DEFAULTS.initial;
+/** The account's ratings in the speeds it has played rated games in, fastest speed first. */
+export async function currentRatings(db: Queryable, accountId: string): Promise<SpeedRating[]> {
+  const rows = await db.query<RatingRow & { speed: Speed; games: number }>(
+    'SELECT user_id, speed, rating, deviation, volatility, games FROM ratings WHERE user_id = $1 AND games > 0',
+    [accountId],
+  );
+  return rows
+    .map((r) => ({ speed: r.speed, rating: r.rating, deviation: r.deviation, volatility: r.volatility, games: r.games }))
+    .sort((a, b) => SPEEDS.indexOf(a.speed) - SPEEDS.indexOf(b.speed));
+}
+
+/** The account's rating in one speed; null before its first rated game of that speed. */
+export async function currentRating(db: Queryable, accountId: string, speed: Speed): Promise<SpeedRating | null> {
+  const rows = await db.query<RatingRow & { games: number }>(
+    'SELECT user_id, rating, deviation, volatility, games FROM ratings WHERE user_id = $1 AND speed = $2',
+    [accountId, speed],
+  );
+  const r = rows[0];
+  return r ? { speed, rating: r.rating, deviation: r.deviation, volatility: r.volatility, games: r.games } : null;
+}
+
+/** An account's rating in a speed as players see it; the initial rating before its first rated game of that speed. */
+export async function playerRating(db: Queryable, accountId: string, speed: Speed): Promise<PlayerRating> {
+  const r = (await currentRating(db, accountId, speed)) ?? GLICKO2_DEFAULTS.initial;
   return { rating: r.rating, provisional: isProvisional(r.deviation) };
 }
 
@@ -309,28 +350,29 @@ export interface LeaderboardEntry {
 }
 
 /**
- * The top ratings of accounts with a username that meet LEADERBOARD_RULES at `now`: established
- * (not provisional), enough rated games against enough different opponents, one of them lately.
+ * The top ratings in one speed of accounts with a username that meet LEADERBOARD_RULES in that
+ * speed at `now`: established (not provisional), enough rated games against enough different
+ * opponents, one of them lately.
  */
-export async function leaderboard(db: Queryable, opts: { limit?: number; now?: Date } = {}): Promise<LeaderboardEntry[]> {
+export async function leaderboard(db: Queryable, speed: Speed, opts: { limit?: number; now?: Date } = {}): Promise<LeaderboardEntry[]> {
   const { maxDeviation, minGames, minOpponents, activeWithinMs } = LEADERBOARD_RULES;
   const now = opts.now ?? new Date();
   const rows = await db.query<{ user_id: string; username: string; rating: number; deviation: number; games: number }>(
     `WITH candidates AS (
        SELECT r.user_id, p.username, r.rating, r.deviation, r.games
        FROM ratings r JOIN profiles p ON p.id = r.user_id
-       WHERE r.deviation <= $1 AND r.games >= $2 AND p.username IS NOT NULL
+       WHERE r.speed = $6 AND r.deviation <= $1 AND r.games >= $2 AND p.username IS NOT NULL
      ), sides AS (
-       SELECT c.user_id, g.black_account AS opponent, g.ended_at FROM candidates c JOIN games g ON g.white_account = c.user_id WHERE g.rated
+       SELECT c.user_id, g.black_account AS opponent, g.ended_at FROM candidates c JOIN games g ON g.white_account = c.user_id WHERE g.rated AND g.speed = $6
        UNION ALL
-       SELECT c.user_id, g.white_account AS opponent, g.ended_at FROM candidates c JOIN games g ON g.black_account = c.user_id WHERE g.rated
+       SELECT c.user_id, g.white_account AS opponent, g.ended_at FROM candidates c JOIN games g ON g.black_account = c.user_id WHERE g.rated AND g.speed = $6
      )
      SELECT c.user_id, c.username, c.rating, c.deviation, c.games
      FROM candidates c JOIN sides s ON s.user_id = c.user_id
      GROUP BY c.user_id, c.username, c.rating, c.deviation, c.games
      HAVING count(DISTINCT s.opponent) >= $3 AND max(s.ended_at) > $4
      ORDER BY c.rating DESC LIMIT $5`,
-    [maxDeviation, minGames, minOpponents, new Date(now.getTime() - activeWithinMs), Math.min(Math.max(opts.limit ?? 50, 1), 200)],
+    [maxDeviation, minGames, minOpponents, new Date(now.getTime() - activeWithinMs), Math.min(Math.max(opts.limit ?? 50, 1), 200), speed],
   );
   return rows.map((r) => ({ userId: r.user_id, username: r.username, rating: r.rating, deviation: r.deviation, games: r.games }));
 }

@@ -1,13 +1,15 @@
 /**
- * Wraps the single matchmaking actor (the 10-minute pool, machines/matchmaking): JOIN/LEAVE/TICK
- * in, stamped with the time and a colour roll; queued/left/paired out. A signed-in player joins
- * with their rating (looked up when they search); a pairing starts a game through the GameManager.
+ * Wraps the single matchmaking actor (the pools, machines/matchmaking): JOIN/LEAVE/TICK in,
+ * stamped with the time and a colour roll; queued/left/paired out. A signed-in player joins with
+ * their rating in the pool's speed (looked up when they search); a pairing starts a game through
+ * the GameManager.
  */
 import type { Logger } from 'pino';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { GameManager } from './games';
 import type { PoolActor, PoolEmitted } from '../../machines/matchmaking';
 import type { PlayerRating, TimeControl } from '../../machines/protocol/messages';
+import { speedOf, type Speed } from '../../machines/game/timeControl';
 import { createPoolActor, type Inspect } from './machines';
 
 /** How often the pool pairs its queue again (rating windows widen while players wait). */
@@ -15,8 +17,8 @@ export const POOL_TICK_MS = 1_000;
 /** A rating lookup slower than this joins the player as unrated rather than keep them waiting. */
 const RATING_LOOKUP_MS = 2_000;
 
-/** A signed-in player's pool rating, or null (no archive). */
-export type RatingLookup = (accountId: string) => Promise<PlayerRating | null>;
+/** A signed-in player's rating in a speed, or null (no archive). */
+export type RatingLookup = (accountId: string, speed: Speed) => Promise<PlayerRating | null>;
 
 export const QUEUED_TEXT = 'Searching for an opponent...';
 export const CANCELED_TEXT = 'Matchmaking canceled';
@@ -87,7 +89,7 @@ export class Matchmaking {
       return;
     }
     this.joining.add(session.id);
-    this.lookUpRating(session.id).then((rating) => {
+    this.lookUpRating(session.id, speedOf(timeControl)).then((rating) => {
       // cancelled, gone or seated while the rating was looked up
       if (!this.joining.delete(session.id) || !this.hub.connected(session) || session.game) return;
       // the game the pairing starts shows it
@@ -100,11 +102,11 @@ export class Matchmaking {
     this.actor.send({ type: 'JOIN', playerId: session.id, name, rating, at: performance.now(), roll: this.random(), timeControl });
   }
 
-  private async lookUpRating(accountId: string): Promise<PlayerRating | null> {
+  private async lookUpRating(accountId: string, speed: Speed): Promise<PlayerRating | null> {
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([
-        this.ratingOf!(accountId),
+        this.ratingOf!(accountId, speed),
         new Promise<null>((resolve) => {
           timer = setTimeout(() => resolve(null), RATING_LOOKUP_MS);
         }),

@@ -78,7 +78,7 @@ export interface PlayerSession {
   /** live multiplayer game, if any */
   readonly game: LiveGame | null;
   queued: boolean;
-  /** a signed-in player's pool rating, as looked up when they last searched for a game */
+  /** a signed-in player's rating in the speed of the pool they last searched in, as looked up then */
   rating?: PlayerRating | null;
   /** several nodes: the other node this player's socket is on (this node owns their game or runs the pool) */
   readonly node?: string | null;

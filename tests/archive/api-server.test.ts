@@ -49,8 +49,9 @@ describe.each(BACKENDS)('archive API on the accounts server (%s)', (backend) => 
     expect(res.status).toBe(200);
     const profile = profileSchema.parse(await res.json());
     expect(profile).toMatchObject({ username: 'arch_black', record: { wins: 1, losses: 0, draws: 0 } });
-    expect(profile.rating!.rating).toBe(game.black.rating!.after);
-    expect(profile.history.map((p) => p.rating)).toEqual([1500, game.black.rating!.after]);
+    expect(profile.ratings.map((r) => r.speed)).toEqual(['rapid']);
+    expect(profile.ratings[0]!.rating).toBe(game.black.rating!.after);
+    expect(profile.ratings[0]!.history.map((p) => p.rating)).toEqual([1500, game.black.rating!.after]);
   });
 
   it('refuses a client that tries to write a game or a rating through /rest/v1', async () => {
@@ -65,7 +66,7 @@ describe.each(BACKENDS)('archive API on the accounts server (%s)', (backend) => 
     const post = await fetch(`${s.url}/api/games/game_serverapi001`, { method: 'POST', body: '{"winner":"white"}' });
     expect(post.status).toBe(405);
     const profile = profileSchema.parse(await (await fetch(`${s.url}/api/players/arch_white`)).json());
-    expect(profile.rating!.rating).toBeLessThan(1500);
+    expect(profile.ratings[0]!.rating).toBeLessThan(1500);
   });
 
   it('answers 400, not 500, to a page cursor the database cannot hold', async () => {

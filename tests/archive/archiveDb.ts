@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { openDb, type Db } from '../../server/accounts/db';
-import { migrate } from '../../server/accounts/migrate';
+import { migrate, readMigrations } from '../../server/accounts/migrate';
+import { freshDataDir } from '../support/pgliteTemplate';
 
 export type Backend = 'pglite' | 'postgres';
 export const BACKENDS: Backend[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -17,12 +18,14 @@ export interface TestDb {
   destroy(): Promise<void>;
 }
 
-export async function openTestDb(backend: Backend): Promise<TestDb> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'archive-'));
+/** `before`: apply only the migrations older than this version (a database with an earlier schema). */
+export async function openTestDb(backend: Backend, opts: { before?: string } = {}): Promise<TestDb> {
+  // PGlite: a copy of an initialised database (tests/support/pgliteTemplate.ts), not a new initdb
+  const dataDir = backend === 'pglite' ? await freshDataDir('archive-') : mkdtempSync(join(tmpdir(), 'archive-'));
   const schema = backend === 'postgres' ? `archive_${process.pid}_${randomBytes(4).toString('hex')}` : 'public';
   const databaseUrl = backend === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
   const db = await openDb({ dataDir, schema, ...(databaseUrl ? { databaseUrl } : {}) });
-  await migrate(db);
+  await migrate(db, readMigrations().filter((m) => !opts.before || m.version < opts.before));
   return {
     db,
     async addAccount(username) {

@@ -70,7 +70,7 @@ describe('finished games in the archive', () => {
     expect(game.black.rating).toEqual(ca.black);
     const profile = profileSchema.parse(await (await fetch(`${server.url}/api/players/${winner}`)).json());
     expect(profile.record).toMatchObject({ games: 1, wins: 1 });
-    expect(profile.rating!.games).toBe(1);
+    expect(profile.ratings.map((r) => [r.speed, r.games])).toEqual([['rapid', 1]]);
     await Promise.all([a.close(), b.close()]);
   });
 
@@ -105,7 +105,7 @@ describe('finished games in the archive', () => {
     expect(game.rated).toBe(false);
     const profile = profileSchema.parse(await (await fetch(`${server.url}/api/players/fin_gamma`)).json());
     expect(profile.record).toMatchObject({ games: 1, losses: 1 });
-    expect(profile.rating).toBeNull();
+    expect(profile.ratings).toEqual([]);
     account.send('claimGuestGames', { guestId: guest.playerId, secret: guest.secret });
     expect((await account.next('guestGamesClaimed')).count).toBe(0);
     await Promise.all([p.white.close(), p.black.close(), account.close()]);

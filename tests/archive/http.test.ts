@@ -44,6 +44,7 @@ describe('archive API', () => {
     expect(game.white).toEqual({ name: 'Alice', username: 'Alice_1', guest: false, rating: null });
     expect(game.black).toEqual({ name: 'Guest 42', username: null, guest: true, rating: null });
     expect(game.moves).toEqual(g.moves);
+    expect(game).toMatchObject({ clockMs: 600_000, incrementMs: 0, speed: 'rapid' });
     expect(JSON.stringify(r.body)).not.toMatch(new RegExp(`${aliceId}|guest_secretid|@example`));
   });
 
@@ -51,7 +52,7 @@ describe('archive API', () => {
     const r = await get(handler, '/api/players/alice_1');
     expect(r.status).toBe(200);
     const profile = profileSchema.parse(r.body);
-    expect(profile).toMatchObject({ username: 'Alice_1', rating: null, record: { games: 1, wins: 1, losses: 0, draws: 0, aborted: 0 } });
+    expect(profile).toMatchObject({ username: 'Alice_1', ratings: [], record: { games: 1, wins: 1, losses: 0, draws: 0, aborted: 0 } });
     expect(profile.recent.map((s) => s.id)).toEqual([g.id]);
     expect(JSON.stringify(r.body)).not.toContain(aliceId);
     expect((await get(handler, '/api/players/nobody_here')).status).toBe(404);
@@ -63,6 +64,11 @@ describe('archive API', () => {
     expect(page).toEqual({ status: 200, body: [] });
     expect((await get(handler, '/api/players/Alice_1/games?before=yesterday')).status).toBe(400);
     expect(leaderboardSchema.parse((await get(handler, '/api/leaderboard')).body)).toEqual([]);
+    expect(leaderboardSchema.parse((await get(handler, '/api/leaderboard?speed=ultraBullet')).body)).toEqual([]);
+    expect(await get(handler, '/api/leaderboard?speed=correspondence')).toEqual({
+      status: 400,
+      body: { error: 'bad_request', message: 'speed must be one of ultraBullet, bullet, blitz, rapid, classical' },
+    });
     expect((await get(handler, '/api/games/..%2F..%2Fetc')).status).toBe(404);
     expect((await get(handler, '/api/games/game_apitest0001', 'POST')).status).toBe(405);
   });

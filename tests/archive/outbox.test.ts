@@ -98,7 +98,7 @@ async function archived(url: string, gameId: string, waitMs: number): Promise<Pu
 /** How many rated games the player's rating counts (0 before the first). */
 async function ratedGames(url: string, username: string): Promise<number> {
   const res = await fetch(`${url}/api/players/${username}`);
-  return profileSchema.parse(await res.json()).rating?.games ?? 0;
+  return profileSchema.parse(await res.json()).ratings.find((r) => r.speed === 'rapid')?.games ?? 0;
 }
 
 beforeAll(async () => {

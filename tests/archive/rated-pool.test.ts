@@ -1,7 +1,7 @@
 /**
- * The rated pool on the real server: signed-in players search with their ratings (from the
- * archive) and are paired by rating, the window widening while they wait; guests pair with
- * anyone. The server runs on the test's clock, so a minute of waiting takes no time.
+ * The rated pool on the real server: signed-in players search with their ratings in the pool's
+ * speed (from the archive) and are paired by rating, the window widening while they wait; guests
+ * pair with anyone. The server runs on the test's clock, so a minute of waiting takes no time.
  */
 import { rmSync } from 'node:fs';
 import pino from 'pino';
@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
 import { createAccounts, type AccountsModule } from '../../server/accounts';
 import { nodeSupabaseClient } from '../accounts/harness';
-import { TestClient, startTestServer, useTestClock, type TestClock } from '../server/helpers';
+import { TestClient, playMoves, startTestServer, useTestClock, type Pair, type TestClock } from '../server/helpers';
+import { ownProfileSchema } from '../../machines/protocol/archive';
+import type { TimeControl } from '../../machines/protocol/messages';
 import { freshDataDir } from '../support/pgliteTemplate';
 import { TEN_PLIES } from './ratedMoves';
 
@@ -26,11 +28,11 @@ async function signUp(username: string): Promise<void> {
   ids[username] = { id: data.user!.id, token: data.session!.access_token };
 }
 
-async function searching(username: string): Promise<TestClient> {
+async function searching(username: string, timeControl?: TimeControl): Promise<TestClient> {
   const socket = await TestClient.connect(server.url);
   socket.send('identifyUser', { userId: ids[username]!.id, accessToken: ids[username]!.token });
   await socket.next('identified');
-  socket.send('findGame', { username });
+  socket.send('findGame', { username, ...(timeControl ? { timeControl } : {}) });
   await socket.next('matchmakingStatus', (m) => m.status === 'queued');
   return socket;
 }
@@ -40,18 +42,20 @@ beforeAll(async () => {
   dataDir = await freshDataDir('rated-pool-');
   accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
   server = await startTestServer({ accounts });
-  for (const name of ['strong', 'weak', 'newA', 'newB']) await signUp(name);
-  // ten rated wins of strong over weak, of ten plies each, a day apart (docs/ratings.md): about 1830 against 1170
+  for (const name of ['strong', 'weak', 'newA', 'newB', 'rapidStrong', 'rapidWeak']) await signUp(name);
+  // ten rated 10+0 (rapid) wins of strong over weak, of ten plies each, a day apart (docs/ratings.md): about 1830 against 1170
   const moves = TEN_PLIES;
-  for (let i = 0; i < 10; i++) {
-    const at = new Date(Date.UTC(2026, 0, 1 + i));
-    const stored = await accounts.archive!.store({
-      id: `game_seedrated${i}`, kind: 'pool', winner: 'white', reason: 'resignation', clockMs: 600_000,
-      white: { name: 'strong', accountId: ids.strong!.id, guestId: null },
-      black: { name: 'weak', accountId: ids.weak!.id, guestId: null },
-      startedAt: at, endedAt: at, moves, clocksMs: moves.map(() => 600_000), pgn: '',
-    });
-    expect(stored.ratings).not.toBeNull();
+  for (const [white, black] of [['strong', 'weak'], ['rapidStrong', 'rapidWeak']] as const) {
+    for (let i = 0; i < 10; i++) {
+      const at = new Date(Date.UTC(2026, 0, 1 + i));
+      const stored = await accounts.archive!.store({
+        id: `game_seed${white}${i}`, kind: 'pool', winner: 'white', reason: 'resignation', clockMs: 600_000,
+        white: { name: white, accountId: ids[white]!.id, guestId: null },
+        black: { name: black, accountId: ids[black]!.id, guestId: null },
+        startedAt: at, endedAt: at, moves, clocksMs: moves.map(() => 600_000), pgn: '',
+      });
+      expect(stored.ratings).not.toBeNull();
+    }
   }
 }, 120_000);
 
@@ -63,8 +67,8 @@ afterAll(async () => {
 
 describe('the rated pool', () => {
   it('pairs players of close ratings at once and far ones only once the window has widened', async () => {
-    expect((await accounts.archive!.ratingOf(ids.strong!.id)).rating).toBeGreaterThan(1750);
-    expect((await accounts.archive!.ratingOf(ids.weak!.id)).rating).toBeLessThan(1250);
+    expect((await accounts.archive!.ratingOf(ids.strong!.id, 'rapid')).rating).toBeGreaterThan(1750);
+    expect((await accounts.archive!.ratingOf(ids.weak!.id, 'rapid')).rating).toBeLessThan(1250);
     const weak = await searching('weak');
     const strong = await searching('strong');
     const newA = await searching('newA');
@@ -81,5 +85,33 @@ describe('the rated pool', () => {
     const [w, s] = await Promise.all([weak.next('gameStart'), strong.next('gameStart')]);
     expect(w.gameId).toBe(s.gameId);
     await Promise.all([weak, strong, newA, newB].map((c) => c.close()));
+  });
+
+  it("a blitz search pairs by the Blitz rating: players 660 apart in Rapid, both new in Blitz, are paired at once, and the game moves Blitz only", async () => {
+    const rapidOf = (name: string) => accounts.archive!.ratingOf(ids[name]!.id, 'rapid');
+    const [strongRapid, weakRapid] = [await rapidOf('rapidStrong'), await rapidOf('rapidWeak')];
+    expect(strongRapid.rating - weakRapid.rating).toBeGreaterThan(600);
+    const blitz: TimeControl = { initial: 180, increment: 2 };
+    const weak = await searching('rapidWeak', blitz);
+    const strong = await searching('rapidStrong', blitz);
+    const [w, s] = await Promise.all([weak.next('gameStart'), strong.next('gameStart')]);
+    expect(w.gameId).toBe(s.gameId);
+    expect(w.timeControl).toEqual(blitz);
+    // the game shows the Blitz ratings: both new
+    expect(w.ratings).toEqual({ white: { rating: 1500, provisional: true }, black: { rating: 1500, provisional: true } });
+    const p: Pair = w.color === 'white' ? { white: weak, black: strong, gameId: w.gameId as string } : { white: strong, black: weak, gameId: w.gameId as string };
+    await playMoves(p, TEN_PLIES);
+    weak.send('resign', { gameId: p.gameId });
+    const [cw, cs] = await Promise.all([weak.next('ratingChange'), strong.next('ratingChange')]);
+    expect(cw).toEqual(cs);
+    expect(cw).toMatchObject({ gameId: p.gameId, speed: 'blitz', white: { before: 1500 }, black: { before: 1500 } });
+    // Rapid did not move; Blitz did
+    expect(await rapidOf('rapidStrong')).toEqual(strongRapid);
+    expect(await rapidOf('rapidWeak')).toEqual(weakRapid);
+    expect((await accounts.archive!.ratingOf(ids.rapidStrong!.id, 'blitz')).rating).toBeGreaterThan(1500);
+    const own = await fetch(`${server.url}/api/me`, { headers: { Authorization: `Bearer ${ids.rapidStrong!.token}` } });
+    const profile = ownProfileSchema.parse(await own.json());
+    expect(profile.ratings.map((r) => [r.speed, r.games])).toEqual([['blitz', 1], ['rapid', 10]]);
+    await Promise.all([weak.close(), strong.close()]);
   });
 });

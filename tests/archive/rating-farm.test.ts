@@ -96,7 +96,7 @@ describe('a two-account rating farm on the real server', () => {
     await farm(await paired(farmer, feeder), 20, TEN_PLIES.slice(0, 2), (p) => (p.white === feeder.socket ? p.white : p.black));
     const won = await profileAfter('farm_two_w', 20);
     expect(won.record).toMatchObject({ wins: 20, losses: 0 });
-    expect(won.rating).toBeNull();
+    expect(won.ratings).toEqual([]);
     expect(await ratedGames('farm_two_w')).toEqual(Array(20).fill(false));
     await Promise.all([farmer.socket.close(), feeder.socket.close()]);
   });
@@ -109,8 +109,8 @@ describe('a two-account rating farm on the real server', () => {
     expect(won.record).toMatchObject({ wins: 8, losses: 0 });
     expect(await ratedGames('farm_ten_w')).toEqual([true, ...Array(7).fill(false)]);
     // one win from 1500 against 1500 (lichess: about +160 for a new player), not eight
-    expect(won.rating!.rating).toBeLessThan(1700);
-    expect(won.history).toHaveLength(2);
+    expect(won.ratings[0]!.rating).toBeLessThan(1700);
+    expect(won.ratings[0]!.history).toHaveLength(2);
     await Promise.all([farmer.socket.close(), feeder.socket.close()]);
   });
 
@@ -121,8 +121,8 @@ describe('a two-account rating farm on the real server', () => {
     const drew = await profileAfter('farm_draw_a', 8);
     expect(drew.record).toMatchObject({ draws: 8 });
     expect(await ratedGames('farm_draw_a')).toEqual([...Array(RATING_RULES.pairRatedGames).fill(true), ...Array(8 - RATING_RULES.pairRatedGames).fill(false)]);
-    expect(drew.rating!.games).toBe(RATING_RULES.pairRatedGames);
-    expect(drew.rating!.provisional).toBe(true);
+    expect(drew.ratings[0]!.games).toBe(RATING_RULES.pairRatedGames);
+    expect(drew.ratings[0]!.provisional).toBe(true);
     await Promise.all([a.socket.close(), b.socket.close()]);
   });
 });

@@ -6,6 +6,7 @@ import {
   accountRecord,
   archiveGame,
   currentRating,
+  currentRatings,
   getGame,
   leaderboard,
   ratingHistory,
@@ -85,17 +86,18 @@ describe.each(BACKENDS)('game archive on %s', (backend) => {
     expect(stored).toHaveLength(1);
     const { initial } = GLICKO2_DEFAULTS;
     const expected = rateGame(initial, initial, 1);
+    expect(stored[0]!.speed).toBe('rapid');
     expect(stored[0]!.ratings).toEqual({
       white: { before: 1500, after: expected.white.rating },
       black: { before: 1500, after: expected.black.rating },
     });
-    expect(await currentRating(t.db, alice)).toMatchObject({ rating: expected.white.rating, games: 1 });
-    expect(await currentRating(t.db, bob)).toMatchObject({ rating: expected.black.rating, games: 1 });
+    expect(await currentRating(t.db, alice, 'rapid')).toMatchObject({ rating: expected.white.rating, games: 1 });
+    expect(await currentRating(t.db, bob, 'rapid')).toMatchObject({ rating: expected.black.rating, games: 1 });
     expect((await getGame(t.db, g.id))?.rated).toBe(true);
   });
 
   it('never rates aborted, AI, guest, imported or self games', async () => {
-    const before = await currentRating(t.db, alice);
+    const before = await currentRating(t.db, alice, 'rapid');
     const unrated = [
       game(account(alice, 'alice'), account(bob, 'bob'), 'draw', 'aborted'),
       game(account(alice, 'alice'), account(bob, 'bob'), 'white', 'checkmate', { kind: 'ai' }),
@@ -104,7 +106,7 @@ describe.each(BACKENDS)('game archive on %s', (backend) => {
       game(account(alice, 'alice'), account(alice, 'alice'), 'white', 'checkmate'),
     ];
     for (const g of unrated) expect((await archiveGame(t.db, g)).ratings).toBeNull();
-    expect(await currentRating(t.db, alice)).toEqual(before);
+    expect(await currentRating(t.db, alice, 'rapid')).toEqual(before);
   });
 
   it("gives an account's record without aborted games, its games newest first and its rating history", async () => {
@@ -122,10 +124,38 @@ describe.each(BACKENDS)('game archive on %s', (backend) => {
     expect(recent.map((g) => g.id)).toEqual(played.slice(1).reverse().map((g) => g.id));
     const older = await accountGames(t.db, carol, { before: recent[2]!.endedAt });
     expect(older.map((g) => g.id)).toEqual([played[0]!.id]);
-    const history = await ratingHistory(t.db, carol);
+    const history = await ratingHistory(t.db, carol, 'rapid');
     expect(history).toHaveLength(4);
     expect(history[0]!.rating).toBe(1500);
-    expect(history[3]!.rating).toBe((await currentRating(t.db, carol))!.rating);
+    expect(history[3]!.rating).toBe((await currentRating(t.db, carol, 'rapid'))!.rating);
+  });
+
+  it('rates each game in its own speed: a 3+2 game moves Blitz only, with its own history, and is stored as blitz', async () => {
+    const erin = await t.addAccount('erin');
+    const fred = await t.addAccount('fred');
+    const rapid = game(account(erin, 'erin'), account(fred, 'fred'), 'white', 'checkmate');
+    expect(await archiveGame(t.db, rapid)).toMatchObject({ speed: 'rapid' });
+    const rapidAfter = await currentRating(t.db, erin, 'rapid');
+    const blitz = game(account(fred, 'fred'), account(erin, 'erin'), 'white', 'checkmate', { clockMs: 180_000, incrementMs: 2_000 });
+    const r = await archiveGame(t.db, blitz);
+    // both start Blitz at 1500, whatever their Rapid ratings
+    expect(r).toMatchObject({ speed: 'blitz', ratings: { white: { before: 1500 }, black: { before: 1500 } } });
+    expect(await currentRating(t.db, erin, 'rapid')).toEqual(rapidAfter);
+    expect(await currentRating(t.db, erin, 'blitz')).toMatchObject({ rating: r.ratings!.black.after, games: 1 });
+    expect(await currentRating(t.db, erin, 'bullet')).toBeNull();
+    expect((await currentRatings(t.db, erin)).map((x) => [x.speed, x.games])).toEqual([['blitz', 1], ['rapid', 1]]);
+    expect((await ratingHistory(t.db, erin, 'blitz')).map((p) => p.rating)).toEqual([1500, r.ratings!.black.after]);
+    expect((await ratingHistory(t.db, erin, 'rapid')).map((p) => p.rating)).toEqual([1500, rapidAfter!.rating]);
+    expect(await getGame(t.db, blitz.id)).toMatchObject({ speed: 'blitz', incrementMs: 2_000, clockMs: 180_000 });
+  });
+
+  it('keeps the speed of unrated timed games and none for untimed ones', async () => {
+    const timed = game(guest('g6', 'A'), guest('g7', 'B'), 'white', 'checkmate', { clockMs: 60_000 });
+    const untimed = game(account(alice, 'alice'), guest('g8', 'B'), 'white', 'checkmate', { kind: 'ai', clockMs: 0 });
+    await archiveGame(t.db, timed);
+    await archiveGame(t.db, untimed);
+    expect(await getGame(t.db, timed.id)).toMatchObject({ speed: 'bullet', rated: false, incrementMs: 0 });
+    expect(await getGame(t.db, untimed.id)).toMatchObject({ speed: null, rated: false });
   });
 
   it('refuses a game whose clocks do not match its moves, and stores nothing', async () => {
@@ -148,14 +178,16 @@ describe.each(BACKENDS)('game archive on %s', (backend) => {
         last = g.endedAt;
       }
       // after two rounds each has 20 rated games: not yet enough
-      if (round === 1) expect(await leaderboard(t.db, { now: last })).toEqual([]);
+      if (round === 1) expect(await leaderboard(t.db, 'rapid', { now: last })).toEqual([]);
     }
-    const board = await leaderboard(t.db, { now: last });
-    const ratings = await Promise.all(players.map(async (p) => ({ name: p.name, ...(await currentRating(t.db, p.accountId!))! })));
+    const board = await leaderboard(t.db, 'rapid', { now: last });
+    // a leaderboard per speed: these were all rapid games
+    expect(await leaderboard(t.db, 'blitz', { now: last })).toEqual([]);
+    const ratings = await Promise.all(players.map(async (p) => ({ name: p.name, ...(await currentRating(t.db, p.accountId!, 'rapid'))! })));
     expect(ratings.every((r) => r.deviation <= 110 && r.games === 30)).toBe(true);
     expect(board.map((e) => e.username)).toEqual(ratings.sort((x, y) => y.rating - x.rating).map((r) => r.name));
     // a week without a rated game takes everyone off
-    expect(await leaderboard(t.db, { now: new Date(last.getTime() + 7 * 24 * 3_600_000 + 1) })).toEqual([]);
+    expect(await leaderboard(t.db, 'rapid', { now: new Date(last.getTime() + 7 * 24 * 3_600_000 + 1) })).toEqual([]);
   });
 
   it('a two-account farm: 2-ply games are never rated, rematches only within the window, five rated games a day, and no leaderboard place', async () => {
@@ -169,7 +201,7 @@ describe.each(BACKENDS)('game archive on %s', (backend) => {
       const r = await archiveGame(t.db, game(feeder, farmer, 'black', 'resignation', at(start + i * 8_000, twoPlies)));
       expect(r).toMatchObject({ ratings: null, unrated: 'too_short' });
     }
-    expect(await currentRating(t.db, farmer.accountId!)).toBeNull();
+    expect(await currentRating(t.db, farmer.accountId!, 'rapid')).toBeNull();
     // ten plies each: the first is rated, the rematches after it are not (the ratings are far apart now)
     const chain = [];
     for (let i = 0; i < 5; i++) chain.push(await archiveGame(t.db, game(feeder, farmer, 'black', 'resignation', at(start + 3_600_000 + i * 10_000))));
@@ -183,7 +215,7 @@ describe.each(BACKENDS)('game archive on %s', (backend) => {
     // a day after the first of them, one more is rated
     const nextDay = await archiveGame(t.db, game(other, partner, 'draw', 'agreement', at(start + 24 * 3_600_000 + 1)));
     expect(nextDay.unrated).toBeNull();
-    expect((await currentRating(t.db, other.accountId!))!.games).toBe(6);
+    expect((await currentRating(t.db, other.accountId!, 'rapid'))!.games).toBe(6);
   });
 
   it('the reported leaderboard farm (45 draws, then 150 wins against one account) never reaches the leaderboard', async () => {
@@ -199,9 +231,9 @@ describe.each(BACKENDS)('game archive on %s', (backend) => {
       });
       expect((await archiveGame(t.db, g)).unrated).toBeNull();
     }
-    const rating = (await currentRating(t.db, farmer.accountId!))!;
+    const rating = (await currentRating(t.db, farmer.accountId!, 'rapid'))!;
     expect(rating.deviation).toBeLessThanOrEqual(110);
     expect(rating.rating).toBeGreaterThan(1800);
-    expect((await leaderboard(t.db, { now: last })).map((e) => e.username)).not.toContain('lb_farmer');
+    expect((await leaderboard(t.db, 'rapid', { now: last })).map((e) => e.username)).not.toContain('lb_farmer');
   });
 });

@@ -173,9 +173,9 @@ describe('multiplayer game machine', () => {
     expect(h.ctx().ratings).toEqual(ratings);
     h.actor.send({ type: 'END', msg: { type: 'gameEnd', gameId: 'g1', winner: 'white', reason: 'resignation' } });
     const change = { white: { before: 1512, after: 1524 }, black: { before: 1500, after: 1488 } };
-    h.actor.send({ type: 'RATING_CHANGE', msg: { type: 'ratingChange', gameId: 'other', ...change } });
+    h.actor.send({ type: 'RATING_CHANGE', msg: { type: 'ratingChange', gameId: 'other', speed: 'rapid', ...change } });
     expect(h.ctx().ratingChange).toBeNull();
-    h.actor.send({ type: 'RATING_CHANGE', msg: { type: 'ratingChange', gameId: 'g1', ...change } });
+    h.actor.send({ type: 'RATING_CHANGE', msg: { type: 'ratingChange', gameId: 'g1', speed: 'rapid', ...change } });
     expect(h.ctx().ratingChange).toEqual(change);
     h.begin({ gameId: 'g2' });
     expect(h.ctx()).toMatchObject({ ratings: null, ratingChange: null });

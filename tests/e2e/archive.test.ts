@@ -1,7 +1,7 @@
 /**
- * The archive's pages in real Chromium: a player's profile with its rating chart, the game
- * page replaying a stored game (keys, clicks, clocks, PGN download that parses back to the same
- * moves), and the leaderboard. The real server (in-process, the built client, the real accounts
+ * The archive's pages in real Chromium: a player's profile with a rating and chart per speed
+ * played, the game page replaying a stored game (keys, clicks, clocks, PGN download that parses
+ * back to the same moves), and the leaderboard's tab per speed. The real server (in-process, the built client, the real accounts
  * module on PGlite) serves them; the game is stored through the server's own archive writer.
  */
 import { readFileSync } from 'node:fs';
@@ -71,7 +71,7 @@ async function signIn(p: Page, email: string): Promise<void> {
 beforeAll(async () => {
   site = await startArchiveSite();
   ({ server, accounts } = site);
-  const [white, black] = [await signUp('replay_white'), await signUp('replay_black')];
+  const [white, black, blitzOpponent] = [await signUp('replay_white'), await signUp('replay_black'), await signUp('blitz_black')];
   await accounts.archive!.store(storedGame(
     'game_e2ereplay01',
     { name: 'replay_white', accountId: white, guestId: null },
@@ -80,6 +80,13 @@ beforeAll(async () => {
     { winner: 'white', reason: 'resignation' },
     CLOCKS,
   ));
+  // and a 3+2 game: a Blitz rating beside the Rapid one
+  const blitz = await accounts.archive!.store({
+    ...storedGame('game_e2eblitz001', { name: 'replay_white', accountId: white, guestId: null }, { name: 'blitz_black', accountId: blitzOpponent, guestId: null },
+      TEN_PLIES, { winner: 'black', reason: 'resignation' }, TEN_PLIES.map(() => 170_000)),
+    clockMs: 180_000, incrementMs: 2_000,
+  });
+  expect(blitz.speed).toBe('blitz');
   browser = await launch();
 }, 420_000);
 
@@ -90,12 +97,21 @@ afterAll(async () => {
 });
 
 describe('archive pages in Chromium', () => {
-  it("shows a player's profile with the rating, its chart and the recent game", async () => {
+  it("shows a player's profile with a rating and chart per speed played, and the recent game", async () => {
     const p = await page();
     await p.goto(`${server.url}/@/Replay_White`);
     await expect.poll(() => p.getByTestId('profile-name').textContent()).toBe('replay_white');
-    expect(Number((await p.getByTestId('profile-rating').textContent())!.replace('?', ''))).toBeGreaterThan(1500);
-    expect(await p.getByTestId('rating-chart').locator('circle').count()).toBe(2);
+    // Blitz (lost) above Rapid (won), fastest first; no card for the speeds never played
+    const cards = p.locator('[data-testid^="profile-speed-"]');
+    await expect.poll(() => cards.evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))).toEqual(['profile-speed-blitz', 'profile-speed-rapid']);
+    expect(await p.getByTestId('profile-speed-blitz').getByRole('heading').textContent()).toBe('Blitz · 1 rated game');
+    expect(Number((await p.getByTestId('profile-rating-blitz').textContent())!.replace('?', ''))).toBeLessThan(1500);
+    expect(Number((await p.getByTestId('profile-rating-rapid').textContent())!.replace('?', ''))).toBeGreaterThan(1500);
+    for (const speed of ['blitz', 'rapid']) {
+      const chart = p.getByTestId(`profile-speed-${speed}`).getByTestId('rating-chart');
+      expect(await chart.locator('circle').count()).toBe(2);
+    }
+    expect(await p.getByTestId('profile-speed-rapid').getByTestId('rating-chart').getAttribute('aria-label')).toMatch(/^Rapid rating history: 1 rated game, from 1500 to \d+$/);
     expect(await p.getByTestId('profile-wins').textContent()).toBe('1');
     await p.screenshot({ path: join(SCREENSHOT_DIR, 'profile-desktop.png') });
     await p.getByRole('link', { name: /Rated · 6 moves/ }).click();
@@ -107,7 +123,7 @@ describe('archive pages in Chromium', () => {
     const p = await page();
     await p.setViewportSize(VIEWPORTS.mobile);
     await p.goto(`${server.url}/@/Replay_White`);
-    await p.getByTestId('rating-chart').waitFor();
+    await p.getByTestId('rating-chart').first().waitFor();
     await p.getByRole('link', { name: /Rated · 6 moves/ }).waitFor();
     const layout = await p.evaluate(() => ({
       pageWidth: document.documentElement.scrollWidth,
@@ -180,7 +196,48 @@ describe('archive pages in Chromium', () => {
     await p.getByRole('heading', { name: 'No such player' }).waitFor();
     expecting404 = false;
     await p.goto(`${server.url}/leaderboard`);
-    await p.getByText('No established ratings yet').waitFor();
+    await p.getByText('No established ratings yet in Rapid').waitFor();
+  });
+
+  it('the leaderboard has a tab per speed, Rapid first; the Bullet tab lists the players established in Bullet', async () => {
+    // eleven players meet each other three times in 1+0 games (30 rated games against 10 opponents each), a minute apart, this week
+    const names = Array.from({ length: 11 }, (_, i) => `bullet_${i}`);
+    const ids = [];
+    for (const n of names) ids.push(await signUp(n));
+    const start = Date.now() - 3 * 24 * 3_600_000;
+    let n = 0;
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 11; i++) {
+        for (let j = i + 1; j < 11; j++) {
+          const [w, b] = round % 2 ? [j, i] : [i, j];
+          const at = start + n++ * 60_000;
+          const r = await accounts.archive!.store({
+            ...storedGame(`game_e2ebullet${String(n).padStart(3, '0')}`, { name: names[w]!, accountId: ids[w]!, guestId: null }, { name: names[b]!, accountId: ids[b]!, guestId: null },
+              TEN_PLIES, { winner: (['white', 'black', 'draw'] as const)[(i + j + round) % 3]!, reason: 'resignation' }, TEN_PLIES.map(() => 50_000)),
+            clockMs: 60_000, startedAt: new Date(at - 30_000), endedAt: new Date(at),
+          });
+          expect(r.speed).toBe('bullet');
+        }
+      }
+    }
+    const p = await page();
+    await p.goto(`${server.url}/leaderboard`);
+    const tabs = p.getByRole('tab');
+    await expect.poll(() => tabs.allTextContents()).toEqual(['UltraBullet', 'Bullet', 'Blitz', 'Rapid', 'Classical']);
+    expect(await p.getByRole('tab', { selected: true }).textContent()).toBe('Rapid');
+    await p.getByText('No established ratings yet in Rapid').waitFor();
+    await p.getByRole('tab', { name: 'Bullet', exact: true }).click();
+    await expect.poll(() => new URL(p.url()).search).toBe('?speed=bullet');
+    expect(await p.getByRole('tab', { selected: true }).textContent()).toBe('Bullet');
+    const rows = p.getByTestId('leaderboard').locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(11);
+    expect((await p.getByTestId('leaderboard').locator('tbody tr td:nth-child(2)').allTextContents()).sort()).toEqual([...names].sort());
+    expect(await p.getByTestId('leaderboard').locator('thead').textContent()).toContain('Bullet rating');
+    await p.screenshot({ path: join(SCREENSHOT_DIR, 'leaderboard-bullet-desktop.png') });
+    // a player's profile from the list shows its Bullet rating only
+    await p.getByRole('link', { name: 'bullet_0' }).click();
+    await p.getByTestId('profile-rating-bullet').waitFor();
+    expect(await p.locator('[data-testid^="profile-speed-"]').count()).toBe(1);
   });
 
   it("the game screen shows both players' ratings, provisional with '?', and each one's change once the game is rated", async () => {

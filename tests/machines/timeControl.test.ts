@@ -127,6 +127,20 @@ describe('time controls', () => {
     expect(estimatedSeconds({ initial: 300, increment: 3 })).toBe(420);
   });
 
+  it('change speed exactly at 30, 180, 480 and 1,500 estimated seconds (lichess Speed ranges)', () => {
+    const speed = (initial: number, increment: number) => speedOf({ initial, increment });
+    expect([speed(29, 0), speed(30, 0)]).toEqual(['ultraBullet', 'bullet']); // ½+0 is 30 s: lichess counts it bullet
+    expect([speed(15, 0), speed(20, 0)]).toEqual(['ultraBullet', 'ultraBullet']); // ¼+0
+    expect([speed(179, 0), speed(180, 0), speed(100, 2)]).toEqual(['bullet', 'blitz', 'blitz']); // 100 + 80 = 180
+    expect([speed(479, 0), speed(480, 0), speed(400, 2)]).toEqual(['blitz', 'rapid', 'rapid']); // 400 + 80 = 480
+    expect([speed(1499, 0), speed(1500, 0), speed(1100, 10)]).toEqual(['rapid', 'classical', 'classical']); // 1,100 + 400
+    expect(speed(180, 2)).toBe('blitz'); // 3+2: 260 s
+    expect(speed(900, 10)).toBe('rapid'); // 15+10: 1,300 s
+    expect(speed(1800, 0)).toBe('classical'); // 30+0
+    expect(speed(10_800, 180)).toBe('classical'); // the longest a player may ask for
+    expect(POOLS.map(speedOf)).toEqual(['rapid', 'bullet', 'bullet', 'blitz', 'blitz', 'blitz', 'blitz', 'rapid', 'rapid', 'classical', 'classical']);
+  });
+
   it('the pools are lichess\'s eleven, 10+0 (the spec\'s 10-minute game, the default) first', () => {
     expect(POOLS.map(timeControlText)).toEqual(['10+0', '1+0', '2+1', '3+0', '3+2', '5+0', '5+3', '10+5', '15+10', '30+0', '30+20']);
     expect(POOLS[0]).toEqual(DEFAULT_TIME_CONTROL);

@@ -71,7 +71,7 @@ export const SERVER_SAMPLES: { [K in ServerMessageType]: ServerMessageOf<K> } = 
   error: { type: 'error', message: 'Game not found or not yours.', code: 'unknown_game' },
   serverShutdown: { type: 'serverShutdown', message: 'The server is restarting' },
   identified: { type: 'identified', playerId: 'user-uuid', username: 'alice' },
-  ratingChange: { type: 'ratingChange', gameId: 'g1', white: { before: 1500, after: 1662.3 }, black: { before: 1500, after: 1337.7 } },
+  ratingChange: { type: 'ratingChange', gameId: 'g1', speed: 'rapid', white: { before: 1500, after: 1662.3 }, black: { before: 1500, after: 1337.7 } },
   guestGamesClaimed: { type: 'guestGamesClaimed', guestId: 'player_abcdefgh12', count: 3 },
   watchStart: {
     type: 'watchStart', gameId: 'g1', white: { name: 'Alice' }, black: { name: 'bob' }, timerDuration: 600,

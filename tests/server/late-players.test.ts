@@ -25,7 +25,7 @@ class MemoryArchive implements Archive {
   readonly stored: FinishedGame[] = [];
   async store(game: FinishedGame): Promise<StoreResult> {
     this.stored.push(game);
-    return { stored: true, ratings: SCORED };
+    return { stored: true, speed: 'rapid', ratings: SCORED };
   }
   async ratingOf(accountId: string): Promise<PlayerRating> {
     return RATINGS[accountId] ?? { rating: 1500, provisional: true };
@@ -130,7 +130,7 @@ describe('a player away when their rated game ends', () => {
     await pair.white.close();
     pair.black.send('resign', { gameId: pair.gameId });
     expect(await pair.black.next('gameEnd')).toMatchObject({ winner: 'white', reason: 'resignation' });
-    expect(await pair.black.next('ratingChange')).toEqual({ type: 'ratingChange', gameId: pair.gameId, ...SCORED });
+    expect(await pair.black.next('ratingChange')).toEqual({ type: 'ratingChange', gameId: pair.gameId, speed: 'rapid', ...SCORED });
     expect(await watcher.next('gameEnd')).toMatchObject({ gameId: pair.gameId, winner: 'white' });
     expect(await watcher.next('gameArchived')).toEqual({ type: 'gameArchived', gameId: pair.gameId });
     expect(archive.stored.map((g) => g.id)).toEqual([pair.gameId]);
@@ -141,7 +141,7 @@ describe('a player away when their rated game ends', () => {
     back.send('rejoinGame', { gameId: pair.gameId });
     const end = await back.next('gameEnd');
     expect(end).toMatchObject({ gameId: pair.gameId, winner: 'white', reason: 'resignation' });
-    expect(await back.next('ratingChange')).toEqual({ type: 'ratingChange', gameId: pair.gameId, ...SCORED });
+    expect(await back.next('ratingChange')).toEqual({ type: 'ratingChange', gameId: pair.gameId, speed: 'rapid', ...SCORED });
     const order = back.received.map((m) => m.type).filter((t) => t === 'gameEnd' || t === 'ratingChange');
     expect(order).toEqual(['gameEnd', 'ratingChange']);
   });

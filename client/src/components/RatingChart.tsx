@@ -28,7 +28,8 @@ function useBoxWidth(ref: RefObject<HTMLElement | null>): number {
   return width;
 }
 
-export function RatingChart({ history }: { history: readonly { at: string; rating: number }[] }) {
+/** `history`: the rating the first rated game started from, then the rating after each; `label` names it for screen readers. */
+export function RatingChart({ history, label = 'Rating history' }: { history: readonly { at: string; rating: number }[]; label?: string }) {
   const box = useRef<HTMLDivElement>(null);
   const width = useBoxWidth(box);
   const plotWidth = width - PAD_LEFT - PAD_RIGHT;
@@ -37,7 +38,7 @@ export function RatingChart({ history }: { history: readonly { at: string; ratin
   return (
     <div ref={box} className="rating-chart-box">
       <svg className="rating-chart" width={width} height={H + 16} viewBox={`${-PAD_LEFT} -8 ${width} ${H + 16}`} role="img"
-        aria-label={`Rating history: ${history.length} rated games, from ${Math.round(history[0]!.rating)} to ${Math.round(history[history.length - 1]!.rating)}`}
+        aria-label={`${label}: ${history.length - 1} rated ${history.length === 2 ? 'game' : 'games'}, from ${Math.round(history[0]!.rating)} to ${Math.round(history[history.length - 1]!.rating)}`}
         data-testid="rating-chart">
         {g.gridlines.map((l) => (
           <g key={l.rating}>

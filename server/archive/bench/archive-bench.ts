@@ -16,7 +16,7 @@ import pg from 'pg';
 import { openDb, type Db } from '../../accounts/db';
 import { migrate } from '../../accounts/migrate';
 import { percentile } from '../../ai/bench/stats';
-import { accountGames, accountRecord, archiveGame, currentRating, getGame, ratingHistory, type FinishedGame } from '../store';
+import { accountGames, accountRecord, archiveGame, currentRatings, getGame, ratingHistory, type FinishedGame } from '../store';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: number) => {
@@ -91,7 +91,7 @@ async function bareInsert(db: Db, g: FinishedGame): Promise<void> {
 }
 
 async function profile(db: Db, account: string): Promise<void> {
-  await Promise.all([accountRecord(db, account), accountGames(db, account), ratingHistory(db, account), currentRating(db, account)]);
+  await Promise.all([accountRecord(db, account), accountGames(db, account), ratingHistory(db, account, 'rapid'), currentRatings(db, account)]);
 }
 
 async function benchBackend(kind: 'pglite' | 'postgres'): Promise<void> {

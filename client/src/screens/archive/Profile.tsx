@@ -1,12 +1,28 @@
-/** A player's public profile: rating and its history, record, recent games (docs/archive.md). */
+/** A player's public profile: a rating and its history per speed played, record, recent games (docs/archive.md). */
 import { Link, useParams } from 'react-router-dom';
 import { Page } from '../../components/Page';
 import { Spinner } from '../../components/Spinner';
 import { RatingChart } from '../../components/RatingChart';
 import { useArchive } from '../../app/archiveApi';
-import { ARCHIVE_API, profileSchema } from '../../../../machines/protocol/archive';
+import { ARCHIVE_API, profileSchema, type SpeedRating } from '../../../../machines/protocol/archive';
+import { SPEED_NAMES } from '../../../../machines/game/timeControl';
 import { GameRows } from './gameRows';
 import { ratingText } from '../../../../machines/client/ratingText';
+
+/** One speed's rating, as lichess shows each rating of a profile: the number, its games and its chart. */
+function SpeedRatingCard({ rating: r }: { rating: SpeedRating }) {
+  const name = SPEED_NAMES[r.speed];
+  return (
+    <section className="card" data-testid={`profile-speed-${r.speed}`}>
+      <div className="row space-between">
+        <h2>{name} <span className="speed-games">· {r.games} rated {r.games === 1 ? 'game' : 'games'}</span></h2>
+        <strong className="rating-now" data-testid={`profile-rating-${r.speed}`}
+          title={r.provisional ? 'Provisional: fewer games than an established rating needs' : undefined}>{ratingText(r)}</strong>
+      </div>
+      <RatingChart history={r.history} label={`${name} rating history`} />
+    </section>
+  );
+}
 
 export default function Profile() {
   const { username = '' } = useParams();
@@ -15,21 +31,18 @@ export default function Profile() {
   if (profile.state === 'missing') return <Page><h1>No such player</h1><p>There is no player called {username}.</p><Link to="/leaderboard">Leaderboard</Link></Page>;
   if (profile.state === 'failed') return <Page><h1>Profile unavailable</h1><p>{profile.message}</p></Page>;
   const { data: p } = profile;
-  const rating = p.rating ? ratingText(p.rating) : 'Unrated';
   return (
     <Page>
       <div className="screen-head">
         <Link to="/leaderboard" className="back-link">← Leaderboard</Link>
         <h1 data-testid="profile-name">{p.username}</h1>
       </div>
-      <section className="card">
-        <div className="row space-between">
-          <h2>Rating · 10 minutes</h2>
-          <strong className="rating-now" data-testid="profile-rating"
-            title={p.rating?.provisional ? 'Provisional: fewer games than an established rating needs' : undefined}>{rating}</strong>
-        </div>
-        <RatingChart history={p.history} />
-      </section>
+      {p.ratings.length === 0 && (
+        <section className="card">
+          <div className="row space-between"><h2>Rating</h2><strong className="rating-now" data-testid="profile-unrated">Unrated</strong></div>
+        </section>
+      )}
+      {p.ratings.map((r) => <SpeedRatingCard key={r.speed} rating={r} />)}
       <div className="tiles">
         <div className="tile"><span className="tile-value" data-testid="profile-games">{p.record.games}</span><span>Games</span></div>
         <div className="tile tile-win"><span className="tile-value" data-testid="profile-wins">{p.record.wins}</span><span>Wins</span></div>
