@@ -62,6 +62,8 @@ export interface ServerGame {
   fen?: string;
   /** the clocks now, when the server sends them */
   clocks?: ClocksMs;
+  /** whether the game allows takebacks (gameStart's `takebacks`) */
+  takebacks?: boolean;
 }
 
 /** A move the copy played, with what the screen says of it. */
@@ -71,7 +73,7 @@ export interface PlayedMove {
   uci: string;
 }
 
-function newCopy(desc: Pick<ServerGame, 'gameId' | 'clockMs' | 'incrementMs'>, startedAt: number, startFen = START_FEN): GameState {
+function newCopy(desc: Pick<ServerGame, 'gameId' | 'clockMs' | 'incrementMs' | 'takebacks'>, startedAt: number, startFen = START_FEN): GameState {
   return createGame({
     gameId: desc.gameId || 'game',
     white: SEATS.white,
@@ -80,6 +82,7 @@ function newCopy(desc: Pick<ServerGame, 'gameId' | 'clockMs' | 'incrementMs'>, s
     clockMs: desc.clockMs > 0 ? desc.clockMs : DEFAULT_CLOCK_MS,
     incrementMs: desc.incrementMs ?? 0,
     startFen,
+    takebacks: desc.takebacks ?? false,
   });
 }
 
@@ -171,6 +174,20 @@ export function withoutLastMove(game: GameState): GameState {
   const start = newCopy({ gameId: game.gameId, clockMs: game.settings.clockMs, incrementMs: game.settings.incrementMs }, game.turnStartedAt, game.startFen);
   const back = replayed(start, game.moves.slice(0, -1).map(uciToWireMove), game.turnStartedAt) ?? start;
   return { ...back, clocks: game.clocks, turnStartedAt: game.turnStartedAt };
+}
+
+/**
+ * The server's accepted takeback (`takeback`): the copy replayed to its first `seq` moves (or,
+ * if they do not lead to the server's position, at that position), the server's clocks from
+ * `now`; who is away stays as it was.
+ */
+export function takenBack(game: GameState, back: { seq: number; fen: string; turn: Color; clocks: ClocksMs }, now: number): GameState {
+  const s = game.settings;
+  const start = newCopy({ gameId: game.gameId, clockMs: s.clockMs, incrementMs: s.incrementMs, takebacks: s.takebacks }, now, game.startFen);
+  const replayedBack = replayed(start, game.moves.slice(0, back.seq).map(uciToWireMove), now);
+  const copy = replayedBack && samePosition(replayedBack.fen, back.fen) ? replayedBack : atServerPosition(replayedBack ?? start, back.turn, back.fen);
+  const kept = { ...copy, settings: s, away: game.away, graceUsed: game.graceUsed, graceCount: game.graceCount };
+  return withServerClocks(kept, back.clocks, now);
 }
 
 /** The server ended the game at `now`: the clocks stop where they stand. */

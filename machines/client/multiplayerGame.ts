@@ -18,7 +18,7 @@
  */
 import { assign, emit, enqueueActions, setup } from 'xstate';
 import type {
-  ClientMessage, Color, GameEndMsg, GameMoveMsg, GameRatings, GameStartMsg, PromotionPiece, RatingChangeMsg, TimerUpdateMsg,
+  ClientMessage, Color, GameEndMsg, GameMoveMsg, GameRatings, GameStartMsg, PromotionPiece, RatingChangeMsg, TakebackMsg, TimerUpdateMsg,
 } from '../protocol/messages';
 import { clocksAt } from '../game/clock';
 import { opposite } from '../game/display';
@@ -26,7 +26,7 @@ import type { GameResult as CoreResult, GameState, WireMove } from '../game/type
 import { readingClocks } from './clock';
 import { placement, positionOf } from './engine';
 import {
-  atServerPosition, copyOfServerGame, drawOfferedBy, endedByServer, playMove, sideCommand, sideLeft, viewOf, withServerClocks,
+  atServerPosition, copyOfServerGame, drawOfferedBy, endedByServer, playMove, sideCommand, sideLeft, takenBack, viewOf, withServerClocks,
   withoutLastMove, type Absence, type GameView,
 } from './gameMirror';
 import { opponentDisplayName, outcomeFor, pickOutcomeMessage, type GameResult, type Outcome } from './outcome';
@@ -40,6 +40,10 @@ export const GAME_TEXT = {
   opponentBack: 'Your opponent reconnected.',
   aborted: 'The game was aborted before both players moved. It does not count.',
   moveNotSent: 'Not connected: your move was not sent. Play it again once reconnected.',
+  takebackSent: 'Takeback proposed. Waiting for opponent...',
+  takebackReceived: 'Your opponent proposes to take back their last move.',
+  takebackDeclined: 'Takeback declined',
+  takenBack: 'Move taken back',
 } as const;
 
 /** The opponent is away: what the notice says, by how the core counts their grace (Absence). */
@@ -63,6 +67,11 @@ export interface PlayerView extends GameView {
   draw: 'none' | 'sent' | 'received';
   /** why the core would refuse a draw offer from this player now (null: it may offer one) */
   drawOfferRefusal: string | null;
+  /** the pending takeback proposal, from this player's side */
+  takeback: 'none' | 'sent' | 'received';
+  /** whether the game allows takebacks at all, and why the core would refuse a proposal now (null: it may propose) */
+  takebacksAllowed: boolean;
+  takebackRefusal: string | null;
   opponentAway: Absence | null;
 }
 
@@ -118,7 +127,14 @@ export type MultiplayerEvent =
   | { type: 'REMATCH_OFFERED'; gameId: string }
   | { type: 'REMATCH_DECLINED'; gameId: string }
   /** internal: the core refused our draw offer (the button is disabled then; a click that raced it lands here) */
-  | { type: 'DRAW_REFUSED'; reason: string };
+  | { type: 'DRAW_REFUSED'; reason: string }
+  | { type: 'PROPOSE_TAKEBACK' }
+  | { type: 'ACCEPT_TAKEBACK' }
+  | { type: 'DECLINE_TAKEBACK' }
+  /** the server's `takebackOffer`, `takebackDeclined` and `takeback` */
+  | { type: 'TAKEBACK_OFFERED' }
+  | { type: 'TAKEBACK_DECLINED' }
+  | { type: 'TAKEN_BACK'; msg: TakebackMsg };
 
 export type MultiplayerEmitted =
   | { type: 'send'; message: ClientMessage }
@@ -129,10 +145,14 @@ export type MultiplayerEmitted =
 export function playerView(game: GameState | null, color: Color, now: number): PlayerView {
   const view = viewOf(game);
   const them = opposite(color);
+  const takeback = game === null || game.result !== null ? null : game.takebackOffer;
   return {
     ...view,
     draw: view.drawOffer === null ? 'none' : view.drawOffer === color ? 'sent' : 'received',
     drawOfferRefusal: game === null ? null : sideCommand(game, color, 'OFFER_DRAW', now).refused,
+    takeback: takeback === null ? 'none' : takeback === color ? 'sent' : 'received',
+    takebacksAllowed: game?.settings.takebacks ?? false,
+    takebackRefusal: game === null ? null : sideCommand(game, color, 'PROPOSE_TAKEBACK', now).refused,
     opponentAway: view.away[them],
   };
 }
@@ -197,8 +217,9 @@ export const multiplayerGameMachine = setup({
                 moves: st?.moves ?? [],
                 fen: st?.fen || undefined,
                 clocks: st ? readingClocks(st) : undefined,
+                takebacks: m.takebacks ?? false,
               }, context.now());
-              const offered = st?.drawOfferFrom ? { ...copy, drawOffer: st.drawOfferFrom } : copy;
+              const offered = { ...copy, drawOffer: st?.drawOfferFrom ?? null, takebackOffer: st?.takebackFrom ?? null };
               // an opponent away as we (re)join: the grace the server says they have left
               const awayMs = st?.awayGraceMs?.[opposite(m.color)];
               const game = awayMs === undefined ? offered : sideLeft(offered, opposite(m.color), awayMs, context.now());
@@ -324,6 +345,41 @@ export const multiplayerGameMachine = setup({
             RESIGN: {
               actions: emit(({ context }) => ({ type: 'send' as const, message: { type: 'resign' as const, payload: { gameId: context.gameId ?? '' } } })),
             },
+            // takebacks as draw offers: our proposal goes through the core first; the undoing is the server's `takeback`
+            PROPOSE_TAKEBACK: {
+              guard: ({ context }) => context.takebackRefusal === null,
+              actions: [
+                assign(({ context }) => (context.game ? showing(context, sideCommand(context.game, context.color, 'PROPOSE_TAKEBACK', context.now()).game) : {})),
+                emit(({ context }) => ({ type: 'send' as const, message: { type: 'proposeTakeback' as const, payload: { gameId: context.gameId ?? '' } } })),
+              ],
+            },
+            TAKEBACK_OFFERED: {
+              actions: [
+                assign(({ context }) => (context.game ? showing(context, { ...context.game, takebackOffer: opposite(context.color) }) : {})),
+                emit({ type: 'notify', title: 'Takeback proposed', body: GAME_TEXT.takebackReceived, onlyWhenHidden: true }),
+              ],
+            },
+            ACCEPT_TAKEBACK: {
+              guard: ({ context }) => context.takeback === 'received',
+              actions: emit(({ context }) => ({ type: 'send' as const, message: { type: 'acceptTakeback' as const, payload: { gameId: context.gameId ?? '' } } })),
+            },
+            DECLINE_TAKEBACK: {
+              guard: ({ context }) => context.takeback !== 'none',
+              actions: [
+                assign(({ context }) => (context.game ? showing(context, { ...context.game, takebackOffer: null }) : {})),
+                emit(({ context }) => ({ type: 'send' as const, message: { type: 'declineTakeback' as const, payload: { gameId: context.gameId ?? '' } } })),
+              ],
+            },
+            TAKEBACK_DECLINED: {
+              actions: assign(({ context }) => (context.game ? showing(context, { ...context.game, takebackOffer: null }) : {})),
+            },
+            TAKEN_BACK: {
+              guard: ({ context, event }) => event.msg.gameId === context.gameId,
+              actions: assign(({ context, event }) => ({
+                ...(context.game ? showing(context, takenBack(context.game, event.msg, context.now())) : {}),
+                boardVersion: context.boardVersion + 1,
+              })),
+            },
             MOVE_NOT_SENT: {
               guard: ({ context }) => context.game !== null && context.moves.length > 0 && context.turn !== context.color,
               actions: assign(({ context }) => ({
@@ -404,6 +460,8 @@ export const multiplayerGameMachine = setup({
       on: {
         DRAW_DECLINED: { target: '.timed', actions: assign({ notice: GAME_TEXT.drawDeclined }) },
         DRAW_REFUSED: { target: '.timed', actions: assign(({ event }) => ({ notice: event.reason })) },
+        TAKEBACK_DECLINED: { target: '.timed', actions: assign({ notice: GAME_TEXT.takebackDeclined }) },
+        TAKEN_BACK: { target: '.timed', actions: assign({ notice: GAME_TEXT.takenBack }) },
         OPPONENT_RECONNECTED: { target: '.timed', actions: assign({ notice: GAME_TEXT.opponentBack }) },
         REJECTED: { target: '.timed', actions: assign(({ event }) => ({ notice: `Invalid move: ${event.message}` })) },
         MOVE_NOT_SENT: { target: '.timed', actions: assign({ notice: GAME_TEXT.moveNotSent }) },

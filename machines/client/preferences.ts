@@ -1,6 +1,6 @@
 /**
  * The player's settings (docs/product.md, Settings): board colours, piece set, sound, premoves,
- * move confirmation on a phone, zen mode. Remembered per device and, signed in, in the account
+ * move confirmation on a phone, zen mode, and the game chat folded away or the opponent muted. Remembered per device and, signed in, in the account
  * (user_metadata.preferences). Anything unknown read back falls back to the default.
  */
 export const BOARD_THEMES = ['brown', 'blue', 'green'] as const;
@@ -19,13 +19,17 @@ export interface PlayPreferences {
   confirmMovesOnPhone: boolean;
   /** the game screen shows the board, the clocks and the moves only: no names, ratings or site header */
   zen: boolean;
+  /** a game's chat is folded away (it can be opened again) */
+  chatHidden: boolean;
+  /** the opponent's lines in the player room are not shown */
+  chatMuteOpponent: boolean;
 }
 
 export const DEFAULT_PREFERENCES: PlayPreferences = {
-  board: 'brown', pieces: 'cburnett', muted: false, premoves: true, confirmMovesOnPhone: false, zen: false,
+  board: 'brown', pieces: 'cburnett', muted: false, premoves: true, confirmMovesOnPhone: false, zen: false, chatHidden: false, chatMuteOpponent: false,
 };
 
-const FLAGS = ['muted', 'premoves', 'confirmMovesOnPhone', 'zen'] as const;
+const FLAGS = ['muted', 'premoves', 'confirmMovesOnPhone', 'zen', 'chatHidden', 'chatMuteOpponent'] as const;
 
 const isOneOf = <T extends string>(list: readonly T[], v: unknown): v is T => typeof v === 'string' && (list as readonly string[]).includes(v);
 
@@ -40,6 +44,8 @@ export function readPreferences(stored: unknown): PlayPreferences {
     premoves: flag('premoves'),
     confirmMovesOnPhone: flag('confirmMovesOnPhone'),
     zen: flag('zen'),
+    chatHidden: flag('chatHidden'),
+    chatMuteOpponent: flag('chatMuteOpponent'),
   };
 }
 

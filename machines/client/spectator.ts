@@ -1,14 +1,14 @@
 /**
  * A live game as a spectator follows it on its page (/game/:id; docs/protocol.md,
  * "Spectators"): the game as the server's `watchStart` gave it, then the game's `gameMove`,
- * `timerUpdate` and `gameEnd` frames and `gameArchived`. The game is the game core's state,
+ * `timerUpdate`, `takeback` and `gameEnd` frames and `gameArchived`. The game is the game core's state,
  * kept by the core's own step as the players' screens keep theirs (gameMirror.ts): the same
  * moves, clocks and end, read through `viewOf`. Pure: the page keeps the value and draws it.
  */
 import type { GameState } from '../game/types';
-import type { PlayerRating, ServerMessage, WatchStartMsg } from '../protocol/messages';
+import type { ChatLine, PlayerRating, ServerMessage, WatchStartMsg } from '../protocol/messages';
 import { readingClocks } from './clock';
-import { copyOfServerGame, endedByServer, playMove, withServerClocks } from './gameMirror';
+import { copyOfServerGame, endedByServer, playMove, takenBack, withServerClocks } from './gameMirror';
 import { clocksAt } from '../game/clock';
 import { shownPlayerName } from './playerName';
 
@@ -28,6 +28,8 @@ export interface WatchedGame {
   archived: boolean;
   /** a frame was missed (a gap in `seq`, a move that does not fit): ask for the game again */
   stale: boolean;
+  /** the spectator room's lines, oldest first */
+  chat: ChatLine[];
 }
 
 /** The game as `watchStart` gives it, received at `now` (the clock's time base). */
@@ -44,6 +46,7 @@ export function watchedGame(msg: WatchStartMsg, now: number): WatchedGame {
     game,
     archived: false,
     stale: game.moves.length !== st.moves.length,
+    chat: msg.chat ?? [],
   };
 }
 
@@ -63,6 +66,10 @@ export function followWatched(watched: WatchedGame, msg: ServerMessage, now: num
         : { ...watched, game: endedByServer(game, { winner: msg.winner, reason: msg.reason }, now) };
     case 'gameArchived':
       return { ...watched, archived: true };
+    case 'chatMessage':
+      return msg.room === 'spectator' ? { ...watched, chat: [...watched.chat, chatLine(msg)] } : watched;
+    case 'takeback':
+      return game.result ? watched : { ...watched, game: takenBack(game, msg, now) };
     default:
       return watched;
   }
@@ -75,4 +82,9 @@ function moved(watched: WatchedGame, msg: Extract<ServerMessage, { type: 'gameMo
   const played = msg.seq === undefined || msg.seq === count + 1 ? playMove(game, game.turn, msg.move, now) : null;
   if (!played) return { ...watched, stale: true };
   return { ...watched, game: withServerClocks(played.game, msg.clocks ?? clocksAt(game, now), now) };
+}
+
+/** A chatMessage as a line of its room. */
+export function chatLine(msg: Extract<ServerMessage, { type: 'chatMessage' }>): ChatLine {
+  return { room: msg.room, name: msg.name, ...(msg.guest ? { guest: true } : {}), ...(msg.color ? { color: msg.color } : {}), text: msg.text };
 }

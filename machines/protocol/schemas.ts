@@ -315,6 +315,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     timeControl: timeControlSchema.optional(),
     /** additive: the player room's lines so far (on a rejoin), oldest first */
     chat: z.array(chatLineSchema).optional(),
+    /** additive: the game allows takebacks (a casual game; docs/protocol.md, Takebacks) */
+    takebacks: z.boolean().optional(),
   }),
   z.strictObject({
     type: z.literal('aiGameStart'),

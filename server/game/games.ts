@@ -208,6 +208,7 @@ export class GameManager {
           opponentGuest: playsAsGuest(input, them.id),
           timerDuration,
           timeControl: gameTimeControl,
+          takebacks: input.takebacks === true,
           ...(currentState ? { currentState } : {}),
           ...(game.ratings ? { ratings: game.ratings } : {}),
         });
@@ -396,6 +397,7 @@ export class GameManager {
         opponentGuest: playsAsGuest(game.log.input, opponent.id),
         timerDuration: Math.round(timeControlOf(game.log.input).initial),
         timeControl: timeControlOf(game.log.input),
+        takebacks: game.log.input.takebacks === true,
         currentState: state,
         ...(game.ratings ? { ratings: game.ratings } : {}),
         ...(chat.length > 0 ? { chat } : {}),

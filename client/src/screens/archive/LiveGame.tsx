@@ -1,13 +1,15 @@
 /**
  * /game/:id of a game being played: the spectator's view (docs/protocol.md, "Spectators").
  * Read-only board, both players' names and ratings, both clocks counting down between the
- * server's readings, the move list growing (look back with the arrows or a click); at the end
+ * server's readings, the move list growing (look back with the arrows or a click), the spectator
+ * room's chat (the players do not see it while they play); at the end
  * the result, and the archived replay once the server says the record is stored.
  */
 import { useEffect, useState } from 'react';
 import { Board } from '../../components/Board';
 import { ClockFace } from '../../components/ClockFace';
 import { MoveList, useMoveKeys } from '../../components/MoveList';
+import { GameChat } from '../../components/GameChat';
 import { getConnection, onMessage, trySend } from '../../app/services';
 import { useViewedPosition } from '../chess/playHooks';
 import type { ClockState } from '../../../../machines/client/clock';
@@ -59,6 +61,8 @@ export function useWatchedGame(id: string): Watch {
       onMessage('timerUpdate', follow),
       onMessage('gameEnd', follow),
       onMessage('gameArchived', follow),
+      onMessage('takeback', follow),
+      onMessage('chatMessage', follow),
       // not live (any more): the archive has it, or will
       onMessage('error', (m) => {
         if (m.gameId === id && m.code === 'unknown_game' && !game?.game.result) notLive();
@@ -116,6 +120,7 @@ export function LiveGame({ game }: { game: WatchedGame }) {
         <div className="replay-tools">
           <button type="button" className="btn" onClick={() => setOrientation(orientation === 'white' ? 'black' : 'white')}>Flip board</button>
         </div>
+        <GameChat gameId={game.gameId} room="spectator" lines={game.chat} closed={view.result ? 'The game is over.' : null} />
       </aside>
     </div>
   );

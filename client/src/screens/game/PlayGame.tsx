@@ -13,6 +13,7 @@ import { KeyboardMove } from '../../components/KeyboardMove';
 import { ClockFace } from '../../components/ClockFace';
 import { Countdown } from '../../components/Countdown';
 import { GameTools, MuteToggle } from '../../components/GameTools';
+import { GameChat, usePlayerChat } from '../../components/GameChat';
 import { Modal } from '../../components/Modal';
 import { MoveList, useMoveKeys } from '../../components/MoveList';
 import { PlayLayout, PlayerBar } from '../../components/PlayLayout';
@@ -38,10 +39,11 @@ import { pgnOf } from '../../../../machines/client/moveHistory';
 import { ratingDeltaText, ratingText } from '../../../../machines/client/ratingText';
 import { playStatus } from '../../../../machines/client/playStatus';
 import { OUTCOME_TITLES, opponentRecord, reasonLabel } from '../../../../machines/client/outcome';
-import type { Color, PromotionPiece } from '../../../../machines/protocol/messages';
+import type { ChatLine, Color, PromotionPiece } from '../../../../machines/protocol/messages';
 import { UNTIMED_PLIES } from '../../../../machines/game/defaults';
 
 const now = () => performance.now();
+const NO_LINES: readonly ChatLine[] = [];
 const other = (c: Color): Color => (c === 'white' ? 'black' : 'white');
 
 /** The socket as this screen cares about it: usable, down (reconnecting), or taken by another tab. */
@@ -67,6 +69,8 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
   const [closedEnd, setClosedEnd] = useState<GameEnd | null>(null);
   const [timeControl, setTimeControl] = useState<TimeControl | undefined>(undefined);
   const [askingResign, setAskingResign] = useState(false);
+  const [chatStart, setChatStart] = useState<readonly ChatLine[]>(NO_LINES);
+  const chat = usePlayerChat(gameId, chatStart);
 
   // machine outputs -> socket, storage, notifications
   useEffect(() => {
@@ -93,12 +97,18 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
         setTimeControl(m.timeControl);
         // the player's next game (a rematch): it has its own address
         if (m.gameId !== gameId) navigate(`/game/${m.gameId}`);
-        else game.send({ type: 'START', msg: m });
+        else {
+          setChatStart(m.chat ?? NO_LINES);
+          game.send({ type: 'START', msg: m });
+        }
       }),
       onMessage('gameMove', (m) => game.send({ type: 'SERVER_MOVE', msg: m })),
       onMessage('timerUpdate', (m) => game.send({ type: 'TIMERS', msg: m })),
       onMessage('drawOffer', () => game.send({ type: 'DRAW_OFFERED' })),
       onMessage('drawDeclined', () => game.send({ type: 'DRAW_DECLINED' })),
+      onMessage('takebackOffer', (m) => { if (m.gameId === gameId) game.send({ type: 'TAKEBACK_OFFERED' }); }),
+      onMessage('takebackDeclined', (m) => { if (m.gameId === gameId) game.send({ type: 'TAKEBACK_DECLINED' }); }),
+      onMessage('takeback', (m) => game.send({ type: 'TAKEN_BACK', msg: m })),
       onMessage('rematchOffer', (m) => game.send({ type: 'REMATCH_OFFERED', gameId: m.gameId })),
       onMessage('rematchDeclined', (m) => game.send({ type: 'REMATCH_DECLINED', gameId: m.gameId })),
       onMessage('opponentDisconnected', (m) => game.send({ type: 'OPPONENT_DISCONNECTED', graceMs: m.graceMs })),
@@ -246,6 +256,16 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
                 <ResignButton asking={askingResign} onAsk={setAskingResign} onResign={() => game.send({ type: 'RESIGN' })} disabled={!live} />
               </>
             )}
+            {playing && ctx.takeback === 'received' && (
+              <>
+                <button type="button" className="btn btn-primary" onClick={() => game.send({ type: 'ACCEPT_TAKEBACK' })} disabled={!live}>Accept Takeback</button>
+                <button type="button" className="btn btn-secondary" onClick={() => game.send({ type: 'DECLINE_TAKEBACK' })} disabled={!live}>Decline Takeback</button>
+              </>
+            )}
+            {playing && ctx.takebacksAllowed && ctx.takeback !== 'received' && !askingResign && (
+              <button type="button" className="btn" onClick={() => game.send({ type: 'PROPOSE_TAKEBACK' })} disabled={!live || ctx.takebackRefusal !== null}
+                title={ctx.takebackRefusal ?? 'Propose to take back your last move'}>Takeback</button>
+            )}
             {over && !endShown && endButtons}
             <ShareButton />
             <MuteToggle />
@@ -267,6 +287,10 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
                 <p className="notice" data-testid="opponent-away"><OpponentAway away={ctx.opponentAway} clocksRun={!canAbort} /></p>
               ) : ctx.notice ? (
                 <p className="notice" data-testid="game-notice">{ctx.notice}</p>
+              ) : ctx.takeback === 'received' && playing ? (
+                <p className="notice" data-testid="takeback-received">{GAME_TEXT.takebackReceived}</p>
+              ) : ctx.takeback === 'sent' && playing ? (
+                <p className="notice">{GAME_TEXT.takebackSent}</p>
               ) : ctx.draw === 'received' && playing ? (
                 <p className="notice">{GAME_TEXT.drawReceived}</p>
               ) : ctx.draw === 'sent' && playing ? (
@@ -297,6 +321,7 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
                 White: nameOf('white'), Black: nameOf('black'),
               })}
             />
+            <GameChat gameId={gameId} room="player" lines={chat} myColor={ctx.color} closed={over ? 'The game is over.' : null} />
           </>
         }
       />
