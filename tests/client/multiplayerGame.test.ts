@@ -133,6 +133,40 @@ describe('multiplayer game machine', () => {
     expect(h.actor.getSnapshot().matches({ game: 'playing' })).toBe(true);
   });
 
+  it('takebacks: offered only where the game allows them, proposed, answered, and the board goes back with the server', () => {
+    const off = start();
+    off.begin({ currentState: { fen: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2', turn: 'white', moves: [uciToWireMove('e2e4'), uciToWireMove('e7e5')], timers: { white: 600, black: 600 } } });
+    expect(off.ctx()).toMatchObject({ takebacksAllowed: false, takebackRefusal: REJECTION.takebacksOff });
+    off.actor.send({ type: 'PROPOSE_TAKEBACK' });
+    expect(sends(off.out)).toEqual([]);
+
+    const h = start();
+    h.begin({ takebacks: true });
+    expect(h.ctx()).toMatchObject({ takebacksAllowed: true, takebackRefusal: REJECTION.takebackTooEarly });
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e2', to: 'e4' });
+    h.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from: 'e7', to: 'e5' }, nextTurn: 'white', seq: 2 } });
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'g1', to: 'f3' });
+    expect(h.ctx().takebackRefusal).toBeNull();
+    h.actor.send({ type: 'PROPOSE_TAKEBACK' });
+    expect(sends(h.out).at(-1)).toEqual({ type: 'proposeTakeback', payload: { gameId: 'g1' } });
+    expect(h.ctx().takeback).toBe('sent');
+    h.actor.send({ type: 'TAKEBACK_DECLINED' });
+    expect(h.ctx()).toMatchObject({ takeback: 'none', notice: GAME_TEXT.takebackDeclined });
+    // the server takes the move back: the board, the moves and the clocks follow
+    h.advance(5_000);
+    const v = h.ctx().boardVersion;
+    h.actor.send({ type: 'TAKEN_BACK', msg: { type: 'takeback', gameId: 'g1', plies: 1, fen: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2', turn: 'white', clocks: { white: 600_000, black: 600_000 }, seq: 2 } });
+    expect(h.ctx()).toMatchObject({ moves: ['e2e4', 'e7e5'], turn: 'white', clockRunning: 'white', notice: GAME_TEXT.takenBack, boardVersion: v + 1 });
+    // the opponent proposes: we are asked, and our answer goes to the server
+    h.actor.send({ type: 'TAKEBACK_OFFERED' });
+    expect(h.ctx().takeback).toBe('received');
+    h.actor.send({ type: 'ACCEPT_TAKEBACK' });
+    expect(sends(h.out).at(-1)).toEqual({ type: 'acceptTakeback', payload: { gameId: 'g1' } });
+    h.actor.send({ type: 'DECLINE_TAKEBACK' });
+    expect(sends(h.out).at(-1)).toEqual({ type: 'declineTakeback', payload: { gameId: 'g1' } });
+    expect(h.ctx().takeback).toBe('none');
+  });
+
   it('reconnect text clears after 3 s; rejected move shows "Invalid move: …" for 3 s', () => {
     const h = start();
     h.begin();

@@ -103,7 +103,7 @@ describe('status line', () => {
 describe('preferences', () => {
   it('keeps known values and replaces anything else by the default', () => {
     expect(readPreferences({ board: 'blue', pieces: 'glyph', muted: true })).toEqual({ ...DEFAULT_PREFERENCES, board: 'blue', pieces: 'glyph', muted: true });
-    const all = { board: 'green', pieces: 'glyph', muted: true, premoves: false, confirmMovesOnPhone: true, zen: true };
+    const all = { board: 'green', pieces: 'glyph', muted: true, premoves: false, confirmMovesOnPhone: true, zen: true, chatHidden: true, chatMuteOpponent: true };
     expect(readPreferences(all)).toEqual(all);
     expect(readPreferences({ premoves: 'no', zen: 1 })).toEqual(DEFAULT_PREFERENCES);
     expect(readPreferences({ board: 'purple', pieces: 3, muted: 'yes' })).toEqual(DEFAULT_PREFERENCES);

@@ -58,3 +58,17 @@ describe('a live game as a spectator follows it', () => {
     expect(followWatched(g, { type: 'gameEnd', gameId: 'g1', winner: 'draw', reason: 'threefold repetition' }, 9)).toBe(g);
   });
 });
+
+describe('a spectator and takebacks and chat', () => {
+  it('goes back with an accepted takeback, clocks from the frame; keeps the spectator room and not the players’', () => {
+    let g = watchedGame({ ...START, chat: [{ room: 'spectator', name: 'Zoe', guest: true, text: 'hi all' }] }, 0);
+    g = followWatched(g, { type: 'gameMove', gameId: 'g1', move: { from: 'g1', to: 'f3' }, nextTurn: 'black', clocks: { white: 590_000, black: 596_400 }, seq: 3 }, 100);
+    g = followWatched(g, { type: 'takeback', gameId: 'g1', plies: 1, fen: AFTER_E4_E5, turn: 'white', clocks: { white: 597_100, black: 596_400 }, seq: 2 }, 1_000);
+    expect(g.game.moves).toEqual(['e2e4', 'e7e5']);
+    expect(viewOf(g.game)).toMatchObject({ turn: 'white', clockRunning: 'white', fen: AFTER_E4_E5 });
+    expect(clocksAt(g.game, 2_000)).toEqual({ white: 596_100, black: 596_400 });
+    g = followWatched(g, { type: 'chatMessage', gameId: 'g1', room: 'spectator', name: 'Yan', text: '<b>wow</b>' }, 2_000);
+    g = followWatched(g, { type: 'chatMessage', gameId: 'g1', room: 'player', name: 'Alice', color: 'white', text: 'psst' }, 2_000);
+    expect(g.chat).toEqual([{ room: 'spectator', name: 'Zoe', guest: true, text: 'hi all' }, { room: 'spectator', name: 'Yan', text: '<b>wow</b>' }]);
+  });
+});
