@@ -91,8 +91,8 @@ export interface MultiplayerContext extends PlayerView {
   rematch: RematchState;
   /** both players' ratings as the game started (null: both guests, or a server without ratings) */
   ratings: GameRatings | null;
-  /** each side's rating change, once the server has scored the game */
-  ratingChange: Pick<RatingChangeMsg, 'white' | 'black'> | null;
+  /** each side's rating change in the game's speed, once the server has scored the game */
+  ratingChange: Pick<RatingChangeMsg, 'speed' | 'white' | 'black'> | null;
   /** bumped whenever the board must be redrawn from context (illegal drop, resync) */
   boardVersion: number;
   now: () => number;
@@ -247,7 +247,7 @@ export const multiplayerGameMachine = setup({
         // usually just after the end; on a slow archive write it may come later
         RATING_CHANGE: {
           guard: ({ context, event }) => event.msg.gameId === (context.gameId ?? context.endedGameId),
-          actions: assign(({ event }) => ({ ratingChange: { white: event.msg.white, black: event.msg.black } })),
+          actions: assign(({ event }) => ({ ratingChange: { speed: event.msg.speed, white: event.msg.white, black: event.msg.black } })),
         },
       },
       states: {

@@ -210,7 +210,7 @@ describe('multiplayer game machine', () => {
     h.actor.send({ type: 'RATING_CHANGE', msg: { type: 'ratingChange', gameId: 'other', speed: 'rapid', ...change } });
     expect(h.ctx().ratingChange).toBeNull();
     h.actor.send({ type: 'RATING_CHANGE', msg: { type: 'ratingChange', gameId: 'g1', speed: 'rapid', ...change } });
-    expect(h.ctx().ratingChange).toEqual(change);
+    expect(h.ctx().ratingChange).toEqual({ speed: 'rapid', ...change });
     h.begin({ gameId: 'g2' });
     expect(h.ctx()).toMatchObject({ ratings: null, ratingChange: null });
   });

@@ -268,9 +268,10 @@ describe('archive pages in Chromium', () => {
     }
     opponent.send('resign', { gameId: start.gameId as string });
     const change = (await opponent.next('ratingChange')) as RatingChangeMsg;
+    expect(change.speed).toBe('rapid');
     const mine = change[start.color === 'white' ? 'black' : 'white'];
     expect(mine.after).toBeGreaterThan(mine.before);
-    await expect.poll(() => p.getByTestId('end-rating-change').textContent()).toBe(`Your rating: ${Math.round(mine.after)} (${ratingDeltaText(mine)})`);
+    await expect.poll(() => p.getByTestId('end-rating-change').textContent()).toBe(`Your Rapid rating: ${Math.round(mine.after)} (${ratingDeltaText(mine)})`);
     expect(await p.getByTestId('my-rating').getByTestId('rating-change').textContent()).toBe(` ${ratingDeltaText(mine)}`);
     expect(await p.getByTestId('opponent-rating').getByTestId('rating-change').textContent()).toMatch(/ \u2212\d+/);
     await p.screenshot({ path: join(SCREENSHOT_DIR, 'game-rating-change-desktop.png') });

@@ -30,7 +30,7 @@ import { playSound } from '../../app/sounds';
 import { useAnnouncements, useFocusAtStart, useGameSounds, useTurnTitle, useViewedPosition } from '../chess/playHooks';
 import { searchAgain } from '../chess/searchAgain';
 import { LOW_TIME_ANNOUNCEMENT } from '../../../../machines/client/speech';
-import type { TimeControl } from '../../../../machines/game/timeControl';
+import { SPEED_NAMES, type TimeControl } from '../../../../machines/game/timeControl';
 import { AWAY_TEXT, GAME_TEXT, multiplayerGameMachine, type GameEnd } from '../../../../machines/client/multiplayerGame';
 import type { Absence } from '../../../../machines/client/gameMirror';
 import { isPromotionMove } from '../../../../machines/client/engine';
@@ -334,7 +334,7 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
           {!ctx.end.aborted && <p className="end-reason">(Reason: {reasonLabel(ctx.end.reason)})</p>}
           {ctx.ratingChange && (
             <p className="end-rating" data-testid="end-rating-change">
-              Your rating: {Math.round(ctx.ratingChange[ctx.color].after)} ({ratingDeltaText(ctx.ratingChange[ctx.color])})
+              Your {SPEED_NAMES[ctx.ratingChange.speed]} rating: {Math.round(ctx.ratingChange[ctx.color].after)} ({ratingDeltaText(ctx.ratingChange[ctx.color])})
             </p>
           )}
           <div className="stack">
