@@ -76,6 +76,24 @@ describe('two nodes on Redis', () => {
     expect((await white.next('error')).code).toMatch(/unknown_game|not_your_game/);
   });
 
+  it('carries the players\' chat and a takeback between nodes: both players get each line, whichever node plays the game', async () => {
+    const [a, b] = await nodes(2);
+    const { p } = await pair(await connect(a), await connect(b));
+    for (const [from, text] of [[p.white, 'hi from white'], [p.black, 'hi from black']] as const) {
+      from.send('chatSend', { gameId: p.gameId, room: 'player', text });
+      const [w, bl] = await Promise.all([p.white.next('chatMessage'), p.black.next('chatMessage')]);
+      expect(w).toEqual(bl);
+      expect(w).toMatchObject({ room: 'player', text, color: from === p.white ? 'white' : 'black' });
+    }
+    await playMoves(p, ['e2e4', 'e7e5']);
+    p.black.send('proposeTakeback', { gameId: p.gameId });
+    await p.white.next('takebackOffer');
+    p.white.send('acceptTakeback', { gameId: p.gameId });
+    const [w, bl] = await Promise.all([p.white.next('takeback'), p.black.next('takeback')]);
+    expect(w).toEqual(bl);
+    expect(w).toMatchObject({ plies: 1, seq: 1, turn: 'black' });
+  });
+
   it('counts the players of the whole site', async () => {
     const [a, b] = await nodes(2);
     await connect(a);

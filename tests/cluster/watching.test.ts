@@ -126,6 +126,24 @@ const relayed = (gameId: string, needle: string) => (h: Heard) => h.msg.k === 'w
 const relayedMoves = (heard: Heard[], gameId: string) => heard.filter(relayed(gameId, '"type":"gameMove"'));
 
 describe('a spectator on another node than the game', () => {
+  it('writes in the spectator room: the line goes to the owner, which keeps it and relays it to every node watching; never to the players', async () => {
+    const [a, b] = await twoNodes();
+    const p = await gameOn(a);
+    const here = await watching(a, p.gameId);
+    const there = await watching(b, p.gameId);
+    sniffer = await BusSniffer.start(site.options.prefix);
+    there.c.send('chatSend', { gameId: p.gameId, room: 'spectator', text: 'hello from B' });
+    const line = { type: 'chatMessage', gameId: p.gameId, room: 'spectator', name: 'Anonymous Player', guest: true, text: 'hello from B' };
+    expect(await there.c.next('chatMessage')).toEqual(line);
+    expect(await here.c.next('chatMessage')).toEqual(line);
+    expect(sniffer.heard.filter((h) => h.msg.k === 'chat')).toHaveLength(1);
+    await playMoves(p, ['e2e4']);
+    expect([...p.white.received, ...p.black.received].filter((m) => m.type === 'chatMessage')).toEqual([]);
+    // a spectator who comes later, on B, is shown the room's line from the owner
+    const late = await watching(b, p.gameId);
+    expect(late.start.chat).toEqual([{ room: 'spectator', name: 'Anonymous Player', guest: true, text: 'hello from B' }]);
+  });
+
   it('gets the game as it stands, every move and clock as the players get them, and the end; nothing for players only', async () => {
     const [a, b] = await twoNodes({ clockReportMs: 1_000 }); // a clock report a second into a turn, not ten
     const p = await gameOn(a);
