@@ -22,6 +22,7 @@ const Profile = lazy(() => import('./screens/archive/Profile'));
 const Leaderboard = lazy(() => import('./screens/archive/Leaderboard'));
 const GamePage = lazy(() => import('./screens/game/GamePage'));
 const Settings = lazy(() => import('./screens/Settings'));
+const ChallengePage = lazy(() => import('./screens/challenge/ChallengePage'));
 
 const guarded = (el: ReactNode) => <RequireIdentity>{el}</RequireIdentity>;
 
@@ -47,6 +48,7 @@ export function App() {
           <Route path="/leaderboard" element={<Leaderboard />} />
           <Route path="/game/:id" element={<GamePage />} />
           <Route path="/settings" element={<Settings />} />
+          <Route path="/challenge/:id" element={guarded(<ChallengePage />)} />
           <Route path="/profile-setup" element={guarded(<ProfileSetup />)} />
           <Route path="/notifications" element={guarded(<NotificationPermission />)} />
           <Route path="*" element={<Navigate to="/" replace />} />

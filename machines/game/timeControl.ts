@@ -111,3 +111,17 @@ export function parseTimeControl(text: string): TimeControl | null {
   const initial = glyph ? Number(glyph[0]) : Math.round(Number(m[1]) * 60);
   return { initial, increment: Number(m[2]) };
 }
+
+/** The initial times (seconds) a custom game offers, as lichess's setup: ¼ ½ ¾ 1 1½, 2 to 20, then by 5 to 45, then by 15 to 180 minutes. */
+export const CUSTOM_INITIAL_SECONDS: readonly number[] = [
+  15, 30, 45, 60, 90,
+  ...Array.from({ length: 19 }, (_, i) => (i + 2) * 60),
+  ...[25, 30, 35, 40, 45].map((m) => m * 60),
+  ...Array.from({ length: 9 }, (_, i) => (60 + i * 15) * 60),
+];
+
+/** The increments (seconds) a custom game offers, as lichess's setup: 0 to 20, then by 5 to 45, then 60 to 180 by 30. */
+export const CUSTOM_INCREMENT_SECONDS: readonly number[] = [
+  ...Array.from({ length: 21 }, (_, i) => i),
+  25, 30, 35, 40, 45, 60, 90, 120, 150, 180,
+];

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ChessGame } from '../../machines/chess';
 import { POOLS, speedOf, timeControlText, timeControlKey, estimatedSeconds, clockOf, DEFAULT_TIME_CONTROL, type TimeControl } from '../../machines/game';
 import { timeControlRequestSchema as timeControlSchema } from '../../machines/protocol/schemas';
+import { CUSTOM_INCREMENT_SECONDS, CUSTOM_INITIAL_SECONDS, isRequestable } from '../../machines/game/timeControl';
 import { prng } from '../support/prng';
 import { BLACK, WHITE, startGame } from './gameHarness';
 
@@ -171,5 +172,15 @@ describe('reading a time control', () => {
     expect(parseTimeControl(' 10 + 5 ')).toEqual({ initial: 600, increment: 5 });
     for (const bad of ['', '3', '+2', '3+', 'a+b', '3+2+1', '-1+0', '3+1.5']) expect(parseTimeControl(bad)).toBeNull();
     for (const tc of POOLS) expect(parseTimeControl(timeControlText(tc))).toEqual(tc);
+  });
+});
+
+describe('the custom game lists', () => {
+  it('offers lichess\'s choices, every one a time control a player may ask for', () => {
+    expect(CUSTOM_INITIAL_SECONDS.slice(0, 6).map((s) => timeControlText({ initial: s, increment: 0 }))).toEqual(['¼+0', '½+0', '¾+0', '1+0', '1.5+0', '2+0']);
+    expect(CUSTOM_INITIAL_SECONDS.at(-1)).toBe(180 * 60);
+    expect(CUSTOM_INCREMENT_SECONDS.at(-1)).toBe(180);
+    for (const initial of CUSTOM_INITIAL_SECONDS) for (const increment of CUSTOM_INCREMENT_SECONDS) expect(isRequestable({ initial, increment })).toBe(true);
+    expect(new Set(CUSTOM_INITIAL_SECONDS).size).toBe(CUSTOM_INITIAL_SECONDS.length);
   });
 });

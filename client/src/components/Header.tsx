@@ -1,10 +1,12 @@
 /**
  * The header: chess logo, the site's sections (Play, Leaderboard, the signed-in player's Profile,
- * Settings), player count ("Connecting..." while down) and a green/red dot.
+ * Settings), player count ("Connecting..." while down) and a green/red dot; and the notices of
+ * challenges to the player signed in.
  */
 import { useSelector } from '@xstate/react';
 import { Link, NavLink } from 'react-router-dom';
 import { getConnection, getIdentity } from '../app/services';
+import { ChallengeNotices } from './ChallengeNotice';
 
 /** The public profile of the account signed in (`/@/name`), or null for a guest or an account without a username yet. */
 export function useOwnProfilePath(): string | null {
@@ -40,6 +42,7 @@ export function Header() {
           <span>Connecting...</span>
         )}
       </div>
+      <ChallengeNotices />
     </header>
   );
 }

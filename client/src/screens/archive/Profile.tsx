@@ -7,6 +7,7 @@ import { useArchive } from '../../app/archiveApi';
 import { ARCHIVE_API, profileSchema, type SpeedRating } from '../../../../machines/protocol/archive';
 import { SPEED_NAMES } from '../../../../machines/game/timeControl';
 import { GameRows } from './gameRows';
+import { ChallengeButton } from '../challenge/ChallengeButton';
 import { ratingText } from '../../../../machines/client/ratingText';
 
 /** One speed's rating, as lichess shows each rating of a profile: the number, its games and its chart. */
@@ -37,6 +38,7 @@ export default function Profile() {
         <Link to="/leaderboard" className="back-link">← Leaderboard</Link>
         <h1 data-testid="profile-name">{p.username}</h1>
       </div>
+      <ChallengeButton username={p.username} />
       {p.ratings.length === 0 && (
         <section className="card">
           <div className="row space-between"><h2>Rating</h2><strong className="rating-now" data-testid="profile-unrated">Unrated</strong></div>

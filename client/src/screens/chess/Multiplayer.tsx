@@ -12,6 +12,7 @@ import { PoolGrid, poolSentence } from '../../components/PoolGrid';
 import { getConnection, getIdentity, getPlayerId, onMessage, send } from '../../app/services';
 import { getInspect } from '../../app/inspector';
 import { searchAsked } from './searchAgain';
+import { CustomGames } from './CustomGames';
 import { matchmakingMachine } from '../../../../machines/client/matchmaking';
 import { DEFAULT_TIME_CONTROL, sameTimeControl, type TimeControl } from '../../../../machines/game/timeControl';
 import { displayName } from '../../../../machines/client/identity';
@@ -102,6 +103,7 @@ export default function Multiplayer() {
           </>
         )}
       </section>
+      <CustomGames open={open} />
     </Page>
   );
 }
