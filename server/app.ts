@@ -16,6 +16,7 @@ import { GAME_BEAT_MS, GameManager, type EndedGame } from './game/games';
 import type { Inspect } from './game/machines';
 import { Heartbeat } from './heartbeat';
 import { Matchmaking } from './game/matchmaking';
+import type { RatingLookup } from './game/ratingLookup';
 import { Hub } from './realtime/hub';
 import { LagPings } from './realtime/lagPings';
 import { GuestIdentity, playerKind } from './realtime/identity';
@@ -467,7 +468,9 @@ function customGames(hub: Hub, rounds: Rounds, cluster: ClusterNode | null, game
   const node = cluster?.node ?? '';
   const random = opts.random ?? Math.random;
   const heldBy = (s: PlayerSession) => rounds.heldBy(s);
-  const deps = { store, hub, start, heldBy, node, now, random };
+  const archive = opts.accounts?.archive;
+  const ratingOf: RatingLookup | undefined = archive && ((id, speed) => archive.ratingOf(id, speed));
+  const deps = { store, hub, start, heldBy, node, now, random, ratingOf };
   const hooks = new LobbyHooks(deps, log.child({ part: 'hooks' }));
   const challenges = new Challenges(deps, log.child({ part: 'challenges' }));
   const sweepLog = log.child({ part: 'lobby' });

@@ -50,6 +50,7 @@ export class Challenges extends LobbyPart {
       const plan = challengePlan(openBy(await this.store.challenges.all(), s.id), to);
       if (plan.refused) return this.refuse(s, 'challenge_limit', CHALLENGE_TEXT.limit);
       for (const c of plan.replace) await this.end(c.id, 'canceled');
+      await this.rate(s, options.timeControl);
       const c: Challenge = {
         id: randomBytes(6).toString('base64url'),
         by: creatorOf(s, name),
@@ -93,6 +94,7 @@ export class Challenges extends LobbyPart {
         return this.refuse(s, 'challenge_unavailable', REFUSAL_TEXT.not_open);
       }
       s.name = nameOf(s, name);
+      await this.rate(s, c.timeControl);
       const creatorPlays = creatorColor(c.color, this.random());
       if (!this.start(s, seatOf(c.by, seen.node), creatorPlays === 'white' ? 'black' : 'white', c.timeControl, !c.rated)) {
         // still open: the creator may be back, or someone else may accept

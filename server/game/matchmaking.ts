@@ -8,17 +8,14 @@ import type { Logger } from 'pino';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { GameManager } from './games';
 import type { PoolActor, PoolEmitted } from '../../machines/matchmaking';
-import type { PlayerRating, TimeControl } from '../../machines/protocol/messages';
-import { speedOf, type Speed } from '../../machines/game/timeControl';
+import type { TimeControl } from '../../machines/protocol/messages';
+import { speedOf } from '../../machines/game/timeControl';
+import { lookUpRating, type RatingLookup } from './ratingLookup';
 import { createPoolActor, type Inspect } from './machines';
 
 /** How often the pool pairs its queue again (rating windows widen while players wait). */
 export const POOL_TICK_MS = 1_000;
-/** A rating lookup slower than this joins the player as unrated rather than keep them waiting. */
-const RATING_LOOKUP_MS = 2_000;
-
-/** A signed-in player's rating in a speed, or null (no archive). */
-export type RatingLookup = (accountId: string, speed: Speed) => Promise<PlayerRating | null>;
+export type { RatingLookup };
 
 export const QUEUED_TEXT = 'Searching for an opponent...';
 export const CANCELED_TEXT = 'Matchmaking canceled';
@@ -89,7 +86,7 @@ export class Matchmaking {
       return;
     }
     this.joining.add(session.id);
-    this.lookUpRating(session.id, speedOf(timeControl)).then((rating) => {
+    lookUpRating(this.ratingOf, session.id, speedOf(timeControl), this.log).then((rating) => {
       // cancelled, gone or seated while the rating was looked up
       if (!this.joining.delete(session.id) || !this.hub.connected(session) || session.game) return;
       // the game the pairing starts shows it
@@ -100,23 +97,6 @@ export class Matchmaking {
 
   private enter(session: PlayerSession, name: string, rating: number | null, timeControl: TimeControl): void {
     this.actor.send({ type: 'JOIN', playerId: session.id, name, rating, at: performance.now(), roll: this.random(), timeControl });
-  }
-
-  private async lookUpRating(accountId: string, speed: Speed): Promise<PlayerRating | null> {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      return await Promise.race([
-        this.ratingOf!(accountId, speed),
-        new Promise<null>((resolve) => {
-          timer = setTimeout(() => resolve(null), RATING_LOOKUP_MS);
-        }),
-      ]);
-    } catch (err) {
-      this.log.warn({ err, playerId: accountId }, 'rating lookup failed; searching as unrated');
-      return null;
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /** `cancel` answers the player with `canceled`; otherwise the player leaves silently. */

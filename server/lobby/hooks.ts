@@ -58,6 +58,7 @@ export class LobbyHooks extends LobbyPart {
     try {
       await this.removeOf(s.id);
       if ((await this.store.hooks.all()).length >= LOBBY_RULES.maxHooks) return this.refuse(s, 'unavailable', HOOK_TEXT.full);
+      await this.rate(s, options.timeControl);
       const hook: Hook = { id: 'hook_' + randomBytes(6).toString('base64url'), by: creatorOf(s, name), ...options, createdAt: this.now() };
       await this.store.hooks.put(hook);
       await this.store.hooks.seen([hook.id], { at: this.now(), node: this.node });
@@ -89,6 +90,7 @@ export class LobbyHooks extends LobbyPart {
       await this.removeOf(s.id);
       this.store.announce({ k: 'hooks' });
       s.name = nameOf(s, name);
+      await this.rate(s, hook.timeControl);
       const creatorPlays = creatorColor(hook.color, this.random());
       const joinerColor = creatorPlays === 'white' ? 'black' : 'white';
       if (!this.start(s, seatOf(hook.by, seen.node), joinerColor, hook.timeControl, !hook.rated)) {

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { ErrorCode } from '../../machines/protocol/messages';
 import type { PlayerSession } from '../realtime/hub';
 import type { LobbyDeps } from './players';
+import type { TimeControl } from '../../machines/protocol/messages';
+import { rateSessionFor } from '../game/ratingLookup';
 
 export abstract class LobbyPart {
   protected readonly store: LobbyDeps['store'];
@@ -12,6 +14,7 @@ export abstract class LobbyPart {
   protected readonly node: string;
   protected readonly now: () => number;
   protected readonly random: () => number;
+  private readonly ratingOf: LobbyDeps['ratingOf'];
 
   constructor(
     deps: LobbyDeps,
@@ -19,7 +22,12 @@ export abstract class LobbyPart {
     /** what a failure of the store is answered with */
     private readonly unreachable: string,
   ) {
-    ({ store: this.store, hub: this.hub, start: this.start, heldBy: this.heldBy, node: this.node, now: this.now, random: this.random } = deps);
+    ({ store: this.store, hub: this.hub, start: this.start, heldBy: this.heldBy, node: this.node, now: this.now, random: this.random, ratingOf: this.ratingOf } = deps);
+  }
+
+  /** Gives a signed-in player their rating in the speed of the game they create or take (shown with it, and the game starts with it). */
+  protected rate(s: PlayerSession, timeControl: TimeControl): Promise<void> {
+    return rateSessionFor(s, timeControl, this.ratingOf, this.log);
   }
 
   protected refuse(s: PlayerSession, code: ErrorCode, message: string): void {

@@ -11,6 +11,7 @@ import type { GameManager } from '../game/games';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { HeldBy } from '../round/round';
 import type { LobbyStore } from './records';
+import type { RatingLookup } from '../game/ratingLookup';
 
 export type Creator = Hook['by'];
 
@@ -60,4 +61,6 @@ export interface LobbyDeps {
   /** the wall clock, ms */
   now: () => number;
   random: () => number;
+  /** a signed-in player's rating in a speed (the archive's); none without an archive */
+  ratingOf?: RatingLookup | undefined;
 }

@@ -11,7 +11,7 @@ import { createAccounts, type AccountsModule } from '../../server/accounts';
 import { nodeSupabaseClient } from '../accounts/harness';
 import { TestClient, playMoves, startTestServer, useTestClock, type Pair, type TestClock } from '../server/helpers';
 import { ownProfileSchema } from '../../machines/protocol/archive';
-import type { TimeControl } from '../../machines/protocol/messages';
+import type { Challenge, Hook, TimeControl } from '../../machines/protocol/messages';
 import { freshDataDir } from '../support/pgliteTemplate';
 import { TEN_PLIES } from './ratedMoves';
 
@@ -28,10 +28,15 @@ async function signUp(username: string): Promise<void> {
   ids[username] = { id: data.user!.id, token: data.session!.access_token };
 }
 
-async function searching(username: string, timeControl?: TimeControl): Promise<TestClient> {
+async function signedIn(username: string): Promise<TestClient> {
   const socket = await TestClient.connect(server.url);
   socket.send('identifyUser', { userId: ids[username]!.id, accessToken: ids[username]!.token });
   await socket.next('identified');
+  return socket;
+}
+
+async function searching(username: string, timeControl?: TimeControl): Promise<TestClient> {
+  const socket = await signedIn(username);
   socket.send('findGame', { username, ...(timeControl ? { timeControl } : {}) });
   await socket.next('matchmakingStatus', (m) => m.status === 'queued');
   return socket;
@@ -42,10 +47,10 @@ beforeAll(async () => {
   dataDir = await freshDataDir('rated-pool-');
   accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
   server = await startTestServer({ accounts });
-  for (const name of ['strong', 'weak', 'newA', 'newB', 'rapidStrong', 'rapidWeak']) await signUp(name);
+  for (const name of ['strong', 'weak', 'newA', 'newB', 'rapidStrong', 'rapidWeak', 'hookStrong', 'hookWeak']) await signUp(name);
   // ten rated 10+0 (rapid) wins of strong over weak, of ten plies each, a day apart (docs/ratings.md): about 1830 against 1170
   const moves = TEN_PLIES;
-  for (const [white, black] of [['strong', 'weak'], ['rapidStrong', 'rapidWeak']] as const) {
+  for (const [white, black] of [['strong', 'weak'], ['rapidStrong', 'rapidWeak'], ['hookStrong', 'hookWeak']] as const) {
     for (let i = 0; i < 10; i++) {
       const at = new Date(Date.UTC(2026, 0, 1 + i));
       const stored = await accounts.archive!.store({
@@ -113,5 +118,28 @@ describe('the rated pool', () => {
     const profile = ownProfileSchema.parse(await own.json());
     expect(profile.ratings.map((r) => [r.speed, r.games])).toEqual([['blitz', 1], ['rapid', 10]]);
     await Promise.all([weak.close(), strong.close()]);
+  });
+
+  it("a custom game shows and starts with the ratings in its speed: a 5+0 hook and its game show Blitz's 1500, a 10+0 challenge the Rapid rating", async () => {
+    const rapid = await accounts.archive!.ratingOf(ids.hookStrong!.id, 'rapid');
+    expect(rapid.rating).toBeGreaterThan(1750);
+    const strong = await signedIn('hookStrong');
+    const weak = await signedIn('hookWeak');
+    weak.send('watchLobby');
+    await weak.next('lobbyHooks');
+    strong.send('postHook', { options: { timeControl: { initial: 300, increment: 0 }, rated: true, color: 'white' } });
+    const listed = await weak.next('lobbyHooks', (m) => (m.hooks as Hook[]).length === 1);
+    const hook = (listed.hooks as Hook[])[0]!;
+    expect(hook.by.rating).toEqual({ rating: 1500, provisional: true });
+    weak.send('joinHook', { hookId: hook.id });
+    const [s, w] = await Promise.all([strong.next('gameStart'), weak.next('gameStart')]);
+    expect(s.gameId).toBe(w.gameId);
+    expect(s.ratings).toEqual({ white: { rating: 1500, provisional: true }, black: { rating: 1500, provisional: true } });
+    strong.send('resign', { gameId: s.gameId });
+    await weak.next('gameEnd');
+    strong.send('createChallenge', { options: { timeControl: { initial: 600, increment: 0 }, rated: true, color: 'white' } });
+    const challenge = (await strong.next('challenge')).challenge as Challenge;
+    expect(challenge.by.rating).toEqual({ rating: rapid.rating, provisional: rapid.provisional });
+    await Promise.all([strong.close(), weak.close()]);
   });
 });
