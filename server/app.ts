@@ -32,13 +32,13 @@ import { Lobby } from './round/lobby';
 import { Presence } from './round/presence';
 import { Rounds } from './round/round';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
-import { ArchiveQueue, archiveAiGames, archiveFinishedGames, type ArchivedPlayer } from './archive/index';
+import { ArchiveQueue, archiveFinishedGames } from './archive/index';
 import { replay } from '../machines/game';
 import { DEFAULT_CLOCK_MS, DEFAULT_CLOCK_REPORT_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
 import type { LagSettings } from '../machines/game/types';
 import type { ServerSettings } from './config';
 import { DEFAULT_ADMISSION_LIMITS, DEFAULT_IDENTIFICATION_LIMITS, SERVER_DEFAULTS, type AdmissionLimits, type IdentificationLimits, type WatchLimits } from './config/server';
-import { openGameJournal, type AiGameRecorder, type JournalDisk, type JournalSync, type OpenedJournal } from './game/journal';
+import { openGameJournal, type JournalDisk, type JournalSync, type OpenedJournal } from './game/journal';
 import { ClusterNode } from './cluster/node';
 import { UnarchivedSweep } from './cluster/unarchived';
 import { openDb, type DbTimeouts } from './accounts/db';
@@ -196,15 +196,11 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   if (opts.ai) {
     ai = await opts.ai({
       // after the commit of what the message is about (the shared game log's, the journal's; at once without either)
-      send: (playerId: string, msg: ServerMessage) => (cluster?.log ?? durable?.journal ?? gameManager).afterCommit(() => hub.send(playerId, msg)),
+      send: (player, msg) => gameManager.afterCommit(() => hub.sendTo(player, msg)),
+      games: () => games.current,
+      connected: (player) => hub.connected(player),
       logger: log.child({ part: 'ai' }),
       inspect: opts.inspect,
-      recorder: cluster?.aiGames ?? (opts.durableDir ? recordedLater(() => durable?.journal) : undefined),
-      // the games' store writes, and (several nodes) the lease is sure
-      mayPlay: () => gameManager.mayPlay(),
-      // an AI game ends by the disconnect grace of every game
-      graceMs: (playerId) => graceMs[playerKind(playerId)],
-      ...(archiveQueue ? { onEnded: archiveAiGames(archiveQueue, (id) => archivedPlayer(hub, id)) } : {}),
     });
   }
   // several nodes: every game, multiplayer or against the AI, is in the shared game log instead
@@ -213,7 +209,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         opts.durableDir,
         { commitSeconds: metrics.journalCommitSeconds, bytesWritten: metrics.journalBytes, syncSeconds: metrics.journalSyncSeconds },
         log.child({ part: 'journal' }),
-        { games: () => games.current?.liveLogs() ?? [], aiGames: () => ai?.liveGames() ?? [] },
+        { games: () => games.current?.liveLogs() ?? [] },
         { compactAtBytes: opts.journalCompactBytes, sync: opts.journalSync, syncIntervalMs: opts.journalSyncIntervalMs, commitWindowMs: opts.journalCommitWindowMs, disk: opts.journalDisk },
       )
     : undefined;
@@ -233,12 +229,13 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       watchers,
       // the presence below is made once the game manager exists
       presence: { begun: (game) => presence.begun(game) },
+      ...(ai ? { engine: ai.seats } : {}),
       onEnded: (ended) => onEnded(ended),
     },
     heartbeat,
     cluster?.log ?? durable?.journal,
   );
-  const presence = new Presence(hub, gameManager, () => ai);
+  const presence = new Presence(hub, gameManager);
   hub.endOfGame = (playerId, gameId) => gameManager.endedFrames(gameId, playerId);
   heartbeat.start();
   games.current = gameManager;
@@ -272,9 +269,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const pool = cluster ? cluster.sitePool(gameManager, matchmaking) : matchmaking;
   const identity = new GuestIdentity(opts.serverSecret ?? randomBytes(32).toString('base64url'));
 
-  if (durable) resumeAiGames(ai, durable, log);
-
-  const rounds = new Rounds(hub, gameManager, pool, presence, () => ai, metrics, log.child({ part: 'round' }), cluster);
+  const rounds = new Rounds(hub, gameManager, pool, presence, metrics, log.child({ part: 'round' }), cluster);
   const liveGames = listLiveGames(app, hub, gameManager, spectators, heartbeat, cluster);
   const socketLog = log.child({ part: 'socket' });
   const admission = opts.admission ?? DEFAULT_ADMISSION_LIMITS;
@@ -302,7 +297,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     heartbeat,
   );
   realtime.mount(app, SOCKET_PATH);
-  if (cluster && siteSockets) await cluster.start(siteSockets, rounds, ai);
+  if (cluster && siteSockets) await cluster.start(siteSockets, rounds);
   // several nodes: ended games whose node died (or whose archive write failed) before their archive row
   const unarchived = cluster && archiveQueue ? new UnarchivedSweep(cluster.db, onEnded, log.child({ part: 'archive' }), opts.unarchivedSweepMs) : null;
   unarchived?.start();
@@ -426,35 +421,6 @@ function resumeGames(gameManager: GameManager, hub: Hub, durable: OpenedJournal,
   for (const d of durable.damaged) gameManager.abortDamaged(d);
   // ended games whose archive row was not committed before the node stopped
   for (const e of durable.unarchived) onEnded({ log: e.log, state: replay(e.log), result: e.result, at: e.at });
-}
-
-/** Every live game against the AI back in play; without the AI they cannot be, and say so. */
-function resumeAiGames(ai: AiService | undefined, durable: OpenedJournal, log: Logger): void {
-  if (durable.liveAi.length === 0) return;
-  if (!ai) {
-    log.warn({ games: durable.liveAi.length }, 'the AI is off: its live games from the journal are not resumed');
-    return;
-  }
-  for (const game of durable.liveAi) ai.resumeGame(game);
-}
-
-/**
- * The AI's recorder, made before the journal it records into is open (the AI starts first, see
- * startServer): nothing is recorded before the server listens, by when the journal is open.
- */
-function recordedLater(journal: () => AiGameRecorder | undefined): AiGameRecorder {
-  return {
-    aiStarted: (game) => journal()?.aiStarted(game),
-    aiMoved: (gameId, uci) => journal()?.aiMoved(gameId, uci),
-    aiEnded: (gameId) => journal()?.aiEnded(gameId),
-  };
-}
-
-/** The human side of a finished AI game as the archive keeps it: an account or a guest, by its seat. */
-function archivedPlayer(hub: Hub, playerId: string): ArchivedPlayer {
-  const session = hub.session(playerId);
-  const isAccount = (session?.kind ?? playerKind(playerId)) === 'account';
-  return { name: session?.name ?? (isAccount ? 'Player' : 'Guest'), accountId: isAccount ? playerId : null, guestId: isAccount ? null : playerId };
 }
 
 /** How often the lobby's hooks and the challenges are swept: their creators seen, the stale ones removed. */

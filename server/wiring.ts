@@ -15,10 +15,7 @@ import { aiServiceFactory, type AiService as FullAiService, type AiServiceDeps }
 // the modules' own declarations so the seam cannot drift from them.
 export type AccessClaims = VerifiedIdentity;
 export type AccountsModule = Pick<FullAccountsModule, 'mount' | 'verifyAccessToken' | 'close'> & Partial<Pick<FullAccountsModule, 'archive' | 'health'>>;
-export type AiService = Pick<
-  FullAiService,
-  'start' | 'move' | 'resign' | 'ownsGame' | 'hasGame' | 'gameOf' | 'playerDisconnected' | 'playerReconnected' | 'stats' | 'close' | 'resumeGame' | 'liveGames' | 'dropGame'
->;
+export type AiService = Pick<FullAiService, 'start' | 'seats' | 'stats' | 'close'>;
 
 /** Builds the AI service once the server can deliver its messages. */
 export type AiServiceFactory = (deps: AiServiceDeps) => Promise<AiService>;

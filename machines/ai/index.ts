@@ -1,295 +1,116 @@
 /**
- * The AI game lifecycle as an XState v5 machine, run by the server (the browser's AI screen keeps
- * its game as the game core's state instead: machines/client/aiGame.ts).
+ * The engine's seat in a game, as an XState v5 machine: it waits for its turn, thinks (the
+ * engine's search, supplied as the `think` actor), pauses like a human when its clock allows,
+ * plays, and fails for good when the engine does. The game itself (its moves, rules, clocks and
+ * end) is the ordinary game's (machines/game); this machine only decides when the engine moves
+ * and with what. No sockets, timers of its own or Node APIs; its context is JSON.
  *
- * The machine owns the rules side of one game against the AI: whose turn it is, checking the
- * player's moves with machines/chess, asking for the AI's move, the human-like pause before
- * showing it, and the end of the game (checkmate, stalemate, draws, resignation, engine
- * failure). It has no sockets, timers of its own or Node APIs; its context is JSON.
+ *   ready --TURN--> thinking --done--> pausing --after pause--> ready (emits `move`)
+ *                            --error--> failed (emits `failed`)
  *
- * Where the AI's move comes from is an implementation detail supplied with
- * `aiGameMachine.provide({ actors: { aiMove }, delays: { aiReplyPause } })`:
- *
- * - Server (server/ai/service.ts): `aiMove` asks the Stockfish pool (with the level's
- *   weakness policy) and returns `{ uci, pauseMs }`, where `pauseMs` is what is left of a
- *   random human-like pause after the engine's own thinking time. The default
- *   `aiReplyPause` delay waits `pauseMs` before the move is played and emitted.
- *
- * Emitted events (subscribe with `actor.on(type, handler)`): playerMoved, aiMoved, rejected,
- * engineError, ended. The final state `over` has output `{ winner, reason }`.
+ * `think` is supplied with `engineSeatMachine.provide({ actors: { think } })`; the server's
+ * (server/ai/seat.ts) asks the engine pool and returns `{ uci, pauseMs }`. A TURN while the
+ * engine is busy is ignored: the game asks again once its move is played.
  */
-import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
-import type { Color, GameEndReason, WireMove, Winner } from '../protocol/messages';
-import { MAX_PLIES } from '../game/defaults';
-import { automaticResult, describeMove, other, replay, toMoveInput, toWireMove, type GameResult } from './position';
+import { assign, emit, fromPromise, setup } from 'xstate';
+import type { EngineClock } from './movetime';
+import type { Seat } from '../game/types';
 
-export { replay, toMoveInput, toWireMove, automaticResult } from './position';
+export { replay, toMoveInput, automaticResult } from './position';
+export { MAX_PLIES as DEFAULT_MAX_PLIES } from '../game/defaults';
 
-/** The maximum game length of every game, the AI's too: drawn after MAX_PLIES plies. */
-export const DEFAULT_MAX_PLIES = MAX_PLIES;
+/** The engine's seat in game `gameId` at `level`: its own id in that game, its name as players and the archive show it. */
+export function engineSeat(gameId: string, level: number): Seat {
+  return { id: `engine_${gameId}`, name: `Stockfish level ${level}`, engine: { level } };
+}
 
-export const REJECT = {
-  notYourTurn: 'Not your turn',
-  gameOver: 'Game is over',
-  illegal: (move: unknown) => `Illegal move: ${describeMove(move)}`,
-} as const;
-
-export interface AiGameInput {
+export interface EngineSeatInput {
   gameId: string;
-  playerColor: Color;
   /** 1..10 */
-  difficulty: number;
-  /** moves already played (UCI), to resume a game */
-  moves?: string[];
-  maxPlies?: number;
+  level: number;
 }
 
-export interface AiGameContext {
-  gameId: string;
-  playerColor: Color;
-  aiColor: Color;
-  difficulty: number;
-  /** every move so far, UCI */
+/** The engine's turn: the moves so far (UCI, from the standard start), and its clock (null: none). */
+export interface EngineTurn {
   moves: string[];
-  /** position after `moves` */
-  fen: string;
-  /** the AI's chosen move while the reply pause runs */
-  pendingAiMove: { uci: string; pauseMs: number } | null;
-  result: GameResult | null;
-  maxPlies: number;
+  clock: EngineClock | null;
 }
 
-/** What the `aiMove` actor receives. */
-export interface AiMoveInput {
+/** What the `think` actor receives. */
+export interface ThinkInput extends EngineTurn {
   gameId: string;
-  difficulty: number;
-  aiColor: Color;
-  moves: string[];
-  fen: string;
+  level: number;
 }
 
-/** What the `aiMove` actor returns. */
-export interface AiMoveOutput {
+/** What the `think` actor returns: the move (UCI) and how long to wait before playing it. */
+export interface ThinkOutput {
   uci: string;
-  /** how long to wait before playing it (server: rest of the human-like pause) */
   pauseMs?: number;
 }
 
-export type AiGameEvent =
-  | { type: 'PLAYER_MOVE'; move: WireMove | string }
-  | { type: 'RESIGN' }
-  /** the server gave up on an absent player (disconnect timeout) */
-  | { type: 'ABANDON' }
-  /** the server gave up on a player who did not move on their turn for its idle limit (an AI game has no clock): lost on time */
-  | { type: 'IDLE' }
-  /** client side: the server ended the game */
-  | { type: 'SERVER_GAME_OVER'; winner: Winner; reason: GameEndReason }
-  /** client side: the server reported an engine error */
-  | { type: 'ENGINE_ERROR'; message: string };
-
-export interface MovedEvent {
-  move: WireMove;
-  uci: string;
-  san: string;
-  fen: string;
-  /** true when this move ended the game */
-  gameOver: boolean;
+export interface EngineSeatContext extends EngineSeatInput {
+  /** the turn being thought about, and the move chosen for it while the pause runs */
+  turn: EngineTurn | null;
+  chosen: ThinkOutput | null;
 }
 
-export type AiGameEmitted =
-  | ({ type: 'playerMoved' } & MovedEvent)
-  | ({ type: 'aiMoved' } & MovedEvent)
-  | { type: 'rejected'; reason: string; fen: string }
-  | { type: 'engineError'; message: string }
-  | { type: 'ended'; winner: Winner; reason: GameEndReason };
+export type EngineSeatEvent = { type: 'TURN'; turn: EngineTurn };
 
-function applyMove(context: AiGameContext, move: WireMove | string) {
-  const game = replay(context.moves);
-  const input = toMoveInput(move);
-  const played = input ? game.play(input) : null;
-  if (!played) return null;
-  const result = automaticResult(game, context.maxPlies);
-  return { played, fen: game.fen(), result };
-}
+export type EngineSeatEmitted =
+  /** the engine's move for the turn of `ply` moves */
+  | { type: 'move'; uci: string; ply: number }
+  | { type: 'failed'; message: string };
 
-function isLegalFor(context: AiGameContext, move: unknown): boolean {
-  const input = toMoveInput(move);
-  if (!input) return false;
-  return replay(context.moves).isLegal(input);
-}
-
-export const aiGameMachine = setup({
+export const engineSeatMachine = setup({
   types: {
-    context: {} as AiGameContext,
-    events: {} as AiGameEvent,
-    input: {} as AiGameInput,
-    emitted: {} as AiGameEmitted,
-    output: {} as GameResult,
+    context: {} as EngineSeatContext,
+    events: {} as EngineSeatEvent,
+    input: {} as EngineSeatInput,
+    emitted: {} as EngineSeatEmitted,
   },
   actors: {
-    aiMove: fromPromise<AiMoveOutput, AiMoveInput>(async () => {
-      throw new Error('aiMove is not provided: use aiGameMachine.provide({ actors: { aiMove } })');
+    think: fromPromise<ThinkOutput, ThinkInput>(async () => {
+      throw new Error('think is not provided: use engineSeatMachine.provide({ actors: { think } })');
     }),
   },
   delays: {
-    aiReplyPause: ({ context }) => Math.max(0, context.pendingAiMove?.pauseMs ?? 0),
-  },
-  guards: {
-    gameEnded: ({ context }) => context.result !== null,
-    playersTurn: ({ context }) => replay(context.moves).turn() === context.playerColor,
-    legalPlayerMove: ({ context, event }) => event.type === 'PLAYER_MOVE' && isLegalFor(context, event.move),
-  },
-  actions: {
-    playPlayerMove: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'PLAYER_MOVE') return;
-      const r = applyMove(context, event.move);
-      if (!r) return;
-      enqueue.assign({ moves: [...context.moves, r.played.uci], fen: r.fen, result: r.result });
-      enqueue.emit({
-        type: 'playerMoved',
-        move: toWireMove(r.played),
-        uci: r.played.uci,
-        san: r.played.san,
-        fen: r.fen,
-        gameOver: r.result !== null,
-      });
-    }),
-    playAiMove: enqueueActions(({ context, enqueue }) => {
-      const pending = context.pendingAiMove;
-      if (!pending) return;
-      const r = applyMove(context, pending.uci);
-      if (!r) return; // checked when the move arrived
-      enqueue.assign({ moves: [...context.moves, r.played.uci], fen: r.fen, result: r.result, pendingAiMove: null });
-      enqueue.emit({
-        type: 'aiMoved',
-        move: toWireMove(r.played),
-        uci: r.played.uci,
-        san: r.played.san,
-        fen: r.fen,
-        gameOver: r.result !== null,
-      });
-    }),
-    rejectIllegal: emit(({ context, event }) => ({
-      type: 'rejected' as const,
-      reason: REJECT.illegal(event.type === 'PLAYER_MOVE' ? event.move : undefined),
-      fen: context.fen,
-    })),
-    rejectNotYourTurn: emit(({ context }) => ({ type: 'rejected' as const, reason: REJECT.notYourTurn, fen: context.fen })),
-    emitEnded: emit(({ context }) => ({
-      type: 'ended' as const,
-      winner: context.result?.winner ?? 'draw',
-      reason: context.result?.reason ?? 'technical_draw',
-    })),
-    setResignation: assign({ result: ({ context }) => ({ winner: context.aiColor, reason: 'resignation' as const }) }),
-    setAbandoned: assign({ result: ({ context }) => ({ winner: context.aiColor, reason: 'disconnection' as const }) }),
-    setIdle: assign({ result: ({ context }) => ({ winner: context.aiColor, reason: 'timeout' as const }) }),
-    setServerResult: assign({
-      result: ({ event }) =>
-        event.type === 'SERVER_GAME_OVER' ? { winner: event.winner, reason: event.reason } : null,
-    }),
-    setTechnicalDraw: assign({ result: () => ({ winner: 'draw' as const, reason: 'technical_draw' as const }), pendingAiMove: null }),
-    emitEngineError: emit((_, params: { message: string }) => ({ type: 'engineError' as const, message: params.message })),
+    pause: ({ context }) => Math.max(0, context.chosen?.pauseMs ?? 0),
   },
 }).createMachine({
-  id: 'aiGame',
-  context: ({ input }) => {
-    const moves = [...(input.moves ?? [])];
-    const maxPlies = input.maxPlies ?? DEFAULT_MAX_PLIES;
-    const game = replay(moves);
-    return {
-      gameId: input.gameId,
-      playerColor: input.playerColor,
-      aiColor: other(input.playerColor),
-      difficulty: input.difficulty,
-      moves,
-      fen: game.fen(),
-      pendingAiMove: null,
-      result: automaticResult(game, maxPlies),
-      maxPlies,
-    };
-  },
-  initial: 'next',
-  on: {
-    RESIGN: { target: '.over', actions: 'setResignation' },
-    ABANDON: { target: '.over', actions: 'setAbandoned' },
-    IDLE: { target: '.over', actions: 'setIdle' },
-    SERVER_GAME_OVER: { target: '.over', actions: 'setServerResult' },
-    ENGINE_ERROR: {
-      target: '.over',
-      actions: ['setTechnicalDraw', { type: 'emitEngineError', params: ({ event }) => ({ message: event.message }) }],
-    },
-  },
+  id: 'engineSeat',
+  context: ({ input }) => ({ gameId: input.gameId, level: input.level, turn: null, chosen: null }),
+  initial: 'ready',
   states: {
-    /** decides what comes after a move (or at the start) */
-    next: {
-      always: [
-        { guard: 'gameEnded', target: 'over' },
-        { guard: 'playersTurn', target: 'playerTurn' },
-        { target: 'aiThinking' },
-      ],
+    ready: {
+      on: { TURN: { target: 'thinking', actions: assign({ turn: ({ event }) => event.turn }) } },
     },
-    playerTurn: {
-      on: {
-        PLAYER_MOVE: [
-          { guard: 'legalPlayerMove', target: 'next', actions: 'playPlayerMove' },
-          { actions: 'rejectIllegal' },
-        ],
+    thinking: {
+      invoke: {
+        src: 'think',
+        input: ({ context }) => ({ gameId: context.gameId, level: context.level, moves: context.turn?.moves ?? [], clock: context.turn?.clock ?? null }),
+        onDone: { target: 'pausing', actions: assign({ chosen: ({ event }) => event.output }) },
+        onError: {
+          target: 'failed',
+          actions: emit(({ event }) => ({
+            type: 'failed' as const,
+            message: `AI engine failure: ${event.error instanceof Error ? event.error.message : String(event.error)}`,
+          })),
+        },
       },
     },
-    aiThinking: {
-      invoke: {
-        src: 'aiMove',
-        input: ({ context }) => ({
-          gameId: context.gameId,
-          difficulty: context.difficulty,
-          aiColor: context.aiColor,
-          moves: context.moves,
-          fen: context.fen,
-        }),
-        onDone: [
-          {
-            guard: ({ context, event }) => isLegalFor(context, event.output.uci),
-            target: 'aiPausing',
-            actions: assign({
-              pendingAiMove: ({ event }) => ({ uci: event.output.uci, pauseMs: event.output.pauseMs ?? 0 }),
-            }),
-          },
-          {
-            target: 'over',
-            actions: [
-              'setTechnicalDraw',
-              {
-                type: 'emitEngineError',
-                params: ({ event }) => ({ message: `The AI produced an illegal move (${String(event.output.uci)})` }),
-              },
-            ],
-          },
-        ],
-        onError: {
-          target: 'over',
+    pausing: {
+      after: {
+        pause: {
+          target: 'ready',
           actions: [
-            'setTechnicalDraw',
-            {
-              type: 'emitEngineError',
-              params: ({ event }) => ({
-                message: `AI engine failure: ${event.error instanceof Error ? event.error.message : String(event.error)}`,
-              }),
-            },
+            emit(({ context }) => ({ type: 'move' as const, uci: context.chosen?.uci ?? '', ply: context.turn?.moves.length ?? 0 })),
+            assign({ turn: null, chosen: null }),
           ],
         },
       },
-      on: { PLAYER_MOVE: { actions: 'rejectNotYourTurn' } },
     },
-    aiPausing: {
-      after: { aiReplyPause: { target: 'next', actions: 'playAiMove' } },
-      on: { PLAYER_MOVE: { actions: 'rejectNotYourTurn' } },
-    },
-    over: {
-      type: 'final',
-      entry: 'emitEnded',
-    },
+    failed: { type: 'final' },
   },
-  output: ({ context }) => context.result ?? { winner: 'draw', reason: 'technical_draw' },
 });
 
-export type AiGameMachine = typeof aiGameMachine;
+export type EngineSeatMachine = typeof engineSeatMachine;

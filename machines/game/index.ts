@@ -22,6 +22,7 @@ export {
   timeControlKey,
   timeControlName,
   timeControlOf,
+  gameTimeControl,
   timeControlText,
 } from './timeControl';
 export type { Speed, TimeControl } from './timeControl';

@@ -67,9 +67,12 @@ export function resolveSettings(input: GameInput): GameSettings {
   };
 
   const lag = input.lag ?? {};
+  const untimed = input.untimed === true;
   return {
     clockMs,
-    incrementMs: duration('incrementMs', input.incrementMs, 0),
+    untimed,
+    // a limit per move has no increment
+    incrementMs: untimed ? 0 : duration('incrementMs', input.incrementMs, 0),
     firstMoveDeadlineMs: duration('firstMoveDeadlineMs', input.firstMoveDeadlineMs, DEFAULT_FIRST_MOVE_DEADLINE_MS),
     graceMs: { white: graceFor(whiteId), black: graceFor(blackId) },
     lag: {

@@ -14,7 +14,7 @@ import { REJECTION } from './reasons';
 import { resolveSettings } from './settings';
 import { colorOf, rejected, unchanged } from './replies';
 import { acceptTakeback, declineTakeback, proposeTakeback, turnClocksAfterMove } from './takeback';
-import type { Color, GameCommand, GameEmitted, GameInput, GameResult, GameState, StepResult, WireMove } from './types';
+import type { ClocksMs, Color, GameCommand, GameEmitted, GameInput, GameResult, GameState, Seat, StepResult, WireMove } from './types';
 
 /** The state of a new game; throws a TypeError naming the first bad field of `input`. */
 export function createGame(input: GameInput): GameState {
@@ -22,8 +22,8 @@ export function createGame(input: GameInput): GameState {
   const start = startPosition(input.startFen ?? START_FEN);
   return {
     gameId: input.gameId,
-    white: { id: input.white.id, name: String(input.white.name ?? '') },
-    black: { id: input.black.id, name: String(input.black.name ?? '') },
+    white: seatOf(input.white),
+    black: seatOf(input.black),
     settings,
     startFen: start.fen,
     moves: [],
@@ -43,6 +43,13 @@ export function createGame(input: GameInput): GameState {
     graceCount: null,
     result: null,
   };
+}
+
+/** A seat as the state keeps it: its id, its name, and the engine's level when the engine holds it. */
+function seatOf(seat: Seat): Seat {
+  const kept: Seat = { id: seat.id, name: String(seat.name ?? '') };
+  if (seat.engine) kept.engine = { level: seat.engine.level };
+  return kept;
 }
 
 const NOTHING: readonly GameEmitted[] = Object.freeze([]);
@@ -79,6 +86,8 @@ export function step(state: GameState, command: GameCommand, now: number): StepR
       return wake(state, now);
     case 'CHAT':
       return unchanged(state); // the log keeps it; the game does not change
+    case 'SEAT_FAILED':
+      return seatFailed(state, command.playerId, now);
     default:
       return unchanged(state);
   }
@@ -105,7 +114,7 @@ function pgnTermination(result: GameResult): string {
 export function gamePgn(state: GameState): string {
   const result = state.result;
   const tags: Record<string, string> = {
-    Event: 'Casual rapid game',
+    Event: state.white.engine || state.black.engine ? 'Game against the AI' : 'Casual rapid game',
     White: state.white.name,
     Black: state.black.name,
     Result: result ? pgnResultTag(result.winner) : '*',
@@ -184,7 +193,7 @@ function move(state: GameState, command: Extract<GameCommand, { type: 'MOVE' }>,
   const moves = [...state.moves, played.uci];
   let result: GameResult | null = played.outcome;
   if (!result && moves.length >= state.settings.maxPlies) result = { winner: 'draw', reason: 'max plies' };
-  if (!result && timed) clocks = withIncrement(clocks, mover, state.settings.incrementMs);
+  if (!result && timed) clocks = afterTimedMove(clocks, mover, state.settings);
   // lichess: a pending offer lapses when its receiver moves instead of answering.
   const offerLapsed = state.drawOffer === opposite(mover);
   // Any move ends a pending takeback proposal (the position it was made in is gone).
@@ -229,6 +238,12 @@ function move(state: GameState, command: Extract<GameCommand, { type: 'MOVE' }>,
   return result ? finish(next, result, now, events) : { state: next, events };
 }
 
+/** The mover's clock after a timed move: its increment, or (no clock) its whole limit per move again. */
+function afterTimedMove(clocks: ClocksMs, mover: Color, settings: GameState['settings']): ClocksMs {
+  if (!settings.untimed) return withIncrement(clocks, mover, settings.incrementMs);
+  return mover === 'white' ? { white: settings.clockMs, black: clocks.black } : { white: clocks.white, black: settings.clockMs };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Resignation and draws
 
@@ -238,6 +253,12 @@ function resign(state: GameState, playerId: string, now: number): StepResult {
   if (me === null) return rejected(state, playerId, REJECTION.notAPlayer, 'RESIGN');
   if (state.moves.length < UNTIMED_PLIES) return finish(state, { winner: 'draw', reason: 'aborted' }, now);
   return finish(state, { winner: opposite(me), reason: 'resignation' }, now);
+}
+
+/** A seat that cannot go on through nobody's fault (its engine failed) ends the game as a technical draw. */
+function seatFailed(state: GameState, playerId: string, now: number): StepResult {
+  if (colorOf(state, playerId) === null) return rejected(state, playerId, REJECTION.notAPlayer, 'SEAT_FAILED');
+  return finish(state, { winner: 'draw', reason: 'technical_draw' }, now);
 }
 
 function offerDraw(state: GameState, playerId: string, now: number): StepResult {

@@ -96,6 +96,11 @@ export function timeControlOf(clock: { clockMs?: number; incrementMs?: number })
   return { initial: (clock.clockMs ?? DEFAULT_CLOCK_MS) / 1000, increment: (clock.incrementMs ?? 0) / 1000 };
 }
 
+/** A game's time control, or null when it has no clock (GameInput.untimed: its clock is a limit per move). */
+export function gameTimeControl(input: { clockMs?: number; incrementMs?: number; untimed?: boolean }): TimeControl | null {
+  return input.untimed ? null : timeControlOf(input);
+}
+
 /** Whether a player may ask for this time control: lichess's custom-game range, whole seconds (the protocol's TIME_CONTROL_LIMITS). */
 export function isRequestable(tc: TimeControl): boolean {
   const { initial, increment } = TIME_CONTROL_LIMITS;

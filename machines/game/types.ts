@@ -9,6 +9,8 @@ export type { ChatLine, ClocksMs, Color, GameEndReason, WireMove, Winner };
 export interface Seat {
   id: string;
   name: string;
+  /** The seat is the engine's (a game against the AI), at this level; the step plays it like any seat. */
+  engine?: { level: number };
 }
 
 export interface LagSettings {
@@ -31,6 +33,12 @@ export interface GameInput {
   startedAt: number;
   /** Per side; default 600 000. */
   clockMs?: number;
+  /**
+   * No clock: `clockMs` is then a limit per move instead (each side's clock starts every turn
+   * from it again, without increment), so a side that does not move within it loses on time.
+   * Games against the AI offer this ("no clock").
+   */
+  untimed?: boolean;
   /** Fischer increment: added to the mover's clock after each timed move that does not end the game; default 0. */
   incrementMs?: number;
   /** Per side's first move; default 30 000. */
@@ -61,6 +69,8 @@ export interface GameInput {
 
 export interface GameSettings {
   clockMs: number;
+  /** GameInput.untimed: clockMs is a limit per move */
+  untimed: boolean;
   incrementMs: number;
   firstMoveDeadlineMs: number;
   graceMs: ClocksMs;
@@ -158,6 +168,8 @@ export type GameCommand =
    * part of the game's record, not of its state (the step changes nothing for it).
    */
   | { type: 'CHAT'; playerId: string; line: ChatLine }
+  /** The seat's player cannot go on through nobody's fault (the engine failed): a technical draw. */
+  | { type: 'SEAT_FAILED'; playerId: string }
   /** Check the deadlines (the host sends it at or after `wakeAt(state)`). */
   | { type: 'WAKE' };
 

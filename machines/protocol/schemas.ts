@@ -183,6 +183,8 @@ export const aiGameOptionsSchema = z.object({
     .min(AI_DIFFICULTY.min, { error: `must be between ${AI_DIFFICULTY.min} and ${AI_DIFFICULTY.max}` })
     .max(AI_DIFFICULTY.max, { error: `must be between ${AI_DIFFICULTY.min} and ${AI_DIFFICULTY.max}` }),
   playerColor: z.enum(['white', 'black', 'random'], { error: 'must be "white", "black" or "random"' }),
+  /** additive: the game's clock (both sides); left out, no clock (each move within the idle limit) */
+  timeControl: timeControlRequestSchema.optional(),
 });
 
 /**
@@ -311,12 +313,14 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     currentState: currentStateSchema.optional(),
     /** additive: both players' pool ratings, when at least one is signed in */
     ratings: gameRatingsSchema.optional(),
-    /** additive: the game's time control (timerDuration is its initial time) */
+    /** additive: the game's time control (timerDuration is its initial time); left out when the game has no clock (timerDuration 0) */
     timeControl: timeControlSchema.optional(),
     /** additive: the player room's lines so far (on a rejoin), oldest first */
     chat: z.array(chatLineSchema).optional(),
     /** additive: the game allows takebacks (a casual game; docs/protocol.md, Takebacks) */
     takebacks: z.boolean().optional(),
+    /** additive: the opponent is the engine, at this level (a game against the AI) */
+    engineLevel: z.number().int().optional(),
   }),
   z.strictObject({
     type: z.literal('aiGameStart'),

@@ -3,7 +3,7 @@
  */
 import { createAiService, type AiService, type AiServiceDeps, type AiServiceOptions } from './service';
 
-export { createAiService, AI_ERRORS, NO_AI_GAME } from './service';
+export { createAiService, AI_ERRORS } from './service';
 export type { AiService, AiServiceDeps, AiServiceOptions } from './service';
 export { AI_LEVELS, DEFAULT_LEVEL, LEVEL_PRESETS, MIN_LEVEL, MAX_LEVEL, levelSettings } from './levels';
 export type { AiLevel } from './levels';

@@ -1,67 +1,33 @@
 /**
- * The AI game service (docs/protocol.md): one XState actor (machines/ai) per AI game,
- * with engine-backed implementations, and the socket messages those actors produce.
+ * The AI (docs/ai.md): starts games against the engine and plays the engine's seats in them.
+ * A game against the AI is an ordinary game of the game manager (the same step, log, journal,
+ * clocks, spectators and takeover) whose other seat the engine holds (server/ai/seat.ts); this
+ * module keeps the AI's limits (AI_MAX_GAMES, AI_GAMES_PER_ADDRESS) and its engine pool.
  *
- * Messages, all through `send(playerId, msg)`:
- *   startAIGame  -> gameCreated {gameId, playerColor, opponentName}, aiGameStart {gameId, color,
- *                   timerDuration: 0, currentState}; refusals as error {message, code}
- *   playerMoveAI -> nothing on success (the AI's reply follows as moveMade); moveRejected
- *                   {message, gameId, fen} when illegal / out of turn / not this player's game
- *   AI reply     -> moveMade {gameId, move, gameOver, san, fen} after the human-like pause
- *   game end     -> gameOver {gameId, reason, winner} (also after a moveMade with gameOver)
- *   engine fault -> error {message, code: 'engine_failure'} then gameOver technical_draw
+ * startAIGame -> gameCreated {gameId, playerColor, opponentName}, then the game's own messages
+ * (gameStart with `engineLevel`, gameMove, gameEnd, ...); refusals as error {message, code}.
+ * An engine fault -> error {code: 'engine_failure'}, then gameEnd technical_draw.
  */
 import type { Logger } from 'pino';
-import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
-import {
-  aiGameMachine,
-  type AiGameEmitted,
-  type AiMoveInput,
-  type AiMoveOutput,
-} from '../../machines/ai/index';
-import { toMoveInput } from '../../machines/ai/position';
-import {
-  TEXT,
-  type AiGameOptions,
-  type Color,
-  type CurrentState,
-  type ErrorCode,
-  type ParsedPayloads,
-  type ServerMessage,
-  type WireMove,
-} from '../../machines/protocol/messages';
+import { TEXT, type AiGameOptions, type Color, type ErrorCode, type ServerMessage } from '../../machines/protocol/messages';
 import { defaultSettings } from '../config';
+import { DEFAULT_IDLE_MS } from '../config/ai';
+import type { EngineGameSpec, EngineSeats, LiveGame } from '../game/games';
+import type { Inspect } from '../game/machines';
+import type { PlayerSession } from '../round/types';
 import { EnginePool } from './engine/pool';
 import { resolveEngine } from './engine/locate';
-import { DEFAULT_IDLE_MS } from '../config/ai';
-import { newAiGameId } from './gameIds';
-import { DEFAULT_GRACE_MS } from '../../machines/game/defaults';
-import { playerKind } from '../realtime/identity';
 import { levelSettings } from './levels';
-import { chooseAiMove } from './move-chooser';
-import type { Inspect } from '../game/machines';
-import type { AiGameRecorder } from '../game/journal';
-import { CANNOT_PLAY_NOW } from '../game/games';
-import type { GameResult } from '../../machines/game';
-import type { AiGameLog } from '../game/journalRecords';
+import { EngineSeatDriver, type EngineGames } from './seat';
 
 export interface AiService {
   /**
    * options as the protocol's startAIGame schema has checked them; `address`: the client address
    * the game is counted against (AI_GAMES_PER_ADDRESS)
    */
-  start(playerId: string, options: AiGameOptions, address?: string): void;
-  /** a playerMoveAI payload as the protocol's schema has checked it */
-  move(playerId: string, payload: ParsedPayloads['playerMoveAI']): void;
-  resign(playerId: string, gameId: string): void;
-  ownsGame(gameId: string): boolean;
-  hasGame(playerId: string): boolean;
-  /** the id of the player's game against the AI here, or undefined */
-  gameOf(playerId: string): string | undefined;
-  /** game kept for the disconnect grace, then lost by the absent player */
-  playerDisconnected(playerId: string): void;
-  /** re-sends aiGameStart with currentState */
-  playerReconnected(playerId: string): void;
+  start(player: PlayerSession, options: AiGameOptions, address?: string): void;
+  /** plays the engine's seats of the games (the game manager's `engine`) */
+  readonly seats: EngineSeats;
   stats(): { games: number; engines: number; queue: number };
   close(): Promise<void>;
   /** additive: process ids of the engines (operations, tests) */
@@ -70,36 +36,21 @@ export interface AiService {
   enginePidFor(gameId: string): number | undefined;
   /** additive: which engine runs, e.g. "/usr/games/stockfish" */
   readonly engineLabel: string;
-  /**
-   * additive: a game the journal kept across a restart, back in play; its player is away until
-   * they reconnect (the disconnect grace runs). False (logged) when it cannot be resumed.
-   */
-  resumeGame(game: AiGameLog): boolean;
-  /** additive: every live game as the journal keeps it (for its compaction) */
-  liveGames(): AiGameLog[];
-  /**
-   * additive, several nodes: a game another node plays now (this node lost it) stops here
-   * without a result: nothing is recorded, the player is told nothing. False when it is not here.
-   */
-  dropGame(gameId: string): boolean;
 }
 
-/** A game against the AI as the AI service reports its end. */
-export interface EndedAiGame {
-  gameId: string;
-  playerId: string;
-  playerColor: Color;
-  difficulty: number;
-  /** UCI, both sides */
-  moves: readonly string[];
-  result: GameResult;
-  /** wall-clock ms */
-  startedAt: number;
-  endedAt: number;
+/** The games the AI starts and plays in (the game manager). */
+export interface AiGames extends EngineGames {
+  startAgainstEngine(spec: EngineGameSpec): LiveGame | null;
+  readonly games: ReadonlyMap<string, LiveGame>;
 }
 
 export interface AiServiceOptions {
-  send: (playerId: string, msg: ServerMessage) => void;
+  /** a message to one player, through the games' commit (the server's hub) */
+  send: (player: PlayerSession, msg: ServerMessage) => void;
+  /** the game manager, once it exists (the AI starts before it) */
+  games: () => AiGames | undefined;
+  /** whether a player's socket is connected (here or, several nodes, elsewhere) */
+  connected: (player: PlayerSession) => boolean;
   logger: Logger;
   /** engine processes; default AI_POOL_SIZE or the number of cores */
   poolSize?: number;
@@ -111,16 +62,7 @@ export interface AiServiceOptions {
   enginePath?: string;
   /** human-like pause range in ms; default AI_REPLY_DELAY_MS or [300, 1200] */
   replyDelayMs?: [number, number];
-  /** told of every finished game, with its moves and result (the archive stores it) */
-  onEnded?: (ended: EndedAiGame) => void;
-  /** how long a disconnected player's game is kept, then lost by them; default: `graceMs` */
-  disconnectGraceMs?: number;
-  /**
-   * the disconnect grace of the site's games by player (GRACE_GUEST_SECONDS, GRACE_ACCOUNT_SECONDS):
-   * an AI game ends by the same rule as a game between players; without either, DEFAULT_GRACE_MS
-   */
-  graceMs?: (playerId: string) => number;
-  /** a player who does not move this long on their turn loses on time; default DEFAULT_IDLE_MS (10 minutes) */
+  /** a game without a clock: a player who does not move this long on their turn loses on time; default DEFAULT_IDLE_MS (10 minutes) */
   idleMs?: number;
   /** cap on every search's movetime (tests); default none */
   maxMovetimeMs?: number;
@@ -128,22 +70,12 @@ export interface AiServiceOptions {
   watchdogGraceMs?: number;
   /** injectable randomness (colour draw, weakness policy, pauses) */
   random?: () => number;
-  /**
-   * the durable store (server/game/journal.ts): each game's start, moves and end are recorded
-   * before the messages about them are sent (the server's `send` waits for the commit)
-   */
-  recorder?: AiGameRecorder;
-  /**
-   * several nodes: false while this node may not change its games (its lease is uncertain);
-   * the player's moves and resignations are then refused and nothing is played
-   */
-  mayPlay?: () => boolean;
-  /** the XState inspector each game's machine reports to (INSPECT; server/inspect) */
+  /** the XState inspector each engine seat's machine reports to (INSPECT; server/inspect) */
   inspect?: Inspect;
 }
 
 /** What the server supplies to the AI service it starts; the rest are settings. */
-export type AiServiceDeps = Pick<AiServiceOptions, 'send' | 'logger' | 'recorder' | 'onEnded' | 'mayPlay' | 'inspect' | 'graceMs'>;
+export type AiServiceDeps = Pick<AiServiceOptions, 'send' | 'games' | 'connected' | 'logger' | 'inspect'>;
 
 export const AI_ERRORS = {
   alreadyPlaying: { code: 'ai_game_in_progress', message: 'You already have an AI game in progress' },
@@ -155,10 +87,8 @@ export const AI_ERRORS = {
     code: 'ai_address_limit',
     message: `At most ${max} AI games can be played at once from one address. Finish or resign one first.`,
   }),
-  notYourGame: { code: 'not_your_game', message: 'Not your game' },
   engine: (detail: string) => ({ code: 'engine_failure', message: detail }),
   unavailable: { code: 'ai_unavailable', message: 'The AI is not available right now' },
-  noGame: { code: 'no_ai_game', message: 'No active AI game' },
 } as const satisfies Record<string, AiError | ((arg: never) => AiError)>;
 
 interface AiError {
@@ -166,34 +96,13 @@ interface AiError {
   message: string;
 }
 
-export const NO_AI_GAME = AI_ERRORS.noGame.message;
-
 /** Shortest movetime load shedding may give a search. */
 export const MIN_SHED_MOVETIME_MS = 30;
 
-type GameActor = ActorRefFrom<typeof aiGameMachine>;
-
-interface GameEntry {
-  gameId: string;
-  playerId: string;
-  playerColor: Color;
-  difficulty: number;
-  actor: GameActor;
-  log: Logger;
-  startedAt: number;
-  /** the client address the game counts against */
+/** An AI game started here: its player and the address it counts against. */
+interface Started {
+  player: PlayerSession;
   address: string;
-  /** performance.now() when its player left with no other socket; null while connected */
-  goneSince: number | null;
-  disconnectTimer: NodeJS.Timeout | null;
-  /** runs while it is the player's turn: they lose on time when it fires */
-  idleTimer: NodeJS.Timeout | null;
-  finished: boolean;
-}
-
-function uciToWire(uci: string): WireMove {
-  const input = toMoveInput(uci)!;
-  return input.promotion ? { from: input.from, to: input.to, promotion: input.promotion } : { from: input.from, to: input.to };
 }
 
 export async function createAiService(opts: AiServiceOptions): Promise<AiService> {
@@ -204,7 +113,6 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
   const maxGamesPerAddress = opts.maxGamesPerAddress ?? env.maxGamesPerAddress;
   const replyDelay = opts.replyDelayMs ?? env.replyDelayMs;
   const idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
-  const graceMsOf = (playerId: string) => opts.disconnectGraceMs ?? opts.graceMs?.(playerId) ?? DEFAULT_GRACE_MS[playerKind(playerId)];
   const maxMovetimeMs = opts.maxMovetimeMs ?? env.maxMovetimeMs;
   const spec = resolveEngine({ enginePath: opts.enginePath ?? env.enginePath });
   const pool = await EnginePool.create({
@@ -213,22 +121,9 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
     logger: log.child({ sub: 'engine-pool' }),
     watchdogGraceMs: opts.watchdogGraceMs,
   });
-
-  const recorder = opts.recorder;
-  const mayPlay = opts.mayPlay ?? (() => true);
-  const games = new Map<string, GameEntry>();
-  const byPlayer = new Map<string, string>();
-  /** games per client address */
-  const byAddress = new Map<string, number>();
+  /** the AI games started here, by game id (a game taken over from another node counts against nobody's address) */
+  const started = new Map<string, Started>();
   let closed = false;
-
-  const send = (playerId: string, msg: ServerMessage) => {
-    try {
-      opts.send(playerId, msg);
-    } catch (e) {
-      log.error({ playerId, type: msg.type, err: (e as Error).message }, 'sending an AI message failed');
-    }
-  };
 
   /**
    * Load shedding: when more searches are waiting or running than there are engines, every
@@ -245,321 +140,80 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
     return Math.max(MIN_SHED_MOVETIME_MS, Math.round((base * pool.size) / demand));
   };
 
-  /** Engine-backed move source with the human-like pause (rest of it after thinking). */
-  // XState aborts `signal` when the game leaves its thinking state (a resignation, an abandoned
-  // game, shutdown): the engine stops searching for a move nobody will play.
-  const aiMove = fromPromise<AiMoveOutput, AiMoveInput>(async ({ input, signal }) => {
-    const started = performance.now();
-    const [lo, hi] = replyDelay;
-    const targetMs = lo + random() * Math.max(0, hi - lo);
-    const chosen = await chooseAiMove(pool, input.difficulty, input.moves, {
-      maxMovetimeMs: loadShedMovetime(input.difficulty),
-      random,
-      tag: input.gameId,
-      signal,
-    });
-    const elapsed = performance.now() - started;
-    return { uci: chosen.uci, pauseMs: Math.max(0, Math.round(targetMs - elapsed)) };
+  const seats = new EngineSeatDriver({
+    pool,
+    games: opts.games,
+    tell: (game, msg) => {
+      const player = game.white.engine ? game.sessions.black : game.sessions.white;
+      opts.send(player, msg);
+    },
+    logger: log,
+    random,
+    replyDelayMs: replyDelay,
+    movetimeCap: loadShedMovetime,
+    gone: (game) => started.delete(game.id),
+    inspect: opts.inspect,
   });
-  const machine = aiGameMachine.provide({ actors: { aiMove } });
 
-  function finish(entry: GameEntry): void {
-    if (entry.finished) return;
-    entry.finished = true;
-    recorder?.aiEnded(entry.gameId);
-    release(entry);
-  }
+  /** AI games live here now (started here or taken over). */
+  const liveAiGames = (): LiveGame[] => [...(opts.games()?.games.values() ?? [])].filter((g) => g.white.engine || g.black.engine);
 
-  /** The player's turn has begun: unless they move within the idle limit, they lose on time. */
-  function awaitPlayer(entry: GameEntry): void {
-    stopIdle(entry);
-    entry.idleTimer = setTimeout(() => {
-      entry.idleTimer = null;
-      entry.log.info({ idleMs }, 'AI game player did not move on their turn; they lose on time');
-      entry.actor.send({ type: 'IDLE' });
-    }, idleMs);
-    entry.idleTimer.unref?.();
-  }
-
-  function stopIdle(entry: GameEntry): void {
-    if (entry.idleTimer) clearTimeout(entry.idleTimer);
-    entry.idleTimer = null;
-  }
-
-  /** Whose turn it is: the player's when as many moves were played as make it their colour's. */
-  function playersTurn(entry: GameEntry): boolean {
-    const plies = entry.actor.getSnapshot().context.moves.length;
-    return (plies % 2 === 0) === (entry.playerColor === 'white');
-  }
-
-  /** The game's place here (its timers, its seat, its address's slot) is given up. */
-  function release(entry: GameEntry): void {
-    stopIdle(entry);
-    if (entry.disconnectTimer) clearTimeout(entry.disconnectTimer);
-    games.delete(entry.gameId);
-    if (byPlayer.get(entry.playerId) === entry.gameId) byPlayer.delete(entry.playerId);
-    const n = (byAddress.get(entry.address) ?? 1) - 1;
-    if (n > 0) byAddress.set(entry.address, n);
-    else byAddress.delete(entry.address);
-  }
+  const countAt = (address: string): number => {
+    let n = 0;
+    for (const s of started.values()) if (s.address === address) n++;
+    return n;
+  };
 
   /**
-   * A game whose player is gone (no socket left) keeps its seat for the resume window, but not
-   * its reservation: when a new game needs the slot, the one gone longest (of `address`, or of
-   * anyone) is abandoned to make room. Returns whether one was.
+   * A game whose player is gone (no socket left) keeps its seat for the disconnect grace, but
+   * not its slot: when a new game needs the slot, one of `address` (or of anyone) is resigned for
+   * its gone player to make room. Returns whether one was.
    */
   function reclaimGoneGame(address?: string): boolean {
-    let oldest: GameEntry | undefined;
-    for (const entry of games.values()) {
-      if (entry.goneSince === null || (address !== undefined && entry.address !== address)) continue;
-      if (!oldest || entry.goneSince < (oldest.goneSince ?? Infinity)) oldest = entry;
+    const games = opts.games();
+    if (!games) return false;
+    for (const [gameId, s] of started) {
+      const game = games.games.get(gameId);
+      if (!game || (address !== undefined && s.address !== address) || opts.connected(s.player)) continue;
+      log.info({ gameId, address: s.address }, 'AI game abandoned: its player is gone and a new game needs the slot');
+      games.command(game, { type: 'RESIGN', playerId: s.player.id });
+      return !games.games.has(gameId);
     }
-    if (!oldest) return false;
-    oldest.log.info({ address: oldest.address }, 'AI game abandoned: its player is gone and a new game needs the slot');
-    oldest.actor.send({ type: 'ABANDON' });
-    finish(oldest);
-    return true;
+    return false;
   }
 
-  function onEmitted(entry: GameEntry, ev: AiGameEmitted): void {
-    switch (ev.type) {
-      case 'aiMoved':
-        recorder?.aiMoved(entry.gameId, ev.uci);
-        if (!ev.gameOver) awaitPlayer(entry);
-        send(entry.playerId, { type: 'moveMade', gameId: entry.gameId, move: ev.move, gameOver: ev.gameOver, san: ev.san, fen: ev.fen });
-        return;
-      case 'playerMoved':
-        stopIdle(entry);
-        recorder?.aiMoved(entry.gameId, ev.uci);
-        entry.log.debug({ move: ev.uci }, 'player moved');
-        return;
-      case 'rejected':
-        send(entry.playerId, { type: 'moveRejected', message: ev.reason, gameId: entry.gameId, fen: ev.fen });
-        return;
-      case 'engineError':
-        entry.log.error({ err: ev.message }, 'AI engine failure; game ends as a technical draw');
-        send(entry.playerId, { type: 'error', ...AI_ERRORS.engine(ev.message) });
-        return;
-      case 'ended': {
-        const plies = entry.actor.getSnapshot().context.moves.length;
-        entry.log.info(
-          { winner: ev.winner, reason: ev.reason, plies, durationMs: Date.now() - entry.startedAt },
-          'AI game ended',
-        );
-        // the end is recorded first: the server's send waits for that record to be durable, so
-        // no player is told of an end a node taking the game over would not find
-        finish(entry);
-        send(entry.playerId, { type: 'gameOver', gameId: entry.gameId, reason: ev.reason, winner: ev.winner });
-        tellEnded(entry, { winner: ev.winner, reason: ev.reason });
-        return;
-      }
-    }
-  }
-
-  function tellEnded(entry: GameEntry, result: EndedAiGame['result']): void {
-    if (!opts.onEnded) return;
-    try {
-      const { moves } = entry.actor.getSnapshot().context;
-      opts.onEnded({
-        gameId: entry.gameId, playerId: entry.playerId, playerColor: entry.playerColor, difficulty: entry.difficulty,
-        moves: [...moves], result, startedAt: entry.startedAt, endedAt: Date.now(),
-      });
-    } catch (err) {
-      entry.log.error({ err }, 'could not hand the finished AI game on');
-    }
-  }
-
-  function currentState(entry: GameEntry): CurrentState {
-    const ctx = entry.actor.getSnapshot().context;
-    return {
-      fen: ctx.fen,
-      turn: ctx.moves.length % 2 === 0 ? 'white' : 'black',
-      moves: ctx.moves.map(uciToWire),
-      timers: { white: 0, black: 0 },
-    };
-  }
-
-  function sendStart(entry: GameEntry): void {
-    send(entry.playerId, {
-      type: 'aiGameStart',
-      gameId: entry.gameId,
-      color: entry.playerColor,
-      timerDuration: 0, // AI games have no clock
-      currentState: currentState(entry),
-    });
-  }
-
-  function refuse(playerId: string, err: AiError): void {
-    send(playerId, { type: 'error', code: err.code, message: err.message });
-  }
-
-  function rejectMove(playerId: string, message: string, gameId?: string): void {
-    send(playerId, { type: 'moveRejected', message, ...(gameId ? { gameId } : {}) });
-  }
-
-  /** A game's actor (not started yet) and its entry, registered and listened to. */
-  function adopt(game: AiGameLog, address: string): GameEntry {
-    const { gameId, playerId, playerColor, difficulty } = game;
-    const actor = createActor(machine, {
-      input: { gameId, playerColor, difficulty, ...(game.moves.length > 0 ? { moves: game.moves } : {}) },
-      // the id is the name the inspector shows
-      id: `AI game ${gameId}`,
-      inspect: opts.inspect,
-    });
-    const entry: GameEntry = {
-      gameId,
-      playerId,
-      playerColor,
-      difficulty,
-      actor,
-      log: log.child({ gameId, playerId }),
-      startedAt: Date.now(),
-      address,
-      goneSince: null,
-      disconnectTimer: null,
-      idleTimer: null,
-      finished: false,
-    };
-    games.set(gameId, entry);
-    byPlayer.set(playerId, gameId);
-    byAddress.set(address, (byAddress.get(address) ?? 0) + 1);
-    for (const type of ['aiMoved', 'playerMoved', 'rejected', 'engineError', 'ended'] as const) {
-      actor.on(type, (ev) => onEmitted(entry, ev as AiGameEmitted));
-    }
-    actor.subscribe({
-      error: (err) => {
-        // A bug in the machine must not leave the player hanging or crash the server.
-        if (entry.finished) return;
-        entry.log.error({ err: (err as Error)?.message ?? String(err) }, 'AI game actor failed');
-        send(playerId, { type: 'error', ...AI_ERRORS.engine('The AI game failed unexpectedly') });
-        send(playerId, { type: 'gameOver', gameId, reason: 'technical_draw', winner: 'draw' });
-        finish(entry);
-      },
-    });
-    return entry;
+  function refuse(player: PlayerSession, err: AiError): void {
+    opts.send(player, { type: 'error', code: err.code, message: err.message });
   }
 
   const service: AiService = {
     engineLabel: spec.label,
+    seats,
 
-    start(playerId, options, address = 'unknown') {
-      if (closed) return refuse(playerId, AI_ERRORS.unavailable);
-      if (byPlayer.has(playerId)) return refuse(playerId, AI_ERRORS.alreadyPlaying);
-      if ((byAddress.get(address) ?? 0) >= maxGamesPerAddress && !reclaimGoneGame(address)) {
-        log.info({ playerId, address, maxGamesPerAddress }, 'AI game refused: the address has its maximum');
-        return refuse(playerId, AI_ERRORS.addressFull(maxGamesPerAddress));
+    start(player, options, address = 'unknown') {
+      const games = opts.games();
+      if (closed || !games) return refuse(player, AI_ERRORS.unavailable);
+      if (countAt(address) >= maxGamesPerAddress && !reclaimGoneGame(address)) {
+        log.info({ playerId: player.id, address, maxGamesPerAddress }, 'AI game refused: the address has its maximum');
+        return refuse(player, AI_ERRORS.addressFull(maxGamesPerAddress));
       }
-      if (games.size >= maxGames && !reclaimGoneGame()) {
-        log.warn({ playerId, games: games.size, maxGames }, 'AI game refused: server at capacity');
-        return refuse(playerId, AI_ERRORS.full(maxGames));
+      if (liveAiGames().length >= maxGames && !reclaimGoneGame()) {
+        log.warn({ playerId: player.id, maxGames }, 'AI game refused: server at capacity');
+        return refuse(player, AI_ERRORS.full(maxGames));
       }
-      const playerColor: Color =
-        options.playerColor === 'random' ? (random() < 0.5 ? 'white' : 'black') : options.playerColor;
-      const gameId = newAiGameId();
-      const entry = adopt({ gameId, playerId, playerColor, difficulty: options.difficulty, moves: [] }, address);
-      recorder?.aiStarted({ gameId, playerId, playerColor, difficulty: options.difficulty });
-      entry.log.info({ difficulty: options.difficulty, playerColor, requestedColor: options.playerColor, engine: spec.kind }, 'AI game started');
-      send(playerId, { type: 'gameCreated', gameId, playerColor, opponentName: TEXT.aiOpponentName });
-      sendStart(entry);
-      entry.actor.start(); // the AI moves at once when it has white
-      if (playersTurn(entry)) awaitPlayer(entry);
-    },
-
-    resumeGame(game) {
-      if (closed || games.has(game.gameId) || byPlayer.has(game.playerId)) return false;
-      const entry = adopt(game, 'resumed');
-      entry.actor.start(); // the AI moves at once when it is its turn
-      if (entry.actor.getSnapshot().status !== 'active') {
-        entry.log.error({ moves: game.moves.length }, 'AI game could not be resumed; it ends');
-        finish(entry);
-        return false;
-      }
-      entry.log.info({ moves: game.moves.length }, 'AI game resumed');
-      if (playersTurn(entry)) awaitPlayer(entry);
-      service.playerDisconnected(game.playerId); // until the player's client reconnects
-      return true;
-    },
-
-    liveGames() {
-      return [...games.values()].map((e) => ({
-        gameId: e.gameId,
-        playerId: e.playerId,
-        playerColor: e.playerColor,
-        difficulty: e.difficulty,
-        moves: [...e.actor.getSnapshot().context.moves],
-      }));
-    },
-
-    dropGame(gameId) {
-      const entry = games.get(gameId);
-      if (!entry) return false;
-      entry.finished = true; // before the actor stops: its end is neither recorded nor told
-      entry.actor.stop();
-      release(entry);
-      entry.log.warn('AI game dropped here: another node plays it now');
-      return true;
-    },
-
-    move(playerId, { gameId, move }) {
-      const entry = games.get(gameId);
-      if (!entry) {
-        return rejectMove(playerId, byPlayer.has(playerId) ? AI_ERRORS.notYourGame.message : NO_AI_GAME, gameId);
-      }
-      if (entry.playerId !== playerId) return rejectMove(playerId, AI_ERRORS.notYourGame.message, gameId);
-      if (!mayPlay()) return rejectMove(playerId, CANNOT_PLAY_NOW.message, gameId);
-      entry.actor.send({ type: 'PLAYER_MOVE', move });
-    },
-
-    resign(playerId, gameId) {
-      const entry = games.get(gameId);
-      if (!entry) return refuse(playerId, AI_ERRORS.noGame);
-      if (entry.playerId !== playerId) return refuse(playerId, AI_ERRORS.notYourGame);
-      if (!mayPlay()) return refuse(playerId, CANNOT_PLAY_NOW);
-      entry.actor.send({ type: 'RESIGN' });
-    },
-
-    ownsGame(gameId) {
-      return games.has(gameId);
-    },
-
-    hasGame(playerId) {
-      return byPlayer.has(playerId);
-    },
-
-    gameOf(playerId) {
-      return byPlayer.get(playerId);
-    },
-
-    playerDisconnected(playerId) {
-      const entry = games.get(byPlayer.get(playerId) ?? '');
-      if (!entry) return;
-      if (entry.disconnectTimer) clearTimeout(entry.disconnectTimer);
-      entry.goneSince = performance.now();
-      const graceMs = graceMsOf(playerId);
-      entry.log.info({ graceMs }, 'AI game player disconnected; keeping the game');
-      entry.disconnectTimer = setTimeout(() => {
-        entry.disconnectTimer = null;
-        entry.log.info('player did not come back; abandoning the AI game');
-        entry.actor.send({ type: 'ABANDON' });
-      }, graceMs);
-      entry.disconnectTimer.unref?.();
-    },
-
-    playerReconnected(playerId) {
-      const entry = games.get(byPlayer.get(playerId) ?? '');
-      if (!entry) return;
-      entry.goneSince = null;
-      if (entry.disconnectTimer) {
-        clearTimeout(entry.disconnectTimer);
-        entry.disconnectTimer = null;
-      }
-      entry.log.info('AI game player reconnected');
-      sendStart(entry);
+      const playerColor: Color = options.playerColor === 'random' ? (random() < 0.5 ? 'white' : 'black') : options.playerColor;
+      const level = options.difficulty;
+      const timeControl = options.timeControl ?? null;
+      const game = games.startAgainstEngine({ player, playerColor, level, timeControl, moveLimitMs: idleMs });
+      if (!game) return refuse(player, AI_ERRORS.unavailable);
+      started.set(game.id, { player, address });
+      log.info({ gameId: game.id, playerId: player.id, level, playerColor, requestedColor: options.playerColor, timeControl, engine: spec.kind }, 'AI game started');
+      opts.send(player, { type: 'gameCreated', gameId: game.id, playerColor, opponentName: TEXT.aiOpponentName });
     },
 
     stats() {
       const p = pool.stats();
-      return { games: games.size, engines: p.engines, queue: p.queue };
+      return { games: liveAiGames().length, engines: p.engines, queue: p.queue };
     },
 
     enginePids() {
@@ -573,15 +227,8 @@ export async function createAiService(opts: AiServiceOptions): Promise<AiService
     async close() {
       if (closed) return;
       closed = true;
-      for (const entry of [...games.values()]) {
-        entry.finished = true;
-        stopIdle(entry);
-        if (entry.disconnectTimer) clearTimeout(entry.disconnectTimer);
-        entry.actor.stop();
-      }
-      games.clear();
-      byPlayer.clear();
-      byAddress.clear();
+      seats.stopAll();
+      started.clear();
       await pool.close();
     },
   };

@@ -10,9 +10,8 @@ import { createArchiveHandler, type TokenCheck } from './http';
 
 export type { TokenCheck };
 import { archiveGame, claimGuestGames, playerRating, type ArchivedPlayer, type FinishedGame, type StoreResult } from './store';
-import { finishedAiGame, finishedGameFromLog } from './fromLog';
+import { finishedGameFromLog } from './fromLog';
 import { UNRATED_REASON_TEXT, type UnratedReason } from './ratingRules';
-import type { EndedAiGame } from '../ai/service';
 import type { RatingChangeMsg, PlayerRating } from '../../machines/protocol/messages';
 import type { Speed } from '../../machines/game/timeControl';
 import type { EndedGame } from '../game/games';
@@ -140,9 +139,4 @@ export function archiveFinishedGames(queue: ArchiveQueue, logger: Logger, onRate
       }
     });
   };
-}
-
-/** The AI service's `onEnded`: each finished game against the AI goes to the archive (never rated). */
-export function archiveAiGames(queue: ArchiveQueue, player: (playerId: string) => ArchivedPlayer): (ended: EndedAiGame) => void {
-  return (ended) => queue.store(finishedAiGame(ended, player(ended.playerId)));
 }

@@ -5,7 +5,8 @@
  * owned elsewhere (server/round: RoundsElsewhere), their commands travel to the owner parsed and
  * typed and are played there as a local player's, the frames come back to the socket's node. Games are written to the shared game log (PostgreSQL) before their effects
  * are sent; a node whose lease expires has its games taken over by another, from that log.
- * Games against the AI are recorded, owned and taken over the same way (./aiGames.ts).
+ * Games against the AI are ordinary games (one seat the engine's): a node that takes one over
+ * plays the engine's seat again (server/ai/seat.ts).
  * docs/operations.md ("Several nodes on Redis") describes the whole.
  */
 import type { JournalSync } from '../config/server';
@@ -21,9 +22,7 @@ import { ClusterKeys } from './keys';
 import { Bus } from './bus';
 import { BEAT_MS, LEASE_MS, Membership } from './membership';
 import { Ownership, type OwnedGame } from './ownership';
-import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loadGameLogs, loggedRows, unfinishedGames, isAiGame, type LoadedLog, type LoadedAiGame } from './sharedLog';
-import { SiteAiGames } from './aiGames';
-import type { AiService } from '../wiring';
+import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loadGameLogs, loggedRows, unfinishedGames, type LoadedLog } from './sharedLog';
 import type { GameLog, MoveLag } from '../../machines/game';
 import type { Color, GameCommandMsg, ServerMessage, TimeControl } from '../../machines/protocol/messages';
 import { SiteMatchmaking } from './matchmaking';
@@ -63,8 +62,6 @@ export const NEW_GAMES_REFUSED = 'New games cannot start right now: this server 
 export class ClusterNode implements RoundsElsewhere {
   readonly keys: ClusterKeys;
   readonly log: SharedGameLog;
-  /** this node's games against the AI: the AI service's recorder, and their owners in Redis */
-  readonly aiGames: SiteAiGames;
   readonly membership: Membership;
   readonly ownership: Ownership;
   /** request limits shared by the site's nodes (a socket's connect rate per address) */
@@ -107,7 +104,6 @@ export class ClusterNode implements RoundsElsewhere {
     this.limits = new SharedLimits(redis.cmd, this.keys, logger);
     this.lobbyRecords = redisLobbyStore(redis.cmd, this.keys, logger.child({ sub: 'lobby' }));
     this.log = new SharedGameLog(db, { commitSeconds: metrics.logCommitSeconds, bytesWritten: metrics.logBytes }, logger.child({ sub: 'game-log' }), (lost) => this.dropGames(lost, 'fenced'), sync);
-    this.aiGames = new SiteAiGames(this.node, this.log, this.ownership, hub, (n, m) => this.publish(n, m), metrics, logger.child({ sub: 'ai-games' }));
     this.membership = new Membership(this.node, redis, this.keys, logger, () => hub.playersOnline, {
       leaseLapsed: () => this.leaseLapsed(),
       deadNodes: (nodes) => {
@@ -173,11 +169,10 @@ export class ClusterNode implements RoundsElsewhere {
     this.liveGames = new SiteLiveGames(this.node, this.redis, this.keys, local, show, this.logger.child({ sub: 'live-games' }));
   }
 
-  /** Joins the site once the games, the pool (sitePool), the rounds, the sockets and the AI (if on) exist. */
-  async start(sockets: RemoteSockets, rounds: Rounds, ai?: AiService): Promise<void> {
+  /** Joins the site once the games, the pool (sitePool), the rounds and the sockets exist. */
+  async start(sockets: RemoteSockets, rounds: Rounds): Promise<void> {
     this.sockets = sockets;
     this.rounds = rounds;
-    this.aiGames.attach(ai, rounds.presence);
     this.hub.remote = { sendText: (node, playerId, text) => this.sendText(node, playerId, text), elsewhereOnline: 0 };
     this.redis.onChange((reachable) => {
       if (!reachable) return;
@@ -288,7 +283,7 @@ export class ClusterNode implements RoundsElsewhere {
 
   /** The socket of a player of one of this node's games is now on node `from`. */
   private playerHere(playerId: string, from: string): void {
-    const s = this.hub.session(playerId) ?? this.aiGames.seat(playerId);
+    const s = this.hub.session(playerId);
     if (!s || s.ws) return;
     this.rounds.presence.arrived(s, from);
   }
@@ -505,8 +500,6 @@ export class ClusterNode implements RoundsElsewhere {
         this.metrics.gamesOwned.dec();
         this.log.forget(id);
         this.logger.error({ gameId: id, why }, 'game dropped: another node plays it now');
-      } else {
-        this.aiGames.drop(id, why);
       }
     }
   }
@@ -519,7 +512,7 @@ export class ClusterNode implements RoundsElsewhere {
    * after, by the log's rows (a row another node wrote refuses this node's).
    */
   private async checkOwnership(): Promise<void> {
-    const mine = [...this.games.games.values()].map((g): OwnedGame => ({ id: g.id, players: [g.white.id, g.black.id] })).concat(this.aiGames.seated());
+    const mine = [...this.games.games.values()].map((g): OwnedGame => ({ id: g.id, players: [g.white.id, g.black.id] }));
     if (mine.length === 0) return;
     try {
       const owners = await this.ownership.owners(mine.map((g) => g.id));
@@ -556,7 +549,7 @@ export class ClusterNode implements RoundsElsewhere {
   private async adoptOrphans(): Promise<void> {
     if (this.closing || !this.membership.mayPlay) return;
     try {
-      const mine = new Set([...this.games.games.keys(), ...this.aiGames.ids()]);
+      const mine = new Set(this.games.games.keys());
       const unfinished = (await unfinishedGames(this.db)).filter((g) => !mine.has(g.gameId));
       if (unfinished.length === 0) return;
       const owners = await this.ownership.owners(unfinished.map((g) => g.gameId));
@@ -569,7 +562,7 @@ export class ClusterNode implements RoundsElsewhere {
         await this.resumeWatched('(unknown)', [g.gameId], g.lastAt);
         // its players' seats went with Redis's keys: a player who comes back finds the game
         const game = this.games.games.get(g.gameId);
-        const players = game ? [game.white.id, game.black.id] : (this.aiGames.seated().find((a) => a.id === g.gameId)?.players ?? []);
+        const players = game ? [game.white.id, game.black.id] : [];
         if (players.length > 0) await this.ownership.started(g.gameId, players);
       }
     } catch (err) {
@@ -618,19 +611,11 @@ export class ClusterNode implements RoundsElsewhere {
     const socketNode = new Map(players.map((p, i) => [p, nodes[i]]));
     for (const [i, gameId] of gameIds.entries()) {
       const game = loaded[i];
-      if (game instanceof DamagedLogError) await this.abortDamaged(gameId, game.message, game.players, game.aiPlayerId);
+      if (game instanceof DamagedLogError) await this.abortDamaged(gameId, game.message, game.players);
       else if (!game) await this.ownership.ended(gameId, []);
-      else if (isAiGame(game)) await this.resumeTakenAi(dead, game, socketNode, awayMs, began);
       else if (game.result) await this.ownership.ended(gameId, playersOf(game));
       else await this.resumeTaken(dead, game.log, socketNode, awayMs, began);
     }
-  }
-
-  /** One AI game taken over: resumed here (or aborted when it cannot be), its player found. */
-  private async resumeTakenAi(dead: string, game: LoadedAiGame, socketNode: Map<string, string | null>, awayMs: number, began: number): Promise<void> {
-    const { gameId, playerId } = game.ai;
-    if (game.ended) await this.ownership.ended(gameId, [playerId]);
-    else if (!this.aiGames.resumeTaken(dead, game, socketNode.get(playerId) ?? null, awayMs, began)) await this.abortDamaged(gameId, 'the log does not replay', undefined, playerId);
   }
 
   /** One game taken over: resumed here, its players' nodes told, its connected players shown it. */
@@ -660,15 +645,10 @@ export class ClusterNode implements RoundsElsewhere {
 
   /**
    * A taken-over game whose log is damaged ends as aborted, the others go on: its players are
-   * told (now, on the node of their socket; a multiplayer game's also when they come back here).
-   * A game against the AI is known by its player (`aiPlayerId`).
+   * told (now, on the node of their socket; also when they come back here).
    */
-  private async abortDamaged(gameId: string, reason: string, players?: { white: { id: string }; black: { id: string } }, aiPlayerId?: string): Promise<void> {
-    this.logger.error({ gameId, reason, ai: aiPlayerId !== undefined }, 'game log damaged; the game is aborted');
-    if (aiPlayerId !== undefined) {
-      await this.tellAborted(gameId, [aiPlayerId], { type: 'gameOver', gameId, winner: 'draw', reason: 'aborted' });
-      return;
-    }
+  private async abortDamaged(gameId: string, reason: string, players?: { white: { id: string }; black: { id: string } }): Promise<void> {
+    this.logger.error({ gameId, reason }, 'game log damaged; the game is aborted');
     this.games.abortDamaged({ gameId, reason, ...(players ? { white: { id: players.white.id, name: '' }, black: { id: players.black.id, name: '' } } : {}) });
     await this.tellAborted(gameId, players ? [players.white.id, players.black.id] : [], { type: 'gameEnd', gameId, winner: 'draw', reason: 'aborted' });
   }
@@ -713,5 +693,5 @@ export class ClusterNode implements RoundsElsewhere {
 
 /** The players of a game read from the log. */
 function playersOf(loaded: LoadedLog): string[] {
-  return isAiGame(loaded) ? [loaded.ai.playerId] : [loaded.log.input.white.id, loaded.log.input.black.id];
+  return [loaded.log.input.white.id, loaded.log.input.black.id];
 }

@@ -9,9 +9,9 @@
  * lost a game can never add to it: its row collides with the new owner's and is refused
  * (fencing). The node is told which games it lost that way and drops them.
  *
- * Games against the AI are kept the same way, in the same table: their rows are the journal's
- * AI records (server/game/journalRecords.ts: the start, each move in UCI, the end), so a node
- * taking a dead node's games over reads both kinds with one query.
+ * Games against the AI are ordinary games (one seat the engine's) and kept the same way. Logs
+ * written before that hold a game against the AI as the journal's old AI records (the start, each
+ * move in UCI, the end): a node reads such a log as an ordinary one (oldAiGameLog).
  *
  * Times in a log are performance.now() of the node that wrote the row; each row keeps that
  * node's time origin (wall-clock ms), so a node taking the game over moves every time into its
@@ -20,8 +20,9 @@
 import { JOURNAL_SYNC, type JournalSync } from '../config/server';
 import type { Logger } from 'pino';
 import { newGameLog, shiftLog, type GameInput, type GameLog, type GameResult, type TimedCommand } from '../../machines/game';
-import type { AiGameRecorder, GameRecorder } from '../game/journal';
-import { aiEndRecord, aiMoveRecord, aiStartRecord, isAiRecord, type AiGameLog } from '../game/journalRecords';
+import type { GameRecorder } from '../game/journal';
+import type { JournalRecord, OldAiGame } from '../game/journalRecords';
+import { oldAiGameLog } from '../game/journalRecovery';
 import { GroupCommit } from '../game/groupCommit';
 import type { Queryable } from '../accounts/db';
 import type { FastCounter, FastHistogram } from '../http/metrics';
@@ -89,7 +90,7 @@ export interface SharedLogMetrics {
   bytesWritten: FastCounter;
 }
 
-export class SharedGameLog implements GameRecorder, AiGameRecorder {
+export class SharedGameLog implements GameRecorder {
   private readonly commits: GroupCommit<Row>;
   /** the next seq of each live game this node writes */
   private readonly nextSeq = new Map<string, number>();
@@ -152,20 +153,6 @@ export class SharedGameLog implements GameRecorder, AiGameRecorder {
   /** The archive's games row marks an archived game here: the ended games of the log without one are archived (findUnarchived). */
   archived(): void {}
 
-  aiStarted(game: Omit<AiGameLog, 'moves'>): void {
-    this.nextSeq.set(game.gameId, 0);
-    this.add(game.gameId, aiStartRecord(game));
-  }
-
-  aiMoved(gameId: string, uci: string): void {
-    this.add(gameId, aiMoveRecord(gameId, uci));
-  }
-
-  aiEnded(gameId: string): void {
-    this.add(gameId, aiEndRecord(gameId));
-    this.nextSeq.delete(gameId);
-  }
-
   get waiting(): boolean {
     return this.commits.waiting;
   }
@@ -207,13 +194,12 @@ export class SharedGameLog implements GameRecorder, AiGameRecorder {
   }
 }
 
-/** A game whose log cannot be read back; its players (or its AI game's player), when its first row is readable. */
+/** A game whose log cannot be read back; its players, when its first row is readable. */
 export class DamagedLogError extends Error {
   constructor(
     readonly gameId: string,
     reason: string,
     readonly players?: { white: GameInput['white']; black: GameInput['black'] },
-    readonly aiPlayerId?: string,
   ) {
     super(`game ${gameId}: ${reason}`);
   }
@@ -226,17 +212,7 @@ export interface LoadedGame {
   endedAt?: number;
 }
 
-/** What a node taking a game against the AI over reads: the game as the AI service resumes it, and whether it ended. */
-export interface LoadedAiGame {
-  ai: AiGameLog;
-  ended: boolean;
-}
-
-export type LoadedLog = LoadedGame | LoadedAiGame;
-
-export function isAiGame(loaded: LoadedLog): loaded is LoadedAiGame {
-  return 'ai' in loaded;
-}
+export type LoadedLog = LoadedGame;
 
 /**
  * The log of `gameId` (a multiplayer game) moved into this process's time base, with the time the game was not
@@ -246,7 +222,6 @@ export function isAiGame(loaded: LoadedLog): loaded is LoadedAiGame {
 export async function loadGameLog(db: Queryable, gameId: string, awayMs: number): Promise<LoadedGame | null> {
   const [loaded] = await loadGameLogs(db, [gameId], awayMs);
   if (loaded instanceof Error) throw loaded;
-  if (loaded && isAiGame(loaded)) throw new DamagedLogError(gameId, 'a game against the AI, not a multiplayer game');
   return loaded;
 }
 
@@ -274,7 +249,7 @@ type LogRow = { game_id: string; seq: number; origin: number; body: unknown; int
 
 /**
  * The logs of several games in one query (a node taking many games over), each as
- * loadGameLog gives it (a game against the AI as a LoadedAiGame), or the DamagedLogError of a
+ * loadGameLog gives it, or the DamagedLogError of a
  * game whose rows do not make a log.
  */
 export async function loadGameLogs(db: Queryable, gameIds: string[], awayMs: number): Promise<(LoadedLog | null | DamagedLogError)[]> {
@@ -303,10 +278,9 @@ function logFromRows(gameId: string, rows: LogRow[], awayMs: number): LoadedLog 
   if (bad) {
     const first = rows[0].intact === false ? null : rows[0].body;
     const reason = `row ${bad.seq} does not match its checksum (edited, or another game's)`;
-    if (isAiRecord(first) && first.k === 'ai') throw new DamagedLogError(gameId, reason, undefined, first.playerId);
     throw new DamagedLogError(gameId, reason, isInputBody(first) ? { white: first.input.white, black: first.input.black } : undefined);
   }
-  if (isAiRecord(rows[0].body)) return aiGameFromRows(gameId, rows);
+  if (isOldAiRecord(rows[0].body)) return oldAiGameFromRows(gameId, rows, awayMs);
   const here = performance.timeOrigin;
   // each row's times into this process's base: (time + writer's origin) - this origin
   const toHere = (t: number, origin: number) => t + Number(origin) - here;
@@ -335,17 +309,28 @@ function isInputBody(body: unknown): body is { input: GameInput } {
   return typeof body === 'object' && body !== null && 'input' in body;
 }
 
-/** A game against the AI from its rows: its start, its moves in order, and maybe its end. */
-function aiGameFromRows(gameId: string, rows: LogRow[]): LoadedAiGame {
+type OldAiRecord = Extract<JournalRecord, { k: 'ai' | 'aimove' | 'aiend' }>;
+
+function isOldAiRecord(body: unknown): body is OldAiRecord {
+  const k = typeof body === 'object' && body !== null && 'k' in body ? body.k : undefined;
+  return k === 'ai' || k === 'aimove' || k === 'aiend';
+}
+
+/**
+ * A game against the AI as logs written before such games were ordinary kept it (its start, its
+ * moves in UCI, maybe its end), read as an ordinary game log: a live one goes on from now (its
+ * rows hold no times). One that ended was archived at its end: there is nothing to do for it.
+ */
+function oldAiGameFromRows(gameId: string, rows: LogRow[], awayMs: number): LoadedGame | null {
   const first = rows[0].body;
-  if (rows[0].seq !== 0 || !isAiRecord(first) || first.k !== 'ai') throw new DamagedLogError(gameId, 'the log does not begin with its input');
-  const ai: AiGameLog = { gameId, playerId: first.playerId, playerColor: first.playerColor, difficulty: first.difficulty, moves: [] };
+  if (rows[0].seq !== 0 || !isOldAiRecord(first) || first.k !== 'ai') throw new DamagedLogError(gameId, 'the log does not begin with its input');
+  const ai: OldAiGame = { gameId, playerId: first.playerId, playerColor: first.playerColor, difficulty: first.difficulty, moves: [] };
   for (let i = 1; i < rows.length; i++) {
     const { seq, body } = rows[i];
-    if (seq !== i) throw new DamagedLogError(gameId, `row ${i} is missing from the log`, undefined, ai.playerId);
-    if (!isAiRecord(body) || body.k === 'ai') throw new DamagedLogError(gameId, `row ${i} is not a move of the game`, undefined, ai.playerId);
-    if (body.k === 'aiend') return { ai, ended: true };
+    if (seq !== i) throw new DamagedLogError(gameId, `row ${i} is missing from the log`);
+    if (!isOldAiRecord(body) || body.k === 'ai') throw new DamagedLogError(gameId, `row ${i} is not a move of the game`);
+    if (body.k === 'aiend') return null;
     ai.moves.push(body.uci);
   }
-  return { ai, ended: false };
+  return { log: oldAiGameLog(ai, performance.now() - awayMs), result: null };
 }

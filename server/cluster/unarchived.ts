@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { replay } from '../../machines/game';
 import type { Queryable } from '../accounts/db';
 import type { EndedGame } from '../game/games';
-import { isAiGame, loadGameLogs } from './sharedLog';
+import { loadGameLogs } from './sharedLog';
 
 /** How often a node looks for ended games without an archive row, and how long it leaves a fresh one to its own node. */
 export const UNARCHIVED_SWEEP_MS = 60_000;
@@ -55,7 +55,7 @@ export class UnarchivedSweep {
       const loaded = await loadGameLogs(this.db, rows.map((r) => r.game_id), 0);
       let handed = 0;
       for (const game of loaded) {
-        if (!game || game instanceof Error || isAiGame(game) || !game.result) continue;
+        if (!game || game instanceof Error || !game.result) continue;
         this.onEnded({ log: game.log, state: replay(game.log), result: game.result, at: game.endedAt ?? performance.now() });
         handed++;
       }

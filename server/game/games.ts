@@ -32,8 +32,10 @@ import {
   clockOf,
   timeControlOf,
   takebacksByDefault,
+  gameTimeControl,
 } from '../../machines/game';
 import { createGameActor, type Inspect } from './machines';
+import { engineSeat } from '../../machines/ai/index';
 import type { Heartbeat } from '../heartbeat';
 import { WakeWheel, type WheelEntry } from './wakeWheel';
 import { ENDED_KEEP_MS, ENDED_MAX, EndedGames } from './endedGames';
@@ -81,6 +83,39 @@ export interface GameOptions {
   watchers?: GameWatchers;
   /** told when a game begins here, started or resumed (server/round: its absent players are away) */
   presence?: GamePresence;
+  /** plays the seats the engine holds (server/ai/seat.ts): told after every change of such a game */
+  engine?: EngineSeats;
+}
+
+/** What plays the engine's seats needs to hear of their games. */
+export interface EngineSeats {
+  /** the game (one with an engine seat) changed, began here or was resumed: the engine may have to move */
+  changed(game: LiveGame): void;
+  /** the game left this node (ended, dropped, shutdown): the engine stops playing it */
+  gone(game: LiveGame): void;
+}
+
+/** A game against the engine: the player's seat and colour, the engine's level, and the clock (null: none). */
+export interface EngineGameSpec {
+  player: PlayerSession;
+  playerColor: Color;
+  level: number;
+  /** null: no clock, each move within `moveLimitMs` */
+  timeControl: TimeControl | null;
+  moveLimitMs: number;
+}
+
+/**
+ * The session of a seat the engine holds: no socket, never seated in the hub (frames to it go
+ * nowhere), its id the seat's.
+ */
+export function engineSession(seat: Seat): PlayerSession {
+  return { id: seat.id, kind: 'guest', ws: null, name: seat.name, game: null, queued: false };
+}
+
+/** Whether a seat is the engine's. */
+export function isEngineSeat(seat: Seat): boolean {
+  return seat.engine !== undefined;
 }
 
 /** What the players' presence needs to hear of the games (server/round/presence.ts). */
@@ -113,6 +148,11 @@ export interface EndedGame {
 }
 
 /** The players' ratings a game shows: a signed-in player's as looked up, none for a guest; left out if neither has one. */
+/** A new game's id. */
+function newGameId(): string {
+  return 'game_' + randomBytes(9).toString('base64url');
+}
+
 function ratingsInput(white: PlayerSession, black: PlayerSession): { ratings?: GameRatings } {
   const of = (s: PlayerSession) => (s.kind === 'account' ? (s.rating ?? null) : null);
   const ratings = { white: of(white), black: of(black) };
@@ -163,7 +203,7 @@ export class GameManager {
 
   /** Starts a game on `timeControl`'s clock; without one, on the default pool's. `casual`: never rated (a custom game's choice). */
   start(white: PlayerSession, black: PlayerSession, timeControl: TimeControl = this.defaultTimeControl, opts: { casual?: boolean } = {}): LiveGame | null {
-    const id = 'game_' + randomBytes(9).toString('base64url');
+    const id = newGameId();
     const input: GameInput = {
       gameId: id,
       white: { id: white.id, name: white.name ?? white.id },
@@ -180,14 +220,45 @@ export class GameManager {
       ...ratingsInput(white, black),
       ...(opts.casual ? { casual: true } : {}),
     };
+    return this.begin(input, { white, black });
+  }
+
+  /**
+   * Starts a game against the engine: an ordinary game whose other seat the engine holds (its
+   * seat marked `engine`, played by EngineSeats). Without a time control it has no clock: each
+   * move must come within `moveLimitMs`, the first moves too (the engine never makes a player wait).
+   */
+  startAgainstEngine(spec: EngineGameSpec): LiveGame | null {
+    const id = newGameId();
+    const { player } = spec;
+    const human: Seat = { id: player.id, name: player.name ?? (player.kind === 'account' ? 'Player' : 'Guest') };
+    const engine = engineSeat(id, spec.level);
+    const [white, black] = spec.playerColor === 'white' ? [human, engine] : [engine, human];
+    const clock = spec.timeControl ? clockOf(spec.timeControl) : { clockMs: spec.moveLimitMs, untimed: true };
+    const input: GameInput = {
+      gameId: id,
+      white,
+      black,
+      ...clock,
+      firstMoveDeadlineMs: spec.moveLimitMs,
+      graceMs: this.opts.graceMs,
+      lag: this.opts.lag,
+      startedAt: performance.now(),
+      accountIds: player.kind === 'account' ? [player.id] : [],
+    };
+    const sessions = spec.playerColor === 'white' ? { white: player, black: engineSession(engine) } : { white: engineSession(engine), black: player };
+    return this.begin(input, sessions);
+  }
+
+  /** A new game from `input`, recorded, seated, announced to its players and placed. */
+  private begin(input: GameInput, sessions: { white: PlayerSession; black: PlayerSession }): LiveGame | null {
+    const id = input.gameId;
     const actor = this.startActor(input);
     if (!actor) return null;
     this.recorder.started(input);
-    const game = this.adopt(actor, newGameLog(input), { white, black });
+    const game = this.adopt(actor, newGameLog(input), sessions);
     this.metrics.gamesStarted.inc();
-    this.log.info({ gameId: id, white: white.id, black: black.id }, 'game started');
-    const gameTimeControl = timeControlOf(input);
-    const timerDuration = Math.round(gameTimeControl.initial);
+    this.log.info({ gameId: id, white: input.white.id, black: input.black.id }, 'game started');
     let currentState: CurrentState | undefined;
     try {
       currentState = this.opts.startFen ? this.currentState(game) : undefined;
@@ -195,29 +266,35 @@ export class GameManager {
       this.log.error({ err, gameId: id }, 'cannot read the game state');
     }
     this.recorder.afterCommit(() => {
-      for (const [color, me, them] of [
-        ['white', input.white, input.black],
-        ['black', input.black, input.white],
-      ] as const) {
-        this.hub.sendTo(game.sessions[color], {
-          type: 'gameStart',
-          gameId: id,
-          color,
-          opponentId: them.id,
-          opponentName: them.name,
-          opponentGuest: playsAsGuest(input, them.id),
-          timerDuration,
-          timeControl: gameTimeControl,
-          takebacks: input.takebacks === true,
-          ...(currentState ? { currentState } : {}),
-          ...(game.ratings ? { ratings: game.ratings } : {}),
-        });
-      }
+      for (const color of ['white', 'black'] as const) this.hub.sendTo(game.sessions[color], this.startMessage(game, color, currentState));
     });
     this.opts.placement?.gameStarted(game);
     // A player may have disconnected between pairing and now.
     this.opts.presence?.begun(game);
+    this.engineChanged(game);
     return game;
+  }
+
+  /** gameStart for the player of `color`: the opponent, the clock (none: timerDuration 0, no timeControl), the position when given. */
+  private startMessage(game: LiveGame, color: Color, currentState?: CurrentState, chat: ChatLine[] = []): ServerMessage {
+    const input = game.log.input;
+    const opponent = color === 'white' ? input.black : input.white;
+    const timeControl = gameTimeControl(input);
+    return {
+      type: 'gameStart',
+      gameId: game.id,
+      color,
+      opponentId: opponent.id,
+      opponentName: opponent.name,
+      opponentGuest: !opponent.engine && playsAsGuest(input, opponent.id),
+      timerDuration: timeControl ? Math.round(timeControl.initial) : 0,
+      ...(timeControl ? { timeControl } : {}),
+      takebacks: input.takebacks === true,
+      ...(opponent.engine ? { engineLevel: opponent.engine.level } : {}),
+      ...(currentState ? { currentState } : {}),
+      ...(game.ratings ? { ratings: game.ratings } : {}),
+      ...(chat.length > 0 ? { chat } : {}),
+    };
   }
 
   /**
@@ -237,7 +314,9 @@ export class GameManager {
       return null;
     }
     const kind = (id: string) => (input.accountIds?.includes(id) ? 'account' : 'guest');
-    const game = this.adopt(actor, { ...log, entries: [...log.entries] }, { white: seat(input.white.id, kind(input.white.id)), black: seat(input.black.id, kind(input.black.id)) });
+    // the engine's seat is played again here (EngineSeats); the players come back on their own
+    const sessionOf = (s: Seat) => (isEngineSeat(s) ? engineSession(s) : seat(s.id, kind(s.id)));
+    const game = this.adopt(actor, { ...log, entries: [...log.entries] }, { white: sessionOf(input.white), black: sessionOf(input.black) });
     const state = snap.context;
     this.metrics.gamesResumed.inc();
     this.log.info({ gameId: input.gameId, moves: state.moves.length, awayMs: Math.round(awayMs) }, 'game resumed');
@@ -247,6 +326,7 @@ export class GameManager {
       return game;
     }
     this.opts.presence?.begun(game);
+    this.engineChanged(game);
     return game;
   }
 
@@ -337,7 +417,18 @@ export class GameManager {
       this.moveArrivedAt = 0;
     }
     this.reschedule(game);
+    this.engineChanged(game);
     return true;
+  }
+
+  /** A game the engine plays a seat of changed: EngineSeats decides whether it moves. */
+  private engineChanged(game: LiveGame): void {
+    if (!this.opts.engine || game.ended || !(isEngineSeat(game.white) || isEngineSeat(game.black))) return;
+    try {
+      this.opts.engine.changed(game);
+    } catch (err) {
+      this.log.error({ err, gameId: game.id }, 'the engine seats failed');
+    }
   }
 
   /**
@@ -384,24 +475,10 @@ export class GameManager {
   sendPosition(game: LiveGame, session: PlayerSession): void {
     const color = this.colorOf(game, session.id);
     if (!color) return;
-    const opponent = color === 'white' ? game.black : game.white;
     const state = this.currentState(game);
     const chat = chatOf(game.log, 'player');
     this.recorder.afterCommit(() => {
-      this.hub.sendTo(session, {
-        type: 'gameStart',
-        gameId: game.id,
-        color,
-        opponentId: opponent.id,
-        opponentName: opponent.name,
-        opponentGuest: playsAsGuest(game.log.input, opponent.id),
-        timerDuration: Math.round(timeControlOf(game.log.input).initial),
-        timeControl: timeControlOf(game.log.input),
-        takebacks: game.log.input.takebacks === true,
-        currentState: state,
-        ...(game.ratings ? { ratings: game.ratings } : {}),
-        ...(chat.length > 0 ? { chat } : {}),
-      });
+      this.hub.sendTo(session, this.startMessage(game, color, state, chat));
       // the opponent's pending draw offer and takeback proposal are part of currentState; sent as events as well
       if (state.drawOfferFrom && state.drawOfferFrom !== color) this.hub.sendTo(session, { type: 'drawOffer', gameId: game.id });
       if (state.takebackFrom && state.takebackFrom !== color) this.hub.sendTo(session, { type: 'takebackOffer', gameId: game.id });
@@ -533,7 +610,7 @@ export class GameManager {
     // its own buffer: the frame is kept for players who come back late
     const frame = this.both(game, encodeJson({ type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) } satisfies ServerMessage));
     this.recorder.afterCommit(() => this.opts.watchers?.ended(game.id));
-    this.ended.record(game.id, game.white.id, game.black.id, frame, performance.now(), timeControlOf(game.log.input));
+    this.ended.record(game.id, game.white.id, game.black.id, frame, performance.now(), gameTimeControl(game.log.input) ?? undefined);
     this.unseat(game);
     this.opts.placement?.gameEnded(game);
     this.metrics.gamesEnded.inc({ reason: e.reason });
@@ -549,6 +626,7 @@ export class GameManager {
   private unseat(game: LiveGame): void {
     this.games.delete(game.id);
     this.wheel.cancel(game);
+    if (isEngineSeat(game.white) || isEngineSeat(game.black)) this.opts.engine?.gone(game);
     for (const s of [game.sessions.white, game.sessions.black]) if (stand(s, game)) this.hub.forgetIfIdle(s);
   }
 
@@ -614,6 +692,7 @@ export class GameManager {
     for (const g of this.games.values()) this.wheel.cancel(g);
     for (const g of this.games.values()) {
       g.ended = true;
+      if (isEngineSeat(g.white) || isEngineSeat(g.black)) this.opts.engine?.gone(g);
       for (const s of [g.sessions.white, g.sessions.black]) stand(s, g);
       try {
         g.actor.stop();

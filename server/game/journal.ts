@@ -27,7 +27,7 @@ import type { Logger } from 'pino';
 import { shiftLog, type GameInput, type GameLog, type GameResult, type TimedCommand } from '../../machines/game';
 import type { FastCounter, FastHistogram } from '../http/metrics';
 import { GroupCommit } from './groupCommit';
-import { aiEndRecord, aiMoveRecord, aiStartRecord, encodeRecord, type AiGameLog, type JournalRecord } from './journalRecords';
+import { encodeRecord, type JournalRecord } from './journalRecords';
 import { readJournal, type DamagedGame, type EndedLog } from './journalRecovery';
 
 /** What the games tell their durable store; `afterCommit` runs a function once all told so far is on disk. */
@@ -46,17 +46,9 @@ export interface GameRecorder {
   readonly healthy: boolean;
 }
 
-/** What the AI games tell their durable store (their messages wait for GameRecorder.afterCommit). */
-export interface AiGameRecorder {
-  aiStarted(game: Omit<AiGameLog, 'moves'>): void;
-  aiMoved(gameId: string, uci: string): void;
-  aiEnded(gameId: string): void;
-}
-
 /** What the journal's compaction rewrites: every live game's log. */
 export interface LiveLogs {
   games(): Iterable<GameLog>;
-  aiGames(): Iterable<AiGameLog>;
 }
 
 /** The recorder of a server without durable games: everything is "committed" at once. */
@@ -151,7 +143,7 @@ interface BatchWrite {
   began: number;
 }
 
-export class GameJournal implements GameRecorder, AiGameRecorder {
+export class GameJournal implements GameRecorder {
   private readonly commits: GroupCommit<string>;
   private writing: BatchWrite | null = null;
   private closed = false;
@@ -243,17 +235,6 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
     return this.commits.waiting;
   }
 
-  aiStarted(game: Omit<AiGameLog, 'moves'>): void {
-    this.add(aiStartRecord(game));
-  }
-
-  aiMoved(gameId: string, uci: string): void {
-    this.add(aiMoveRecord(gameId, uci));
-  }
-
-  aiEnded(gameId: string): void {
-    this.add(aiEndRecord(gameId));
-  }
 
   afterCommit(fn: () => void): void {
     this.commits.afterCommit(fn);
@@ -360,7 +341,7 @@ export class GameJournal implements GameRecorder, AiGameRecorder {
   private compact(): Error | null {
     const began = performance.now();
     try {
-      const size = writeCompacted(this.dir, [...this.liveLogs.games()], [...this.unarchived.values()], [...this.liveLogs.aiGames()], performance.now(), this.disk);
+      const size = writeCompacted(this.dir, [...this.liveLogs.games()], [...this.unarchived.values()], performance.now(), this.disk);
       closeSync(this.fd);
       this.fd = openForWriting(journalFile(this.dir), this.sync);
       this.log.info({ before: this.size, after: size, ms: Math.round(performance.now() - began) }, 'game journal compacted');
@@ -408,7 +389,6 @@ export interface OpenedJournal {
   journal: GameJournal;
   /** live games to resume, already in this process's time base */
   live: GameLog[];
-  liveAi: AiGameLog[];
   /** ended games the archive has yet to store, in this process's time base */
   unarchived: EndedLog[];
   damaged: DamagedGame[];
@@ -449,7 +429,7 @@ export function openGameJournal(
   const unarchived = found.unarchived.map((e) => ({ ...e, log: shiftLog(e.log, shiftMs), at: e.at + shiftMs }));
   let compacted = true;
   try {
-    writeCompacted(dir, live, unarchived, found.liveAi, now, { ...NODE_DISK, ...options.disk });
+    writeCompacted(dir, live, unarchived, now, { ...NODE_DISK, ...options.disk });
   } catch (err) {
     // a full disk: the server starts anyway, its games refuse commands until the journal can be compacted
     log.error({ err }, 'game journal could not be compacted at start; games wait until it can be');
@@ -457,7 +437,7 @@ export function openGameJournal(
   }
   const journal = new GameJournal(dir, metrics, log, liveLogs, { ...options, compacted });
   for (const e of unarchived) journal.keepUnarchived(e);
-  return { journal, live, liveAi: found.liveAi, unarchived, damaged: found.damaged, awayMs: Math.max(0, Date.now() - lastWrite) };
+  return { journal, live, unarchived, damaged: found.damaged, awayMs: Math.max(0, Date.now() - lastWrite) };
 }
 
 function journalFile(dir: string): string {
@@ -486,7 +466,7 @@ function isEmpty(items: Iterable<unknown>): boolean {
 }
 
 /** A fresh journal with the live games and the ended ones not yet archived only, replacing the old one atomically; returns its size. */
-function writeCompacted(dir: string, live: GameLog[], unarchived: EndedLog[], liveAi: AiGameLog[], now: number, disk: JournalDisk): number {
+function writeCompacted(dir: string, live: GameLog[], unarchived: EndedLog[], now: number, disk: JournalDisk): number {
   const file = journalFile(dir);
   const records: JournalRecord[] = [{ k: 'alive', at: now }];
   const logRecords = (l: GameLog) => {
@@ -497,10 +477,6 @@ function writeCompacted(dir: string, live: GameLog[], unarchived: EndedLog[], li
   for (const e of unarchived) {
     logRecords(e.log);
     records.push({ k: 'end', g: e.log.input.gameId, n: e.log.entries.length + 1, at: e.at, result: e.result });
-  }
-  for (const a of liveAi) {
-    records.push({ k: 'ai', g: a.gameId, playerId: a.playerId, playerColor: a.playerColor, difficulty: a.difficulty });
-    for (const uci of a.moves) records.push({ k: 'aimove', g: a.gameId, uci });
   }
   const tmp = file + '.tmp';
   const fd = openSync(tmp, 'w');

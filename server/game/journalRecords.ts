@@ -13,10 +13,11 @@ import type { GameInput, GameResult, TimedCommand } from '../../machines/game';
 import type { Color } from '../../machines/protocol/messages';
 
 /**
- * A game against the AI as the journal keeps it: who plays it, at which level, and its moves
- * (the AI game machine resumes from its move list; it has no clocks).
+ * A game against the AI as journals written before such games were ordinary games kept it: who
+ * plays it, at which level, and its moves (no clock, no times). Only read, never written: reading
+ * the journal turns it into an ordinary game log (journalRecovery.ts).
  */
-export interface AiGameLog {
+export interface OldAiGame {
   gameId: string;
   playerId: string;
   playerColor: Color;
@@ -34,36 +35,14 @@ export type JournalRecord =
   | { k: 'end'; g: string; n?: number; at: number; result: GameResult }
   /** an ended game's archive row (and rating) is committed: the journal no longer keeps it */
   | { k: 'archived'; g: string }
-  /** a game against the AI began */
+  /** older journals only (read, never written): a game against the AI began */
   | { k: 'ai'; g: string; playerId: string; playerColor: Color; difficulty: number }
-  /** a move of a game against the AI (the player's or the AI's), UCI */
+  /** older journals only: a move of a game against the AI (the player's or the AI's), UCI */
   | { k: 'aimove'; g: string; uci: string }
-  /** a game against the AI is over */
+  /** older journals only: a game against the AI is over */
   | { k: 'aiend'; g: string }
   /** the node was alive at `at` (its last sign of life bounds the time it was away) */
   | { k: 'alive'; at: number };
-
-/** The records of a game against the AI (the shared game log of several nodes keeps these too). */
-export type AiRecord = Extract<JournalRecord, { k: 'ai' | 'aimove' | 'aiend' }>;
-
-/** The record that begins a game against the AI. */
-export function aiStartRecord(game: Omit<AiGameLog, 'moves'>): AiRecord {
-  return { k: 'ai', g: game.gameId, playerId: game.playerId, playerColor: game.playerColor, difficulty: game.difficulty };
-}
-
-/** A move of a game against the AI (either side's), UCI. */
-export function aiMoveRecord(gameId: string, uci: string): AiRecord {
-  return { k: 'aimove', g: gameId, uci };
-}
-
-/** The record that ends a game against the AI. */
-export function aiEndRecord(gameId: string): AiRecord {
-  return { k: 'aiend', g: gameId };
-}
-
-export function isAiRecord(r: unknown): r is AiRecord {
-  return isRecord(r) && (r.k === 'ai' || r.k === 'aimove' || r.k === 'aiend');
-}
 
 export function encodeRecord(record: JournalRecord): string {
   const json = JSON.stringify(record);

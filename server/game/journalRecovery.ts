@@ -4,8 +4,11 @@
  * the node's last sign of life. docs/operations.md (Durability) describes the rules.
  */
 import type { GameLog, GameResult, Seat } from '../../machines/game';
-import { newGameLog, replay } from '../../machines/game';
-import { decodeLine, type AiGameLog } from './journalRecords';
+import { newGameLog, replay, timedCommand } from '../../machines/game';
+import { engineSeat } from '../../machines/ai/index';
+import { uciToWireMove } from '../../machines/game/rejoin';
+import { DEFAULT_IDLE_MS } from '../config/ai';
+import { decodeLine, type OldAiGame } from './journalRecords';
 
 export interface DamagedGame {
   gameId: string;
@@ -23,10 +26,8 @@ export interface EndedLog {
 }
 
 export interface RecoveredJournal {
-  /** games without an end record, in the journal's time base */
+  /** games without an end record, in the journal's time base (older journals' games against the AI among them, as ordinary logs) */
   live: GameLog[];
-  /** games against the AI without an end record */
-  liveAi: AiGameLog[];
   /** games with an end record and no archived record: the archive has yet to store them */
   unarchived: EndedLog[];
   /** games with a damaged record or a log that does not replay: reported and aborted */
@@ -68,7 +69,7 @@ export function readJournal(text: string): RecoveredJournal {
   const tail = lines.pop() ?? '';
   const tornTail = tail.length > 0 ? { gameId: recordGameId(tail) } : null;
   const games = new Map<string, Gathered>();
-  const aiGames = new Map<string, AiGameLog | null>(); // null: ended
+  const aiGames = new Map<string, OldAiGame | null>(); // null: ended
   const unreadable: RecoveredJournal['unreadable'] = [];
   let lastAliveAt = Number.NEGATIVE_INFINITY;
   const gameOf = (id: string): Gathered => {
@@ -141,10 +142,13 @@ export function readJournal(text: string): RecoveredJournal {
         return;
     }
   });
-  const out: RecoveredJournal = { live: [], liveAi: [], unarchived: [], damaged: [], unreadable, tornTail, lastAliveAt };
+  const out: RecoveredJournal = { live: [], unarchived: [], damaged: [], unreadable, tornTail, lastAliveAt };
   for (const [gameId, ai] of aiGames) {
-    if (games.get(gameId)?.damage) continue; // reported below
-    if (ai) out.liveAi.push(ai);
+    if (games.get(gameId)?.damage || !ai) continue; // reported below, or over
+    const log = oldAiGameLog(ai, Number.isFinite(lastAliveAt) ? lastAliveAt : 0);
+    const problem = replayProblem(log);
+    if (problem) out.damaged.push({ gameId, reason: `game against the AI of an older journal ${problem}`, white: log.input.white, black: log.input.black });
+    else out.live.push(log);
   }
   for (const [gameId, g] of games) {
     // named by damaged records only: the id read from them may be the damage; not a game to end
@@ -164,6 +168,28 @@ export function readJournal(text: string): RecoveredJournal {
     }
   }
   return out;
+}
+
+/**
+ * A game against the AI from an older journal as an ordinary game log: the player's seat and the
+ * engine's, no clock (each move within the idle limit, as those games had), its moves played
+ * in turn at `at` (those records kept no times).
+ */
+export function oldAiGameLog(ai: OldAiGame, at: number): GameLog {
+  const player: Seat = { id: ai.playerId, name: 'Player' };
+  const engine = engineSeat(ai.gameId, ai.difficulty);
+  const [white, black] = ai.playerColor === 'white' ? [player, engine] : [engine, player];
+  const log = newGameLog({
+    gameId: ai.gameId,
+    white,
+    black,
+    startedAt: at,
+    clockMs: DEFAULT_IDLE_MS,
+    untimed: true,
+    firstMoveDeadlineMs: DEFAULT_IDLE_MS,
+  });
+  ai.moves.forEach((uci, i) => log.entries.push(timedCommand({ type: 'MOVE', playerId: i % 2 === 0 ? white.id : black.id, move: uciToWireMove(uci) }, at)));
+  return log;
 }
 
 /** The game a line speaks of, whole or damaged, if it names one. */

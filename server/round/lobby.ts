@@ -9,6 +9,9 @@ import type { MatchmakingPort } from '../cluster/matchmaking';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { AiService } from '../wiring';
 import type { Rounds } from './round';
+import { AI_ERRORS } from '../ai/service';
+
+const AI_IN_PROGRESS = AI_ERRORS.alreadyPlaying;
 
 const TEXTS = {
   aiUnavailable: 'AI is not available',
@@ -57,9 +60,11 @@ export class Lobby {
       this.sink.sendTo(s, { type: 'error', code: 'unavailable', message: unavailable });
       return;
     }
-    if (s.game || s.remoteGame) return this.rounds.refuse(s, 'active_game', TEXTS.aiWhileInGame);
+    const held = this.rounds.heldBy(s);
+    if (held?.vsAi) return this.rounds.refuse(s, AI_IN_PROGRESS.code, AI_IN_PROGRESS.message);
+    if (held) return this.rounds.refuse(s, 'active_game', TEXTS.aiWhileInGame);
     if (s.queued) this.matchmaking.leave(s, false);
-    ai.start(s.id, payload.options, address);
+    ai.start(s, payload.options, address);
   }
 
   /**

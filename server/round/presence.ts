@@ -1,44 +1,26 @@
 /**
- * Where a player's presence reaches their games: the one place that tells a game (against a
- * person or the AI) that a player disconnected or came back. The socket layer reports its own
+ * Where a player's presence reaches their games: the one place that tells a game that a player disconnected or came back. The socket layer reports its own
  * sockets (here, gone); several nodes report sockets on other nodes (arrived, left).
  */
 import type { GameManager, LiveGame } from '../game/games';
 import type { Hub, PlayerSession } from '../realtime/hub';
-import type { AiService } from '../wiring';
 import { forgetElsewhere, socketOn } from './seats';
 
 export class Presence {
   constructor(
     private readonly hub: Hub,
     private readonly games: GameManager,
-    private readonly ai: () => AiService | undefined,
   ) {}
 
-  /**
-   * A socket here speaks for the player now; `replacing`: it took over an older socket here (the
-   * player never left). Their game against the AI is shown to them again either way.
-   */
+  /** A socket here speaks for the player now; `replacing`: it took over an older socket here (the player never left). */
   here(s: PlayerSession, replacing: boolean): void {
     socketOn(s, null);
     if (!replacing && s.game) this.games.command(s.game, { type: 'PLAYER_RECONNECTED', playerId: s.id });
-    const ai = this.ai();
-    if (ai?.hasGame(s.id)) ai.playerReconnected(s.id);
   }
 
-  /** The player asked for their game against the AI (rejoinGame): shown again as after a reconnect; false when they have none here. */
-  rejoinedAi(s: PlayerSession): boolean {
-    const ai = this.ai();
-    if (!ai?.hasGame(s.id)) return false;
-    ai.playerReconnected(s.id);
-    return true;
-  }
-
-  /** The player's socket here closed and no other speaks for them: their games' disconnect grace starts. */
+  /** The player's socket here closed and no other speaks for them: their game's disconnect grace starts. */
   gone(s: PlayerSession): void {
     if (s.game) this.games.command(s.game, { type: 'PLAYER_DISCONNECTED', playerId: s.id });
-    const ai = this.ai();
-    if (ai?.hasGame(s.id)) ai.playerDisconnected(s.id);
   }
 
   /**
@@ -48,10 +30,6 @@ export class Presence {
   arrived(s: PlayerSession, from: string): void {
     const wasAway = s.node !== from;
     socketOn(s, from);
-    // a game against the AI is shown on every arrival (a newer socket that replaced one on the
-    // player's node says nothing else, and the AI screen does not ask for its game)
-    const ai = this.ai();
-    if (ai?.hasGame(s.id)) ai.playerReconnected(s.id);
     if (!s.game || !wasAway) return;
     this.games.command(s.game, { type: 'PLAYER_RECONNECTED', playerId: s.id });
     this.games.sendPosition(s.game, s);
@@ -71,13 +49,13 @@ export class Presence {
     forgetElsewhere(s);
   }
 
-  /** A game begins here (started, or resumed from its log): a player not connected now is away from it. */
+  /** A game begins here (started, or resumed from its log): a player not connected now is away from it (the engine's seat never is). */
   begun(game: LiveGame): void {
     if (game.ended) return;
     const away = game.actor.getSnapshot().context.away;
     for (const color of ['white', 'black'] as const) {
       const s = game.sessions[color];
-      if (!this.hub.connected(s) && !away[color]) this.games.command(game, { type: 'PLAYER_DISCONNECTED', playerId: s.id });
+      if (!game[color].engine && !this.hub.connected(s) && !away[color]) this.games.command(game, { type: 'PLAYER_DISCONNECTED', playerId: s.id });
     }
   }
 }

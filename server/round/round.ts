@@ -14,8 +14,6 @@ import type { ServerMetrics } from '../http/metrics';
 import { CANNOT_PLAY_NOW, type GameManager } from '../game/games';
 import type { MatchmakingPort } from '../cluster/matchmaking';
 import type { Hub, PlayerSession, RemoteGame } from '../realtime/hub';
-import { isAiGameId } from '../ai/gameIds';
-import type { AiService } from '../wiring';
 import { Rematches } from './rematch';
 import type { Presence } from './presence';
 import { socketOn } from './seats';
@@ -35,7 +33,6 @@ const TEXTS = {
   noGame: 'Game not found or not yours.',
   notYourGame: 'This is not your game.',
   notYourIdentity: 'That player id is not yours; nothing was changed.',
-  aiUnavailable: 'AI is not available',
 };
 
 /** What a game message becomes for the game's step. */
@@ -50,7 +47,6 @@ export class Rounds {
     private readonly games: GameManager,
     matchmaking: MatchmakingPort,
     readonly presence: Presence,
-    private readonly ai: () => AiService | undefined,
     private readonly metrics: ServerMetrics,
     private readonly log: Logger,
     /** several nodes: the games played on other nodes; null on a single node */
@@ -61,10 +57,9 @@ export class Rounds {
 
   /** The game that holds the player (they may not start another), or null. */
   heldBy(s: PlayerSession): HeldBy | null {
-    if (s.game) return { gameId: s.game.id, vsAi: false };
-    if (s.remoteGame) return { gameId: s.remoteGame.id, vsAi: isAiGameId(s.remoteGame.id) };
-    const ai = this.ai()?.gameOf(s.id);
-    return ai ? { gameId: ai, vsAi: true } : null;
+    if (s.game) return { gameId: s.game.id, vsAi: Boolean(s.game.white.engine || s.game.black.engine) };
+    if (s.remoteGame) return { gameId: s.remoteGame.id, vsAi: s.remoteGame.vsAi === true };
+    return null;
   }
 
   /** A command of a player whose socket is here: played here, or sent to the node that plays its game. */
@@ -91,7 +86,6 @@ export class Rounds {
   private playedElsewhere(s: PlayerSession, cmd: GameCommandMsg): RemoteGame | null {
     if (s.game) return null;
     const gameId = cmd.payload && 'gameId' in cmd.payload ? cmd.payload.gameId : undefined;
-    if (gameId && this.ai()?.ownsGame(gameId)) return null; // a game against the AI played here
     for (const game of [s.remoteGame, s.lastRemoteGame]) {
       if (game && (gameId === undefined || gameId === game.id)) return game;
     }
@@ -103,17 +97,12 @@ export class Rounds {
    * the others each to what plays them.
    */
   private play(s: PlayerSession, cmd: GameCommandMsg, arrivedAt: number, lag: MoveLag): void {
-    // a resignation of a game against the AI is the AI's
-    if (cmd.type === 'resign' && this.ai()?.ownsGame(cmd.payload.gameId)) return this.ai()!.resign(s.id, cmd.payload.gameId);
     if (isStepCommand(cmd)) return this.gameCommand(s, cmd.payload.gameId, STEP_COMMAND_OF[cmd.type], arrivedAt);
     switch (cmd.type) {
       case 'gameMove':
+      // the older name of a move in a game against the AI: the same move
+      case 'playerMoveAI':
         return this.gameCommand(s, cmd.payload.gameId, 'MOVE', arrivedAt, cmd.payload.move, lag);
-      case 'playerMoveAI': {
-        const ai = this.ai();
-        if (!ai) return this.refuse(s, 'ai_unavailable', TEXTS.aiUnavailable);
-        return ai.move(s.id, cmd.payload);
-      }
       case 'offerRematch': {
         const refused = this.rematches.offer(s, cmd.payload.gameId);
         return refused ? this.refuse(s, refused.code, refused.message) : undefined;
@@ -179,11 +168,6 @@ export class Rounds {
   }
 
   private rejoin(s: PlayerSession, gameId: string): void {
-    const ai = this.ai();
-    if (ai?.ownsGame(gameId)) {
-      if (!this.presence.rejoinedAi(s)) this.refuse(s, 'unknown_game', TEXTS.noGame);
-      return;
-    }
     const game = this.games.games.get(gameId);
     if (!game) {
       // ended while this player was away: tell them how (and their rating change, if scored),

@@ -91,6 +91,8 @@ export interface PlayerSession {
 export interface RemoteGame {
   id: string;
   owner: string;
+  /** a game against the AI */
+  vsAi?: boolean;
 }
 
 export interface LiveGame {

@@ -43,19 +43,26 @@ async function startAiGame(c: TestClient): Promise<string> {
   return String((await c.next('gameCreated')).gameId);
 }
 
+/** The player (white) plays e2e4 and the engine answers: both sides have moved. */
+async function bothMoved(c: TestClient, gameId: string): Promise<void> {
+  c.send('gameMove', { gameId, move: { from: 'e2', to: 'e4' } });
+  await c.next('gameMove', undefined, (m) => m.nextTurn === 'white');
+}
+
 describe('a game against the AI and matchmaking', () => {
   it('a refused search names the AI game that holds the player; resigning it frees them', async () => {
     const server = await start();
     const c = await connect(server);
     const gameId = await startAiGame(c);
-    await c.next('aiGameStart');
+    await c.next('gameStart');
+    await bothMoved(c, gameId);
 
     c.send('findGame', { username: 'Ann' });
     const refused = await c.next('matchmakingStatus');
     expect(refused).toMatchObject({ status: 'idle', activeGame: { gameId, vsAi: true } });
 
     c.send('resign', { gameId });
-    expect(await c.next('gameOver')).toMatchObject({ gameId, reason: 'resignation', winner: 'black' });
+    expect(await c.next('gameEnd')).toMatchObject({ gameId, reason: 'resignation', winner: 'black' });
     c.send('findGame', { username: 'Ann' });
     expect(await c.next('matchmakingStatus')).toMatchObject({ status: 'queued' });
   });
@@ -64,22 +71,32 @@ describe('a game against the AI and matchmaking', () => {
     // the site's disconnect grace (GRACE_GUEST_SECONDS in production), nothing set for the AI
     const server = await start({ graceMs: 300 });
     const c = await connect(server);
-    await startAiGame(c);
-    await c.next('aiGameStart');
+    const gameId = await startAiGame(c);
+    await c.next('gameStart');
+    await bothMoved(c, gameId);
     await c.close();
 
     const back = await connect(server, { playerId: c.playerId, secret: c.secret });
     // within the grace the game is still there: the player is shown it again
-    expect(await back.next('aiGameStart')).toMatchObject({ color: 'white' });
+    back.send('rejoinGame', { gameId });
+    expect(await back.next('gameStart')).toMatchObject({ gameId, color: 'white', engineLevel: 1 });
     await back.close();
     await until(() => server.games() === 0, 10_000);
 
     const last = await connect(server, { playerId: c.playerId, secret: c.secret });
+    last.send('rejoinGame', { gameId });
+    expect(await last.next('gameEnd')).toMatchObject({ gameId, reason: 'disconnection', winner: 'black' });
     last.send('findGame', { username: 'Ann' });
     expect(await last.next('matchmakingStatus')).toMatchObject({ status: 'queued' });
+    // and finds a game against another player
+    const other = await connect(server);
+    other.send('findGame', { username: 'Bob' });
+    const paired = await last.next('gameStart');
+    expect(paired).toMatchObject({ opponentName: 'Bob', opponentId: other.playerId });
+    expect(paired.engineLevel).toBeUndefined();
   });
 
-  it('players who stay connected but do not move cannot hold the AI\'s slots: one game each, and an idle one is lost on time', async () => {
+  it('players who stay connected but do not move cannot hold the AI\'s slots: one game each, and an idle one ends', async () => {
     const server = await start({}, { maxGames: 2, maxGamesPerAddress: 5, idleMs: 300 });
     const [a, b, c] = [await connect(server), await connect(server), await connect(server)];
     const gameA = await startAiGame(a);
@@ -89,10 +106,13 @@ describe('a game against the AI and matchmaking', () => {
     c.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
     expect(await c.next('error')).toMatchObject({ code: 'ai_capacity' });
 
-    // neither holder moves: each loses on time, and the slots are free again
-    expect(await a.next('gameOver')).toMatchObject({ gameId: gameA, reason: 'timeout', winner: 'black' });
-    await b.next('gameOver');
+    // neither holder moves: before their first move the game is aborted (as every game), and the slots are free again
+    expect(await a.next('gameEnd')).toMatchObject({ gameId: gameA, reason: 'aborted', winner: 'draw' });
+    await b.next('gameEnd');
     expect(server.games()).toBe(0);
-    await startAiGame(c);
+    // once both sides moved, a player who does not move within the limit loses on time
+    const gameC = await startAiGame(c);
+    await bothMoved(c, gameC);
+    expect(await c.next('gameEnd')).toMatchObject({ gameId: gameC, reason: 'timeout', winner: 'black' });
   });
 });

@@ -24,7 +24,8 @@ async function startWithAi(extra: Partial<AiServiceOptions>): Promise<RunningSer
     staticDir: '/nonexistent',
     logger: pino({ level: 'silent' }),
     // a long resume window: only the need for a slot may end a gone player's game here
-    ai: quickAi({ disconnectGraceMs: 300_000, ...extra }),
+    graceMs: 300_000,
+    ai: quickAi(extra),
   });
   servers.push(server);
   return server;
@@ -80,6 +81,7 @@ describe('the slot of a gone player', () => {
     await stayer.close();
     const back = await connect(server, B, stayer);
     expect(back.playerId).toBe(stayer.playerId);
-    expect((await back.next('aiGameStart')).gameId).toBe(stayerGame);
+    back.send('rejoinGame', { gameId: stayerGame });
+    expect((await back.next('gameStart')).gameId).toBe(stayerGame);
   });
 });

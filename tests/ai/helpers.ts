@@ -110,54 +110,50 @@ export interface PlayedGame {
 /**
  * Starts an AI game and answers every AI move with a random legal move until the game is
  * over. The local board follows the server's moves, so each AI move is checked for legality
- * by our own rules on arrival.
+ * by our own rules on arrival. A game against the AI speaks the game messages of every game
+ * (gameStart, gameMove, gameEnd); the player's own moves come back too and are skipped.
  */
 export async function playRandomGame(
   client: TestClient,
-  options: { difficulty: number; playerColor: 'white' | 'black' | 'random' },
+  options: { difficulty: number; playerColor: 'white' | 'black' | 'random'; timeControl?: { initial: number; increment: number } },
   random: () => number = Math.random,
   perMoveTimeoutMs = 20_000,
 ): Promise<PlayedGame> {
   client.send('startAIGame', { options });
   const created = await client.next('gameCreated');
-  const start = await client.next('aiGameStart');
+  const start = await client.next('gameStart');
   const gameId = String(created.gameId);
   const playerColor = created.playerColor as 'white' | 'black';
-  if (start.gameId !== gameId || start.color !== playerColor) throw new Error('aiGameStart does not match gameCreated');
+  if (start.gameId !== gameId || start.color !== playerColor) throw new Error('gameStart does not match gameCreated');
+  if (typeof start.engineLevel !== 'number') throw new Error('gameStart of a game against the AI names no engine level');
   const board = new ChessGame();
   let aiMoves = 0;
   const playRandom = () => {
     const legal = board.legalMoves();
     const uci = legal[Math.floor(random() * legal.length)];
     const played = board.play(uci)!;
-    client.send('playerMoveAI', {
+    client.send('gameMove', {
       gameId,
-      move: { from: played.from, to: played.to, piece: played.piece, ...(played.promotion ? { promotion: played.promotion } : {}) },
+      move: { from: played.from, to: played.to, ...(played.promotion ? { promotion: played.promotion } : {}) },
     });
     return played;
   };
   if (playerColor === 'white') playRandom();
   for (;;) {
-    const msg = await client.nextAny(['moveMade', 'gameOver', 'moveRejected', 'error'], perMoveTimeoutMs);
+    const msg = await client.nextAny(['gameMove', 'gameEnd', 'moveRejected', 'error'], perMoveTimeoutMs);
     if (msg.type === 'error') throw new Error(`server error during the game: ${JSON.stringify(msg)}`);
     if (msg.type === 'moveRejected') throw new Error(`random mover's legal move was rejected: ${JSON.stringify(msg)}`);
-    if (msg.type === 'gameOver') {
-      return { gameId, playerColor, result: msg, board, aiMoves };
-    }
+    if (msg.type === 'gameEnd') return { gameId, playerColor, result: msg, board, aiMoves };
+    if (msg.gameId !== gameId) throw new Error('gameMove for another game');
+    if (msg.nextTurn !== playerColor) continue; // our own move, played
     const move = msg.move as { from: string; to: string; promotion?: 'q' | 'r' | 'b' | 'n' };
-    if (msg.gameId !== gameId) throw new Error('moveMade for another game');
     const played = board.play(move);
     if (!played) throw new Error(`AI move ${JSON.stringify(move)} is illegal in ${board.fen()}`);
     if (msg.fen !== board.fen()) throw new Error(`fen mismatch: server ${String(msg.fen)} vs local ${board.fen()}`);
     aiMoves++;
-    if (msg.gameOver) {
-      const over = await client.next('gameOver', perMoveTimeoutMs);
+    if (board.status().over) {
+      const over = await client.next('gameEnd', perMoveTimeoutMs);
       return { gameId, playerColor, result: over, board, aiMoves };
-    }
-    const st = board.status();
-    if (st.over) {
-      // the AI's move ended the game but the server did not say so
-      throw new Error(`game over locally (${st.reason}) but moveMade.gameOver was false`);
     }
     playRandom();
   }

@@ -35,10 +35,10 @@ it('archives a finished game against the AI, unrated, with its moves and the lev
   c.send('startAIGame', { options: { difficulty: 3, playerColor: 'white' } });
   const created = await c.next('gameCreated');
   const gameId = created.gameId as string;
-  c.send('playerMoveAI', { gameId, move: { from: 'e2', to: 'e4' } });
-  await c.next('moveMade', (m) => (m.move as { from: string }).from !== 'e2', 20_000);
+  c.send('gameMove', { gameId, move: { from: 'e2', to: 'e4' } });
+  await c.next('gameMove', (m) => m.nextTurn === 'white', 20_000);
   c.send('resign', { gameId });
-  expect(await c.next('gameOver')).toMatchObject({ winner: 'black', reason: 'resignation' });
+  expect(await c.next('gameEnd')).toMatchObject({ winner: 'black', reason: 'resignation' });
   let body: unknown = null;
   for (let i = 0; i < 100 && body === null; i++) {
     const res = await fetch(`${server.url}/api/games/${gameId}`);

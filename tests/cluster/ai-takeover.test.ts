@@ -66,7 +66,8 @@ async function node(lines: Record<string, unknown>[] = []): Promise<RunningServe
     cluster: site!.options,
     serverSecret: SITE_SECRET,
     logger: pino({ level: 'info' }, sink),
-    ai: quickAi({ disconnectGraceMs: 60_000 }),
+    graceMs: 60_000,
+    ai: quickAi(),
   };
   const server = await startTestServer(opts);
   servers.push(server);
@@ -102,14 +103,15 @@ const uci = (m: WireMove) => `${m.from}${m.to}${m.promotion ?? ''}`;
 async function startAiGame(player: TestClient): Promise<string> {
   player.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
   const created = await player.next('gameCreated');
-  await player.next('aiGameStart', (m) => m.gameId === created.gameId);
+  await player.next('gameStart', (m) => m.gameId === created.gameId);
   return created.gameId as string;
 }
 
 /** The player's move and the AI's answer: both, in UCI. */
 async function moveAndAnswer(player: TestClient, gameId: string, move: string): Promise<string[]> {
-  player.send('playerMoveAI', { gameId, move: { from: move.slice(0, 2), to: move.slice(2, 4) } });
-  const made = await player.next('moveMade', (m) => m.gameId === gameId, 10_000);
+  player.send('gameMove', { gameId, move: { from: move.slice(0, 2), to: move.slice(2, 4) } });
+  // the engine's move: after it, the player (white) is to move
+  const made = await player.next('gameMove', (m) => m.gameId === gameId && m.nextTurn === 'white', 10_000);
   return [move, uci(made.move as WireMove)];
 }
 
@@ -119,13 +121,13 @@ async function play(player: TestClient, gameId: string, moves: string[]): Promis
   return played;
 }
 
-/** The moves of an aiGameStart's position. */
+/** The moves of a gameStart's position. */
 const movesOf = (start: Msg) => (start.currentState as CurrentState).moves.map(uci);
 
 /** The player resigns; they are told the game is over. */
 async function resign(player: TestClient, gameId: string): Promise<void> {
   player.send('resign', { gameId });
-  expect(await player.next('gameOver', (m) => m.gameId === gameId, 10_000)).toMatchObject({ reason: 'resignation', winner: 'black' });
+  expect(await player.next('gameEnd', (m) => m.gameId === gameId, 10_000)).toMatchObject({ reason: 'resignation', winner: 'black' });
 }
 
 async function metric(server: RunningServer, name: string): Promise<number> {
@@ -143,7 +145,9 @@ describe('a game against the AI across nodes', () => {
     // the player opens a newer socket on node b while a still plays the game: a's socket is replaced
     const again = await connect(b.url, player);
     expect(await player.closed).toMatchObject({ code: REPLACED_CLOSE_CODE });
-    const start = await again.next('aiGameStart', (m) => m.gameId === gameId, 10_000);
+    // as in every game, the newer socket asks for the game it plays
+    again.send('rejoinGame', { gameId });
+    const start = await again.next('gameStart', (m) => m.gameId === gameId, 10_000);
     expect(movesOf(start)).toEqual(before);
     expect(await moveAndAnswer(again, gameId, 'g1f3')).toHaveLength(2);
     // node a plays it all along
@@ -178,13 +182,13 @@ describe('games against the AI of a node that dies', () => {
     // the first and third players come back through the balancer on node b at once: their games
     // are found there once b has taken them over
     const [back1, back3] = [await connect(b.url, p1), await connect(b.url, p3)];
-    const start1 = await back1.next('aiGameStart', (m) => m.gameId === g1, BACK_WITHIN_MS);
+    const start1 = await back1.next('gameStart', (m) => m.gameId === g1, BACK_WITHIN_MS);
     expect(start1).toMatchObject({ color: 'white' });
     expect(movesOf(start1)).toEqual(before1);
-    expect(await back3.next('gameOver', (m) => m.gameId === g3, BACK_WITHIN_MS)).toMatchObject({ reason: 'aborted', winner: 'draw' });
+    expect(await back3.next('gameEnd', (m) => m.gameId === g3, BACK_WITHIN_MS)).toMatchObject({ reason: 'aborted', winner: 'draw' });
 
     // the takeover itself, as b logs it: from a's last renewal of its lease to the game playing again
-    const takenOver = bLines.filter((l) => l.msg === 'AI game taken over');
+    const takenOver = bLines.filter((l) => l.msg === 'game taken over');
     expect(takenOver.map((l) => l.gameId).sort()).toEqual([g1, g2].sort());
     for (const t of takenOver) expect(t.awayMs).toBeLessThan(TAKEOVER_WITHIN_MS);
     expect(bLines.find((l) => l.msg === 'game log damaged; the game is aborted')).toMatchObject({ gameId: g3 });
@@ -198,7 +202,7 @@ describe('games against the AI of a node that dies', () => {
     // the second player comes back on a third node, whose socket forwards to b
     const c = await node();
     const back2 = await connect(c.url, p2);
-    const start2 = await back2.next('aiGameStart', (m) => m.gameId === g2, BACK_WITHIN_MS);
+    const start2 = await back2.next('gameStart', (m) => m.gameId === g2, BACK_WITHIN_MS);
     expect(movesOf(start2)).toEqual(before2);
     expect(await moveAndAnswer(back2, g2, 'c2c4')).toHaveLength(2);
     // a move that is not legal is refused by b, and the player on c is told
@@ -221,11 +225,11 @@ describe('games against the AI of a node that dies', () => {
     await servers.shift()!.close();
     expect(await player.next('serverShutdown')).toBeTruthy();
     const back = await connect(b.url, player);
-    const start = await back.next('aiGameStart', (m) => m.gameId === gameId, BACK_WITHIN_MS);
+    const start = await back.next('gameStart', (m) => m.gameId === gameId, BACK_WITHIN_MS);
     expect(movesOf(start)).toEqual(before);
     expect(await moveAndAnswer(back, gameId, 'g1f3')).toHaveLength(2);
     await resign(back, gameId);
-    expect(bLines.filter((l) => l.msg === 'AI game taken over').map((l) => l.gameId)).toEqual([gameId]);
+    expect(bLines.filter((l) => l.msg === 'game taken over').map((l) => l.gameId)).toEqual([gameId]);
     expect(await metric(b, 'chess_games_taken_over_total')).toBe(1);
   }, 30_000);
 });

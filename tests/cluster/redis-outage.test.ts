@@ -76,7 +76,7 @@ describe('Redis briefly unreachable', () => {
     dave.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
     const aiGameId = (await dave.next('gameCreated')).gameId as string;
     dave.send('playerMoveAI', { gameId: aiGameId, move: { from: 'e2', to: 'e4' } });
-    await dave.next('moveMade', (m) => m.gameId === aiGameId, 10_000);
+    await dave.next('gameMove', (m) => m.gameId === aiGameId && m.nextTurn === 'white', 10_000);
 
     await proxy.block();
     await allAnswer(503);
@@ -100,9 +100,9 @@ describe('Redis briefly unreachable', () => {
     expect((await health(b)).redis).toBe(true);
     // the game against the AI goes on from where it stood: the refused move was not played
     dave.send('playerMoveAI', { gameId: aiGameId, move: { from: 'g1', to: 'f3' } });
-    expect(await dave.next('moveMade', (m) => m.gameId === aiGameId, 10_000)).toBeTruthy();
+    expect(await dave.next('gameMove', (m) => m.gameId === aiGameId && m.nextTurn === 'white', 10_000)).toBeTruthy();
     dave.send('resign', { gameId: aiGameId });
-    expect(await dave.next('gameOver', (m) => m.gameId === aiGameId, 10_000)).toMatchObject({ reason: 'resignation' });
+    expect(await dave.next('gameEnd', (m) => m.gameId === aiGameId, 10_000)).toMatchObject({ reason: 'resignation' });
     // the game goes on where it stood, to its end
     await playMoves(p, ['d1h5', 'b8c6', 'f1c4', 'g8f6']);
     p.white.send('gameMove', { gameId: p.gameId, move: { from: 'h5', to: 'f7' } });

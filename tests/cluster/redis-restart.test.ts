@@ -121,7 +121,7 @@ describe('Redis restarted empty', () => {
     solo.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
     const aiGameId = (await solo.next('gameCreated')).gameId as string;
     solo.send('playerMoveAI', { gameId: aiGameId, move: { from: 'e2', to: 'e4' } });
-    await solo.next('moveMade', (m) => m.gameId === aiGameId, 10_000);
+    await solo.next('gameMove', (m) => m.gameId === aiGameId && m.nextTurn === 'white', 10_000);
 
     // Redis goes away without saving; the nodes notice their leases can no longer be sure
     await stopRedisNoSave(port);
@@ -141,7 +141,8 @@ describe('Redis restarted empty', () => {
     } finally {
       redis.disconnect();
     }
-    expect(servers.map((s) => s.stats().liveGames).reduce((x, y) => x + y)).toBe(2);
+    // the game against the AI is one of the nodes' games like the others
+    expect(servers.map((s) => s.stats().liveGames).reduce((x, y) => x + y)).toBe(3);
 
     // every player finds their game on their own node, and every game plays on to its end
     for (const p of [across, onB]) {
@@ -155,9 +156,9 @@ describe('Redis restarted empty', () => {
       for (const e of ends) expect(e).toMatchObject({ gameId: p.gameId, winner: 'white', reason: 'checkmate' });
     }
     solo.send('playerMoveAI', { gameId: aiGameId, move: { from: 'g1', to: 'f3' } });
-    expect(await solo.next('moveMade', (m) => m.gameId === aiGameId, 10_000)).toBeTruthy();
+    expect(await solo.next('gameMove', (m) => m.gameId === aiGameId && m.nextTurn === 'white', 10_000)).toBeTruthy();
     solo.send('resign', { gameId: aiGameId });
-    expect(await solo.next('gameOver', (m) => m.gameId === aiGameId, 10_000)).toMatchObject({ reason: 'resignation' });
+    expect(await solo.next('gameEnd', (m) => m.gameId === aiGameId, 10_000)).toMatchObject({ reason: 'resignation' });
     // nobody saw a game dropped or aborted
     for (const c of clients) expect(c.received.filter((m) => m.type === 'gameEnd' && m.reason === 'aborted')).toEqual([]);
     // and new games start again

@@ -41,6 +41,7 @@ describe('game input checks', () => {
   it('fills the documented defaults', () => {
     expect(resolveSettings(base)).toEqual({
       clockMs: 600_000,
+      untimed: false,
       incrementMs: 0,
       firstMoveDeadlineMs: 30_000,
       graceMs: { white: 40_000, black: 40_000 },

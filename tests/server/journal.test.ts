@@ -145,7 +145,7 @@ describe('game journal', () => {
     expect(found.damaged.map((d) => d.gameId)).toEqual(['game_cccccccc']);
   });
 
-  it('gives back live games against the AI with their moves, and not the ended ones', () => {
+  it('gives back the live games against the AI of an older journal as ordinary logs with their moves, and not the ended ones', () => {
     const seat = { playerId: 'player_aiplayer1', playerColor: 'black' as const, difficulty: 3 };
     const records: JournalRecord[] = [
       { k: 'ai', g: 'ai_one', ...seat },
@@ -155,8 +155,13 @@ describe('game journal', () => {
       { k: 'aiend', g: 'ai_two' },
     ];
     const found = readJournal(records.map(encodeRecord).join(''));
-    expect(found.liveAi).toEqual([{ gameId: 'ai_one', ...seat, moves: ['e2e4', 'c7c5'] }]);
     expect(found.damaged).toEqual([]);
+    expect(found.live.map((l) => l.input.gameId)).toEqual(['ai_one']);
+    const game = replay(found.live[0]);
+    expect(game.moves).toEqual(['e2e4', 'c7c5']);
+    expect(game.black.id).toBe(seat.playerId);
+    expect(game.white.engine).toEqual({ level: 3 });
+    expect(game.settings.untimed).toBe(true);
   });
 
   it('moves a log to another time base: the same game, and no clock charged for the gap', () => {

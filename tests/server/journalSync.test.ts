@@ -41,7 +41,7 @@ function openJournal(disk: Partial<JournalDisk>) {
   const syncs = new FastHistogram('syncs', 'test', [Infinity]);
   const metrics = { commitSeconds: new FastHistogram('commits', 'test', [Infinity]), bytesWritten: new FastCounter('bytes', 'test'), syncSeconds: syncs };
   const dataDir = mkdtempSync(join(tmpdir(), 'journal-sync-'));
-  const { journal } = openGameJournal(dataDir, metrics, pino({ level: 'silent' }), { games: () => [], aiGames: () => [] }, { disk });
+  const { journal } = openGameJournal(dataDir, metrics, pino({ level: 'silent' }), { games: () => [] }, { disk });
   const file = join(dataDir, 'games', 'journal');
   return { journal, syncs, onDisk: () => recordsOf(readFileSync(file, 'utf8')) };
 }

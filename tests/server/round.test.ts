@@ -50,7 +50,7 @@ function table(): Table {
     { clockMs: 600_000, clockReportMs: 0, firstMoveMs: 30_000, graceMs: { guest: 10_000, account: 10_000 }, lag: DEFAULT_LAG, presence: { begun: (g) => presence!.begun(g) } },
     new Heartbeat(50),
   );
-  presence = new Presence(hub, games, () => undefined);
+  presence = new Presence(hub, games);
   const t = { hub, games, presence, remote };
   tables.push(t);
   return t;

@@ -50,7 +50,7 @@ export async function measureThroughput(opts: {
     const playRandom = () => {
       const legal = board.legalMoves();
       const m = board.play(legal[Math.floor(opts.random() * legal.length)])!;
-      send('playerMoveAI', { gameId, move: { from: m.from, to: m.to, promotion: m.promotion } });
+      send('gameMove', { gameId, move: { from: m.from, to: m.to, promotion: m.promotion } });
     };
     const startGame = () => {
       board = new ChessGame();
@@ -62,11 +62,12 @@ export async function measureThroughput(opts: {
       else if (m.type === 'gameCreated') {
         gameId = m.gameId;
         playRandom();
-      } else if (m.type === 'moveMade') {
+      } else if (m.type === 'gameMove' && m.nextTurn === 'white') {
+        // the engine's move (the player has white)
         if (running) aiMoves++;
         board.play({ from: m.move.from, to: m.move.to, promotion: m.move.promotion });
-        if (!m.gameOver) playRandom();
-      } else if (m.type === 'gameOver') {
+        if (!board.status().over) playRandom();
+      } else if (m.type === 'gameEnd') {
         finished++;
         if (running) startGame();
       }
