@@ -2,26 +2,30 @@
  * The game against the AI (docs/product.md, Screens and The AI game).
  *
  * This screen machine keeps the UI side (setup, the start handshake, notices, the end modal,
- * Play Again / Main Menu). The game itself is the game core's state (`game`), kept by the core's
- * own step as the multiplayer screen keeps its game (gameMirror.ts): the player's moves are
- * checked and played by the step, the AI's moves the server announces are played by it too, and
- * the end is the core's result (a mate, a draw by rule) or the one the server gives. The board,
- * the moves and the turn in context are what the screen shows of it (`viewOf`).
+ * Play Again / Main Menu). A game against the AI is an ordinary game on the server whose other
+ * seat the engine holds: the server speaks of it as of every game (gameStart with `engineLevel`,
+ * gameMove, timerUpdate, gameEnd). The game itself is the game core's state (`game`), kept by the
+ * core's own step as the multiplayer screen keeps its game (gameMirror.ts): the player's moves are
+ * checked and played by the step, the AI's moves the server announces are played by it too, the
+ * clocks (when the game has a time control) are re-anchored to the server's, and the end is the
+ * core's result (a mate, a draw by rule) or the one the server gives. The board, the moves, the
+ * turn and the clocks in context are what the screen shows of it (`viewOf`).
  *
- *   setup --START--> starting --GAME_CREATED--> playing --(the core's end | gameOver | resign | error)--> over
+ *   setup --START--> starting --GAME_CREATED--> playing --(the core's end | gameEnd | resign | error)--> over
  *   over --PLAY_AGAIN / MAIN_MENU--> setup (colour back to white, empty board, no game)
  *
  * Server messages come in as events; messages for the server are emitted as `send`.
  */
 import { assign, emit, enqueueActions, setup } from 'xstate';
 import type {
-  AiGameStartMsg, ClientMessage, Color, GameCreatedMsg, GameOverMsg, MoveMadeMsg, PromotionPiece,
+  ClientMessage, ClocksMs, Color, GameCreatedMsg, GameEndMsg, GameMoveMsg, GameStartMsg, PromotionPiece, TimeControl, TimerUpdateMsg,
 } from '../protocol/messages';
 import { AI_DIFFICULTY, TEXT } from '../protocol/messages';
 import { opposite } from '../game/display';
 import type { GameResult as CoreResult, GameState, WireMove } from '../game/types';
-import { placement, positionOf } from './engine';
-import { atServerPosition, copyOfServerGame, endedByServer, playMove, viewOf, type GameView } from './gameMirror';
+import { positionOf } from './engine';
+import { readingClocks } from './clock';
+import { atServerPosition, copyOfServerGame, endedByServer, playMove, viewOf, withServerClocks, type GameView } from './gameMirror';
 import { aiOutcomeFor, type Outcome } from './outcome';
 
 export const AI_DEFAULT_DIFFICULTY = AI_DIFFICULTY.default;
@@ -40,12 +44,14 @@ export type ColorChoice = Color | 'random';
 
 export interface AiResult { outcome: Outcome; reason: string; winner?: 'white' | 'black' | 'draw' }
 
-type Shown = Pick<GameView, 'fen' | 'moves' | 'lastMove' | 'turn'>;
+type Shown = Pick<GameView, 'fen' | 'moves' | 'lastMove' | 'turn' | 'clocks' | 'clockSyncedAt' | 'clockRunning'>;
 
-/** The view fields (fen, moves, lastMove, turn) are what the screen shows of `game`, rewritten with it. */
+/** The view fields (fen, moves, lastMove, turn, clocks) are what the screen shows of `game`, rewritten with it. */
 export interface AiGameContext extends Shown {
   difficulty: number;
   colorChoice: ColorChoice;
+  /** the clock asked for (null: no clock), then the game's */
+  timeControl: TimeControl | null;
   playerColor: Color;
   gameId: string | null;
   opponentName: string;
@@ -61,12 +67,15 @@ export interface AiGameContext extends Shown {
 export type AiGameEvent =
   | { type: 'SET_DIFFICULTY'; level: number }
   | { type: 'SET_COLOR'; color: ColorChoice }
+  | { type: 'SET_TIME_CONTROL'; timeControl: TimeControl | null }
   | { type: 'START' }
   | { type: 'GAME_CREATED'; msg: GameCreatedMsg }
-  | { type: 'AI_GAME_START'; msg: AiGameStartMsg }
+  /** the server's gameStart of a game against the AI (it names the engine's level): a start or a resume */
+  | { type: 'AI_GAME_START'; msg: GameStartMsg }
   | { type: 'LOCAL_MOVE'; from: string; to: string; promotion?: PromotionPiece; piece?: string }
-  | { type: 'MOVE_MADE'; msg: MoveMadeMsg }
-  | { type: 'GAME_OVER'; msg: GameOverMsg }
+  | { type: 'MOVE_MADE'; msg: GameMoveMsg }
+  | { type: 'TIMER_UPDATE'; msg: TimerUpdateMsg }
+  | { type: 'GAME_OVER'; msg: GameEndMsg }
   | { type: 'ERROR'; message: string }
   | { type: 'REJECTED'; message: string; fen?: string }
   | { type: 'RESIGN' }
@@ -81,13 +90,19 @@ const fenTurn = (fen: string): Color => (fen.split(' ')[1] === 'b' ? 'black' : '
 
 /** The game core's state and, with it, what the screen shows of it. */
 function showing(game: GameState | null): Pick<AiGameContext, 'game' | keyof Shown> {
-  const { fen, moves, lastMove, turn } = viewOf(game);
-  return { game, fen, moves, lastMove, turn };
+  const { fen, moves, lastMove, turn, clocks, clockSyncedAt, clockRunning } = viewOf(game);
+  return { game, fen, moves, lastMove, turn, clocks, clockSyncedAt, clockRunning };
 }
 
-/** A new game the server made or resumed: its moves replayed through the core (an AI game has no clock). */
-function serverGame(gameId: string, moves: readonly WireMove[], fen: string | undefined, now: number): GameState {
-  return copyOfServerGame({ gameId, clockMs: 0, moves: [...moves], fen }, now);
+/** A new game the server made or resumed: its moves replayed through the core, on its clock (none: the core's default, not shown). */
+function serverGame(gameId: string, timeControl: TimeControl | null, moves: readonly WireMove[], fen: string | undefined, clocks: ClocksMs | undefined, now: number): GameState {
+  const clock = timeControl ? { clockMs: timeControl.initial * 1000, incrementMs: timeControl.increment * 1000 } : { clockMs: 0 };
+  return copyOfServerGame({ gameId, ...clock, moves: [...moves], fen, ...(clocks ? { clocks } : {}) }, now);
+}
+
+/** The game with the server's clocks when it has a clock. */
+function withClocks(context: AiGameContext, game: GameState, clocks: ClocksMs | undefined): GameState {
+  return context.timeControl && clocks ? withServerClocks(game, clocks, context.now()) : game;
 }
 
 const freshGame = (ctx: AiGameContext) => ({
@@ -129,21 +144,24 @@ export const aiGameMachine = setup({
 }).createMachine({
   id: 'aiGame',
   context: ({ input }) => ({
-    difficulty: clampLevel(input?.difficulty ?? AI_DEFAULT_DIFFICULTY), colorChoice: input?.colorChoice ?? 'white', playerColor: 'white',
+    difficulty: clampLevel(input?.difficulty ?? AI_DEFAULT_DIFFICULTY), colorChoice: input?.colorChoice ?? 'white', timeControl: null, playerColor: 'white',
     gameId: null, opponentName: TEXT.aiOpponentName, ...showing(null), result: null,
     modalOpen: false, error: null, boardVersion: 0, now: input?.now ?? (() => Date.now()),
   }),
   initial: 'setup',
   on: {
-    // a reconnect re-sends aiGameStart with the current state: the game is rebuilt from its moves
+    // the start, or a resume (after a reconnect the screen asks for its game): the game is rebuilt from its moves
     AI_GAME_START: {
       target: '.playing',
       reenter: true,
       actions: assign(({ context, event }) => {
         const st = event.msg.currentState;
+        const timeControl = event.msg.timeControl ?? null;
         return {
-          gameId: event.msg.gameId, playerColor: event.msg.color,
-          ...showing(serverGame(event.msg.gameId, st?.moves ?? [], st?.fen || undefined, context.now())),
+          gameId: event.msg.gameId, playerColor: event.msg.color, timeControl,
+          difficulty: event.msg.engineLevel ?? context.difficulty,
+          opponentName: event.msg.opponentName || context.opponentName,
+          ...showing(serverGame(event.msg.gameId, timeControl, st?.moves ?? [], st?.fen || undefined, st ? readingClocks(st) : undefined, context.now())),
           result: null, modalOpen: false, error: null, boardVersion: context.boardVersion + 1,
         };
       }),
@@ -154,11 +172,15 @@ export const aiGameMachine = setup({
       on: {
         SET_DIFFICULTY: { actions: assign(({ event }) => ({ difficulty: clampLevel(event.level) })) },
         SET_COLOR: { actions: assign(({ event }) => ({ colorChoice: event.color })) },
+        SET_TIME_CONTROL: { actions: assign(({ event }) => ({ timeControl: event.timeControl })) },
         START: {
           target: 'starting',
           actions: emit(({ context }) => ({
             type: 'send' as const,
-            message: { type: 'startAIGame' as const, payload: { options: { difficulty: context.difficulty, playerColor: context.colorChoice } } },
+            message: {
+              type: 'startAIGame' as const,
+              payload: { options: { difficulty: context.difficulty, playerColor: context.colorChoice, ...(context.timeControl ? { timeControl: context.timeControl } : {}) } },
+            },
           })),
         },
       },
@@ -170,7 +192,7 @@ export const aiGameMachine = setup({
           actions: assign(({ context, event }) => ({
             ...freshGame(context), gameId: event.msg.gameId, playerColor: event.msg.playerColor,
             opponentName: event.msg.opponentName || TEXT.aiOpponentName,
-            ...showing(serverGame(event.msg.gameId, [], undefined, context.now())),
+            ...showing(serverGame(event.msg.gameId, context.timeControl, [], undefined, undefined, context.now())),
           })),
         },
         ERROR: { target: 'over', actions: assign(({ event }) => ({ error: `Error: ${event.message}`, result: { outcome: 'draw' as const, reason: 'technical_draw' }, modalOpen: true })) },
@@ -196,7 +218,7 @@ export const aiGameMachine = setup({
             }
             enqueue.assign(showing(played.game));
             const piece = event.promotion ? 'p' : (event.piece ?? positionOf(context.fen).pieceAt(event.from)?.type ?? '');
-            enqueue.emit({ type: 'send', message: { type: 'playerMoveAI', payload: { gameId: context.gameId ?? '', move: { ...wireMove(event), piece } } } });
+            enqueue.emit({ type: 'send', message: { type: 'gameMove', payload: { gameId: context.gameId ?? '', move: { ...wireMove(event), piece } } } });
           }),
         },
         MOVE_MADE: {
@@ -205,17 +227,23 @@ export const aiGameMachine = setup({
             const msg = event.msg;
             const game = context.game;
             if (!game) return;
-            // the server may echo the player's own move: the board already shows it
-            const mine = msg.fen ? placement(msg.fen) === placement(context.fen) : context.turn !== context.playerColor && positionOf(context.fen).pieceAt(msg.move.from) === null;
-            if (mine) return;
+            // the player's own move, played: the board already shows it; its clocks are the server's
+            if (msg.nextTurn !== context.playerColor) {
+              enqueue.assign(showing(withClocks(context, game, msg.clocks)));
+              return;
+            }
             const played = playMove(game, opposite(context.playerColor), wireMove(msg.move), context.now());
             if (!played) {
               // the board is left alone (docs/product.md, The AI game)
               enqueue({ type: 'logRejectedServerMove', params: { move: `${msg.move.from}${msg.move.to}` } });
               return;
             }
-            enqueue.assign(showing(played.game));
+            enqueue.assign(showing(withClocks(context, played.game, msg.clocks)));
           }),
+        },
+        TIMER_UPDATE: {
+          guard: ({ context, event }) => event.msg.gameId === context.gameId,
+          actions: assign(({ context, event }) => (context.game ? showing(withClocks(context, context.game, readingClocks(event.msg))) : {})),
         },
         // the server ended the game (its reason wins over the core's, which may not know it: an engine failure, an abandon)
         GAME_OVER: {
@@ -225,8 +253,10 @@ export const aiGameMachine = setup({
         RESIGN: {
           actions: enqueueActions(({ context, enqueue }) => {
             enqueue.emit({ type: 'send', message: { type: 'resign', payload: { gameId: context.gameId ?? '' } } });
-            // the AI's server scores a resignation at any ply
-            if (context.game) enqueue.assign(showing(endedByServer(context.game, { winner: opposite(context.playerColor), reason: 'resignation' }, context.now())));
+            // before both sides moved the server aborts the game instead, as every game
+            const aborted = context.moves.length < 2;
+            const result = aborted ? { winner: 'draw' as const, reason: 'aborted' as const } : { winner: opposite(context.playerColor), reason: 'resignation' as const };
+            if (context.game) enqueue.assign(showing(endedByServer(context.game, result, context.now())));
           }),
         },
         ERROR: {

@@ -397,6 +397,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     gameId: z.string().nullable(),
     color: colorSchema.optional(),
     opponentId: z.string().optional(),
+    /** additive: the opponent is the engine, at this level (a game against the AI) */
+    engineLevel: z.number().int().optional(),
   }),
   z.strictObject({
     type: z.literal('moveRejected'),

@@ -164,7 +164,7 @@ export class Rounds {
     }
     const color = this.games.colorOf(game, s.id)!;
     const opponent = color === 'white' ? game.black : game.white;
-    this.sink.sendTo(s, { type: 'activeGameStatus', gameId: game.id, color, opponentId: opponent.id });
+    this.sink.sendTo(s, { type: 'activeGameStatus', gameId: game.id, color, opponentId: opponent.id, ...(opponent.engine ? { engineLevel: opponent.engine.level } : {}) });
   }
 
   private rejoin(s: PlayerSession, gameId: string): void {

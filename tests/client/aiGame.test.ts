@@ -53,10 +53,10 @@ describe('AI game machine', () => {
     const replies: [string, string][] = [['e7', 'e5'], ['d8', 'h4']];
     for (let i = 0; i < 2; i++) {
       h.actor.send({ type: 'LOCAL_MOVE', from: moves[i][0], to: moves[i][1] });
-      h.actor.send({ type: 'MOVE_MADE', msg: { type: 'moveMade', gameId: 'ai1', move: { from: replies[i][0], to: replies[i][1] }, gameOver: i === 1 } });
+      h.actor.send({ type: 'MOVE_MADE', msg: { type: 'gameMove', gameId: 'ai1', move: { from: replies[i][0], to: replies[i][1] }, nextTurn: 'white' } });
       await aiMovePlayed();
     }
-    expect(h.sent.filter((m) => m.type === 'playerMoveAI')).toHaveLength(2);
+    expect(h.sent.filter((m) => m.type === 'gameMove')).toHaveLength(2);
     const s = h.actor.getSnapshot();
     expect(s.value).toBe('over');
     expect(s.context.result).toMatchObject({ outcome: 'loss', reason: 'checkmate' });
@@ -68,10 +68,18 @@ describe('AI game machine', () => {
     expect(h.ctx()).toMatchObject({ gameId: null, colorChoice: 'white', moves: [], result: null });
   });
 
-  it('resign ends the game as a loss and sends resign; an error ends it with "Error: …"', () => {
+  it('resign ends the game as a loss and sends resign (before both moved: aborted); an error ends it with "Error: …"', () => {
+    const a = start();
+    a.actor.send({ type: 'START' });
+    a.actor.send({ type: 'GAME_CREATED', msg: { type: 'gameCreated', gameId: 'ai0', playerColor: 'white', opponentName: 'Stockfish AI' } });
+    a.actor.send({ type: 'RESIGN' });
+    expect(a.ctx().result).toMatchObject({ outcome: 'draw', reason: 'aborted' });
+
     const h = start();
     h.actor.send({ type: 'START' });
     h.actor.send({ type: 'GAME_CREATED', msg: { type: 'gameCreated', gameId: 'ai1', playerColor: 'white', opponentName: 'Stockfish AI' } });
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e2', to: 'e4' });
+    h.actor.send({ type: 'MOVE_MADE', msg: { type: 'gameMove', gameId: 'ai1', move: { from: 'e7', to: 'e5' }, nextTurn: 'white' } });
     h.actor.send({ type: 'RESIGN' });
     expect(h.sent.at(-1)).toEqual({ type: 'resign', payload: { gameId: 'ai1' } });
     expect(h.ctx().result).toMatchObject({ outcome: 'loss', reason: 'resignation' });
@@ -88,7 +96,7 @@ describe('AI game machine', () => {
     const h = start();
     h.actor.send({ type: 'START' });
     h.actor.send({ type: 'GAME_CREATED', msg: { type: 'gameCreated', gameId: 'ai1', playerColor: 'black', opponentName: 'X' } });
-    h.actor.send({ type: 'GAME_OVER', msg: { type: 'gameOver', gameId: 'ai1', reason: 'technical_draw', winner: 'black' } });
+    h.actor.send({ type: 'GAME_OVER', msg: { type: 'gameEnd', gameId: 'ai1', reason: 'technical_draw', winner: 'black' } });
     expect(h.ctx().result?.outcome).toBe('draw');
   });
 
@@ -97,11 +105,11 @@ describe('AI game machine', () => {
     h.actor.send({ type: 'START' });
     h.actor.send({ type: 'GAME_CREATED', msg: { type: 'gameCreated', gameId: 'ai1', playerColor: 'black', opponentName: 'X' } });
     h.actor.send({ type: 'LOCAL_MOVE', from: 'e7', to: 'e5' });
-    expect(h.sent.filter((m) => m.type === 'playerMoveAI')).toHaveLength(0);
-    h.actor.send({ type: 'MOVE_MADE', msg: { type: 'moveMade', gameId: 'ai1', move: { from: 'e2', to: 'e4' }, gameOver: false } });
+    expect(h.sent.filter((m) => m.type === 'gameMove')).toHaveLength(0);
+    h.actor.send({ type: 'MOVE_MADE', msg: { type: 'gameMove', gameId: 'ai1', move: { from: 'e2', to: 'e4' }, nextTurn: 'black' } });
     await aiMovePlayed();
     h.actor.send({ type: 'LOCAL_MOVE', from: 'e7', to: 'e5' });
-    expect(h.sent.filter((m) => m.type === 'playerMoveAI')).toHaveLength(1);
+    expect(h.sent.filter((m) => m.type === 'gameMove')).toHaveLength(1);
   });
 });
 
@@ -112,8 +120,8 @@ describe('the AI game is the game core\'s state', () => {
     h.actor.send({ type: 'GAME_CREATED', msg: { type: 'gameCreated', gameId: 'ai1', playerColor: 'white', opponentName: 'X' } });
     h.actor.send({ type: 'LOCAL_MOVE', from: 'e2', to: 'e4' });
     const afterE4 = h.ctx().fen;
-    h.actor.send({ type: 'MOVE_MADE', msg: { type: 'moveMade', gameId: 'ai1', move: { from: 'e2', to: 'e4' }, gameOver: false, fen: afterE4 } });
-    h.actor.send({ type: 'MOVE_MADE', msg: { type: 'moveMade', gameId: 'ai1', move: { from: 'e7', to: 'e5' }, gameOver: false } });
+    h.actor.send({ type: 'MOVE_MADE', msg: { type: 'gameMove', gameId: 'ai1', move: { from: 'e2', to: 'e4' }, nextTurn: 'black', fen: afterE4 } });
+    h.actor.send({ type: 'MOVE_MADE', msg: { type: 'gameMove', gameId: 'ai1', move: { from: 'e7', to: 'e5' }, nextTurn: 'white' } });
     await aiMovePlayed();
     expect(h.ctx()).toMatchObject({ moves: ['e2e4', 'e7e5'], lastMove: ['e7', 'e5'] });
 
@@ -121,13 +129,14 @@ describe('the AI game is the game core\'s state', () => {
     r.actor.send({
       type: 'AI_GAME_START',
       msg: {
-        type: 'aiGameStart', gameId: 'ai9', color: 'black', timerDuration: 0,
+        type: 'gameStart', gameId: 'ai9', color: 'black', opponentId: 'engine_ai9', timerDuration: 0, engineLevel: 3,
         currentState: { fen: afterE4, turn: 'black', moves: [{ from: 'e2', to: 'e4' }], timers: { white: 0, black: 0 } },
       },
     });
     expect(r.actor.getSnapshot().value).toBe('playing');
     r.actor.send({ type: 'LOCAL_MOVE', from: 'c7', to: 'c5' });
-    expect(r.sent).toEqual([{ type: 'playerMoveAI', payload: { gameId: 'ai9', move: { from: 'c7', to: 'c5', piece: 'p' } } }]);
+    expect(r.sent).toEqual([{ type: 'gameMove', payload: { gameId: 'ai9', move: { from: 'c7', to: 'c5', piece: 'p' } } }]);
+    expect(r.ctx().difficulty).toBe(3);
     r.actor.send({ type: 'LOCAL_MOVE', from: 'd7', to: 'd5' });
     expect(r.sent).toHaveLength(1);
   });
@@ -140,7 +149,7 @@ describe('the AI game is the game core\'s state', () => {
     const theirs = ['g8f6', 'f6g8', 'g8f6', 'f6g8'];
     for (let i = 0; i < 4; i++) {
       h.actor.send({ type: 'LOCAL_MOVE', from: mine[i].slice(0, 2), to: mine[i].slice(2) });
-      h.actor.send({ type: 'MOVE_MADE', msg: { type: 'moveMade', gameId: 'ai1', move: { from: theirs[i].slice(0, 2), to: theirs[i].slice(2) }, gameOver: i === 3 } });
+      h.actor.send({ type: 'MOVE_MADE', msg: { type: 'gameMove', gameId: 'ai1', move: { from: theirs[i].slice(0, 2), to: theirs[i].slice(2) }, nextTurn: 'white' } });
     }
     expect(h.ctx().game?.result).toEqual({ winner: 'draw', reason: 'threefold repetition' });
     expect(h.actor.getSnapshot().value).toBe('over');
@@ -151,13 +160,42 @@ describe('the AI game is the game core\'s state', () => {
     const h = start();
     h.actor.send({
       type: 'AI_GAME_START',
-      msg: { type: 'aiGameStart', gameId: 'ai3', color: 'white', timerDuration: 0, currentState: { fen: '', turn: 'white', moves: [{ from: 'e2', to: 'e4' }, { from: 'e7', to: 'e5' }], timers: { white: 0, black: 0 } } },
+      msg: { type: 'gameStart', gameId: 'ai3', color: 'white', opponentId: 'engine_ai3', timerDuration: 0, engineLevel: 1, currentState: { fen: '', turn: 'white', moves: [{ from: 'e2', to: 'e4' }, { from: 'e7', to: 'e5' }], timers: { white: 0, black: 0 } } },
     });
     expect(h.ctx().game?.moves).toEqual(['e2e4', 'e7e5']);
     expect(h.ctx().turn).toBe('white');
-    h.actor.send({ type: 'GAME_OVER', msg: { type: 'gameOver', gameId: 'ai3', reason: 'disconnection', winner: 'black' } });
+    h.actor.send({ type: 'GAME_OVER', msg: { type: 'gameEnd', gameId: 'ai3', reason: 'disconnection', winner: 'black' } });
     expect(h.ctx().game?.result).toEqual({ winner: 'black', reason: 'disconnection' });
     expect(h.ctx().result).toMatchObject({ outcome: 'loss', reason: 'disconnection' });
+  });
+});
+
+describe('the clocks of a game against the AI with a time control', () => {
+  it('asks for the chosen clock, shows the server\'s clocks, and none without a clock', () => {
+    let now = 1_000;
+    const sent: ClientMessage[] = [];
+    const actor = createActor(aiGameMachine, { input: { now: () => now } }).start();
+    actor.on('send', (e) => sent.push(e.message));
+    actor.send({ type: 'SET_TIME_CONTROL', timeControl: { initial: 180, increment: 2 } });
+    actor.send({ type: 'START' });
+    expect(sent).toEqual([{ type: 'startAIGame', payload: { options: { difficulty: 5, playerColor: 'white', timeControl: { initial: 180, increment: 2 } } } }]);
+    actor.send({
+      type: 'AI_GAME_START',
+      msg: { type: 'gameStart', gameId: 'g1', color: 'white', opponentId: 'engine_g1', timerDuration: 180, timeControl: { initial: 180, increment: 2 }, engineLevel: 5 },
+    });
+    expect(actor.getSnapshot().context).toMatchObject({ timeControl: { initial: 180, increment: 2 }, clocks: { white: 180_000, black: 180_000 }, clockRunning: null });
+    for (const [mine, theirs, clocks] of [
+      ['e2e4', 'e7e5', { white: 180_000, black: 180_000 }],
+      ['g1f3', 'b8c6', { white: 181_000, black: 179_500 }],
+    ] as const) {
+      actor.send({ type: 'LOCAL_MOVE', from: mine.slice(0, 2), to: mine.slice(2) });
+      now += 500;
+      actor.send({ type: 'MOVE_MADE', msg: { type: 'gameMove', gameId: 'g1', move: { from: theirs.slice(0, 2), to: theirs.slice(2) }, nextTurn: 'white', clocks } });
+    }
+    // the player's clock runs from the server's reading
+    expect(actor.getSnapshot().context).toMatchObject({ clocks: { white: 181_000, black: 179_500 }, clockSyncedAt: now, clockRunning: 'white' });
+    actor.send({ type: 'TIMER_UPDATE', msg: { type: 'timerUpdate', gameId: 'g1', timers: { white: 170, black: 179 }, clocks: { white: 170_400, black: 179_500 } } });
+    expect(actor.getSnapshot().context.clocks).toEqual({ white: 170_400, black: 179_500 });
   });
 });
 

@@ -1,6 +1,7 @@
 /**
- * A game against the AI that holds a player, seen in real Chromium: Find Match on the multiplayer
- * screen names the AI game, links to it and resigns it on request, after which the search starts.
+ * Games against the AI in real Chromium: one that holds a player (Find Match on the multiplayer
+ * screen names the AI game, links to it and resigns it on request, after which the search
+ * starts), and one on a 3+2 clock whose clocks run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -47,6 +48,34 @@ describe('an AI game that holds the player', () => {
     await expect.poll(() => held.count()).toBe(0);
     await page.getByRole('button', { name: 'Find Match' }).click();
     await page.getByText('Finding opponent...').waitFor();
+    expect(guard.take()).toEqual([]);
+  }, 120_000);
+});
+
+describe('a game against the AI on a clock', () => {
+  it('3+2: the set-up offers the clock, both clocks show 3:00, and the player\'s clock runs down on their turn', async () => {
+    const page = await guestAt('/chess/ai');
+    await page.getByRole('heading', { name: 'Game Settings' }).waitFor();
+    expect(await page.getByRole('button', { name: 'No clock' }).getAttribute('aria-pressed')).toBe('true');
+    await page.locator('[data-pool="3+2"]').click();
+    expect(await page.locator('[data-pool="3+2"]').getAttribute('aria-pressed')).toBe('true');
+    await page.getByRole('button', { name: 'Start Game' }).click();
+    await page.getByRole('heading', { name: /^AI Game vs / }).waitFor();
+    const mine = page.getByTestId('clock-white');
+    const theirs = page.getByTestId('clock-black');
+    await expect.poll(() => mine.textContent()).toBe('03:00');
+    expect(await theirs.textContent()).toBe('03:00');
+    // both sides move once (no clock runs before that), then white's clock runs on its turn
+    const input = page.getByLabel('Type your move');
+    await input.fill('e4');
+    await input.press('Enter');
+    await expect.poll(async () => (await page.getByTestId('move-list').locator('li').first().textContent())?.replace(/\s+/g, ' ').trim(), { timeout: 20_000 }).toMatch(/e4 \S+$/);
+    await expect.poll(() => mine.getAttribute('class')).toContain('clock-active');
+    await expect.poll(() => mine.textContent(), { timeout: 10_000 }).toMatch(/^02:5\d$/);
+    expect(await theirs.textContent()).toMatch(/^0(3:00|2:5\d)$/);
+    await page.getByRole('button', { name: 'Resign' }).click();
+    await page.getByRole('button', { name: 'Confirm Resign' }).click();
+    await page.getByText('(Reason: ').first().waitFor();
     expect(guard.take()).toEqual([]);
   }, 120_000);
 });

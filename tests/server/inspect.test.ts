@@ -1,7 +1,7 @@
 /**
  * The XState inspector end to end: the server started as an operator starts it with INSPECT=1
  * prints its relay's address; viewers connected to the relay read the game actor's registration,
- * its events (the moves) and its small snapshots, the AI game's lifecycle machine, and a viewer
+ * its events (the moves) and its small snapshots, the engine seat's machine of an AI game, and a viewer
  * who joins late is first sent every running actor (only one game's with `?game=`).
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -117,14 +117,15 @@ describe('XState inspector relay (INSPECT=1)', () => {
     expect(last).not.toHaveProperty('positions');
     expect(early.actor('matchmaking pool')).toBeDefined();
 
-    // an AI game: its lifecycle machine with its definition (the statechart the inspector draws)
+    // an AI game: an ordinary game, and the engine's seat machine with its definition (the statechart the inspector draws)
     const ai = await AiClient.connect(proc.port);
     open.push(ai.ws);
     ai.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
     const created = await ai.next('gameCreated');
-    const aiName = `AI game ${String(created.gameId)}`;
+    const aiName = `engine seat ${String(created.gameId)}`;
     await expect.poll(() => early.actor(aiName), { timeout: 10_000 }).toBeDefined();
-    expect(JSON.parse(early.actor(aiName)!.definition!)).toMatchObject({ id: 'aiGame' });
+    expect(JSON.parse(early.actor(aiName)!.definition!)).toMatchObject({ id: 'engineSeat' });
+    await expect.poll(() => early.actor(`game ${String(created.gameId)}`), { timeout: 10_000 }).toBeDefined();
 
     // a late viewer of the whole node: every running actor, registration then latest snapshot
     const late = await viewer(page);

@@ -1,33 +1,34 @@
 /**
  * The game this player has running on the server, wherever on the site they are (docs/product.md,
- * Home): a multiplayer game the server reports to `checkActiveGame`, or an AI game it started or
- * resumed (`aiGameStart` not followed by that game's `gameOver`). Its clock may be running.
+ * Home): the game the server reports to `checkActiveGame`, against a player or against the AI
+ * (its opponent the engine: `engineLevel`). Its clock may be running.
  */
 import { useEffect, useState } from 'react';
-import type { AiGameStartMsg } from '../../../machines/protocol/messages';
-import { getConnection, getIdentity, getPlayerId, lastMessage, onMessage, send } from './services';
+import { getConnection, getIdentity, getPlayerId, onMessage, send } from './services';
 
-/** The server's start or resume of an AI game that nothing has ended since, if any. */
-export function runningAiGame(): AiGameStartMsg | null {
-  const start = lastMessage('aiGameStart');
-  if (!start) return null;
-  const over = lastMessage('gameOver');
-  return over && over.seq > start.seq && over.msg.gameId === start.msg.gameId ? null : start.msg;
+/** Asks the server which game the player has running (activeGameStatus answers). */
+export function askActiveGame(): void {
+  send({ type: 'checkActiveGame', payload: { playerId: getPlayerId() ?? undefined } });
 }
 
 /** Where the player's running game is played, or null when there is none. */
 export function useGameInProgress(): { path: string } | null {
   const [multiplayer, setMultiplayer] = useState<string | null>(null);
-  const [ai, setAi] = useState<string | null>(() => runningAiGame()?.gameId ?? null);
+  const [ai, setAi] = useState<string | null>(null);
   useEffect(() => {
-    const ask = () => send({ type: 'checkActiveGame', payload: { playerId: getPlayerId() ?? undefined } });
+    const ask = askActiveGame;
     // an account is only itself on the socket once `identified` arrives
     const isAccount = () => getIdentity().getSnapshot().context.user !== null;
     const offs = [
-      onMessage('activeGameStatus', (m) => setMultiplayer(m.gameId)),
-      onMessage('gameEnd', (m) => setMultiplayer((id) => (id === m.gameId ? null : id))),
-      onMessage('aiGameStart', (m) => setAi(m.gameId)),
-      onMessage('gameOver', (m) => setAi((id) => (id === m.gameId ? null : id))),
+      onMessage('activeGameStatus', (m) => {
+        setMultiplayer(m.engineLevel === undefined ? m.gameId : null);
+        setAi(m.engineLevel === undefined ? null : m.gameId);
+      }),
+      onMessage('gameStart', (m) => (m.engineLevel === undefined ? setMultiplayer : setAi)(m.gameId)),
+      onMessage('gameEnd', (m) => {
+        setMultiplayer((id) => (id === m.gameId ? null : id));
+        setAi((id) => (id === m.gameId ? null : id));
+      }),
       onMessage('connectionAck', () => { if (!isAccount()) ask(); }),
       onMessage('identified', ask),
     ];

@@ -4,15 +4,16 @@
  */
 import { DEFAULT_TIME_CONTROL, POOLS, SPEED_NAMES, sameTimeControl, speedOf, timeControlKey, timeControlName, timeControlText, type TimeControl } from '../../../machines/game/timeControl';
 
-export function PoolGrid({ selected, onPick, disabled }: { selected: TimeControl; onPick: (tc: TimeControl) => void; disabled: boolean }) {
+/** `selected`: the chosen tile, none when null (the AI's set-up offers "no clock" beside them). */
+export function PoolGrid({ selected, onPick, disabled }: { selected: TimeControl | null; onPick: (tc: TimeControl) => void; disabled: boolean }) {
   return (
     <div className="pool-grid" role="group" aria-label="Time controls">
       {POOLS.map((tc) => (
         <button
           key={timeControlKey(tc)}
           type="button"
-          className={`pool${sameTimeControl(tc, selected) ? ' pool-selected' : ''}`}
-          aria-pressed={sameTimeControl(tc, selected)}
+          className={`pool${selected && sameTimeControl(tc, selected) ? ' pool-selected' : ''}`}
+          aria-pressed={selected !== null && sameTimeControl(tc, selected)}
           data-pool={timeControlText(tc)}
           disabled={disabled}
           onClick={() => onPick(tc)}

@@ -1,7 +1,7 @@
 /**
  * A simulated human playing the server's AI, as one k6 VU iteration: connect, startAIGame,
- * play random legal moves (playerMoveAI) with a pause before each, answer the AI's replies
- * (moveMade), and leave after the game ends (moveMade.gameOver or gameOver) or resign at the
+ * play random legal moves (gameMove) with a pause before each, answer the AI's replies
+ * (gameMove), and leave after the game ends (gameEnd) or resign at the
  * ply cap.
  */
 import { check } from 'k6';
@@ -82,11 +82,11 @@ class AiPlayer {
         return;
       case 'gameCreated':
         return this.onStart(msg.gameId, msg.playerColor);
-      case 'aiGameStart':
+      case 'gameStart':
         return this.onStart(msg.gameId, msg.color);
-      case 'moveMade':
-        return this.onMoveMade(msg.gameId, msg.move, msg.gameOver, msg.fen);
-      case 'gameOver':
+      case 'gameMove':
+        return this.onMoveMade(msg.gameId, msg.move, msg.fen);
+      case 'gameEnd':
         if (this.phase !== 'playing' || msg.gameId !== this.gameId) return;
         gamesFinished.add(1, { reason: String(msg.reason), mode: 'ai' });
         return this.finish();
@@ -110,7 +110,7 @@ class AiPlayer {
   }
 
   private onStart(gameId: string, color: Color): void {
-    if (this.phase === 'playing' && gameId === this.gameId) return; // gameCreated and aiGameStart both came
+    if (this.phase === 'playing' && gameId === this.gameId) return; // gameCreated and gameStart both came
     if (this.phase !== 'starting') return this.violation(`AI game start ${gameId} in phase ${this.phase}`);
     this.timers.cancel('start');
     timeToPairing.add(Date.now() - this.requestedAt, { mode: 'ai' });
@@ -128,9 +128,9 @@ class AiPlayer {
     this.scheduleMove();
   }
 
-  private onMoveMade(gameId: string, move: WireMove, gameOver: boolean, fen: string | undefined): void {
+  private onMoveMade(gameId: string, move: WireMove, fen: string | undefined): void {
     if (this.phase !== 'playing') return;
-    if (gameId !== this.gameId) return this.violation(`moveMade for ${gameId}, playing ${this.gameId}`);
+    if (gameId !== this.gameId) return this.violation(`gameMove for ${gameId}, playing ${this.gameId}`);
     const uci = wireToUci(move);
     if (this.pending && this.pending.uci === uci) {
       moveRelayLatency.add(Date.now() - this.pending.sentAt, { mode: 'ai' });
@@ -149,14 +149,8 @@ class AiPlayer {
       this.violation(`position differs after ${uci}: server "${positionKey(fen)}", ours "${positionKey(this.game.fen())}"`);
       this.game = new ChessGame(fen);
     }
-    if (gameOver) {
-      // A gameOver message may follow with the reason; wait briefly for it.
-      this.timers.later('game', 2_000, () => {
-        gamesFinished.add(1, { reason: 'moveMade.gameOver', mode: 'ai' });
-        this.finish();
-      });
-      return;
-    }
+    // a move that ends the game: its gameEnd follows
+    if (this.game.status().over) return;
     this.scheduleMove();
   }
 
@@ -182,11 +176,11 @@ class AiPlayer {
       return;
     }
     const choice = randomLegalMove(this.game);
-    if (!choice || this.game.status().over) return; // the server's gameOver is on its way
+    if (!choice || this.game.status().over) return; // the server's gameEnd is on its way
     this.game.play(choice.uci);
     this.pending = { uci: choice.uci, sentAt: Date.now() };
     this.lastMoveAt = this.pending.sentAt;
-    if (this.conn.send({ type: 'playerMoveAI', payload: { gameId: this.gameId, move: choice.wire } })) movesPlayed.add(1, { mode: 'ai' });
+    if (this.conn.send({ type: 'gameMove', payload: { gameId: this.gameId, move: choice.wire } })) movesPlayed.add(1, { mode: 'ai' });
   }
 
   private violation(text: string): void {

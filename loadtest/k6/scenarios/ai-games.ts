@@ -1,5 +1,5 @@
 /**
- * (d) AI games: VUS players each play the server's AI (startAIGame, playerMoveAI) one game
+ * (d) AI games: VUS players each play the server's AI (startAIGame, gameMove) one game
  * after another, random legal moves at a human pace, resigning at the ply cap. The AI is the
  * CPU-heavy part of the server: start with a few dozen players.
  *

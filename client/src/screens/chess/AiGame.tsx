@@ -11,6 +11,8 @@ import { MoveList, useMoveKeys } from '../../components/MoveList';
 import { PlayLayout, PlayerBar } from '../../components/PlayLayout';
 import { PromotionDialog } from '../../components/PromotionDialog';
 import { ResignButton } from '../../components/ResignButton';
+import { ClockFace } from '../../components/ClockFace';
+import { PoolGrid } from '../../components/PoolGrid';
 import { StatusBanner } from '../../components/StatusBanner';
 import { getConnection, getIdentity } from '../../app/services';
 import { getAiSession } from './aiSession';
@@ -113,6 +115,14 @@ export default function AiGame() {
             </label>
           </fieldset>
           <fieldset>
+            <legend>Time Control</legend>
+            <button type="button" className={`btn ${ctx.timeControl === null ? 'btn-selected' : ''}`} aria-pressed={ctx.timeControl === null}
+              onClick={() => ai.send({ type: 'SET_TIME_CONTROL', timeControl: null })} disabled={inProgress}>
+              No clock
+            </button>
+            <PoolGrid selected={ctx.timeControl} onPick={(tc) => ai.send({ type: 'SET_TIME_CONTROL', timeControl: tc })} disabled={inProgress} />
+          </fieldset>
+          <fieldset>
             <legend>Play as</legend>
             <div className="row color-choices">
               {COLOR_CHOICES.map((c) => (
@@ -135,8 +145,12 @@ export default function AiGame() {
 
   const orientation = flipped ? other(ctx.playerColor) : ctx.playerColor;
   const nameOf = (c: Color) => (c === ctx.playerColor ? myName ?? 'You' : ctx.opponentName);
+  // the clocks of a game with a time control; they stop once it is over
+  const clock = { clocks: ctx.clocks, syncedAt: ctx.clockSyncedAt, running: playing ? ctx.clockRunning : null };
+  const now = () => performance.now();
   const bar = (c: Color, testId: string) => (
-    <PlayerBar testId={testId} name={nameOf(c)} detail={c === ctx.playerColor ? `You · ${c}` : `Level ${ctx.difficulty} · ${c}`} />
+    <PlayerBar testId={testId} name={nameOf(c)} detail={c === ctx.playerColor ? `You · ${c}` : `Level ${ctx.difficulty} · ${c}`}
+      clock={ctx.timeControl ? <ClockFace color={c} clock={clock} now={now} active={clock.running === c} /> : undefined} />
   );
   const endButtons = (
     <>

@@ -41,12 +41,13 @@ export default function Multiplayer() {
     const offs = [
       onMessage('matchmakingStatus', (m) => mm.send({ type: 'STATUS', status: m.status, message: m.message, ...(m.activeGame ? { activeGame: m.activeGame } : {}) })),
       onMessage('gameStart', (m) => {
+        if (m.engineLevel !== undefined) return; // a game against the AI: the AI screen's
         mm.send({ type: 'GAME_STARTED' });
         toGame(m.gameId);
       }),
       // a game still running on the server (after a reload, Back or Forward): straight back into it
       onMessage('activeGameStatus', (m) => {
-        if (m.gameId) toGame(m.gameId);
+        if (m.gameId && m.engineLevel === undefined) toGame(m.gameId);
       }),
       onMessage('connectionAck', () => { if (!isAccount()) checkActive(); }),
       onMessage('identified', checkActive),

@@ -94,6 +94,8 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
     const idle = () => game.getSnapshot().matches({ game: 'idle' });
     const offs = [
       onMessage('gameStart', (m) => {
+        // the player's game against the AI is the AI screen's, unless this page shows that very game
+        if (m.engineLevel !== undefined && m.gameId !== gameId) return;
         setTimeControl(m.timeControl);
         // the player's next game (a rematch): it has its own address
         if (m.gameId !== gameId) navigate(`/game/${m.gameId}`);
