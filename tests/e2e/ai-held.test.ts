@@ -69,7 +69,7 @@ describe('a game against the AI on a clock', () => {
     const input = page.getByLabel('Type your move');
     await input.fill('e4');
     await input.press('Enter');
-    await expect.poll(async () => (await page.getByTestId('move-list').locator('li').first().textContent())?.replace(/\s+/g, ' ').trim(), { timeout: 20_000 }).toMatch(/e4 \S+$/);
+    await expect.poll(async () => (await page.getByTestId('move-list').locator('li').first().textContent())?.replace(/\s+/g, ' ').trim(), { timeout: 20_000 }).toMatch(/^1\.\s?e4\s?\S+$/);
     await expect.poll(() => mine.getAttribute('class')).toContain('clock-active');
     await expect.poll(() => mine.textContent(), { timeout: 10_000 }).toMatch(/^02:5\d$/);
     expect(await theirs.textContent()).toMatch(/^0(3:00|2:5\d)$/);
