@@ -23,6 +23,8 @@ const Leaderboard = lazy(() => import('./screens/archive/Leaderboard'));
 const GamePage = lazy(() => import('./screens/game/GamePage'));
 const Settings = lazy(() => import('./screens/Settings'));
 const ChallengePage = lazy(() => import('./screens/challenge/ChallengePage'));
+const LiveGames = lazy(() => import('./screens/watch/LiveGames'));
+const Tv = lazy(() => import('./screens/watch/Tv'));
 
 const guarded = (el: ReactNode) => <RequireIdentity>{el}</RequireIdentity>;
 
@@ -49,6 +51,8 @@ export function App() {
           <Route path="/game/:id" element={<GamePage />} />
           <Route path="/settings" element={<Settings />} />
           <Route path="/challenge/:id" element={guarded(<ChallengePage />)} />
+          <Route path="/games" element={<LiveGames />} />
+          <Route path="/tv" element={<Tv />} />
           <Route path="/profile-setup" element={guarded(<ProfileSetup />)} />
           <Route path="/notifications" element={guarded(<NotificationPermission />)} />
           <Route path="*" element={<Navigate to="/" replace />} />

@@ -1,7 +1,7 @@
 /**
  * A live game as a spectator follows it on its page (/game/:id; docs/protocol.md,
  * "Spectators"): the game as the server's `watchStart` gave it, then the game's `gameMove`,
- * `timerUpdate`, `takeback` and `gameEnd` frames and `gameArchived`. The game is the game core's state,
+ * `timerUpdate`, `takeback` and `gameEnd` frames, `gameArchived` and its spectator count (`spectators`). The game is the game core's state,
  * kept by the core's own step as the players' screens keep theirs (gameMirror.ts): the same
  * moves, clocks and end, read through `viewOf`. Pure: the page keeps the value and draws it.
  */
@@ -30,6 +30,8 @@ export interface WatchedGame {
   stale: boolean;
   /** the spectator room's lines, oldest first */
   chat: ChatLine[];
+  /** its spectators on the whole site, once the server has said (`spectators`) */
+  spectators: number | null;
 }
 
 /** The game as `watchStart` gives it, received at `now` (the clock's time base). */
@@ -47,6 +49,7 @@ export function watchedGame(msg: WatchStartMsg, now: number): WatchedGame {
     archived: false,
     stale: game.moves.length !== st.moves.length,
     chat: msg.chat ?? [],
+    spectators: null,
   };
 }
 
@@ -70,6 +73,8 @@ export function followWatched(watched: WatchedGame, msg: ServerMessage, now: num
       return msg.room === 'spectator' ? { ...watched, chat: [...watched.chat, chatLine(msg)] } : watched;
     case 'takeback':
       return game.result ? watched : { ...watched, game: takenBack(game, msg, now) };
+    case 'spectators':
+      return { ...watched, spectators: msg.count };
     default:
       return watched;
   }

@@ -27,6 +27,8 @@ export function Header() {
       </Link>
       <nav className="site-nav" aria-label="Site">
         <NavLink to="/chess">Play</NavLink>
+        <NavLink to="/games">Watch</NavLink>
+        <NavLink to="/tv">TV</NavLink>
         <NavLink to="/leaderboard">Leaderboard</NavLink>
         {profile && <NavLink to={profile}>Profile</NavLink>}
         <NavLink to="/settings">Settings</NavLink>

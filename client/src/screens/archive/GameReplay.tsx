@@ -11,6 +11,7 @@ import { Spinner } from '../../components/Spinner';
 import { Board } from '../../components/Board';
 import { downloadPgn } from '../../components/GameTools';
 import { MoveList, useMoveKeys, type MoveNote } from '../../components/MoveList';
+import { ShareButton } from '../../components/ShareButton';
 import { useArchive } from '../../app/archiveApi';
 import { ARCHIVE_API, publicGameSchema, type PublicGame, type PublicPlayer } from '../../../../machines/protocol/archive';
 import type { Color } from '../../../../machines/protocol/messages';
@@ -96,6 +97,7 @@ function Replay({ game }: { game: PublicGame }) {
             void navigator.clipboard?.writeText(ply.fen).then(() => setCopied(true), () => setCopied(false));
           }}>{copied ? 'FEN copied' : 'Copy FEN'}</button>
           {!analysing && <button type="button" className="btn" onClick={() => setAnalysing(true)}>Analyse</button>}
+          <ShareButton />
         </div>
         <input className="replay-fen" readOnly value={ply.fen} aria-label="FEN of the position shown" data-testid="replay-fen"
           onFocus={(e) => e.currentTarget.select()} />

@@ -10,6 +10,8 @@ import { Board } from '../../components/Board';
 import { ClockFace } from '../../components/ClockFace';
 import { MoveList, useMoveKeys } from '../../components/MoveList';
 import { GameChat } from '../../components/GameChat';
+import { ShareButton } from '../../components/ShareButton';
+import { SpectatorCount } from '../../components/SpectatorCount';
 import { getConnection, onMessage, trySend } from '../../app/services';
 import { useViewedPosition } from '../chess/playHooks';
 import type { ClockState } from '../../../../machines/client/clock';
@@ -55,7 +57,7 @@ export function useWatchedGame(id: string): Watch {
       onMessage('watchStart', (m) => {
         if (m.gameId !== id) return;
         resyncing = false;
-        show(watchedGame(m, now()));
+        show({ ...watchedGame(m, now()), spectators: game?.spectators ?? null });
       }),
       onMessage('gameMove', follow),
       onMessage('timerUpdate', follow),
@@ -63,6 +65,7 @@ export function useWatchedGame(id: string): Watch {
       onMessage('gameArchived', follow),
       onMessage('takeback', follow),
       onMessage('chatMessage', follow),
+      onMessage('spectators', follow),
       // not live (any more): the archive has it, or will
       onMessage('error', (m) => {
         if (m.gameId === id && m.code === 'unknown_game' && !game?.game.result) notLive();
@@ -97,7 +100,8 @@ function LivePlayer({ player, color, view }: { player: WatchedPlayer; color: Col
   );
 }
 
-export function LiveGame({ game }: { game: WatchedGame }) {
+/** `share`: a Share button copying the page's address (the game's page has one; TV's address is TV's). */
+export function LiveGame({ game, share = true }: { game: WatchedGame; share?: boolean }) {
   const [orientation, setOrientation] = useState<Color>('white');
   const view = viewOf(game.game);
   const shown = useViewedPosition(view.moves, view.fen, view.lastMove);
@@ -116,9 +120,11 @@ export function LiveGame({ game }: { game: WatchedGame }) {
       </div>
       <aside className="replay-side card">
         <p className="replay-result" data-testid="live-status">{status}</p>
+        <SpectatorCount count={game.spectators} />
         <MoveList sans={shown.sans} viewPly={shown.viewPly} onView={shown.setViewPly} />
         <div className="replay-tools">
           <button type="button" className="btn" onClick={() => setOrientation(orientation === 'white' ? 'black' : 'white')}>Flip board</button>
+          {share && <ShareButton />}
         </div>
         <GameChat gameId={game.gameId} room="spectator" lines={game.chat} closed={view.result ? 'The game is over.' : null} />
       </aside>

@@ -20,6 +20,7 @@ import { PlayLayout, PlayerBar } from '../../components/PlayLayout';
 import { PromotionDialog } from '../../components/PromotionDialog';
 import { ResignButton } from '../../components/ResignButton';
 import { ShareButton } from '../../components/ShareButton';
+import { SpectatorCount } from '../../components/SpectatorCount';
 import { StatusBanner } from '../../components/StatusBanner';
 import { Spinner } from '../../components/Spinner';
 import { getConnection, getIdentity, onMessage, send, trySend } from '../../app/services';
@@ -71,6 +72,7 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
   const [askingResign, setAskingResign] = useState(false);
   const [chatStart, setChatStart] = useState<readonly ChatLine[]>(NO_LINES);
   const chat = usePlayerChat(gameId, chatStart);
+  const [spectators, setSpectators] = useState<number | null>(null);
 
   // machine outputs -> socket, storage, notifications
   useEffect(() => {
@@ -117,6 +119,7 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
       onMessage('opponentReconnected', () => game.send({ type: 'OPPONENT_RECONNECTED' })),
       onMessage('moveRejected', (m) => game.send({ type: 'REJECTED', message: m.message, fen: m.fen })),
       onMessage('ratingChange', (m) => game.send({ type: 'RATING_CHANGE', msg: m })),
+      onMessage('spectators', (m) => { if (m.gameId === gameId) setSpectators(m.count); }),
       onMessage('gameEnd', (m) => {
         // ended before this page had it (while the player was away): its record tells the rest
         if (m.gameId === gameId && idle()) onNotMine();
@@ -276,6 +279,7 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
         info={
           <>
             <StatusBanner text={status.text} tone={status.tone} />
+            {playing && <SpectatorCount count={spectators} />}
             {/* one notice at a time, in a slot of fixed height: nothing below it moves when one comes or goes */}
             <div className="play-notice" role="status" aria-live="polite">
               {link === 'parked' && playing ? (
