@@ -17,7 +17,7 @@ const noMove = () => undefined;
 
 function Player({ player }: { player: LiveGameSummary['white'] }) {
   return (
-    <span className="live-player">
+    <span className="listed-player">
       {shownPlayerName(player.name, player.guest)}
       {player.rating && <span className="replay-rating"> {ratingText(player.rating)}</span>}
     </span>
