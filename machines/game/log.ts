@@ -61,10 +61,10 @@ export function clockHistory(log: GameLog): ClocksMs[] {
   return history;
 }
 
-/** The lines of the game's chat said in `room`, oldest first (the last `last` of them when given). */
-export function chatOf(log: GameLog, room: ChatLine['room'], last = Number.POSITIVE_INFINITY): ChatLine[] {
+/** The lines of the game's chat said in `room` (both rooms when none), oldest first (the last `last` of them when given). */
+export function chatOf(log: GameLog, room?: ChatLine['room'], last = Number.POSITIVE_INFINITY): ChatLine[] {
   const lines: ChatLine[] = [];
-  for (const e of log.entries) if (e.type === 'CHAT' && e.line.room === room) lines.push(e.line);
+  for (const e of log.entries) if (e.type === 'CHAT' && (room === undefined || e.line.room === room)) lines.push(e.line);
   return lines.length > last ? lines.slice(lines.length - last) : lines;
 }
 

@@ -1,10 +1,11 @@
 /**
  * Archive records of finished games, from their logs (the game's whole truth: the moves and
  * result from the final state, the mover's clock after each move from the log's clock history,
- * the players' kinds from the log's input). A game against the AI (a seat the engine's) is kept
- * as kind 'ai', the engine named by its level, without clocks when it had none.
+ * the players' kinds from the log's input, its chat from the log's lines). A game against the AI
+ * (a seat the engine's) is kept as kind 'ai', the engine named by its level, without clocks when
+ * it had none.
  */
-import { clockHistory, gamePgn, playsAsGuest, type GameLog, type GameResult, type GameState, type Seat } from '../../machines/game';
+import { chatOf, clockHistory, gamePgn, playsAsGuest, type GameLog, type GameResult, type GameState, type Seat } from '../../machines/game';
 import type { ArchivedPlayer, FinishedGame } from './store';
 
 function playerOf(seat: Seat, log: GameLog): ArchivedPlayer {
@@ -43,6 +44,7 @@ export function finishedGameFromLog(
     clocksMs,
     pgn: gamePgn(state.result ? state : { ...state, result }),
     ...(log.input.casual ? { casual: true } : {}),
+    chat: chatOf(log),
   };
 }
 

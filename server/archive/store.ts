@@ -4,7 +4,7 @@
  * game id again (both players' nodes reporting one end, a retry after a crash) changes nothing,
  * and a rated game's ratings are updated in the same transaction as its row, so exactly once.
  */
-import type { GameEndReason, PlayerRating, RatingChange, Winner } from '../../machines/protocol/messages';
+import type { ChatLine, GameEndReason, PlayerRating, RatingChange, Winner } from '../../machines/protocol/messages';
 import { GLICKO2_DEFAULTS, rateGame, type Glicko2Rating } from '../../machines/rating';
 import { SPEEDS, speedOf, timeControlOf, type Speed } from '../../machines/game/timeControl';
 import type { Db, Queryable } from '../accounts/db';
@@ -42,6 +42,8 @@ export interface FinishedGame {
   pgn: string;
   /** a casual custom game: kept, never rated */
   casual?: boolean;
+  /** the game's chat, both rooms, in order (kept with the record, never served) */
+  chat?: readonly ChatLine[];
 }
 
 export type { RatingChange } from '../../machines/protocol/messages';
@@ -91,15 +93,15 @@ export async function archiveGame(db: Db, game: FinishedGame): Promise<StoreResu
   return db.transaction(async (tx) => {
     const inserted = await tx.query(
       `INSERT INTO games (id, kind, white_account, white_guest, white_name, black_account, black_guest, black_name,
-                          winner, reason, rated, clock_ms, increment_ms, speed, started_at, ended_at, moves, clocks_ms, pgn)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+                          winner, reason, rated, clock_ms, increment_ms, speed, started_at, ended_at, moves, clocks_ms, pgn, chat)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
        ON CONFLICT (id) DO NOTHING RETURNING id`,
       [
         game.id, game.kind,
         game.white.accountId, game.white.guestId, game.white.name,
         game.black.accountId, game.black.guestId, game.black.name,
         game.winner, game.reason, false, game.clockMs, game.incrementMs ?? 0, speed, game.startedAt, game.endedAt,
-        game.moves.join(' '), [...game.clocksMs], game.pgn,
+        game.moves.join(' '), [...game.clocksMs], game.pgn, JSON.stringify(game.chat ?? []),
       ],
     );
     if (inserted.length === 0) return { stored: false, ratings: null, unrated: null };

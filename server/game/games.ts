@@ -214,8 +214,8 @@ export class GameManager {
       lag: this.opts.lag,
       startedAt: performance.now(),
       accountIds: [white, black].filter((s) => s.kind === 'account').map((s) => s.id),
-      // a game between two accounts may be rated (docs/ratings.md): no takebacks, as lichess by default
-      takebacks: takebacksByDefault(white.kind === 'account' && black.kind === 'account'),
+      // a game between two accounts may be rated unless casual (docs/ratings.md): then no takebacks, as lichess by default
+      takebacks: takebacksByDefault(white.kind === 'account' && black.kind === 'account' && !opts.casual),
       ...(this.opts.startFen ? { startFen: this.opts.startFen } : {}),
       ...ratingsInput(white, black),
       ...(opts.casual ? { casual: true } : {}),

@@ -66,6 +66,17 @@ describe.each(BACKENDS)('game archive on %s', (backend) => {
     expect(await getGame(t.db, 'game_nosuchgame')).toBeNull();
   });
 
+  it("keeps a game's chat with its record, and reads it back to nobody", async () => {
+    const chat = [
+      { room: 'player' as const, name: 'alice', color: 'white' as const, text: 'good luck' },
+      { room: 'spectator' as const, name: 'Zed', guest: true, text: '<b>hi</b>' },
+    ];
+    const g = game(account(alice, 'alice'), guest('player_chatguest01', 'Zed'), 'white', 'resignation', { chat });
+    await archiveGame(t.db, g);
+    expect((await t.db.query<{ chat: unknown }>('SELECT chat FROM games WHERE id = $1', [g.id]))[0].chat).toEqual(chat);
+    expect(await getGame(t.db, g.id)).not.toHaveProperty('chat');
+  });
+
   it('stores every end reason', async () => {
     const reasons: GameEndReason[] = [
       'checkmate', 'timeout', 'resignation', 'agreement', 'stalemate', 'threefold repetition',

@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
 import { CHAT_TEXT } from '../../server/chat/chat';
 import { CHAT } from '../../machines/protocol/constants';
+import type { PlayerRating } from '../../machines/protocol/messages';
+import type { Archive, FinishedGame, StoreResult } from '../../server/archive/index';
 import { TestClient, pairPlayers, playMoves, startTestServer, type Msg, type Pair } from './helpers';
 
 let server: RunningServer | null = null;
@@ -105,6 +107,30 @@ describe('the spectator room', () => {
     const s = await watcher(p.gameId);
     say(s, p.gameId, 'player', 'psst');
     expect(await s.next('error')).toMatchObject({ code: 'chat_refused', message: CHAT_TEXT.notYourGame });
+  });
+});
+
+describe('the record', () => {
+  it('keeps both rooms\' lines, in order, with the archived game', async () => {
+    const stored: FinishedGame[] = [];
+    const archive: Archive = {
+      store: async (g: FinishedGame): Promise<StoreResult> => (stored.push(g), { stored: true, ratings: null }),
+      ratingOf: async (): Promise<PlayerRating> => ({ rating: 1500, provisional: true }),
+      claimGuestGames: async () => 0,
+      handler: () => ({ status: 404 }),
+    };
+    const p = await game({ accounts: { mount() {}, verifyAccessToken: async () => null, close: async () => {}, archive } });
+    const s = await watcher(p.gameId);
+    say(p.white, p.gameId, 'player', 'hello');
+    await p.black.next('chatMessage');
+    say(s, p.gameId, 'spectator', 'go white');
+    await s.next('chatMessage');
+    p.black.send('resign', { gameId: p.gameId });
+    await s.next('gameArchived');
+    expect(stored[0].chat).toEqual([
+      { room: 'player', name: 'Alice', guest: true, color: 'white', text: 'hello' },
+      { room: 'spectator', name: 'Anonymous Player', guest: true, text: 'go white' },
+    ]);
   });
 });
 
