@@ -114,7 +114,9 @@ describe('archive pages in Chromium', () => {
     expect(await p.getByTestId('profile-speed-rapid').getByTestId('rating-chart').getAttribute('aria-label')).toMatch(/^Rapid rating history: 1 rated game, from 1500 to \d+$/);
     expect(await p.getByTestId('profile-wins').textContent()).toBe('1');
     await p.screenshot({ path: join(SCREENSHOT_DIR, 'profile-desktop.png') });
-    await p.getByRole('link', { name: /Rated · 6 moves/ }).click();
+    // each game names its time control and speed
+    expect(await p.getByRole('link', { name: '3+2 Blitz · Rated · 5 moves' }).count()).toBe(1);
+    await p.getByRole('link', { name: '10+0 Rapid · Rated · 6 moves' }).click();
     await p.getByTestId('move-list').waitFor();
     expect(new URL(p.url()).pathname).toBe('/game/game_e2ereplay01');
   });

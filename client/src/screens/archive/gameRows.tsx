@@ -4,11 +4,22 @@ import type { GameSummary, PublicPlayer } from '../../../../machines/protocol/ar
 import { reasonLabel } from '../../../../machines/client/outcome';
 import { shownPlayerName } from '../../../../machines/client/playerName';
 import { resultScore } from '../../../../machines/game/display';
+import { SPEED_NAMES, speedOf, timeControlOf, timeControlText } from '../../../../machines/game/timeControl';
 
 function PlayerName({ p }: { p: PublicPlayer }) {
   return p.username ? <Link to={`/@/${p.username}`}>{p.name}</Link> : <span>{shownPlayerName(p.name, p.guest)}</span>;
 }
 
+/**
+ * "3+2 Blitz · Rated · 31 moves": the time control and the speed whose rating the game counted
+ * toward (the archive's; games rated before speeds count toward Rapid), then rated or casual
+ * and its length. A game without a clock (against the AI) has no time control to show.
+ */
+function gameText(g: GameSummary): string {
+  const tc = timeControlOf(g);
+  const clock = g.clockMs > 0 ? `${timeControlText(tc)} ${SPEED_NAMES[g.speed ?? speedOf(tc)]} · ` : '';
+  return `${clock}${g.rated ? 'Rated' : 'Casual'} · ${Math.ceil(g.plies / 2)} moves`;
+}
 
 export function GameRows({ games }: { games: readonly GameSummary[] }) {
   if (games.length === 0) return <p className="empty">No games yet.</p>;
@@ -23,7 +34,7 @@ export function GameRows({ games }: { games: readonly GameSummary[] }) {
               <td data-label="White"><PlayerName p={g.white} /></td>
               <td data-label="Black"><PlayerName p={g.black} /></td>
               <td data-label="Result">{g.reason === 'aborted' ? 'Aborted' : `${resultScore(g.winner)} (${reasonLabel(g.reason)})`}</td>
-              <td data-label="Game"><Link to={`/game/${g.id}`}>{g.rated ? 'Rated' : 'Casual'} · {Math.ceil(g.plies / 2)} moves</Link></td>
+              <td data-label="Game"><Link to={`/game/${g.id}`}>{gameText(g)}</Link></td>
             </tr>
           ))}
         </tbody>
