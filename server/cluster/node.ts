@@ -474,7 +474,8 @@ export class ClusterNode implements RoundsElsewhere {
   gameStarted(game: LiveGame): void {
     void this.ownership.started(game.id, [game.white.id, game.black.id]).catch((err: Error) => this.logger.error({ err: err.message, gameId: game.id }, 'could not record the game\'s owner'));
     this.metrics.gamesOwned.inc();
-    if (!game.sessions.white.ws || !game.sessions.black.ws) this.metrics.gamesAcrossNodes.inc();
+    // a player's socket elsewhere (the engine's seat has none, anywhere)
+    if ((['white', 'black'] as const).some((c) => !game[c].engine && !game.sessions[c].ws)) this.metrics.gamesAcrossNodes.inc();
     this.tellSeats(game);
   }
 
