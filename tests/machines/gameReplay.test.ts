@@ -151,6 +151,8 @@ describe('game replay', () => {
           history.push(e.clocks);
         } else if (e.type === 'takenBack') {
           expect(e.seq).toBe(history.length - e.plies);
+          // the clocks go back to those the players were told as the earliest undone move's turn began
+          expect(e.clocks).toEqual(e.seq === 0 ? { white: g.log.input.clockMs, black: g.log.input.clockMs } : history[e.seq - 1]);
           history.length = e.seq;
           takenBack++;
         }
