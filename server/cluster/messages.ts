@@ -39,6 +39,8 @@ export const busMessageSchema = z.discriminatedUnion('k', [
   z.object({ k: z.literal('seat'), p: z.string(), g: z.string(), o: z.string() }),
   /** game `g` is over for the player */
   z.object({ k: z.literal('unseat'), p: z.string(), g: z.string() }),
+  /** the player's game `g`, played by the sender, is against the AI (to the node of their socket) */
+  z.object({ k: z.literal('vsai'), p: z.string(), g: z.string() }),
   /** a round command of the player whose socket is on node `n` (to the node that plays the game) */
   z.object({ k: z.literal('cmd'), n: z.string(), p: z.string(), c: gameCommandSchema, lag: z.number().optional(), ping: z.number().optional() }),
   /** the player's socket is now on node `n` */

@@ -36,7 +36,7 @@ import type { LobbyStore } from '../lobby/records';
 import type { GameWatchers, Spectators } from '../realtime/spectators';
 import type { Rounds, RoundsElsewhere } from '../round/round';
 import type { ChatElsewhere } from '../chat/chat';
-import { endedElsewhere, forgetElsewhere, playedHere, playElsewhere, socketOn } from '../round/seats';
+import { elsewhereAgainstAi, endedElsewhere, forgetElsewhere, playedHere, playElsewhere, socketOn } from '../round/seats';
 
 /** What a command the node sends on a player's behalf carries of its lag: nothing measured. */
 const NO_LAG: MoveLag = {};
@@ -242,6 +242,11 @@ export class ClusterNode implements RoundsElsewhere {
         if (s) endedElsewhere(s, msg.g);
         return;
       }
+      case 'vsai': {
+        const s = this.hub.session(msg.p);
+        if (s) elsewhereAgainstAi(s, msg.g);
+        return;
+      }
       case 'cmd':
         return this.rounds.remoteCommand(msg.n, msg.p, this.hub.session(msg.p)?.kind ?? 'guest', msg.c, { lagMs: msg.lag, unansweredPingMs: msg.ping }, (id) => this.hub.session(id));
       case 'here':
@@ -286,6 +291,8 @@ export class ClusterNode implements RoundsElsewhere {
     const s = this.hub.session(playerId);
     if (!s || s.ws) return;
     this.rounds.presence.arrived(s, from);
+    // the socket's node knows the game by its id only: a search it refuses names the game as one against the AI
+    if (s.game && (s.game.white.engine || s.game.black.engine)) this.publish(from, { k: 'vsai', p: playerId, g: s.game.id });
   }
 
   private playerGone(playerId: string, from: string): void {

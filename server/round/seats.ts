@@ -28,6 +28,13 @@ export function playElsewhere(s: PlayerSession, game: RemoteGame): void {
   w.lastRemoteGame = game;
 }
 
+/** Several nodes: game `gameId`, played on another node, is against the AI (its owner said so). */
+export function elsewhereAgainstAi(s: PlayerSession, gameId: string): void {
+  const w = writable(s);
+  if (s.remoteGame?.id === gameId) w.remoteGame = { ...s.remoteGame, vsAi: true };
+  if (s.lastRemoteGame?.id === gameId) w.lastRemoteGame = { ...s.lastRemoteGame, vsAi: true };
+}
+
 /** Several nodes: game `gameId`, played on another node, is over for the player. */
 export function endedElsewhere(s: PlayerSession, gameId: string): void {
   if (s.remoteGame?.id === gameId) writable(s).remoteGame = null;

@@ -150,6 +150,9 @@ describe('a game against the AI across nodes', () => {
     const start = await again.next('gameStart', (m) => m.gameId === gameId, 10_000);
     expect(movesOf(start)).toEqual(before);
     expect(await moveAndAnswer(again, gameId, 'g1f3')).toHaveLength(2);
+    // a search on node b is refused naming the game as one against the AI (its owner told b)
+    again.send('findGame', { username: 'Ann' });
+    expect(await again.next('matchmakingStatus', () => true, 10_000)).toMatchObject({ status: 'idle', activeGame: { gameId, vsAi: true } });
     // node a plays it all along
     expect([await metric(a, 'chess_ai_games'), await metric(b, 'chess_ai_games')]).toEqual([1, 0]);
     await resign(again, gameId);
