@@ -4,6 +4,9 @@
  * game); text is checked and kept as text; each author's flood limit answers with a clear
  * refusal; an operator may turn guest chat off. The lines come back with the game on a rejoin.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
 import { CHAT_TEXT } from '../../server/chat/chat';
@@ -131,6 +134,38 @@ describe('the record', () => {
       { room: 'player', name: 'Alice', guest: true, color: 'white', text: 'hello' },
       { room: 'spectator', name: 'Anonymous Player', guest: true, text: 'go white' },
     ]);
+  });
+});
+
+describe('a restart', () => {
+  it('keeps both rooms: the journal holds the lines with the moves, and the game comes back with them', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'chat-journal-'));
+    const durable = { durableDir: dataDir, serverSecret: 's'.repeat(40) };
+    try {
+      const p = await game(durable);
+      await playMoves(p, ['e2e4', 'e7e5']);
+      say(p.white, p.gameId, 'player', 'before the restart');
+      await p.black.next('chatMessage');
+      const s = await watcher(p.gameId);
+      say(s, p.gameId, 'spectator', 'still watching');
+      await s.next('chatMessage');
+      const white = { playerId: p.white.playerId, secret: p.white.secret };
+      await Promise.all(clients.splice(0).map((c) => c.close()));
+      await server!.close();
+
+      server = await startTestServer(durable);
+      const back = await TestClient.connect(server.url, white);
+      clients.push(back);
+      back.send('rejoinGame', { gameId: p.gameId });
+      const start = await back.next('gameStart');
+      expect(start).toMatchObject({ currentState: { seq: 2 }, chat: [{ room: 'player', name: 'Alice', color: 'white', text: 'before the restart' }] });
+      const later = await TestClient.connect(server.url);
+      clients.push(later);
+      later.send('watchGame', { gameId: p.gameId });
+      expect((await later.next('watchStart')).chat).toEqual([{ room: 'spectator', name: 'Anonymous Player', guest: true, text: 'still watching' }]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
