@@ -70,6 +70,7 @@ export function CustomGames({ open }: { open: boolean }) {
       {hooks.length === 0 ? (
         <p className="hint" data-testid="lobby-empty">No games are waiting. Create one, and it is listed here for everyone.</p>
       ) : (
+        <div className="hooks-scroll">
         <table className="hooks" data-testid="lobby">
           <thead><tr><th>Player</th><th>Game</th><th>Colour</th><th /></tr></thead>
           <tbody>
@@ -94,6 +95,7 @@ export function CustomGames({ open }: { open: boolean }) {
             })}
           </tbody>
         </table>
+        </div>
       )}
     </section>
   );
