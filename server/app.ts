@@ -47,7 +47,7 @@ import { GameChat } from './chat/chat';
 import type { PlayerSession } from './realtime/hub';
 import { localLobbyStore } from './lobby/records';
 import { LobbyHooks } from './lobby/hooks';
-import { localStart, type CustomStart } from './lobby/players';
+import { localStart, type CustomStart, type LobbyDeps } from './lobby/players';
 import { Challenges } from './challenge/challenges';
 import { listLiveGames } from './realtime/liveGamesWiring';
 
@@ -281,7 +281,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const siteSockets = cluster && new SiteSockets(cluster, hub, replies, presence, pool, admission.connectRate, (address, refusal) => doorway.countRefused(address, refusal), socketLog);
   const site: SocketSite = siteSockets ?? ONE_NODE;
   const lobby = new Lobby(hub, rounds, pool, () => ai, () => site.newGamesRefused(), metrics, socketLog);
-  const custom = customGames(hub, rounds, cluster, gameManager, opts, log);
+  const custom = customGames(hub, rounds, cluster, gameManager, opts, log, () => site.newGamesRefused());
   // the account binding seats the socket as the endpoint does (made just below)
   const account = new SocketAccount(hub, replies, rounds, site, identity, opts.accounts, opts.identification ?? DEFAULT_IDENTIFICATION_LIMITS, refusals, metrics, socketLog, (ws, id, kind) => realtime.bind(ws, id, kind));
   const realtime = new Realtime(
@@ -427,7 +427,7 @@ function resumeGames(gameManager: GameManager, hub: Hub, durable: OpenedJournal,
 export const LOBBY_SWEEP_MS = 1_000;
 
 /** The lobby's custom games and the challenges, on this node's store (Redis with several nodes), swept every LOBBY_SWEEP_MS. */
-function customGames(hub: Hub, rounds: Rounds, cluster: ClusterNode | null, games: GameManager, opts: StartServerOptions, log: Logger) {
+function customGames(hub: Hub, rounds: Rounds, cluster: ClusterNode | null, games: GameManager, opts: StartServerOptions, log: Logger, newGamesRefused: () => string | null) {
   const now = opts.lobbyClock ?? Date.now;
   const store = cluster?.lobby ?? localLobbyStore(opts.durableDir, now());
   const start: CustomStart = cluster ? (...args) => cluster.startCustom(...args) : localStart(hub, games);
@@ -436,7 +436,7 @@ function customGames(hub: Hub, rounds: Rounds, cluster: ClusterNode | null, game
   const heldBy = (s: PlayerSession) => rounds.heldBy(s);
   const archive = opts.accounts?.archive;
   const ratingOf: RatingLookup | undefined = archive && ((id, speed) => archive.ratingOf(id, speed));
-  const deps = { store, hub, start, heldBy, node, now, random, ratingOf };
+  const deps: LobbyDeps = { store, hub, start, heldBy, node, now, random, ratingOf, newGamesRefused };
   const hooks = new LobbyHooks(deps, log.child({ part: 'hooks' }));
   const challenges = new Challenges(deps, log.child({ part: 'challenges' }));
   const sweepLog = log.child({ part: 'lobby' });

@@ -79,6 +79,7 @@ export class LobbyHooks extends LobbyPart {
 
   async join(s: PlayerSession, hookId: string, name?: string | null): Promise<void> {
     if (this.heldBy(s)) return this.refuse(s, 'active_game', HOOK_TEXT.inGame);
+    if (this.refusedHere(s)) return;
     try {
       const seen = (await this.store.hooks.lastSeen()).get(hookId);
       const hook = await this.store.hooks.get(hookId);

@@ -15,6 +15,7 @@ export abstract class LobbyPart {
   protected readonly now: () => number;
   protected readonly random: () => number;
   private readonly ratingOf: LobbyDeps['ratingOf'];
+  private readonly newGamesRefused: LobbyDeps['newGamesRefused'];
 
   constructor(
     deps: LobbyDeps,
@@ -22,12 +23,19 @@ export abstract class LobbyPart {
     /** what a failure of the store is answered with */
     private readonly unreachable: string,
   ) {
-    ({ store: this.store, hub: this.hub, start: this.start, heldBy: this.heldBy, node: this.node, now: this.now, random: this.random, ratingOf: this.ratingOf } = deps);
+    ({ store: this.store, hub: this.hub, start: this.start, heldBy: this.heldBy, node: this.node, now: this.now, random: this.random, ratingOf: this.ratingOf, newGamesRefused: this.newGamesRefused } = deps);
   }
 
   /** Gives a signed-in player their rating in the speed of the game they create or take (shown with it, and the game starts with it). */
   protected rate(s: PlayerSession, timeControl: TimeControl): Promise<void> {
     return rateSessionFor(s, timeControl, this.ratingOf, this.log);
+  }
+
+  /** Whether no game may start here now; if so the player is told why (as a search is refused). */
+  protected refusedHere(s: PlayerSession): boolean {
+    const refused = this.newGamesRefused();
+    if (refused) this.refuse(s, 'unavailable', refused);
+    return refused !== null;
   }
 
   protected refuse(s: PlayerSession, code: ErrorCode, message: string): void {

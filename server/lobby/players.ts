@@ -44,6 +44,7 @@ export function localStart(hub: Hub, games: GameManager): CustomStart {
     const them = hub.session(other.id);
     if (!them?.ws || them.game) return false;
     them.name = other.name;
+    them.rating = other.rating;
     const [white, black] = localColor === 'white' ? [local, them] : [them, local];
     return games.start(white, black, timeControl, { casual }) !== null;
   };
@@ -63,4 +64,6 @@ export interface LobbyDeps {
   random: () => number;
   /** a signed-in player's rating in a speed (the archive's); none without an archive */
   ratingOf?: RatingLookup | undefined;
+  /** why no game may start on this node now (several nodes: the site's store is unreachable, or the lease uncertain), or null */
+  newGamesRefused: () => string | null;
 }

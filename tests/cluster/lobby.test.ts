@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
 import type { Challenge, Hook } from '../../machines/protocol/messages';
 import { TestClient, startTestServer, type Msg } from '../server/helpers';
-import { testSite, type TestSite } from './site';
+import { testSite, until, type TestSite } from './site';
 
 const BULLET = { initial: 60, increment: 1 };
 
@@ -91,6 +91,8 @@ describe('custom games and challenges across two nodes', () => {
     const ben = await connect(b);
     ben.send('watchChallenge', { challengeId: c.id });
     expect(challengeOf(await ben.next('challenge')).status).toBe('created');
+    // a node that may not start games (its lease uncertain while the other leaves) refuses, as it refuses a search
+    await until('the remaining node may start games', async () => ((await (await fetch(b.url + '/healthz')).json()) as { lease: boolean }).lease);
     ben.send('acceptChallenge', { challengeId: c.id });
     const [sa, sb] = await Promise.all([back.next('gameStart'), ben.next('gameStart')]);
     expect(sa.gameId).toBe(sb.gameId);
