@@ -16,7 +16,7 @@ import { GAME_BEAT_MS, GameManager, type EndedGame } from './game/games';
 import type { Inspect } from './game/machines';
 import { Heartbeat } from './heartbeat';
 import { Matchmaking } from './game/matchmaking';
-import type { RatingLookup } from './game/ratingLookup';
+import { holdNewRating, type RatingLookup } from './game/ratingLookup';
 import { Hub } from './realtime/hub';
 import { LagPings } from './realtime/lagPings';
 import { GuestIdentity, playerKind } from './realtime/identity';
@@ -244,7 +244,9 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     ? archiveFinishedGames(
         archiveQueue,
         log.child({ part: 'archive' }),
-        (accountIds, msg) => {
+        (accountIds, msg, standing) => {
+          holdNewRating(hub.session(accountIds[0]), standing.white);
+          holdNewRating(hub.session(accountIds[1]), standing.black);
           // a player away now gets it when they come back to the game, after its gameEnd
           gameManager.rated(msg);
           // and when next online, whatever page they open (with the game's end first while it is kept)

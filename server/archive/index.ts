@@ -61,8 +61,8 @@ export type { ArchivedPlayer, FinishedGame, StoreResult } from './store';
 export const ARCHIVE_RETRY_MS = 1_000;
 export const ARCHIVE_RETRY_MAX_MS = 30_000;
 
-/** Told once a rated game is scored: its players' account ids and the message for them. */
-export type OnRated = (accountIds: [string, string], msg: RatingChangeMsg) => void;
+/** Told once a rated game is scored: its players' account ids (white's, black's), the message for them, and their ratings now in the game's speed. */
+export type OnRated = (accountIds: [string, string], msg: RatingChangeMsg, standing: { white: PlayerRating; black: PlayerRating }) => void;
 
 /**
  * Finished games on their way to the archive: each is tried until it is stored, however long the
@@ -131,11 +131,11 @@ export function archiveFinishedGames(queue: ArchiveQueue, logger: Logger, onRate
     });
     queue.store(record, (r) => {
       onArchived?.(record.id);
-      if (!r.ratings || !r.speed) return;
+      if (!r.ratings || !r.speed || !r.standing) return;
       logger.info({ gameId: record.id, speed: r.speed, ratings: r.ratings }, 'rated game archived');
       const { white, black } = record;
       if (onRated && white.accountId && black.accountId) {
-        onRated([white.accountId, black.accountId], { type: 'ratingChange', gameId: record.id, speed: r.speed, ...r.ratings });
+        onRated([white.accountId, black.accountId], { type: 'ratingChange', gameId: record.id, speed: r.speed, ...r.ratings }, r.standing);
       }
     });
   };

@@ -70,6 +70,8 @@ export interface StoreResult {
   /** the speed whose ratings the game moved (with `ratings`) */
   speed?: Speed;
   ratings: ArchivedGame['ratings'];
+  /** each player's rating in that speed after the game, as players see it (with `ratings`) */
+  standing?: { white: PlayerRating; black: PlayerRating };
   /** why a game this call stored is not rated (ratingRules.ts); null (or absent) when it is rated or was stored before */
   unrated?: UnratedReason | null;
 }
@@ -110,7 +112,15 @@ export async function archiveGame(db: Db, game: FinishedGame): Promise<StoreResu
     const players = await lockRatings(tx, game.white.accountId!, game.black.accountId!, speed);
     const byPair = unratedByPair(game, await pairHistory(tx, game, players));
     if (byPair) return { stored: true, ratings: null, unrated: byPair };
-    return { stored: true, speed, ratings: await rateStoredGame(tx, game, speed, players), unrated: null };
+    const after = await rateStoredGame(tx, game, speed, players);
+    const shown = (r: Glicko2Rating): PlayerRating => ({ rating: r.rating, provisional: isProvisional(r.deviation) });
+    return {
+      stored: true,
+      speed,
+      ratings: { white: { before: players.white.rating, after: after.white.rating }, black: { before: players.black.rating, after: after.black.rating } },
+      standing: { white: shown(after.white), black: shown(after.black) },
+      unrated: null,
+    };
   });
 }
 
@@ -164,8 +174,8 @@ async function pairHistory(tx: Queryable, game: FinishedGame, ratings: PairRatin
   };
 }
 
-/** Rates a stored game from the locked ratings of its speed and writes the new ones and the game's figures back. */
-async function rateStoredGame(tx: Queryable, game: FinishedGame, speed: Speed, before: PairRatings): Promise<NonNullable<ArchivedGame['ratings']>> {
+/** Rates a stored game from the locked ratings of its speed, writes the new ones and the game's figures back, and returns the new ones. */
+async function rateStoredGame(tx: Queryable, game: FinishedGame, speed: Speed, before: PairRatings): Promise<PairRatings> {
   const whiteId = game.white.accountId!;
   const blackId = game.black.accountId!;
   const after = rateGame(before.white, before.black, whiteScore(game.winner));
@@ -180,10 +190,7 @@ async function rateStoredGame(tx: Queryable, game: FinishedGame, speed: Speed, b
      WHERE id = $1`,
     [game.id, before.white.rating, after.white.rating, before.black.rating, after.black.rating],
   );
-  return {
-    white: { before: before.white.rating, after: after.white.rating },
-    black: { before: before.black.rating, after: after.black.rating },
-  };
+  return after;
 }
 
 interface GameRow {

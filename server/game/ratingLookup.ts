@@ -33,6 +33,15 @@ export async function lookUpRating(ratingOf: RatingLookup, accountId: string, sp
   }
 }
 
+/**
+ * After a rated game, the player's session holds their new rating in its speed, so that a rematch
+ * (same time control) starts showing it; unless they are searching or playing again, when the
+ * rating looked up for that search or game stands.
+ */
+export function holdNewRating(session: PlayerSession | undefined, rating: PlayerRating): void {
+  if (session?.kind === 'account' && !session.queued && !session.game) session.rating = rating;
+}
+
 /** Sets a signed-in player's session rating to theirs in the speed of `timeControl` (a guest has none). */
 export async function rateSessionFor(session: PlayerSession, timeControl: TimeControl, ratingOf: RatingLookup | undefined, log: Logger): Promise<void> {
   if (session.kind !== 'account' || !ratingOf) return;

@@ -11,7 +11,7 @@ import { createAccounts, type AccountsModule } from '../../server/accounts';
 import { nodeSupabaseClient } from '../accounts/harness';
 import { TestClient, playMoves, startTestServer, useTestClock, type Pair, type TestClock } from '../server/helpers';
 import { ownProfileSchema } from '../../machines/protocol/archive';
-import type { Challenge, Hook, TimeControl } from '../../machines/protocol/messages';
+import type { Challenge, GameRatings, Hook, RatingChangeMsg, TimeControl } from '../../machines/protocol/messages';
 import { freshDataDir } from '../support/pgliteTemplate';
 import { TEN_PLIES } from './ratedMoves';
 
@@ -117,6 +117,18 @@ describe('the rated pool', () => {
     const own = await fetch(`${server.url}/api/me`, { headers: { Authorization: `Bearer ${ids.rapidStrong!.token}` } });
     const profile = ownProfileSchema.parse(await own.json());
     expect(profile.ratings.map((r) => [r.speed, r.games])).toEqual([['blitz', 1], ['rapid', 10]]);
+    // their rematch (3+2 again) starts with the Blitz ratings the game left
+    weak.send('offerRematch', { gameId: p.gameId });
+    await strong.next('rematchOffer');
+    strong.send('offerRematch', { gameId: p.gameId });
+    const [rw] = await Promise.all([weak.next('gameStart'), strong.next('gameStart')]);
+    // weak played `w.color` in the game; their ratings after it, by who they are
+    const change = cw as RatingChangeMsg;
+    const after = { weak: change[w.color as 'white' | 'black'].after, strong: change[w.color === 'white' ? 'black' : 'white'].after };
+    const weakSide = rw.color as 'white' | 'black';
+    const ratings = rw.ratings as GameRatings;
+    expect(ratings[weakSide]).toEqual({ rating: after.weak, provisional: true });
+    expect(ratings[weakSide === 'white' ? 'black' : 'white']).toEqual({ rating: after.strong, provisional: true });
     await Promise.all([weak.close(), strong.close()]);
   });
 

@@ -25,7 +25,10 @@ class MemoryArchive implements Archive {
   readonly stored: FinishedGame[] = [];
   async store(game: FinishedGame): Promise<StoreResult> {
     this.stored.push(game);
-    return { stored: true, speed: 'rapid', ratings: SCORED };
+    return {
+      stored: true, speed: 'rapid', ratings: SCORED,
+      standing: { white: { rating: SCORED.white.after, provisional: false }, black: { rating: SCORED.black.after, provisional: true } },
+    };
   }
   async ratingOf(accountId: string): Promise<PlayerRating> {
     return RATINGS[accountId] ?? { rating: 1500, provisional: true };
