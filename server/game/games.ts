@@ -201,8 +201,12 @@ export class GameManager {
     return game.white.id === playerId ? 'white' : game.black.id === playerId ? 'black' : null;
   }
 
-  /** Starts a game on `timeControl`'s clock; without one, on the default pool's. `casual`: never rated (a custom game's choice). */
-  start(white: PlayerSession, black: PlayerSession, timeControl: TimeControl = this.defaultTimeControl, opts: { casual?: boolean } = {}): LiveGame | null {
+  /**
+   * Starts a game on `timeControl`'s clock; without one, on the default pool's. `casual`: never
+   * rated (a custom game's choice). `takebacks`: whether the players may take moves back; by
+   * default (lichess) yes unless the game may be rated.
+   */
+  start(white: PlayerSession, black: PlayerSession, timeControl: TimeControl = this.defaultTimeControl, opts: { casual?: boolean; takebacks?: boolean } = {}): LiveGame | null {
     const id = newGameId();
     const input: GameInput = {
       gameId: id,
@@ -215,7 +219,7 @@ export class GameManager {
       startedAt: performance.now(),
       accountIds: [white, black].filter((s) => s.kind === 'account').map((s) => s.id),
       // a game between two accounts may be rated unless casual (docs/ratings.md): then no takebacks, as lichess by default
-      takebacks: takebacksByDefault(white.kind === 'account' && black.kind === 'account' && !opts.casual),
+      takebacks: opts.takebacks ?? takebacksByDefault(white.kind === 'account' && black.kind === 'account' && !opts.casual),
       ...(this.opts.startFen ? { startFen: this.opts.startFen } : {}),
       ...ratingsInput(white, black),
       ...(opts.casual ? { casual: true } : {}),
