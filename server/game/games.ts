@@ -229,8 +229,9 @@ export class GameManager {
 
   /**
    * Starts a game against the engine: an ordinary game whose other seat the engine holds (its
-   * seat marked `engine`, played by EngineSeats). Without a time control it has no clock: each
-   * move must come within `moveLimitMs`, the first moves too (the engine never makes a player wait).
+   * seat marked `engine`, played by EngineSeats). On a time control its first moves have every
+   * game's first-move deadline; without one it has no clock: each move must come within
+   * `moveLimitMs`, the first moves too (as games against the AI had before they had clocks).
    */
   startAgainstEngine(spec: EngineGameSpec): LiveGame | null {
     const id = newGameId();
@@ -244,7 +245,7 @@ export class GameManager {
       white,
       black,
       ...clock,
-      firstMoveDeadlineMs: spec.moveLimitMs,
+      firstMoveDeadlineMs: spec.timeControl ? this.opts.firstMoveMs : spec.moveLimitMs,
       graceMs: this.opts.graceMs,
       lag: this.opts.lag,
       startedAt: performance.now(),

@@ -96,6 +96,20 @@ describe('a game against the AI and matchmaking', () => {
     expect(paired.engineLevel).toBeUndefined();
   });
 
+  it('a game on a clock abandoned before the player\'s first move is aborted at every game\'s first-move deadline; back, they can search', async () => {
+    const server = await start({ firstMoveMs: 300 });
+    const c = await connect(server);
+    c.send('startAIGame', { options: { difficulty: 1, playerColor: 'white', timeControl: { initial: 180, increment: 2 } } });
+    const gameId = String((await c.next('gameCreated')).gameId);
+    await c.close();
+    await until(() => server.games() === 0, 10_000);
+    const back = await connect(server, { playerId: c.playerId, secret: c.secret });
+    back.send('rejoinGame', { gameId });
+    expect(await back.next('gameEnd')).toMatchObject({ gameId, reason: 'aborted', winner: 'draw' });
+    back.send('findGame', { username: 'Ann' });
+    expect(await back.next('matchmakingStatus')).toMatchObject({ status: 'queued' });
+  });
+
   it('players who stay connected but do not move cannot hold the AI\'s slots: one game each, and an idle one ends', async () => {
     const server = await start({}, { maxGames: 2, maxGamesPerAddress: 5, idleMs: 300 });
     const [a, b, c] = [await connect(server), await connect(server), await connect(server)];
