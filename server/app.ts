@@ -288,7 +288,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const account = new SocketAccount(hub, replies, rounds, site, identity, opts.accounts, opts.identification ?? DEFAULT_IDENTIFICATION_LIMITS, refusals, metrics, socketLog, (ws, id, kind) => realtime.bind(ws, id, kind));
   const realtime = new Realtime(
     hub,
-    { doorway, site, rounds, matchmaking: pool, account, spectators, routes: routes(lobby, account, spectators, liveGames, replies, chat, custom), replies, refusals, identity },
+    { doorway, site, rounds, matchmaking: pool, account, spectators, liveGames, routes: routes(lobby, account, spectators, liveGames, replies, chat, custom), replies, refusals, identity },
     metrics,
     socketLog,
     {

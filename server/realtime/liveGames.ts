@@ -51,6 +51,12 @@ export class LiveGamesFeed {
     return this.counts.get(gameId) ?? 0;
   }
 
+  /** The socket is told game `gameId`'s spectators, when it has any. */
+  tellSpectators(ws: WS, gameId: string): void {
+    const count = this.spectatorsOf(gameId);
+    if (count > 0) send(ws, { type: 'spectators', gameId, count });
+  }
+
   /** A new reading of the site's live games. */
   show(view: SiteLiveView): void {
     const change = listChange(this.list, view.games);

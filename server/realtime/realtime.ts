@@ -23,6 +23,7 @@ import { dispatch, refusalOf, type Routes } from './router';
 import type { SocketAccount } from './socketAccount';
 import type { SocketSite } from './site';
 import type { Spectators } from './spectators';
+import type { LiveGamesFeed } from './liveGames';
 import { isGameCommand, parseClientMessage, type ParseResult } from '../../machines/protocol/parse';
 import type { Rounds } from '../round/round';
 
@@ -40,6 +41,8 @@ export interface RealtimeParts {
   matchmaking: MatchmakingPort;
   account: SocketAccount;
   spectators: Spectators;
+  /** the site's live games and their spectator counts */
+  liveGames: LiveGamesFeed;
   routes: Routes;
   replies: Replies;
   refusals: RefusalLog;
@@ -254,7 +257,12 @@ export class Realtime {
   private route(ws: WS, data: SocketData, msg: ParsedMessage, arrivedAt: number): void {
     const session = data.session;
     if (!session || session.ws !== ws) return; // a socket without a seat (should not happen)
-    if (isGameCommand(msg)) return this.parts.rounds.command(session, msg, arrivedAt, moveLag(data, arrivedAt));
+    if (isGameCommand(msg)) {
+      this.parts.rounds.command(session, msg, arrivedAt, moveLag(data, arrivedAt));
+      // a player back in their game is told its spectators, which only a change would tell
+      if (msg.type === 'rejoinGame') this.parts.liveGames.tellSpectators(ws, msg.payload.gameId);
+      return;
+    }
     dispatch(this.parts.routes, ws, session, msg);
   }
 

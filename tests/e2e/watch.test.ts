@@ -56,7 +56,8 @@ describe('watching', () => {
     const shown = () => tv.getByTestId('tv').getAttribute('data-game-id');
     await expect.poll(shown, { timeout: 10_000 }).toBe(first.gameId);
     await expect.poll(() => pieceOn(tv, 'f3')).toBe('white knight');
-    await tv.getByTestId('live-name-white').filter({ hasText: 'Magnus' }).waitFor();
+    // (colours are drawn at random on the site)
+    for (const name of ['Magnus', 'Hikaru']) await tv.getByTestId('live-game').getByText(name, { exact: false }).first().waitFor();
     await tv.getByTestId('spectator-count').filter({ hasText: '1 spectator' }).waitFor({ timeout: 10_000 });
     await shoot(tv, 'tv');
 

@@ -246,14 +246,14 @@ export async function liveListUntil(c: TestClient, what: string, pred: (games: L
 }
 
 /** The clients a test file's tests open (`connect`, or `track` for ones opened elsewhere), closed after each test. */
-export function useClients(): { connect(url: string): Promise<TestClient>; track(...cs: TestClient[]): void } {
+export function useClients(): { connect(url: string, guest?: GuestCredentials): Promise<TestClient>; track(...cs: TestClient[]): void } {
   const open: TestClient[] = [];
   afterEach(async () => {
     await Promise.all(open.splice(0).map((c) => c.close()));
   });
   return {
-    async connect(url) {
-      const c = await TestClient.connect(url);
+    async connect(url, guest) {
+      const c = await TestClient.connect(url, guest ?? null);
       open.push(c);
       return c;
     },

@@ -45,8 +45,13 @@ it('lists a live game with its players, time control and moves, counts its spect
   await spectator.next('watchStart');
   await liveListUntil(follower, 'one spectator', (l) => l[0]?.spectators === 1);
   for (const c of [pair.white, pair.black, spectator]) expect((await c.next('spectators')).count).toBe(1);
+  // a player who comes back (a reload) is told the count at once
+  const back = await clients.connect(server.url, { playerId: pair.white.playerId, secret: pair.white.secret });
+  back.send('rejoinGame', { gameId: pair.gameId });
+  expect(await back.next('spectators')).toEqual({ type: 'spectators', gameId: pair.gameId, count: 1 });
+  await back.next('gameStart');
   await spectator.close();
-  for (const c of [pair.white, pair.black]) expect((await c.next('spectators', (m) => m.count === 0)).gameId).toBe(pair.gameId);
+  for (const c of [back, pair.black]) expect((await c.next('spectators', (m) => m.count === 0)).gameId).toBe(pair.gameId);
 
   pair.black.send('resign', { gameId: pair.gameId });
   await liveListUntil(follower, 'no game', (l) => l.length === 0);
