@@ -32,6 +32,8 @@ type Ending = 'declined' | 'canceled' | 'expired';
 export class Challenges extends LobbyPart {
   /** the challenges each socket here opened (watchChallenge), by challenge id */
   private readonly watchers = new Map<string, Set<string>>();
+  /** the players here told of each open challenge to them (a player signed in later is told at the next sweep) */
+  private readonly told = new Map<string, Set<string>>();
 
   constructor(deps: LobbyDeps, log: Logger) {
     super(deps, log, 'Challenges cannot be reached right now. Please try again in a moment.');
@@ -144,6 +146,27 @@ export class Challenges extends LobbyPart {
     for (const c of open) if (unseen(seen.get(c.id)?.at ?? 0, now, LOBBY_RULES.challengeUnseenMs)) await this.end(c.id, 'expired');
     for (const c of all) if (forgotten(c, now)) await this.store.challenges.take(c.id);
     for (const id of this.watchers.keys()) if (!all.some((c) => c.id === id)) this.watchers.delete(id);
+    this.tellLate(open.filter((c) => c.to !== undefined));
+  }
+
+  /** Players challenged by username who signed in here since the challenge was made are told now. */
+  private tellLate(toSomeone: Challenge[]): void {
+    for (const id of this.told.keys()) if (!toSomeone.some((c) => c.id === id)) this.told.delete(id);
+    for (const c of toSomeone) {
+      const told = this.told.get(c.id) ?? new Set<string>();
+      this.told.set(c.id, told);
+      for (const s of this.challenged(c)) {
+        if (told.has(s.id)) continue;
+        told.add(s.id);
+        this.hub.sendTo(s, { type: 'challenge', challenge: c });
+      }
+    }
+  }
+
+  /** The signed-in players with a socket here whom the challenge names. */
+  private challenged(c: Challenge): PlayerSession[] {
+    if (c.to === undefined) return [];
+    return [...this.hub.players.values()].filter((s) => s.ws && s.username && isFor(c, playerOf(s)));
   }
 
   /** The challenge if `s` may answer it; otherwise they are told why and it is null. */
@@ -180,8 +203,9 @@ export class Challenges extends LobbyPart {
   private tell(c: Challenge): void {
     const ids = new Set(this.watchers.get(c.id));
     ids.add(c.by.id);
-    if (c.to !== undefined) {
-      for (const s of this.hub.players.values()) if (s.ws && s.username && isFor(c, playerOf(s))) ids.add(s.id);
+    for (const s of this.challenged(c)) {
+      ids.add(s.id);
+      if (c.status === 'created') this.told.set(c.id, (this.told.get(c.id) ?? new Set()).add(s.id));
     }
     const text = JSON.stringify({ type: 'challenge', challenge: c });
     for (const id of ids) {

@@ -129,7 +129,7 @@ describe('challenges', () => {
     await created(ann);
   });
 
-  it('reaches a signed-in player challenged by username on any page; a new challenge to them replaces the previous one', async () => {
+  it('reaches a signed-in player challenged by username on any page (signed in then or later); a new challenge to them replaces the previous one', async () => {
     const { accounts, sign } = await tokenAccounts();
     await start({ accounts });
     const signIn = async (sub: string, username: string) => {
@@ -158,6 +158,12 @@ describe('challenges', () => {
     ben.send('acceptChallenge', { challengeId: second.id });
     const [a, b] = await Promise.all([ann.next('gameStart'), ben.next('gameStart')]);
     expect(a.gameId).toBe(b.gameId);
+
+    // a player challenged while away is told once signed in, on any page
+    const third = await created(await signIn('33333333-3333-4333-8333-333333333333', 'cat'), { options: CASUAL_BLACK, to: 'dan' });
+    const dan = await signIn('44444444-4444-4444-8444-444444444444', 'dan');
+    expect(await update(dan, 'created', third.id)).toMatchObject({ to: 'dan' });
+    expect(await dan.gets('challenge', 200)).toBe(false);
   });
 
   it('outlives a restart of the server that holds it: its creator comes back and it is accepted', async () => {
