@@ -16,8 +16,6 @@ import { assign, emit, fromPromise, setup } from 'xstate';
 import type { EngineClock } from './movetime';
 import type { Seat } from '../game/types';
 
-export { replay, toMoveInput, automaticResult } from './position';
-export { MAX_PLIES as DEFAULT_MAX_PLIES } from '../game/defaults';
 
 /** The engine's seat in game `gameId` at `level`: its own id in that game, its name as players and the archive show it. */
 export function engineSeat(gameId: string, level: number): Seat {

@@ -4,7 +4,7 @@
  * refereed by machines/chess. Colours alternate between games.
  */
 import { ChessGame } from '../../../machines/chess/index';
-import { DEFAULT_MAX_PLIES } from '../../../machines/ai/index';
+import { MAX_PLIES } from '../../../machines/game/defaults';
 import { automaticResult } from '../../../machines/ai/position';
 import type { EnginePool } from '../engine/pool';
 import { levelSettings } from '../levels';
@@ -47,7 +47,7 @@ export async function playGame(white: Contestant, black: Contestant, opts: Ladde
   const game = new ChessGame();
   const moves: string[] = [];
   for (;;) {
-    const result = automaticResult(game, DEFAULT_MAX_PLIES);
+    const result = automaticResult(game, MAX_PLIES);
     if (result) {
       const score: 1 | 0.5 | 0 = result.winner === 'white' ? 1 : result.winner === 'black' ? 0 : 0.5;
       return { score, plies: moves.length, reason: result.reason };
