@@ -23,15 +23,13 @@ const STRONG = '0b8a2f0e-54a4-4f0e-9d3a-7a0b1c2d3e01';
 const WEAK = '0b8a2f0e-54a4-4f0e-9d3a-7a0b1c2d3e02';
 const BLITZ: TimeControl = { initial: 180, increment: 2 };
 
-let site: TestSite | undefined;
-let db: Db | undefined;
-let dataDir = '';
-const servers: RunningServer[] = [];
-const clients: TestClient[] = [];
+/** What the test started, stopped after it whatever happened: sockets, nodes, the database, the site's Redis keys and schema. */
+const started = { site: undefined as TestSite | undefined, db: undefined as Db | undefined, dataDir: '', servers: [] as RunningServer[], clients: [] as TestClient[] };
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
+  const { site, db, dataDir, servers, clients } = started;
+  for (const c of clients.splice(0)) await c.close();
+  for (const s of servers.splice(0)) await s.close();
   await db?.close();
   await site?.destroy();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -39,9 +37,9 @@ afterEach(async () => {
 
 describe('ratings per speed across nodes', () => {
   it('pairs a 3+2 search from two nodes by the Blitz ratings, shows them, and moves Blitz only', async () => {
-    site = testSite();
-    dataDir = mkdtempSync(join(tmpdir(), 'speed-ratings-'));
-    db = await openDb({ dataDir, databaseUrl: DATABASE_URL, schema: site.options.databaseSchema });
+    const site = (started.site = testSite());
+    const dataDir = (started.dataDir = mkdtempSync(join(tmpdir(), 'speed-ratings-')));
+    const db = (started.db = await openDb({ dataDir, databaseUrl: DATABASE_URL, schema: site.options.databaseSchema }));
     await migrate(db);
     const archive = createArchive(db, pino({ level: 'silent' }), async () => null);
     for (const id of [STRONG, WEAK]) await db.query(`INSERT INTO users (id, email, encrypted_password) VALUES ($1, $2, 'x')`, [id, `${id}@example.test`]);
@@ -58,10 +56,11 @@ describe('ratings per speed across nodes', () => {
     expect(rapid.strong.rating - rapid.weak.rating).toBeGreaterThan(600);
 
     const { accounts, sign } = await tokenAccounts();
+    const servers = started.servers;
     for (let i = 0; i < 2; i++) servers.push(await startTestServer({ cluster: site.options, serverSecret: 'x'.repeat(32), accounts: { ...accounts, archive } }));
     const searching = async (server: RunningServer, id: string, name: string) => {
       const c = await TestClient.connect(server.url);
-      clients.push(c);
+      started.clients.push(c);
       c.send('identifyUser', { userId: id, accessToken: await sign({ sub: id }) });
       await c.next('identified');
       c.send('findGame', { username: name, timeControl: BLITZ });
