@@ -89,7 +89,8 @@ export function GameChat({ gameId, room, lines, myColor, closed = null }: GameCh
  */
 export function usePlayerChat(gameId: string, initial: readonly ChatLine[]): ChatLine[] {
   const [lines, setLines] = useState<ChatLine[]>([...initial]);
-  useEffect(() => setLines([...initial]), [initial]);
+  // a new game (a rematch on the same page) starts from its own lines
+  useEffect(() => setLines([...initial]), [initial, gameId]);
   useEffect(
     () => onMessage('chatMessage', (m) => {
       if (m.gameId === gameId && m.room === 'player') setLines((ls) => [...ls, chatLine(m)]);
