@@ -343,6 +343,10 @@ describe('AI', () => {
     await page.getByRole('button', { name: 'Start Game' }).click();
     await page.getByRole('heading', { name: /^AI Game vs / }).waitFor();
     await waitTurn(page);
+    // both sides move first: before that a resignation aborts the game, as in every game
+    await clickMove(page, 'e2', 'e4');
+    await expect.poll(() => moves.count(), { timeout: 30_000 }).toBe(2);
+    await waitTurn(page);
     await resign(page);
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('heading', { name: 'Defeat!' }).waitFor();

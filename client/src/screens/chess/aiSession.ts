@@ -44,10 +44,11 @@ export function getAiSession(): AiSession {
   onMessage('activeGameStatus', (m) => {
     if (m.gameId && m.engineLevel !== undefined && !(playing() && ours(m.gameId))) send({ type: 'rejoinGame', payload: { gameId: m.gameId } });
   });
-  // back after a reconnect: the game as it stands now
+  // connected (again): the game as it stands now, or whether there is one (after a reload)
   const afterConnect = () => {
     const { gameId } = ai.getSnapshot().context;
     if (playing() && gameId) send({ type: 'rejoinGame', payload: { gameId } });
+    else askActiveGame();
   };
   const isAccount = () => getIdentity().getSnapshot().context.user !== null;
   onMessage('connectionAck', () => { if (!isAccount()) afterConnect(); });
