@@ -12,8 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ChessGame } from '../../machines/chess';
 import type { RunningServer } from '../../server/app';
 import type { AccountsModule } from '../../server/accounts';
-import { nodeSupabaseClient } from '../accounts/harness';
-import { boardLayoutProblems, clickMove, launch, pieceOn, SCREENSHOT_DIR, startArchiveSite, storedGame, VIEWPORTS, type ArchiveSite } from './harness';
+import { accountOn, boardLayoutProblems, clickMove, launch, pieceOn, SCREENSHOT_DIR, startArchiveSite, storedGame, TEST_PASSWORD, VIEWPORTS, type ArchiveSite } from './harness';
 import { TestClient } from '../server/helpers';
 import { ratingDeltaText } from '../../machines/client/ratingText';
 import type { RatingChangeMsg } from '../../machines/protocol/messages';
@@ -41,22 +40,15 @@ async function page(): Promise<Page> {
   return p;
 }
 
-const PASSWORD = 'secret123';
+const PASSWORD = TEST_PASSWORD;
 
 async function signUp(name: string): Promise<string> {
   return (await account(name)).id;
 }
 
 /** A new account with a username: its id, e-mail address and access token. */
-async function account(name: string): Promise<{ id: string; email: string; accessToken: string }> {
-  const c = nodeSupabaseClient(server.url, accounts.info.anonKey);
-  const email = `${name}.${Date.now()}@example.test`;
-  const { data, error } = await c.auth.signUp({ email, password: PASSWORD });
-  if (error) throw error;
-  await c.auth.setSession(data.session!);
-  const up = await c.from('profiles').upsert({ id: data.user!.id, username: name }, { onConflict: 'id' });
-  if (up.error) throw up.error;
-  return { id: data.user!.id, email, accessToken: data.session!.access_token };
+function account(name: string): Promise<{ id: string; email: string; accessToken: string }> {
+  return accountOn(site, name);
 }
 
 /** Signs the page in through the login form. */

@@ -16,6 +16,7 @@ import { startServer, type RunningServer } from '../../server/app';
 import { createAccounts, type AccountsModule } from '../../server/accounts';
 import type { ArchivedPlayer, FinishedGame } from '../../server/archive/index';
 import { freshDataDir } from '../support/pgliteTemplate';
+import { nodeSupabaseClient } from '../accounts/harness';
 import { ROOT } from '../support/root';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -201,6 +202,21 @@ export async function startArchiveSite(): Promise<ArchiveSite> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The password of the accounts `accountOn` makes. */
+export const TEST_PASSWORD = 'secret123';
+
+/** A new account with a username on the archive site: its id, e-mail address and access token. */
+export async function accountOn(site: ArchiveSite, name: string): Promise<{ id: string; email: string; accessToken: string }> {
+  const c = nodeSupabaseClient(site.server.url, site.accounts.info.anonKey);
+  const email = `${name}.${Date.now()}@example.test`;
+  const { data, error } = await c.auth.signUp({ email, password: TEST_PASSWORD });
+  if (error) throw error;
+  await c.auth.setSession(data.session!);
+  const up = await c.from('profiles').upsert({ id: data.user!.id, username: name }, { onConflict: 'id' });
+  if (up.error) throw up.error;
+  return { id: data.user!.id, email, accessToken: data.session!.access_token };
 }
 
 /** The record of a finished pool game between `white` and `black` that played `moves`, for `accounts.archive.store`. */
