@@ -14,6 +14,7 @@ import type { Challenge, CustomGame, DeclineReason } from '../../machines/protoc
 import { LOBBY_RULES, REFUSAL_TEXT, answerRefusal, challengePlan, createRefusal, creatorColor, ended, forgotten, isFor, openBy, sameName, unseen } from '../../machines/lobby/rules';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import { LobbyPart } from '../lobby/part';
+import { orphans } from '../lobby/records';
 import { creatorOf, nameOf, playerOf, seatOf, type LobbyDeps } from '../lobby/players';
 import { REFUSAL_CODE } from '../lobby/hooks';
 
@@ -61,8 +62,9 @@ export class Challenges extends LobbyPart {
         status: 'created',
         createdAt: this.now(),
       };
-      await this.store.challenges.put(c);
+      // seen first: a node that reads the challenge finds where its creator is
       await this.store.challenges.seen([c.id], { at: this.now(), node: this.node });
+      await this.store.challenges.put(c);
       this.log.info({ playerId: s.id, challengeId: c.id, to }, 'challenge created');
       this.store.announce({ k: 'challenge', c });
     } catch (err) {
@@ -143,7 +145,8 @@ export class Challenges extends LobbyPart {
     const open = all.filter((c) => c.status === 'created');
     await this.store.challenges.seen(open.filter((c) => this.hub.session(c.by.id)?.ws).map((c) => c.id), { at: now, node: this.node });
     const seen = await this.store.challenges.lastSeen();
-    for (const c of open) if (unseen(seen.get(c.id)?.at ?? 0, now, LOBBY_RULES.challengeUnseenMs)) await this.end(c.id, 'expired');
+    await this.store.challenges.forgetSeen(orphans(seen, all, now, LOBBY_RULES.challengeUnseenMs));
+    for (const c of open) if (unseen(seen.get(c.id)?.at ?? c.createdAt, now, LOBBY_RULES.challengeUnseenMs)) await this.end(c.id, 'expired');
     for (const c of all) if (forgotten(c, now)) await this.store.challenges.take(c.id);
     for (const id of this.watchers.keys()) if (!all.some((c) => c.id === id)) this.watchers.delete(id);
     this.tellLate(open.filter((c) => c.to !== undefined));

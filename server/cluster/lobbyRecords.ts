@@ -53,6 +53,9 @@ class RedisRecords<T extends { id: string }> implements Records<T> {
     const value = `${seen.at}:${seen.node}`;
     await this.redis.hset(this.seenKey, Object.fromEntries(ids.map((id) => [id, value])));
   }
+  async forgetSeen(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.redis.hdel(this.seenKey, ...ids);
+  }
   async lastSeen(): Promise<Map<string, Seen>> {
     const all = await this.redis.hgetall(this.seenKey);
     const out = new Map<string, Seen>();

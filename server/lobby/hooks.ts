@@ -10,6 +10,7 @@ import type { CustomGame, ErrorCode, Hook } from '../../machines/protocol/messag
 import { LOBBY_RULES, REFUSAL_TEXT, createRefusal, creatorColor, joinRefusal, unseen, type Refusal } from '../../machines/lobby/rules';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import { LobbyPart } from './part';
+import { orphans } from './records';
 import { creatorOf, nameOf, playerOf, seatOf, type LobbyDeps } from './players';
 
 export const HOOK_TEXT = {
@@ -60,13 +61,16 @@ export class LobbyHooks extends LobbyPart {
       if ((await this.store.hooks.all()).length >= LOBBY_RULES.maxHooks) return this.refuse(s, 'unavailable', HOOK_TEXT.full);
       await this.rate(s, options.timeControl);
       const hook: Hook = { id: 'hook_' + randomBytes(6).toString('base64url'), by: creatorOf(s, name), ...options, createdAt: this.now() };
-      await this.store.hooks.put(hook);
+      // seen first: a node that reads the hook finds where its creator is
       await this.store.hooks.seen([hook.id], { at: this.now(), node: this.node });
+      await this.store.hooks.put(hook);
       this.log.info({ playerId: s.id, hookId: hook.id }, 'hook posted');
     } catch (err) {
       this.failed(s, err as Error, 'hook not posted');
+    } finally {
+      // the player's previous hook went, whatever became of the new one
+      this.store.announce({ k: 'hooks' });
     }
-    this.store.announce({ k: 'hooks' });
   }
 
   async cancel(s: PlayerSession): Promise<void> {
@@ -115,7 +119,8 @@ export class LobbyHooks extends LobbyPart {
     const busy = here.filter((h) => this.heldBy(this.hub.session(h.by.id)!));
     await this.store.hooks.seen(here.filter((h) => !busy.includes(h)).map((h) => h.id), { at: now, node: this.node });
     const seen = await this.store.hooks.lastSeen();
-    const gone = hooks.filter((h) => busy.includes(h) || unseen(seen.get(h.id)?.at ?? 0, now, LOBBY_RULES.hookUnseenMs));
+    await this.store.hooks.forgetSeen(orphans(seen, hooks, now, LOBBY_RULES.hookUnseenMs));
+    const gone = hooks.filter((h) => busy.includes(h) || unseen(seen.get(h.id)?.at ?? h.createdAt, now, LOBBY_RULES.hookUnseenMs));
     let removed = 0;
     for (const h of gone) if (await this.store.hooks.take(h.id)) removed++;
     if (removed > 0) this.store.announce({ k: 'hooks' });

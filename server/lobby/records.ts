@@ -26,6 +26,14 @@ export interface Records<T extends { id: string }> {
   seen(ids: readonly string[], seen: Seen): Promise<void>;
   /** when each record's creator was last seen (records never seen are left out) */
   lastSeen(): Promise<Map<string, Seen>>;
+  /** drops these seen entries (of records gone: a sweep that marked one as another node took it) */
+  forgetSeen(ids: readonly string[]): Promise<void>;
+}
+
+/** The seen entries of records gone (by the time they are stale: a new record's entry is written just before it). */
+export function orphans(seen: Map<string, Seen>, records: readonly { id: string }[], now: number, staleMs: number): string[] {
+  const ids = new Set(records.map((r) => r.id));
+  return [...seen].filter(([id, s]) => !ids.has(id) && now - s.at > staleMs).map(([id]) => id);
 }
 
 /** What every node hears: the hooks changed, or a challenge did (its record as it is now). */
@@ -65,11 +73,15 @@ export class MemoryRecords<T extends { id: string }> implements Records<T> {
     return Promise.resolve([...this.recs.values()]);
   }
   seen(ids: readonly string[], seen: Seen): Promise<void> {
-    for (const id of ids) if (this.recs.has(id)) this.seenAt.set(id, seen);
+    for (const id of ids) this.seenAt.set(id, seen);
     return Promise.resolve();
   }
   lastSeen(): Promise<Map<string, Seen>> {
     return Promise.resolve(new Map(this.seenAt));
+  }
+  forgetSeen(ids: readonly string[]): Promise<void> {
+    for (const id of ids) this.seenAt.delete(id);
+    return Promise.resolve();
   }
   /** told after every change */
   protected changed(): void {}
