@@ -267,7 +267,7 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
                 <button type="button" className="btn btn-secondary" onClick={() => game.send({ type: 'DECLINE_TAKEBACK' })} disabled={!live}>Decline Takeback</button>
               </>
             )}
-            {playing && ctx.takebacksAllowed && ctx.takeback !== 'received' && !askingResign && (
+            {playing && ctx.takebacksAllowed && ctx.takeback !== 'received' && (
               <button type="button" className="btn" onClick={() => game.send({ type: 'PROPOSE_TAKEBACK' })} disabled={!live || ctx.takebackRefusal !== null}
                 title={ctx.takebackRefusal ?? 'Propose to take back your last move'}>Takeback</button>
             )}
