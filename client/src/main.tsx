@@ -1,3 +1,4 @@
+import './app/zodJitless';
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import './styles.css';
