@@ -15,7 +15,8 @@ import { LOBBY_RULES, REFUSAL_TEXT, answerRefusal, challengePlan, createRefusal,
 import type { Hub, PlayerSession } from '../realtime/hub';
 import { LobbyPart } from '../lobby/part';
 import { orphans } from '../lobby/records';
-import { creatorOf, nameOf, playerOf, seatOf, type LobbyDeps } from '../lobby/players';
+import { creatorOf, playerOf, seatOf, type LobbyDeps } from '../lobby/players';
+import { playingName } from '../round/playingName';
 import { REFUSAL_CODE } from '../lobby/hooks';
 
 export const CHALLENGE_TEXT = {
@@ -98,7 +99,7 @@ export class Challenges extends LobbyPart {
         if (taken) await this.store.challenges.put(taken);
         return this.refuse(s, 'challenge_unavailable', REFUSAL_TEXT.not_open);
       }
-      s.name = nameOf(s, name);
+      s.name = playingName(s, name);
       await this.rate(s, c.timeControl);
       const creatorPlays = creatorColor(c.color, this.random());
       if (!this.start(s, seatOf(c.by, seen.node), creatorPlays === 'white' ? 'black' : 'white', c.timeControl, !c.rated)) {

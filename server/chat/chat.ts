@@ -12,13 +12,14 @@
  * The text is the protocol's (trimmed, control characters removed, at most 140 characters); a
  * client shows it as text, never as markup.
  */
-import { TEXT, type ChatLine, type ChatRoom, type ParsedPayloads } from '../../machines/protocol/messages';
+import type { ChatLine, ChatRoom, ParsedPayloads } from '../../machines/protocol/messages';
 import type { ChatSettings } from '../config/server';
 import type { GameManager } from '../game/games';
 import type { PlayerSession, WS } from '../realtime/hub';
 import type { Replies } from '../realtime/replies';
 import type { Spectators } from '../realtime/spectators';
 import { ChatFlood } from './flood';
+import { playingName } from '../round/playingName';
 
 export const CHAT_TEXT = {
   notYourGame: 'You can write in the player room of your own game only.',
@@ -85,6 +86,5 @@ export class GameChat {
 
 /** The line as its room sees it; a player's name and colour are the game's own (the owner fills them in). */
 function lineOf(s: PlayerSession, room: ChatRoom, text: string): ChatLine {
-  const name = s.kind === 'account' ? (s.username ?? s.name ?? TEXT.anonymousName) : (s.name ?? TEXT.anonymousName);
-  return { room, name, ...(s.kind === 'guest' ? { guest: true } : {}), text };
+  return { room, name: playingName(s), ...(s.kind === 'guest' ? { guest: true } : {}), text };
 }

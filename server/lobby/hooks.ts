@@ -11,7 +11,8 @@ import { LOBBY_RULES, REFUSAL_TEXT, createRefusal, creatorColor, joinRefusal, un
 import type { Hub, PlayerSession } from '../realtime/hub';
 import { LobbyPart } from './part';
 import { orphans } from './records';
-import { creatorOf, nameOf, playerOf, seatOf, type LobbyDeps } from './players';
+import { creatorOf, playerOf, seatOf, type LobbyDeps } from './players';
+import { playingName } from '../round/playingName';
 
 export const HOOK_TEXT = {
   unavailable: 'That game is no longer in the lobby.',
@@ -94,7 +95,7 @@ export class LobbyHooks extends LobbyPart {
       if (!(await this.store.hooks.take(hookId))) return this.refuse(s, 'hook_unavailable', HOOK_TEXT.unavailable);
       await this.removeOf(s.id);
       this.store.announce({ k: 'hooks' });
-      s.name = nameOf(s, name);
+      s.name = playingName(s, name);
       await this.rate(s, hook.timeControl);
       const creatorPlays = creatorColor(hook.color, this.random());
       const joinerColor = creatorPlays === 'white' ? 'black' : 'white';

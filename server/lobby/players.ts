@@ -4,12 +4,12 @@
  * whose socket may be on this node or, with several nodes, on another.
  */
 import type { Color, Hook, TimeControl } from '../../machines/protocol/messages';
-import { TEXT } from '../../machines/protocol/messages';
 import type { Player } from '../../machines/lobby/rules';
 import type { SeatInfo } from '../cluster/messages';
 import type { GameManager } from '../game/games';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { HeldBy } from '../round/round';
+import { playingName } from '../round/playingName';
 import type { LobbyStore } from './records';
 import type { RatingLookup } from '../game/ratingLookup';
 
@@ -18,14 +18,9 @@ export type Creator = Hook['by'];
 /** Starts a custom game; false when it could not start. */
 export type CustomStart = (local: PlayerSession, other: SeatInfo, localColor: Color, timeControl: TimeControl, casual: boolean) => boolean;
 
-/** The name a player plays a custom game under: an account's username, else the name they gave, else the anonymous one. */
-export function nameOf(s: PlayerSession, given?: string | null): string {
-  return s.username ?? (given || s.name || TEXT.anonymousName);
-}
-
 /** The creator as a hook or challenge shows them. */
 export function creatorOf(s: PlayerSession, given?: string | null): Creator {
-  return { id: s.id, name: nameOf(s, given), guest: s.kind === 'guest', ...(s.kind === 'account' && s.rating ? { rating: s.rating } : {}) };
+  return { id: s.id, name: playingName(s, given), guest: s.kind === 'guest', ...(s.kind === 'account' && s.rating ? { rating: s.rating } : {}) };
 }
 
 /** A player as the rules see them. */

@@ -10,6 +10,7 @@ import type { Hub, PlayerSession } from '../realtime/hub';
 import type { AiService } from '../wiring';
 import type { Rounds } from './round';
 import { AI_ERRORS } from '../ai/service';
+import { playingName } from './playingName';
 
 const AI_IN_PROGRESS = AI_ERRORS.alreadyPlaying;
 
@@ -43,8 +44,7 @@ export class Lobby {
       this.sink.sendTo(s, { type: 'matchmakingStatus', status: 'idle', message: TEXT.activeGameRefusal, activeGame });
       return;
     }
-    // an account with a username plays under it, whatever name the client sends
-    this.matchmaking.join(s, s.username ?? (payload?.username || TEXT.anonymousName), payload?.timeControl);
+    this.matchmaking.join(s, playingName(s, payload?.username), payload?.timeControl);
   }
 
   cancel(s: PlayerSession): void {

@@ -13,8 +13,8 @@ import { freshDataDir } from '../support/pgliteTemplate';
 export interface AccountsSite {
   server: RunningServer;
   accounts: AccountsModule;
-  /** A new account with this username, and a socket identified as it. */
-  signedIn(username: string): Promise<TestClient>;
+  /** A new account with this username (null: none chosen yet), and a socket identified as it. */
+  signedIn(username: string | null): Promise<TestClient>;
   close(): Promise<void>;
 }
 
@@ -27,11 +27,13 @@ export async function startAccountsSite(dataDirPrefix: string, opts: StartServer
     accounts,
     async signedIn(username) {
       const c = nodeSupabaseClient(server.url, accounts.info.anonKey);
-      const { data, error } = await c.auth.signUp({ email: `${username}.${Date.now()}@example.test`, password: 'secret123' });
+      const { data, error } = await c.auth.signUp({ email: `${username ?? 'unnamed'}.${Date.now()}@example.test`, password: 'secret123' });
       if (error) throw error;
       await c.auth.setSession(data.session!);
-      const up = await c.from('profiles').upsert({ id: data.user!.id, username }, { onConflict: 'id' });
-      if (up.error) throw up.error;
+      if (username !== null) {
+        const up = await c.from('profiles').upsert({ id: data.user!.id, username }, { onConflict: 'id' });
+        if (up.error) throw up.error;
+      }
       const socket = await TestClient.connect(server.url);
       socket.send('identifyUser', { userId: data.user!.id, accessToken: data.session!.access_token });
       await socket.next('identified');

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profileSchema, publicGameSchema, type PublicGame } from '../../machines/protocol/archive';
-import type { RatingChangeMsg } from '../../machines/protocol/messages';
+import { TEXT, type RatingChangeMsg } from '../../machines/protocol/messages';
 import type { RunningServer } from '../../server/app';
 import { TestClient, pairPlayers, playMoves, type Pair } from '../server/helpers';
 import { startAccountsSite, type AccountsSite } from './accountsSite';
@@ -15,7 +15,7 @@ const FOOLS_MATE = ['f2f3', 'e7e5', 'g2g4', 'd8h4'];
 
 let site: AccountsSite;
 let server: RunningServer;
-const signedInClient = (username: string): Promise<TestClient> => site.signedIn(username);
+const signedInClient = (username: string | null): Promise<TestClient> => site.signedIn(username);
 
 async function archived(gameId: string): Promise<PublicGame> {
   // the archive write follows the game's end on the server; poll until it is there
@@ -137,5 +137,21 @@ describe('finished games in the archive', () => {
     expect(game[guestColor]).toMatchObject({ name: 'fin_magnus', username: null, guest: true });
     expect(game[accountColor]).toMatchObject({ name: 'fin_magnus', username: 'fin_magnus', guest: false });
     await Promise.all([account.close(), impostor.close(), spectator.close()]);
+  });
+
+  it('an account that has not chosen a username yet plays as "Anonymous Player", whatever name its client sends, in a pool and in a chat', async () => {
+    const named = await signedInClient('fin_carlsen');
+    const unnamed = await signedInClient(null);
+    unnamed.send('findGame', { username: 'fin_carlsen' });
+    await unnamed.next('matchmakingStatus', (m) => m.status === 'queued');
+    named.send('findGame', {});
+    const [seen] = await Promise.all([named.next('gameStart'), unnamed.next('gameStart')]);
+    expect(seen).toMatchObject({ opponentName: TEXT.anonymousName, opponentGuest: false });
+    const gameId = seen.gameId as string;
+    unnamed.send('chatSend', { gameId, room: 'player', text: 'hello' });
+    expect(await named.next('chatMessage')).toMatchObject({ name: TEXT.anonymousName, text: 'hello' });
+    unnamed.send('resign', { gameId });
+    await named.next('gameEnd');
+    await Promise.all([named.close(), unnamed.close()]);
   });
 });
