@@ -27,6 +27,8 @@ const SCREENS: { path: string; name: string; shows: string | RegExp }[] = [
   { path: '/chess/stats', name: 'stats', shows: /Stats/i },
   { path: '/settings', name: 'settings', shows: 'Settings' },
   { path: '/leaderboard', name: 'leaderboard', shows: 'Leaderboard' },
+  { path: '/games', name: 'live-games', shows: 'Live games' },
+  { path: '/tv', name: 'tv', shows: 'Chess TV' },
 ];
 
 const PICTURES = process.env.WALKTHROUGH_DIR;
