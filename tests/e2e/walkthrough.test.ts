@@ -51,8 +51,15 @@ async function screenProblems(page: Page): Promise<string[]> {
         continue;
       }
       const r = link.getBoundingClientRect();
-      if (r.width === 0 || r.right > width || r.left < 0) problems.push(`"${section}" in the header is out of reach`);
+      const shown = nav!.getBoundingClientRect();
+      if (r.width === 0 || r.right > Math.min(width, shown.right) + 0.5 || r.left < 0) problems.push(`"${section}" in the header is out of reach`);
     }
+    // the online count sits on one line beside the sections, over none of them
+    const count = document.querySelector('[data-testid="player-count"]')?.getBoundingClientRect();
+    const header = document.querySelector('.site-header')?.getBoundingClientRect();
+    const lastLink = [...(nav?.querySelectorAll('a') ?? [])].at(-1)?.getBoundingClientRect();
+    if (count && header && count.height > header.height / 2) problems.push(`the online count takes ${count.height} px of a ${header.height} px header`);
+    if (count && lastLink && lastLink.right > count.left) problems.push('the online count covers the header\'s last section');
     return problems;
   });
 }
