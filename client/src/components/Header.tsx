@@ -38,7 +38,7 @@ export function Header() {
         <span className={connected ? 'dot dot-on' : 'dot dot-off'} aria-label={connected ? 'Connected' : 'Not connected'} role="img" />
         {connected && count !== null ? (
           <span>
-            {count} <span className="long-label">{count === 1 ? 'Player' : 'Players'} Online</span>
+            {count} <span className="long-label">{count === 1 ? 'Player' : 'Players'} </span>Online
           </span>
         ) : (
           <span>Connecting...</span>
