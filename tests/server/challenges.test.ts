@@ -13,33 +13,26 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer, StartServerOptions } from '../../server/app';
 import type { Challenge } from '../../machines/protocol/messages';
 import { LOBBY_RULES } from '../../machines/lobby/rules';
-import { TestClient, startTestServer, type Msg } from './helpers';
+import { TestClient, useServerPerTest, type Msg } from './helpers';
 import { tokenAccounts } from './tokenAccounts';
 
 const RAPID = { initial: 600, increment: 5 };
 const CASUAL_BLACK = { timeControl: RAPID, rated: false, color: 'black' } as const;
 
-let server: RunningServer | undefined;
-const clients: TestClient[] = [];
+const site = useServerPerTest();
 let wall = 1_700_000_000_000;
 let dir = '';
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await server?.close();
-  server = undefined;
+afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
   dir = '';
 });
 
 async function start(opts: StartServerOptions = {}): Promise<RunningServer> {
-  server = await startTestServer({ lobbyClock: () => wall, lobbySweepMs: 20, ...opts });
-  return server;
+  return site.start({ lobbyClock: () => wall, lobbySweepMs: 20, ...opts });
 }
 
 async function player(guest: { playerId: string; secret: string } | null = null): Promise<TestClient> {
-  const c = await TestClient.connect(server!.url, guest);
-  clients.push(c);
-  return c;
+  return site.connect(guest);
 }
 
 const challengeOf = (m: Msg) => m.challenge as Challenge;
@@ -92,7 +85,7 @@ describe('challenges', () => {
     await update(ben, 'canceled', second.id);
     ben.send('acceptChallenge', { challengeId: second.id });
     expect((await ben.next('error')).code).toBe('challenge_unavailable');
-    expect(server!.stats().liveGames).toBe(0);
+    expect(site.server.stats().liveGames).toBe(0);
   });
 
   it('expires a challenge once its creator has been gone 20 s, not while they are connected', async () => {
@@ -172,8 +165,7 @@ describe('challenges', () => {
     const ann = await player();
     const c = await created(ann);
     const annId = { playerId: ann.playerId, secret: ann.secret };
-    await Promise.all(clients.splice(0).map((x) => x.close()));
-    await server!.close();
+    await site.stop();
     await start({ durableDir: dir, serverSecret: 's'.repeat(32) });
     const back = await player(annId);
     expect(back.playerId).toBe(annId.playerId);

@@ -7,33 +7,24 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../server/app';
+import { describe, expect, it } from 'vitest';
 import { CHAT_TEXT } from '../../server/chat/chat';
 import { CHAT } from '../../machines/protocol/constants';
 import type { PlayerRating } from '../../machines/protocol/messages';
 import type { Archive, FinishedGame, StoreResult } from '../../server/archive/index';
-import { TestClient, pairPlayers, playMoves, startTestServer, type Msg, type Pair } from './helpers';
+import { TestClient, pairPlayers, playMoves, startTestServer, useServerPerTest, type Msg, type Pair } from './helpers';
 
-let server: RunningServer | null = null;
-const clients: TestClient[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await server?.close();
-  server = null;
-});
+const site = useServerPerTest();
 
 async function game(opts: Parameters<typeof startTestServer>[0] = {}): Promise<Pair> {
-  server = await startTestServer(opts);
+  const server = await site.start(opts);
   const p = await pairPlayers(server.url, ['Alice', 'Bob']);
-  clients.push(p.white, p.black);
+  site.track(p.white, p.black);
   return p;
 }
 
 async function watcher(gameId: string): Promise<TestClient> {
-  const c = await TestClient.connect(server!.url);
-  clients.push(c);
+  const c = await site.connect();
   c.send('watchGame', { gameId });
   await c.next('watchStart');
   return c;
@@ -61,8 +52,7 @@ describe('the player room', () => {
     expect(await p.white.next('error')).toMatchObject({ code: 'invalid_payload', message: `chatSend: payload.text must be at most ${CHAT.maxLength} characters` });
     say(p.white, p.gameId, 'player', ' \n ');
     expect(await p.white.next('error')).toMatchObject({ code: 'invalid_payload', message: 'chatSend: payload.text must not be empty' });
-    const stranger = await TestClient.connect(server!.url);
-    clients.push(stranger);
+    const stranger = await site.connect();
     say(stranger, p.gameId, 'player', 'hello');
     expect(await stranger.next('error')).toMatchObject({ code: 'chat_refused', message: CHAT_TEXT.notYourGame, gameId: p.gameId });
     await p.black.roundTrip();
@@ -93,8 +83,7 @@ describe('the spectator room', () => {
     // a spectator who comes later is shown the room's lines; the players' room stays theirs
     say(p.white, p.gameId, 'player', 'secret plan');
     await p.black.next('chatMessage');
-    const late = await TestClient.connect(server!.url);
-    clients.push(late);
+    const late = await site.connect();
     late.send('watchGame', { gameId: p.gameId });
     expect((await late.next('watchStart')).chat).toEqual([{ room: 'spectator', name: 'Anonymous Player', guest: true, text: 'what a game' }]);
   });
@@ -103,8 +92,7 @@ describe('the spectator room', () => {
     const p = await game();
     say(p.white, p.gameId, 'spectator', 'hello watchers');
     expect(await p.white.next('error')).toMatchObject({ code: 'chat_refused', message: CHAT_TEXT.playersNotInSpectatorRoom });
-    const outsider = await TestClient.connect(server!.url);
-    clients.push(outsider);
+    const outsider = await site.connect();
     say(outsider, p.gameId, 'spectator', 'hello');
     expect(await outsider.next('error')).toMatchObject({ code: 'chat_refused', message: CHAT_TEXT.notWatching });
     const s = await watcher(p.gameId);
@@ -150,17 +138,14 @@ describe('a restart', () => {
       say(s, p.gameId, 'spectator', 'still watching');
       await s.next('chatMessage');
       const white = { playerId: p.white.playerId, secret: p.white.secret };
-      await Promise.all(clients.splice(0).map((c) => c.close()));
-      await server!.close();
+      await site.stop();
 
-      server = await startTestServer(durable);
-      const back = await TestClient.connect(server.url, white);
-      clients.push(back);
+      await site.start(durable);
+      const back = await site.connect(white);
       back.send('rejoinGame', { gameId: p.gameId });
       const start = await back.next('gameStart');
       expect(start).toMatchObject({ currentState: { seq: 2 }, chat: [{ room: 'player', name: 'Alice', color: 'white', text: 'before the restart' }] });
-      const later = await TestClient.connect(server.url);
-      clients.push(later);
+      const later = await site.connect();
       later.send('watchGame', { gameId: p.gameId });
       expect((await later.next('watchStart')).chat).toEqual([{ room: 'spectator', name: 'Anonymous Player', guest: true, text: 'still watching' }]);
     } finally {

@@ -245,18 +245,67 @@ export async function liveListUntil(c: TestClient, what: string, pred: (games: L
   }
 }
 
-/** The clients a test file's tests open (`connect`, or `track` for ones opened elsewhere), closed after each test. */
-export function useClients(): { connect(url: string, guest?: GuestCredentials): Promise<TestClient>; track(...cs: TestClient[]): void } {
+/** Clients opened by a test, to close together. */
+function clientSet() {
   const open: TestClient[] = [];
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((c) => c.close()));
-  });
   return {
-    async connect(url, guest) {
+    async connect(url: string, guest?: GuestCredentials | null): Promise<TestClient> {
       const c = await TestClient.connect(url, guest ?? null);
       open.push(c);
       return c;
     },
-    track: (...cs) => void open.push(...cs),
+    track: (...cs: TestClient[]) => void open.push(...cs),
+    closeAll: async () => void (await Promise.all(open.splice(0).map((c) => c.close()))),
+  };
+}
+
+/** The clients a test file's tests open (`connect`, or `track` for ones opened elsewhere), closed after each test. */
+export function useClients(): { connect(url: string, guest?: GuestCredentials | null): Promise<TestClient>; track(...cs: TestClient[]): void } {
+  const clients = clientSet();
+  afterEach(clients.closeAll);
+  return { connect: clients.connect, track: clients.track };
+}
+
+/** A test's own server and its clients; after each test the clients are closed, then the server. */
+export interface ServerPerTest {
+  /** starts this test's server (startTestServer under `opts`) */
+  start(opts?: StartServerOptions): Promise<RunningServer>;
+  /** makes a server started elsewhere (timedGame's) this test's server */
+  own(server: RunningServer): RunningServer;
+  /** this test's server; an error before one is started */
+  readonly server: RunningServer;
+  /** a client on this test's server */
+  connect(guest?: GuestCredentials | null): Promise<TestClient>;
+  /** clients opened elsewhere (pairPlayers'), closed with the others */
+  track(...cs: TestClient[]): void;
+  /** closes the clients and the server now, as after the test (the first half of a restart) */
+  stop(): Promise<void>;
+}
+
+/** Registers the hooks that close each test's server and clients (see ServerPerTest). */
+export function useServerPerTest(): ServerPerTest {
+  const clients = clientSet();
+  let current: RunningServer | null = null;
+  const stop = async () => {
+    await clients.closeAll();
+    const s = current;
+    current = null;
+    await s?.close();
+  };
+  afterEach(stop);
+  const own = (s: RunningServer) => (current = s);
+  const started = () => {
+    if (!current) throw new Error('no server started in this test');
+    return current;
+  };
+  return {
+    start: async (opts) => own(await startTestServer(opts)),
+    own,
+    get server() {
+      return started();
+    },
+    connect: (guest) => clients.connect(started().url, guest),
+    track: clients.track,
+    stop,
   };
 }

@@ -4,26 +4,19 @@
  * starts, moves and ends; a spectator is counted, to the players and the spectators; an
  * unfollowed list sends nothing more.
  */
-import { afterEach, expect, it } from 'vitest';
-import type { RunningServer } from '../../server/app';
-import { liveListUntil, pairPlayers, playMoves, startTestServer, useClients } from './helpers';
+import { expect, it } from 'vitest';
+import { liveListUntil, pairPlayers, playMoves, useServerPerTest } from './helpers';
 
-let server: RunningServer | null = null;
-const clients = useClients();
-
-afterEach(async () => {
-  await server?.close();
-  server = null;
-});
+const site = useServerPerTest();
 
 it('lists a live game with its players, time control and moves, counts its spectators, and drops it at its end', async () => {
-  server = await startTestServer();
-  const follower = await clients.connect(server.url);
+  const server = await site.start();
+  const follower = await site.connect();
   follower.send('watchLiveGames');
   expect((await follower.next('liveGames')).games).toEqual([]);
 
   const pair = await pairPlayers(server.url, ['Alice', 'Bob']);
-  clients.track(pair.white, pair.black);
+  site.track(pair.white, pair.black);
   const [listed] = await liveListUntil(follower, 'the new game', (l) => l.some((g) => g.gameId === pair.gameId));
   expect(listed).toMatchObject({
     gameId: pair.gameId,
@@ -40,13 +33,13 @@ it('lists a live game with its players, time control and moves, counts its spect
   expect(moved.fen).toBe('rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2');
 
   // a spectator is counted: in the list, to both players and to the spectator
-  const spectator = await clients.connect(server.url);
+  const spectator = await site.connect();
   spectator.send('watchGame', { gameId: pair.gameId });
   await spectator.next('watchStart');
   await liveListUntil(follower, 'one spectator', (l) => l[0]?.spectators === 1);
   for (const c of [pair.white, pair.black, spectator]) expect((await c.next('spectators')).count).toBe(1);
   // a player who comes back (a reload) is told the count at once
-  const back = await clients.connect(server.url, { playerId: pair.white.playerId, secret: pair.white.secret });
+  const back = await site.connect({ playerId: pair.white.playerId, secret: pair.white.secret });
   back.send('rejoinGame', { gameId: pair.gameId });
   expect(await back.next('spectators')).toEqual({ type: 'spectators', gameId: pair.gameId, count: 1 });
   await back.next('gameStart');
@@ -61,8 +54,8 @@ it('lists a live game with its players, time control and moves, counts its spect
   await follower.roundTrip();
   follower.drain();
   const second = await pairPlayers(server.url, ['Carol', 'Dan']);
-  clients.track(second.white, second.black);
-  const other = await clients.connect(server.url);
+  site.track(second.white, second.black);
+  const other = await site.connect();
   other.send('watchLiveGames');
   await liveListUntil(other, 'the second game', (l) => l.some((g) => g.gameId === second.gameId));
   expect(await follower.gets('liveGamesChanged', 1500)).toBe(false);

@@ -4,32 +4,23 @@
  * a hook leaves the lobby when it is joined, cancelled, replaced, or once its creator has been gone
  * a while (the lobby's wall clock is the test's). A rated game is for signed-in players only.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
 import type { Hook } from '../../machines/protocol/messages';
 import { LOBBY_RULES } from '../../machines/lobby/rules';
-import { TestClient, startTestServer, type Msg } from './helpers';
+import { TestClient, useServerPerTest, type Msg } from './helpers';
 
 const BLITZ = { initial: 300, increment: 3 };
 
-let server: RunningServer | undefined;
-const clients: TestClient[] = [];
+const site = useServerPerTest();
 let wall = 1_700_000_000_000;
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await server?.close();
-  server = undefined;
-});
 
 async function start(): Promise<RunningServer> {
-  server = await startTestServer({ lobbyClock: () => wall, lobbySweepMs: 20 });
-  return server;
+  return site.start({ lobbyClock: () => wall, lobbySweepMs: 20 });
 }
 
 async function player(): Promise<TestClient> {
-  const c = await TestClient.connect(server!.url);
-  clients.push(c);
-  return c;
+  return site.connect();
 }
 
 const hooksOf = (m: Msg) => m.hooks as Hook[];

@@ -7,25 +7,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../server/app';
+import { describe, expect, it } from 'vitest';
 import type { Archive, StoreResult } from '../../server/archive/index';
 import { DEFAULT_CLOCK_REPORT_MS } from '../../machines/game/defaults';
 import type { PlayerRating } from '../../machines/protocol/messages';
-import { TestClient, pairPlayers, playMoves, startTestServer, timedGame, type Msg } from './helpers';
+import { TestClient, pairPlayers, playMoves, timedGame, useServerPerTest, type Msg } from './helpers';
 
-let server: RunningServer | null = null;
-const clients: TestClient[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await server?.close();
-  server = null;
-});
+const site = useServerPerTest();
 
 async function spectator(url: string): Promise<TestClient> {
   const c = await TestClient.connect(url);
-  clients.push(c);
+  site.track(c);
   return c;
 }
 
@@ -37,9 +29,9 @@ async function watching(url: string, gameId: string): Promise<{ c: TestClient; s
 
 describe('watching a live game', () => {
   it('gets the game as it stands, every move as the players get it, and the end; nothing for players only', async () => {
-    server = await startTestServer();
+    const server = await site.start();
     const p = await pairPlayers(server.url, ['Alice', 'Bob']);
-    clients.push(p.white, p.black);
+    site.track(p.white, p.black);
     await playMoves(p, ['e2e4', 'e7e5']);
     const { c, start } = await watching(server.url, p.gameId);
     expect(start).toMatchObject({
@@ -77,8 +69,8 @@ describe('watching a live game', () => {
 
   it("gets the running clock's timerUpdate as the players do (test clock)", async () => {
     const t = await timedGame();
-    server = t.server;
-    clients.push(t.p.white, t.p.black);
+    const server = site.own(t.server);
+    site.track(t.p.white, t.p.black);
     await playMoves(t.p, ['e2e4', 'e7e5']);
     const { c } = await watching(server.url, t.p.gameId);
     await t.clock.advance(DEFAULT_CLOCK_REPORT_MS, 100);
@@ -90,9 +82,9 @@ describe('watching a live game', () => {
   it('with the games journaled, gets the same frames in the same order, after the same commit', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'watch-journal-'));
     try {
-      server = await startTestServer({ durableDir: dataDir });
+      const server = await site.start({ durableDir: dataDir });
       const p = await pairPlayers(server.url);
-      clients.push(p.white, p.black);
+      site.track(p.white, p.black);
       const { c, start } = await watching(server.url, p.gameId);
       expect(start.currentState).toMatchObject({ seq: 0 });
       const played = await playMoves(p, ['e2e4', 'c7c5', 'g1f3']);
@@ -100,8 +92,7 @@ describe('watching a live game', () => {
       const end = await p.black.next('gameEnd');
       expect([await c.next('gameMove'), await c.next('gameMove'), await c.next('gameMove'), await c.next('gameEnd')]).toEqual([...played, end]);
     } finally {
-      await server?.close();
-      server = null;
+      await site.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
@@ -116,25 +107,24 @@ describe('watching a live game', () => {
       handler: () => ({ status: 404 }),
     };
     try {
-      server = await startTestServer({ durableDir: dataDir, accounts: { mount() {}, verifyAccessToken: async () => null, close: async () => {}, archive } });
+      const server = await site.start({ durableDir: dataDir, accounts: { mount() {}, verifyAccessToken: async () => null, close: async () => {}, archive } });
       const p = await pairPlayers(server.url);
-      clients.push(p.white, p.black);
+      site.track(p.white, p.black);
       await playMoves(p, ['e2e4', 'e7e5']);
       const { c } = await watching(server.url, p.gameId);
       p.white.send('resign', { gameId: p.gameId });
       expect(await c.next('gameEnd')).toMatchObject({ gameId: p.gameId, winner: 'black' });
       expect(await c.next('gameArchived')).toEqual({ type: 'gameArchived', gameId: p.gameId });
     } finally {
-      await server?.close();
-      server = null;
+      await site.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
   it('is answered again on a repeated watchGame (a resync) without counting twice, and stops on unwatchGame', async () => {
-    server = await startTestServer({ watch: { gamesPerSocket: 1, watchersPerGame: 1, watchersTotal: 1 } });
+    const server = await site.start({ watch: { gamesPerSocket: 1, watchersPerGame: 1, watchersTotal: 1 } });
     const p = await pairPlayers(server.url);
-    clients.push(p.white, p.black);
+    site.track(p.white, p.black);
     const { c } = await watching(server.url, p.gameId);
     c.send('watchGame', { gameId: p.gameId });
     expect(await c.next('watchStart')).toMatchObject({ gameId: p.gameId });
@@ -152,7 +142,7 @@ describe('watching a live game', () => {
 
 describe('refusals', () => {
   it('refuses an unknown or ended game, and bad input, with a clear error', async () => {
-    server = await startTestServer();
+    const server = await site.start();
     const c = await spectator(server.url);
     c.send('watchGame', { gameId: 'game_nosuchgame' });
     expect(await c.next('error')).toMatchObject({ code: 'unknown_game', gameId: 'game_nosuchgame', message: 'This game is not being played now.' });
@@ -164,7 +154,7 @@ describe('refusals', () => {
     expect(await c.next('error')).toMatchObject({ code: 'invalid_payload' });
 
     const p = await pairPlayers(server.url);
-    clients.push(p.white, p.black);
+    site.track(p.white, p.black);
     p.white.send('resign', { gameId: p.gameId });
     await p.black.next('gameEnd');
     c.send('watchGame', { gameId: p.gameId });
@@ -172,10 +162,10 @@ describe('refusals', () => {
   });
 
   it('keeps to the games per socket, the watchers per game and on the server; a refusal changes nothing', async () => {
-    server = await startTestServer({ watch: { gamesPerSocket: 1, watchersPerGame: 2, watchersTotal: 3 } });
+    const server = await site.start({ watch: { gamesPerSocket: 1, watchersPerGame: 2, watchersTotal: 3 } });
     const g1 = await pairPlayers(server.url, ['A1', 'B1']);
     const g2 = await pairPlayers(server.url, ['A2', 'B2']);
-    clients.push(g1.white, g1.black, g2.white, g2.black);
+    site.track(g1.white, g1.black, g2.white, g2.black);
 
     const a = await watching(server.url, g1.gameId);
     a.c.send('watchGame', { gameId: g2.gameId });

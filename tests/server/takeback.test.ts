@@ -3,26 +3,17 @@
  * accepted takeback reaches both players and the spectators with the position and clocks after
  * it. (Who may propose and what is undone are the step's rules: tests/machines/gameTakebacks.test.ts.)
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../server/app';
-import { TestClient, pairPlayers, playMoves, startTestServer } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { pairPlayers, playMoves, useServerPerTest } from './helpers';
 
-let server: RunningServer | null = null;
-const clients: TestClient[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await server?.close();
-  server = null;
-});
+const site = useServerPerTest();
 
 describe('takebacks between two guests (a casual game)', () => {
   it('a proposal reaches the opponent; accepted, both players and the spectators get the position back', async () => {
-    server = await startTestServer();
+    const server = await site.start();
     const p = await pairPlayers(server.url);
-    clients.push(p.white, p.black);
-    const s = await TestClient.connect(server.url);
-    clients.push(s);
+    site.track(p.white, p.black);
+    const s = await site.connect();
     s.send('watchGame', { gameId: p.gameId });
     await s.next('watchStart');
     const [, afterE5] = await playMoves(p, ['e2e4', 'e7e5', 'g1f3']);

@@ -3,25 +3,18 @@
  * only within it, both players see the increment land on the mover's clock, and a 1+0 game ends
  * on the flag at one minute. The server runs on the test's clock (tests/server/helpers.ts).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../server/app';
+import { describe, expect, it } from 'vitest';
 import type { ClocksMs, TimeControl } from '../../machines/game';
-import { TestClient, startTestServer, useTestClock, type Msg, type Pair } from './helpers';
+import { TestClient, useServerPerTest, useTestClock, type Msg, type Pair } from './helpers';
 
 const BLITZ: TimeControl = { initial: 180, increment: 2 };
 const BULLET: TimeControl = { initial: 60, increment: 0 };
 
-let server: RunningServer | undefined;
-const clients: TestClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await server?.close();
-  server = undefined;
-});
+const site = useServerPerTest();
 
 async function player(url: string): Promise<TestClient> {
   const c = await TestClient.connect(url);
-  clients.push(c);
+  site.track(c);
   return c;
 }
 
@@ -46,7 +39,7 @@ async function move(p: Pair, by: TestClient, uci: string): Promise<Msg> {
 
 describe('time controls', () => {
   it('pairs a search only within its pool, and a search naming none in the 10+0 pool', async () => {
-    server = await startTestServer();
+    const server = await site.start();
     const blitz1 = await player(server.url);
     const rapid = await player(server.url);
     const blitz2 = await player(server.url);
@@ -68,7 +61,7 @@ describe('time controls', () => {
   });
 
   it('refuses a time control outside ¼ to 180 minutes with a clear error, changing nothing', async () => {
-    server = await startTestServer();
+    const server = await site.start();
     const c = await player(server.url);
     c.send('findGame', { username: 'X', timeControl: { initial: 5, increment: 0 } });
     const err = await c.next('error');
@@ -79,7 +72,7 @@ describe('time controls', () => {
 
   it('adds the increment to the mover\'s clock after each timed move, on both players\' screens', async () => {
     const clock = useTestClock();
-    server = await startTestServer();
+    const server = await site.start();
     const p = await pairIn(server.url, BLITZ);
     clock.settleWith(await player(server.url));
     // the first move of each side is untimed: no increment yet
@@ -97,7 +90,7 @@ describe('time controls', () => {
 
   it('ends a 1+0 game on the flag after a minute', async () => {
     const clock = useTestClock();
-    server = await startTestServer();
+    const server = await site.start();
     const p = await pairIn(server.url, BULLET);
     expect(p.starts[0].timeControl).toEqual(BULLET);
     clock.settleWith(await player(server.url));
