@@ -408,6 +408,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         unarchived?.close();
         archiveQueue?.close();
         await durable?.journal.close();
+        await custom.flush();
         matchmaking!.stop();
         await opts.accounts?.close().catch((err: unknown) => log.warn({ err }, 'closing the accounts failed'));
         log.info('server closed');
@@ -431,7 +432,7 @@ export const LOBBY_SWEEP_MS = 1_000;
 /** The lobby's custom games and the challenges, on this node's store (Redis with several nodes), swept every LOBBY_SWEEP_MS. */
 function customGames(hub: Hub, rounds: Rounds, cluster: ClusterNode | null, games: GameManager, opts: StartServerOptions, log: Logger, newGamesRefused: () => string | null) {
   const now = opts.lobbyClock ?? Date.now;
-  const store = cluster?.lobby ?? localLobbyStore(opts.durableDir, now());
+  const store = cluster?.lobby ?? localLobbyStore(opts.durableDir, now(), log.child({ part: 'challenges' }));
   const start: CustomStart = cluster ? (...args) => cluster.startCustom(...args) : localStart(hub, games);
   const node = cluster?.node ?? '';
   const random = opts.random ?? Math.random;
@@ -446,7 +447,7 @@ function customGames(hub: Hub, rounds: Rounds, cluster: ClusterNode | null, game
     for (const part of [hooks, challenges]) part.sweep().catch((err: Error) => sweepLog.warn({ err: err.message }, 'lobby sweep failed'));
   }, opts.lobbySweepMs ?? LOBBY_SWEEP_MS);
   sweep.unref();
-  return { hooks, challenges, stop: () => clearInterval(sweep) };
+  return { hooks, challenges, stop: () => clearInterval(sweep), flush: () => store.flush() };
 }
 
 /** This node's place in a site of several nodes: its Redis link and the shared database. */

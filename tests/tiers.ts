@@ -32,6 +32,7 @@ const UNIT_FILES = new Set([
   'tests/loadtest/clock-watch.test.ts',
   'tests/loadtest/k6-node-vu.test.ts',
   'tests/ai/machine.test.ts',
+  'tests/server/challengeFile.test.ts',
   'tests/server/clientAddress.test.ts',
   'tests/server/config.test.ts',
   'tests/server/endedGames.test.ts',

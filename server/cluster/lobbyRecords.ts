@@ -91,6 +91,7 @@ export function redisLobbyStore(cmd: Redis, keys: ClusterKeys, logger: Logger): 
       cmd.publish(channel, JSON.stringify(news)).catch((err: Error) => logger.warn({ err: err.message, k: news.k }, 'lobby news not sent'));
     },
     onNews: (h) => void handlers.push(h),
+    flush: () => Promise.resolve(),
     received: (text) => {
       const news = readNews(text);
       if (!news) return logger.error({ bytes: text.length }, 'unreadable lobby news; ignored');

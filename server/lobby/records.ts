@@ -4,10 +4,12 @@
  * restart); several nodes keep them in Redis (server/cluster/lobbyRecords.ts), where any node
  * reads and changes them and each change is announced to all.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Logger } from 'pino';
 import type { Challenge, Hook } from '../../machines/protocol/messages';
 import { challengeSchema } from '../../machines/protocol/schemas';
+import { SnapshotFile, type SnapshotDisk } from './snapshotFile';
 
 /** Where a record's creator was last seen: when (wall-clock ms) and the node of their socket ('' on one node). */
 export interface Seen {
@@ -46,6 +48,8 @@ export interface LobbyStore {
   /** tells every node, this one too */
   announce(news: LobbyNews): void;
   onNews(handler: (news: LobbyNews) => void): void;
+  /** resolves once every change so far is kept (the challenges' file on one node; Redis has each change when its call resolves) */
+  flush(): Promise<void>;
 }
 
 export class MemoryRecords<T extends { id: string }> implements Records<T> {
@@ -88,31 +92,41 @@ export class MemoryRecords<T extends { id: string }> implements Records<T> {
 }
 
 /**
- * Challenges kept in memory and in a file of the data directory, rewritten whole (to a temporary
- * file, then renamed) on every change: they are few and small. Read back at start, each creator
- * counts as seen then, so they have the usual time to come back after the restart.
+ * Challenges kept in memory and in a file of the data directory, rewritten whole after the changes
+ * of each turn of the event loop (they are few and small), crash-safe (server/lobby/snapshotFile.ts).
+ * Read back at start, each creator counts as seen then, so they have the usual time to come back
+ * after the restart.
  */
 export class FileChallenges extends MemoryRecords<Challenge> {
-  private readonly file: string;
+  private readonly file: SnapshotFile;
 
-  constructor(dir: string, now: number) {
+  /** `disk`: the snapshot's file calls (node:fs's by default) */
+  constructor(dir: string, now: number, log: Logger, disk?: SnapshotDisk) {
     super();
     mkdirSync(dir, { recursive: true });
-    this.file = join(dir, 'challenges.json');
+    const file = challengesFile(dir);
     const ids: string[] = [];
-    for (const rec of readRecords(this.file)) {
+    for (const rec of readRecords(file)) {
       this.recs.set(rec.id, rec);
       ids.push(rec.id);
     }
     void this.seen(ids, { at: now, node: '' });
+    const snapshot = () => JSON.stringify([...this.recs.values()]);
+    this.file = new SnapshotFile(file, snapshot, (err) => log.error({ err: err.message, file }, 'challenges not written to their file; written again on the next change'), disk);
+  }
+
+  /** resolves once the file holds every change so far */
+  flush(): Promise<void> {
+    return this.file.flush();
   }
 
   protected override changed(): void {
-    const tmp = this.file + '.tmp';
-    writeFileSync(tmp, JSON.stringify([...this.recs.values()]));
-    renameSync(tmp, this.file);
+    this.file.changed();
   }
 }
+
+/** The file of the challenges in `dir`. */
+export const challengesFile = (dir: string) => join(dir, 'challenges.json');
 
 /** The challenges a file holds; unreadable ones are left out. */
 function readRecords(file: string): Challenge[] {
@@ -130,12 +144,14 @@ function readRecords(file: string): Challenge[] {
 }
 
 /** The lobby of a single node: in memory, challenges also on disk when there is a data directory. */
-export function localLobbyStore(dataDir: string | undefined, now: number): LobbyStore {
+export function localLobbyStore(dataDir: string | undefined, now: number, log: Logger): LobbyStore {
   const handlers: ((news: LobbyNews) => void)[] = [];
+  const challenges = dataDir ? new FileChallenges(join(dataDir, 'lobby'), now, log) : null;
   return {
     hooks: new MemoryRecords<Hook>(),
-    challenges: dataDir ? new FileChallenges(join(dataDir, 'lobby'), now) : new MemoryRecords<Challenge>(),
+    challenges: challenges ?? new MemoryRecords<Challenge>(),
     announce: (news) => queueMicrotask(() => handlers.forEach((h) => h(news))),
     onNews: (h) => void handlers.push(h),
+    flush: async () => challenges?.flush(),
   };
 }
