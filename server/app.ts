@@ -32,7 +32,7 @@ import { Lobby } from './round/lobby';
 import { Presence } from './round/presence';
 import { Rounds } from './round/round';
 import type { AccountsModule, AiService, AiServiceFactory } from './wiring';
-import { ArchiveQueue, archiveFinishedGames } from './archive/index';
+import { ArchiveQueue, archiveFinishedGames, type RetryTimer } from './archive/index';
 import { replay } from '../machines/game';
 import { DEFAULT_CLOCK_MS, DEFAULT_CLOCK_REPORT_MS, DEFAULT_FIRST_MOVE_DEADLINE_MS, DEFAULT_GRACE_MS, DEFAULT_LAG } from '../machines/game/defaults';
 import type { LagSettings } from '../machines/game/types';
@@ -100,6 +100,8 @@ export interface StartServerOptions extends Partial<Omit<ServerSettings, 'graceM
   unarchivedSweepMs?: number;
   /** test-only: the journal's file calls (a failing disk, a power loss) */
   journalDisk?: Partial<JournalDisk>;
+  /** test-only: when a failed archive write is tried again (default: archiveRetryDelayMs later, on setTimeout) */
+  archiveRetryTimer?: RetryTimer;
   /**
    * Several nodes act as one site through this Redis and this PostgreSQL database (server/cluster):
    * one matchmaking pool, games played by one owner node each and taken over when it dies.
@@ -192,7 +194,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const staticFiles = new StaticFiles(opts.staticDir ?? SERVER_DEFAULTS.staticDir, securityHeaders(opts.connectOrigins, opts.browserInspector));
   if (!staticFiles.available) log.warn({ dir: staticFiles.dir }, 'client build not found; run "npm run build"');
   const archive = opts.accounts?.archive;
-  const archiveQueue = archive ? new ArchiveQueue(archive, log.child({ part: 'archive' })) : null;
+  const archiveQueue = archive ? new ArchiveQueue(archive, log.child({ part: 'archive' }), opts.archiveRetryTimer) : null;
   if (opts.ai) {
     ai = await opts.ai({
       // after the commit of what the message is about (the shared game log's, the journal's; at once without either)

@@ -61,6 +61,19 @@ export type { ArchivedPlayer, FinishedGame, StoreResult } from './store';
 export const ARCHIVE_RETRY_MS = 1_000;
 export const ARCHIVE_RETRY_MAX_MS = 30_000;
 
+/** The delay before the archive write after `failures` failed ones. */
+export const archiveRetryDelayMs = (failures: number) => Math.min(ARCHIVE_RETRY_MAX_MS, ARCHIVE_RETRY_MS * 2 ** (failures - 1));
+
+/** Runs `retry` after `ms`; the function it returns cancels that. */
+export type RetryTimer = (retry: () => void, ms: number) => () => void;
+
+/** setTimeout's, not keeping the process up. */
+const RETRY_ON_TIMEOUT: RetryTimer = (retry, ms) => {
+  const timer = setTimeout(retry, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
 /** Told once a rated game is scored: its players' account ids (white's, black's), the message for them, and their ratings now in the game's speed. */
 export type OnRated = (accountIds: [string, string], msg: RatingChangeMsg, standing: { white: PlayerRating; black: PlayerRating }) => void;
 
@@ -71,14 +84,17 @@ export type OnRated = (accountIds: [string, string], msg: RatingChangeMsg, stand
  * stored and rated once.
  */
 export class ArchiveQueue {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** the retries waiting, each by its cancel */
+  private readonly retries = new Set<() => void>();
   private closed = false;
   /** games not yet stored */
   private pending = 0;
 
+  /** `retryTimer`: when a failed write is tried again (after archiveRetryDelayMs, on setTimeout, by default) */
   constructor(
     private readonly archive: Archive,
     private readonly logger: Logger,
+    private readonly retryTimer: RetryTimer = RETRY_ON_TIMEOUT,
   ) {}
 
   get waiting(): number {
@@ -98,12 +114,11 @@ export class ArchiveQueue {
         },
         (err: unknown) => {
           if (failures === 0) this.logger.error({ err, gameId: record.id }, 'could not archive the finished game; trying again until the database answers');
-          const timer = setTimeout(() => {
-            this.timers.delete(timer);
+          const cancel = this.retryTimer(() => {
+            this.retries.delete(cancel);
             attempt(failures + 1);
-          }, Math.min(ARCHIVE_RETRY_MAX_MS, ARCHIVE_RETRY_MS * 2 ** failures));
-          timer.unref();
-          this.timers.add(timer);
+          }, archiveRetryDelayMs(failures + 1));
+          this.retries.add(cancel);
         },
       );
     };
@@ -113,8 +128,8 @@ export class ArchiveQueue {
   /** Stops trying (shutdown): what is not stored stays with the game store, for the next start. */
   close(): void {
     this.closed = true;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    for (const cancel of this.retries) cancel();
+    this.retries.clear();
   }
 }
 

@@ -6,7 +6,8 @@
  *   rated once, and each player gets the ratingChange when next online;
  * - the database away and the server restarted: the next start archives the game (once; a
  *   further restart does not store or rate it again).
- * The outage is the archive's store failing as a refused connection would (the test's fault).
+ * The outage is the archive's store failing as a refused connection would (the test's fault). The
+ * archive's retries are held for the test, which runs each when it says the time has come.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { profileSchema, publicGameSchema, type PublicGame } from '../../machines/protocol/archive';
 import type { RatingChangeMsg } from '../../machines/protocol/messages';
 import type { RunningServer } from '../../server/app';
+import { ARCHIVE_RETRY_MS, type RetryTimer } from '../../server/archive/index';
 import { createAccounts, type AccountsModule } from '../../server/accounts';
 import type { AccountsModule as ServerAccounts } from '../../server/wiring';
 import { nodeSupabaseClient } from '../accounts/harness';
@@ -23,13 +25,17 @@ import { TestClient, playMoves, startTestServer, type Pair } from '../server/hel
 import { freshDataDir } from '../support/pgliteTemplate';
 import { LEGALS_MATE } from './ratedMoves';
 
-
 let dataDir: string;
 let accounts: AccountsModule;
 let servers: RunningServer[] = [];
 /** while true the archive's writes fail, as with the database away */
 let databaseDown = false;
 const stores: string[] = [];
+/** told of each game whose archive write was committed */
+let onCommitted: (gameId: string) => void = () => {};
+
+/** Resolves once the archive has committed this game's write. */
+const committed = (gameId: string) => new Promise<void>((resolve) => (onCommitted = (id) => id === gameId && resolve()));
 
 /** The accounts module, its archive writes failing while the database is "down". */
 function withOutage(): ServerAccounts {
@@ -42,11 +48,41 @@ function withOutage(): ServerAccounts {
       ...archive,
       store: (game) => {
         stores.push(game.id);
-        return databaseDown ? Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })) : archive.store(game);
+        if (databaseDown) return Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+        return archive.store(game).then((r) => (onCommitted(game.id), r));
       },
     },
   };
 }
+
+/** A retry the archive asked for: after how long, and running it. */
+interface Retry {
+  ms: number;
+  run: () => void;
+}
+
+/** The archive's retry timer on the test's word: each retry waits until the test runs it. */
+function heldRetries(): { timer: RetryTimer; next(): Promise<Retry> } {
+  const waiting: Retry[] = [];
+  let asked = () => {};
+  return {
+    timer(run, ms) {
+      const retry = { ms, run };
+      waiting.push(retry);
+      asked();
+      return () => {
+        const i = waiting.indexOf(retry);
+        if (i >= 0) waiting.splice(i, 1);
+      };
+    },
+    /** the next retry the archive asks for, once it has */
+    async next() {
+      while (waiting.length === 0) await new Promise<void>((resolve) => (asked = resolve));
+      return waiting.shift()!;
+    },
+  };
+}
+let retries = heldRetries();
 
 interface Account {
   id: string;
@@ -85,14 +121,10 @@ async function ratedGame(url: string, a: Account, b: Account): Promise<Pair & { 
   return { ...pair, sockets: [sa, sb] };
 }
 
-async function archived(url: string, gameId: string, waitMs: number): Promise<PublicGame | null> {
-  const until = performance.now() + waitMs;
-  do {
-    const res = await fetch(`${url}/api/games/${gameId}`);
-    if (res.status === 200) return publicGameSchema.parse(await res.json());
-    await new Promise((r) => setTimeout(r, 100));
-  } while (performance.now() < until);
-  return null;
+/** The game as the archive's API shows it now; null while it is not there. */
+async function archived(url: string, gameId: string): Promise<PublicGame | null> {
+  const res = await fetch(`${url}/api/games/${gameId}`);
+  return res.status === 200 ? publicGameSchema.parse(await res.json()) : null;
 }
 
 /** How many rated games the player's rating counts (0 before the first). */
@@ -110,6 +142,7 @@ afterEach(async () => {
   databaseDown = false;
   await Promise.all(servers.map((s) => s.close()));
   servers = [];
+  retries = heldRetries();
 });
 
 afterAll(async () => {
@@ -118,7 +151,7 @@ afterAll(async () => {
 });
 
 async function start(durableDir: string): Promise<RunningServer> {
-  const server = await startTestServer({ accounts: withOutage(), durableDir });
+  const server = await startTestServer({ accounts: withOutage(), durableDir, archiveRetryTimer: retries.timer });
   servers.push(server);
   return server;
 }
@@ -129,14 +162,25 @@ describe('the end of a game is durable', () => {
     const [a, b] = [await signUp(server.url, 'outbox_a'), await signUp(server.url, 'outbox_b')];
     databaseDown = true;
     const game = await ratedGame(server.url, a, b);
-    expect(await archived(server.url, game.gameId, 1500)).toBeNull();
+    // the write failed: it is tried again after ARCHIVE_RETRY_MS, then twice as long each time
+    const first = await retries.next();
+    expect(first.ms).toBe(ARCHIVE_RETRY_MS);
+    expect(await archived(server.url, game.gameId)).toBeNull();
     const pending = async () => Number(/^chess_archive_pending (\d+)/m.exec(await (await fetch(`${server.url}/metrics`)).text())?.[1]);
     expect(await pending()).toBe(1);
+    first.run();
+    const second = await retries.next();
+    expect(second.ms).toBe(2 * ARCHIVE_RETRY_MS);
+    expect(await archived(server.url, game.gameId)).toBeNull();
+    expect(await ratedGames(server.url, a.username)).toBe(0);
     // both players leave before the database is back
     await Promise.all(game.sockets.map((s) => s.close()));
     databaseDown = false;
 
-    const stored = await archived(server.url, game.gameId, 15_000);
+    const back = committed(game.gameId);
+    second.run();
+    await back;
+    const stored = await archived(server.url, game.gameId);
     expect(stored).toMatchObject({ id: game.gameId, winner: 'white', reason: 'checkmate', rated: true });
     expect(await ratedGames(server.url, a.username)).toBe(1);
     expect(await pending()).toBe(0);
@@ -156,8 +200,10 @@ describe('the end of a game is durable', () => {
     servers = [];
     databaseDown = false;
 
+    const archivedAtStart = committed(game.gameId);
     const second = await start(durableDir);
-    expect(await archived(second.url, game.gameId, 10_000)).toMatchObject({ id: game.gameId, rated: true });
+    await archivedAtStart;
+    expect(await archived(second.url, game.gameId)).toMatchObject({ id: game.gameId, rated: true });
     expect(await ratedGames(second.url, a.username)).toBe(1);
     const [ra] = (await Promise.all([online(second.url, a).then((s) => s.next('ratingChange'))])) as RatingChangeMsg[];
     expect(ra.gameId).toBe(game.gameId);
