@@ -39,6 +39,7 @@ export type {
   Color,
   GameCommand,
   GameEmitted,
+  GameNotice,
   GameEndReason,
   GameInput,
   GameLog,

@@ -55,7 +55,7 @@ export function clockHistory(log: GameLog): ClocksMs[] {
   fold(log, (_entry, { events }) => {
     for (const e of events) {
       if (e.type === 'moved') history.push(e.clocks);
-      else if (e.type === 'takenBack') history.length = e.seq;
+      else if (e.type === 'told' && e.message.type === 'takeback') history.length = e.message.seq;
     }
   });
   return history;

@@ -1,5 +1,5 @@
-/** What the step's rules share: who a command's player is, and the answers that change nothing. */
-import type { Color, GameCommand, GameEmitted, GameState, StepResult } from './types';
+/** What the step's rules share: who a command's player is, the answers that change nothing, and what players are told. */
+import type { Color, GameCommand, GameEmitted, GameNotice, GameState, StepResult } from './types';
 
 const NOTHING: readonly GameEmitted[] = Object.freeze([]);
 
@@ -18,4 +18,9 @@ export function colorOf(state: GameState, playerId: unknown): Color | null {
 /** The command refused: the state unchanged and why, for the player who sent it. */
 export function rejected(state: GameState, playerId: string, reason: string, command: GameCommand['type']): StepResult {
   return { state, events: [{ type: 'rejected', playerId, reason, command }] };
+}
+
+/** `message` for the seat `to`, or for both players and the game's spectators. */
+export function tell(to: 'both' | Color, message: GameNotice): GameEmitted {
+  return { type: 'told', to, message };
 }

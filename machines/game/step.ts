@@ -12,9 +12,10 @@ import { opposite, pgnResultTag } from './display';
 import { graceLeftMs, syncGrace } from './presence';
 import { REJECTION } from './reasons';
 import { resolveSettings } from './settings';
-import { colorOf, rejected, unchanged } from './replies';
+import { colorOf, rejected, tell, unchanged } from './replies';
 import { acceptTakeback, declineTakeback, proposeTakeback, turnClocksAfterMove } from './takeback';
-import type { ClocksMs, Color, GameCommand, GameEmitted, GameInput, GameResult, GameState, Seat, StepResult, WireMove } from './types';
+import { PRESENCE_TEXT } from '../protocol/constants';
+import type { ClocksMs, Color, GameCommand, GameEmitted, GameInput, GameNotice, GameResult, GameState, Seat, StepResult, WireMove } from './types';
 
 /** The state of a new game; throws a TypeError naming the first bad field of `input`. */
 export function createGame(input: GameInput): GameState {
@@ -232,8 +233,8 @@ function move(state: GameState, command: Extract<GameCommand, { type: 'MOVE' }>,
   const events: GameEmitted[] = [
     { type: 'moved', move: played.move, san: played.san, fen: played.fen, nextTurn, clocks, seq: moves.length, uci: played.uci, by: mover },
   ];
-  if (offerLapsed) events.push({ type: 'drawDeclined', by: mover, implicit: true });
-  if (takebackLapsed !== null) events.push({ type: 'takebackDeclined', by: mover, implicit: true });
+  if (offerLapsed) events.push(tell(opposite(mover), { type: 'drawDeclined' }));
+  if (takebackLapsed !== null) events.push(tell(opposite(mover), { type: 'takebackDeclined' }));
 
   return result ? finish(next, result, now, events) : { state: next, events };
 }
@@ -274,7 +275,7 @@ function offerDraw(state: GameState, playerId: string, now: number): StepResult 
   }
   return {
     state: { ...state, drawOffer: me, lastDrawOfferPly: { ...state.lastDrawOfferPly, [me]: state.moves.length } },
-    events: [{ type: 'drawOffered', by: me }],
+    events: [tell(opposite(me), { type: 'drawOffer' })],
   };
 }
 
@@ -289,7 +290,7 @@ function declineDraw(state: GameState, playerId: string): StepResult {
   const me = colorOf(state, playerId);
   if (me === null) return rejected(state, playerId, REJECTION.notAPlayer, 'DECLINE_DRAW');
   if (state.drawOffer !== opposite(me)) return rejected(state, playerId, REJECTION.noDrawOffer, 'DECLINE_DRAW');
-  return { state: { ...state, drawOffer: null }, events: [{ type: 'drawDeclined', by: me }] };
+  return { state: { ...state, drawOffer: null }, events: [tell(opposite(me), { type: 'drawDeclined' })] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -306,8 +307,13 @@ function disconnected(state: GameState, playerId: string, now: number): StepResu
   };
   return {
     state: { ...next, ...syncGrace(next, now) },
-    events: [{ type: 'opponentDisconnected', color: me, graceMs: state.settings.graceMs[me] }],
+    events: [tell(opposite(me), opponentLeft(state.settings.graceMs[me]))],
   };
+}
+
+/** What the opponent of a player who left with `graceMs` to come back is told. */
+function opponentLeft(graceMs: number): GameNotice {
+  return { type: 'opponentDisconnected', message: PRESENCE_TEXT.left(Math.round(graceMs / 1000)), graceMs };
 }
 
 function reconnected(state: GameState, playerId: string, now: number): StepResult {
@@ -315,7 +321,7 @@ function reconnected(state: GameState, playerId: string, now: number): StepResul
   if (me === null || !state.away[me]) return unchanged(state);
   const back: GameState = { ...state, away: { ...state.away, [me]: false } };
   const next: GameState = { ...back, ...syncGrace(back, now) };
-  const events: GameEmitted[] = [{ type: 'opponentReconnected', color: me }];
+  const events: GameEmitted[] = [tell(opposite(me), { type: 'opponentReconnected', message: PRESENCE_TEXT.back })];
   const mover = state.turn;
   // Both were away and the mover's grace ran out meanwhile: the one who returns wins.
   const moverGraceSpent =

@@ -17,7 +17,7 @@ import { playOnBoard, positionKey, startPosition } from './board';
 import { syncGrace } from './presence';
 import { REJECTION } from './reasons';
 import { uciToWireMove } from './rejoin';
-import { colorOf, rejected } from './replies';
+import { colorOf, rejected, tell } from './replies';
 import type { ClocksMs, Color, GameState, StepResult } from './types';
 
 /** Whether a game that may be rated gets takebacks unless its creator says otherwise: lichess's default, casual only. */
@@ -48,7 +48,7 @@ export function proposeTakeback(state: GameState, playerId: string, now: number)
   if (refusal !== null) return rejected(state, playerId, refusal, 'PROPOSE_TAKEBACK');
   return {
     state: { ...state, takebackOffer: me, lastTakebackPly: { ...state.lastTakebackPly, [me]: state.moves.length } },
-    events: [{ type: 'takebackProposed', by: me }],
+    events: [tell(opposite(me), { type: 'takebackOffer' })],
   };
 }
 
@@ -64,7 +64,7 @@ export function declineTakeback(state: GameState, playerId: string): StepResult 
   const me = colorOf(state, playerId);
   if (me === null) return rejected(state, playerId, REJECTION.notAPlayer, 'DECLINE_TAKEBACK');
   if (state.takebackOffer === null) return rejected(state, playerId, REJECTION.noTakebackOffer, 'DECLINE_TAKEBACK');
-  return { state: { ...state, takebackOffer: null }, events: [{ type: 'takebackDeclined', by: me }] };
+  return { state: { ...state, takebackOffer: null }, events: [tell(opposite(me), { type: 'takebackDeclined' })] };
 }
 
 /** The position after `moves` from the start: FEN, side to move and the repetition positions. */
@@ -98,5 +98,5 @@ function takeBack(state: GameState, now: number): StepResult {
     lastTakebackPly: { white: null, black: null },
   };
   const next: GameState = { ...back, ...syncGrace(back, now) };
-  return { state: next, events: [{ type: 'takenBack', plies, by, fen: next.fen, turn: next.turn, clocks, seq: keep }] };
+  return { state: next, events: [tell('both', { type: 'takeback', plies, fen: next.fen, turn: next.turn, clocks, seq: keep })] };
 }

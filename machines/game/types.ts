@@ -2,9 +2,9 @@
  * Types of the game core: its input, its state, the commands it takes, the events it emits and
  * the log that records a game. All of them are plain JSON.
  */
-import type { ChatLine, ClocksMs, Color, GameEndReason, GameRatings, WireMove, Winner } from '../protocol/messages';
+import type { ChatLine, ClocksMs, Color, GameEndReason, GameNotice, GameRatings, WireMove, Winner } from '../protocol/messages';
 
-export type { ChatLine, ClocksMs, Color, GameEndReason, WireMove, Winner };
+export type { ChatLine, ClocksMs, Color, GameEndReason, GameNotice, WireMove, Winner };
 
 export interface Seat {
   id: string;
@@ -201,34 +201,11 @@ export type GameEmitted =
       /** The command that was refused. */
       command: GameCommand['type'];
     }
-  | { type: 'drawOffered'; by: Color }
-  | {
-      type: 'drawDeclined';
-      by: Color;
-      /** true when the offer lapsed because its receiver moved instead of answering */
-      implicit?: boolean;
-    }
-  | { type: 'takebackProposed'; by: Color }
-  | {
-      type: 'takebackDeclined';
-      /** the side that declined (the receiver), withdrew (the proposer), or moved instead of answering */
-      by: Color;
-      implicit?: boolean;
-    }
-  | {
-      type: 'takenBack';
-      /** plies undone: 1 when the proposer moved last, 2 when the proposer was to move */
-      plies: 1 | 2;
-      /** the proposer */
-      by: Color;
-      /** the position, side to move, clocks and ply count after the takeback */
-      fen: string;
-      turn: Color;
-      clocks: ClocksMs;
-      seq: number;
-    }
-  | { type: 'opponentDisconnected'; color: Color; graceMs: number }
-  | { type: 'opponentReconnected'; color: Color }
+  /**
+   * What the step tells players, in the protocol's own words: `message` goes to the seat `to`,
+   * or (`both`) to both players and the game's spectators; the host adds the game's id.
+   */
+  | { type: 'told'; to: 'both' | Color; message: GameNotice }
   | {
       type: 'ended';
       winner: Winner;

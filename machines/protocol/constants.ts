@@ -10,6 +10,15 @@ export const TEXT = {
   aiOpponentName: 'Stockfish AI',
 } as const;
 
+/**
+ * What a player is told of the opponent's socket (`opponentDisconnected` with the grace in whole
+ * seconds, `opponentReconnected`).
+ */
+export const PRESENCE_TEXT = {
+  left: (seconds: number) => `Your opponent disconnected. They have ${seconds} seconds to come back before you win by disconnection.`,
+  back: 'Your opponent reconnected.',
+} as const;
+
 /** The socket path on the server. */
 export const SOCKET_PATH = '/socket';
 

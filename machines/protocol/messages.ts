@@ -94,6 +94,9 @@ export type GameArchivedMsg = ServerMessageOf<'gameArchived'>;
 export type ChatMessageMsg = ServerMessageOf<'chatMessage'>;
 export type TakebackMsg = ServerMessageOf<'takeback'>;
 
+/** A server message about one game (one that names its `gameId`), without the id: what a game's step tells its players, the host naming the game. */
+export type GameNotice = ServerMessage extends infer M ? (M extends unknown ? ('gameId' extends keyof M ? Omit<M, 'gameId'> : never) : never) : never;
+
 // ---------------------------------------------------------------------------
 // Client -> server
 // ---------------------------------------------------------------------------
@@ -116,7 +119,7 @@ export type ClientMessage = {
 /** A client message as the server has it after parsing. */
 export type ParsedMessage = { [K in ClientMessageType]: { type: K; payload: ParsedPayloads[K] } }[ClientMessageType];
 
-export { AI_DIFFICULTY, CHAT, SOCKET_PATH, TEXT } from './constants';
+export { AI_DIFFICULTY, CHAT, PRESENCE_TEXT, SOCKET_PATH, TEXT } from './constants';
 
 /** A game message as parsed (GAME_COMMAND_TYPES): what the server's rounds play. */
 export type GameCommandMsg = Extract<ParsedMessage, { type: (typeof GAME_COMMAND_TYPES)[number] }>;

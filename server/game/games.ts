@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ChatLine, ClocksMs, Color, CurrentState, ErrorCode, GameRatings, RatingChangeMsg, ServerMessage, TimeControl } from '../../machines/protocol/messages';
+import type { ChatLine, ClocksMs, Color, CurrentState, ErrorCode, GameNotice, GameRatings, RatingChangeMsg, ServerMessage, TimeControl } from '../../machines/protocol/messages';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { ServerMetrics } from '../http/metrics';
 import {
@@ -15,7 +15,6 @@ import {
   gamePgn,
   newGameLog,
   clocksAt,
-  opposite,
   playsAsGuest,
   rejoinState,
   timedCommand,
@@ -159,9 +158,11 @@ function ratingsInput(white: PlayerSession, black: PlayerSession): { ratings?: G
   return ratings.white || ratings.black ? { ratings } : {};
 }
 
-const OPPONENT_LEFT = (seconds: number) =>
-  `Your opponent disconnected. They have ${seconds} seconds to come back before you win by disconnection.`;
-const OPPONENT_BACK = 'Your opponent reconnected.';
+/** A game's notice as sent: its type, then the game's id, then its fields. */
+function namingGame(gameId: string, notice: GameNotice): ServerMessage {
+  const { type, ...fields } = notice;
+  return { type, gameId, ...fields } as ServerMessage;
+}
 
 export class GameManager {
   readonly games = new Map<string, LiveGame>();
@@ -547,9 +548,11 @@ export class GameManager {
     return true;
   }
 
-  /** A frame to one player of the game, once durable. */
-  private sendTo(game: LiveGame, color: Color, msg: ServerMessage): void {
-    this.recorder.afterCommit(() => this.hub.sendTo(game.sessions[color], msg));
+  /** What the step told the players (a `told`): once durable, to one seat, or to both players and the spectators. */
+  private tell(game: LiveGame, to: 'both' | Color, notice: GameNotice): void {
+    const msg = namingGame(game.id, notice);
+    if (to === 'both') this.both(game, encodeJson(msg));
+    else this.recorder.afterCommit(() => this.hub.sendTo(game.sessions[to], msg));
   }
 
   private onEmitted(game: LiveGame, e: GameEmitted): void {
@@ -568,35 +571,8 @@ export class GameManager {
         this.log.info({ gameId: game.id, playerId: e.playerId, reason: e.reason }, 'move rejected');
         return;
       }
-      case 'drawOffered':
-        this.sendTo(game, opposite(e.by), { type: 'drawOffer', gameId: game.id });
-        return;
-      case 'drawDeclined':
-        this.sendTo(game, opposite(e.by), { type: 'drawDeclined', gameId: game.id });
-        return;
-      case 'takebackProposed':
-        this.sendTo(game, opposite(e.by), { type: 'takebackOffer', gameId: game.id });
-        return;
-      case 'takebackDeclined':
-        this.sendTo(game, opposite(e.by), { type: 'takebackDeclined', gameId: game.id });
-        return;
-      case 'takenBack':
-        this.both(game, encodeJson({ type: 'takeback', gameId: game.id, plies: e.plies, fen: e.fen, turn: e.turn, clocks: e.clocks, seq: e.seq } satisfies ServerMessage));
-        return;
-      case 'opponentDisconnected':
-        this.sendTo(game, opposite(e.color), {
-          type: 'opponentDisconnected',
-          gameId: game.id,
-          message: OPPONENT_LEFT(Math.round(e.graceMs / 1000)),
-          graceMs: e.graceMs,
-        });
-        return;
-      case 'opponentReconnected':
-        this.sendTo(game, opposite(e.color), {
-          type: 'opponentReconnected',
-          gameId: game.id,
-          message: OPPONENT_BACK,
-        });
+      case 'told':
+        this.tell(game, e.to, e.message);
         return;
       case 'ended':
         this.finish(game, e);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REJECTION, rejoinState } from '../../machines/game';
+import { PRESENCE_TEXT } from '../../machines/protocol/messages';
 import { BLACK, WHITE, startGame } from './gameHarness';
 
 const OPENING = ['e2e4', 'e7e5'];
@@ -23,7 +24,7 @@ describe('game core: draw offers', () => {
     const g = startGame();
     g.play(OPENING);
     g.send({ type: 'OFFER_DRAW', playerId: WHITE.id });
-    expect(g.events.at(-1)).toEqual({ type: 'drawOffered', by: 'white' });
+    expect(g.events.at(-1)).toEqual({ type: 'told', to: 'black', message: { type: 'drawOffer' } });
     expect(rejoinState(g.state(), g.now()).drawOfferFrom).toBe('white');
     // The offerer cannot accept its own offer.
     g.send({ type: 'ACCEPT_DRAW', playerId: WHITE.id });
@@ -39,17 +40,17 @@ describe('game core: draw offers', () => {
     g.send({ type: 'OFFER_DRAW', playerId: WHITE.id });
     g.send({ type: 'OFFER_DRAW', playerId: WHITE.id });
     expect(g.events.at(-1)).toMatchObject({ type: 'rejected', reason: REJECTION.drawAlreadyOffered });
-    expect(g.ofType('drawOffered')).toHaveLength(1);
+    expect(g.told('drawOffer')).toHaveLength(1);
     g.send({ type: 'OFFER_DRAW', playerId: BLACK.id });
     expect(g.result()).toEqual({ winner: 'draw', reason: 'agreement' });
   });
 
-  it('emits drawDeclined on decline and then limits repeat offers to one per 20 plies', () => {
+  it('tells the offerer drawDeclined on decline and then limits repeat offers to one per 20 plies', () => {
     const g = startGame();
     g.play(OPENING);
     g.send({ type: 'OFFER_DRAW', playerId: WHITE.id });
     g.send({ type: 'DECLINE_DRAW', playerId: BLACK.id });
-    expect(g.events.at(-1)).toEqual({ type: 'drawDeclined', by: 'black' });
+    expect(g.events.at(-1)).toEqual({ type: 'told', to: 'white', message: { type: 'drawDeclined' } });
     expect(g.state().drawOffer).toBeNull();
     // Declining again: there is nothing to decline.
     g.send({ type: 'DECLINE_DRAW', playerId: BLACK.id });
@@ -60,14 +61,14 @@ describe('game core: draw offers', () => {
     expect(g.events.at(-1)).toMatchObject({ type: 'rejected', reason: REJECTION.drawTooOften });
     // Black has not offered yet and may.
     g.send({ type: 'OFFER_DRAW', playerId: BLACK.id });
-    expect(g.events.at(-1)).toEqual({ type: 'drawOffered', by: 'black' });
+    expect(g.events.at(-1)).toEqual({ type: 'told', to: 'white', message: { type: 'drawOffer' } });
     g.send({ type: 'DECLINE_DRAW', playerId: WHITE.id });
 
     g.play(['c1g5', 'c8g4', 'd1d2', 'd8d7', 'e1c1', 'e8c8', 'h2h3', 'h7h6', 'a2a3', 'a7a6']); // 20 plies since white's offer at ply 2
     expect(g.state().moves).toHaveLength(22 - 2);
     g.play(['g5h4', 'g4h5']);
     g.send({ type: 'OFFER_DRAW', playerId: WHITE.id });
-    expect(g.events.at(-1)).toEqual({ type: 'drawOffered', by: 'white' });
+    expect(g.events.at(-1)).toEqual({ type: 'told', to: 'black', message: { type: 'drawOffer' } });
   });
 
   it('lets a pending offer lapse when the receiver moves instead of answering', () => {
@@ -79,7 +80,7 @@ describe('game core: draw offers', () => {
     g.move(BLACK.id, 'b8c6');
     expect(g.events.slice(-2)).toEqual([
       expect.objectContaining({ type: 'moved', san: 'Nc6' }),
-      { type: 'drawDeclined', by: 'black', implicit: true },
+      { type: 'told', to: 'white', message: { type: 'drawDeclined' } },
     ]);
     g.send({ type: 'ACCEPT_DRAW', playerId: BLACK.id });
     expect(g.events.at(-1)).toMatchObject({ type: 'rejected', reason: REJECTION.noDrawOffer });
@@ -101,7 +102,7 @@ describe('game core: disconnects', () => {
     const g = startGame({ graceMs: 1_000 });
     g.play(OPENING);
     g.send({ type: 'PLAYER_DISCONNECTED', playerId: BLACK.id });
-    expect(g.events.at(-1)).toEqual({ type: 'opponentDisconnected', color: 'black', graceMs: 1_000 });
+    expect(g.events.at(-1)).toEqual({ type: 'told', to: 'white', message: { type: 'opponentDisconnected', message: PRESENCE_TEXT.left(1), graceMs: 1_000 } });
     // White thinks for 5 s: black's grace does not count while it is not black's turn.
     g.advance(5_000);
     expect(g.result()).toBeNull();
@@ -119,7 +120,7 @@ describe('game core: disconnects', () => {
     g.send({ type: 'PLAYER_DISCONNECTED', playerId: WHITE.id });
     g.advance(600);
     g.send({ type: 'PLAYER_RECONNECTED', playerId: WHITE.id });
-    expect(g.events.at(-1)).toEqual({ type: 'opponentReconnected', color: 'white' });
+    expect(g.events.at(-1)).toEqual({ type: 'told', to: 'black', message: { type: 'opponentReconnected', message: PRESENCE_TEXT.back } });
     g.advance(10_000);
     expect(g.result()).toBeNull();
     g.move(WHITE.id, 'g1f3');
@@ -147,7 +148,7 @@ describe('game core: disconnects', () => {
     g.send({ type: 'PLAYER_DISCONNECTED', playerId: BLACK.id });
     g.send({ type: 'PLAYER_DISCONNECTED', playerId: BLACK.id });
     expect(g.events.filter((e) => e.type !== 'moved')).toEqual([
-      { type: 'opponentDisconnected', color: 'black', graceMs: 1_000 },
+      { type: 'told', to: 'white', message: { type: 'opponentDisconnected', message: PRESENCE_TEXT.left(1), graceMs: 1_000 } },
     ]);
   });
 

@@ -5,7 +5,7 @@
  * without waking the game. Every command sent is kept in the game's log.
  */
 import { createActor } from 'xstate';
-import { gameLogic, newGameLog, wakeAt, type GameCommand, type GameEmitted, type GameInput, type GameLog } from '../../machines/game';
+import { gameLogic, newGameLog, wakeAt, type Color, type GameCommand, type GameEmitted, type GameInput, type GameLog, type GameNotice } from '../../machines/game';
 
 export const WHITE = { id: 'player_w', name: 'Wendy' };
 export const BLACK = { id: 'player_b', name: 'Bruno' };
@@ -82,6 +82,13 @@ export function startGame(overrides: Partial<GameInput> = {}) {
     return events.filter((e): e is Extract<GameEmitted, { type: T }> => e.type === type);
   }
 
+  /** What the game told players with a message of `type`, in order, each with whom it is for. */
+  function told<T extends GameNotice['type']>(type: T): { to: 'both' | Color; message: Extract<GameNotice, { type: T }> }[] {
+    return ofType('told')
+      .filter((e) => e.message.type === type)
+      .map((e) => ({ to: e.to, message: e.message as Extract<GameNotice, { type: T }> }));
+  }
+
   return {
     actor,
     events,
@@ -93,6 +100,7 @@ export function startGame(overrides: Partial<GameInput> = {}) {
     wait,
     advance,
     ofType,
+    told,
     now: () => now,
     state,
     result: () => state().result,

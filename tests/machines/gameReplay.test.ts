@@ -17,7 +17,6 @@ import {
   step,
   type ClocksMs,
   type GameCommand,
-  type GameEmitted,
   type GameInput,
   type GameLog,
   type GameState,
@@ -143,17 +142,18 @@ describe('game replay', () => {
       expect(ended).toHaveLength(1);
       reasons.set(ended[0].reason, (reasons.get(ended[0].reason) ?? 0) + 1);
       // the clocks after each move of the game as the players were told them: a takeback drops its moves'
-      const told: GameEmitted[] = g.events.filter((e) => e.type === 'moved' || e.type === 'takenBack');
       const history: ClocksMs[] = [];
-      for (const e of told) {
+      for (const e of g.events) {
         if (e.type === 'moved') {
           expect(e.seq).toBe(history.length + 1);
           history.push(e.clocks);
-        } else if (e.type === 'takenBack') {
-          expect(e.seq).toBe(history.length - e.plies);
+        } else if (e.type === 'told' && e.message.type === 'takeback') {
+          const back = e.message;
+          expect(e.to).toBe('both');
+          expect(back.seq).toBe(history.length - back.plies);
           // the clocks go back to those the players were told as the earliest undone move's turn began
-          expect(e.clocks).toEqual(e.seq === 0 ? { white: g.log.input.clockMs, black: g.log.input.clockMs } : history[e.seq - 1]);
-          history.length = e.seq;
+          expect(back.clocks).toEqual(back.seq === 0 ? { white: g.log.input.clockMs, black: g.log.input.clockMs } : history[back.seq - 1]);
+          history.length = back.seq;
           takenBack++;
         }
       }

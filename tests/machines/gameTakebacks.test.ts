@@ -41,17 +41,21 @@ describe('game core: takebacks', () => {
     expect(g.state().clocks).toEqual({ white: 57_000, black: 59_000 });
     g.advance(4_000); // white thinks 4 s, then black asks to take its move back
     g.send({ type: 'PROPOSE_TAKEBACK', playerId: BLACK.id });
-    expect(g.events.at(-1)).toEqual({ type: 'takebackProposed', by: 'black' });
+    expect(g.events.at(-1)).toEqual({ type: 'told', to: 'white', message: { type: 'takebackOffer' } });
     g.advance(1_000);
     g.send({ type: 'ACCEPT_TAKEBACK', playerId: WHITE.id });
+    // to both players and the spectators
     expect(g.events.at(-1)).toEqual({
-      type: 'takenBack',
-      plies: 1,
-      by: 'black',
-      fen: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2',
-      turn: 'black',
-      clocks: beforeBlackMove,
-      seq: 3,
+      type: 'told',
+      to: 'both',
+      message: {
+        type: 'takeback',
+        plies: 1,
+        fen: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2',
+        turn: 'black',
+        clocks: beforeBlackMove,
+        seq: 3,
+      },
     });
     const s = g.state();
     expect(s.moves).toEqual(['e2e4', 'e7e5', 'g1f3']);
@@ -72,8 +76,8 @@ describe('game core: takebacks', () => {
     const told = clockHistory(g.log);
     g.send({ type: 'PROPOSE_TAKEBACK', playerId: WHITE.id });
     g.send({ type: 'ACCEPT_TAKEBACK', playerId: BLACK.id });
-    const back = g.ofType('takenBack')[0];
-    expect(back).toMatchObject({ plies: 2, by: 'white', turn: 'white', seq: 2 });
+    const back = g.told('takeback')[0].message;
+    expect(back).toMatchObject({ plies: 2, turn: 'white', seq: 2 });
     // the clocks as white's third-ply turn began: both as told after ply 2
     expect(back.clocks).toEqual(told[1]);
     expect(g.state().moves).toEqual(['e2e4', 'e7e5']);
@@ -99,12 +103,12 @@ describe('game core: takebacks', () => {
     g.send({ type: 'PROPOSE_TAKEBACK', playerId: BLACK.id });
     expect(g.events.at(-1)).toMatchObject({ type: 'rejected', reason: REJECTION.takebackAlreadyProposed });
     g.send({ type: 'DECLINE_TAKEBACK', playerId: WHITE.id });
-    expect(g.events.at(-1)).toEqual({ type: 'takebackDeclined', by: 'white' });
+    expect(g.events.at(-1)).toEqual({ type: 'told', to: 'black', message: { type: 'takebackDeclined' } });
     g.send({ type: 'PROPOSE_TAKEBACK', playerId: BLACK.id });
     expect(g.events.at(-1)).toMatchObject({ type: 'rejected', reason: REJECTION.takebackTooOften });
     g.send({ type: 'PROPOSE_TAKEBACK', playerId: WHITE.id });
     g.send({ type: 'DECLINE_TAKEBACK', playerId: WHITE.id });
-    expect(g.events.at(-1)).toEqual({ type: 'takebackDeclined', by: 'white' });
+    expect(g.events.at(-1)).toEqual({ type: 'told', to: 'black', message: { type: 'takebackDeclined' } });
     expect(g.state().moves).toHaveLength(2);
   });
 
@@ -113,11 +117,11 @@ describe('game core: takebacks', () => {
     g.play(['e2e4', 'e7e5']);
     g.send({ type: 'PROPOSE_TAKEBACK', playerId: BLACK.id });
     g.play(['g1f3']);
-    expect(g.events.at(-1)).toEqual({ type: 'takebackDeclined', by: 'white', implicit: true });
+    expect(g.events.at(-1)).toEqual({ type: 'told', to: 'black', message: { type: 'takebackDeclined' } });
     expect(g.state().takebackOffer).toBeNull();
     g.send({ type: 'PROPOSE_TAKEBACK', playerId: WHITE.id });
     g.send({ type: 'PROPOSE_TAKEBACK', playerId: BLACK.id });
-    expect(g.events.at(-1)).toMatchObject({ type: 'takenBack', plies: 1, by: 'white', seq: 2 });
+    expect(g.events.at(-1)).toMatchObject({ type: 'told', to: 'both', message: { type: 'takeback', plies: 1, turn: 'white', seq: 2 } });
   });
 
   it('counts repetitions from the position it returns to, and replays exactly', () => {
