@@ -238,7 +238,6 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     cluster?.log ?? durable?.journal,
   );
   const presence = new Presence(hub, gameManager);
-  hub.endOfGame = (playerId, gameId) => gameManager.endedFrames(gameId, playerId);
   heartbeat.start();
   games.current = gameManager;
   // the game store keeps an ended game until it is archived; without an archive there is nothing to wait for
@@ -252,7 +251,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
           // a player away now gets it when they come back to the game, after its gameEnd
           gameManager.rated(msg);
           // and when next online, whatever page they open (with the game's end first while it is kept)
-          for (const id of accountIds) hub.sendOrKeep(id, msg);
+          for (const id of accountIds) hub.sendOrKeep(id, msg, (session) => gameManager.sendRatedLate(session, msg));
         },
         (gameId) => {
           watchers.archived(gameId);

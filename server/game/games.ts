@@ -527,6 +527,20 @@ export class GameManager {
   }
 
   /**
+   * A rated game's ratingChange to its player, back online after it was scored: while the game's
+   * end is kept, the end first and then the ratingChange, as a player coming back to the game
+   * gets them, and the socket remembers it was told (a rejoin does not repeat them); else the
+   * ratingChange alone. False when it could not be sent.
+   */
+  sendRatedLate(session: PlayerSession, msg: RatingChangeMsg): boolean {
+    const end = this.endedFrames(msg.gameId, session.id);
+    if (end.length === 0) return this.hub.sendTo(session, msg);
+    if (session.ws) (session.ws.getUserData().endsSent ??= new Set()).add(msg.gameId);
+    for (const frame of end) this.hub.sendBytesTo(session, frame);
+    return true;
+  }
+
+  /**
    * A line of the game's chat (server/chat checked its author and text): kept in the game's log,
    * then sent to its room once durable, to the two players or to the spectators. A player's line
    * carries the name and colour the game gives them. False (nothing done) when the game is not

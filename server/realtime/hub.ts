@@ -21,6 +21,18 @@ export const LOBBY_TOPIC = 'lobby';
 /** How many players' messages sendOrKeep keeps at most while they are offline. */
 export const KEPT_MAX = 10_000;
 
+/**
+ * How a kept message reaches its player who came back, when its producer wants more than the
+ * message alone (a rated game's ratingChange brings the game's end with it); false: not sent.
+ */
+export type LateDelivery = (session: PlayerSession) => boolean;
+
+/** A message kept for an offline player, and how to deliver it then. */
+interface Kept {
+  msg: ServerMessage;
+  late?: LateDelivery;
+}
+
 export class Hub {
   readonly sockets = new Set<WS>();
   readonly players = new Map<string, PlayerSession>();
@@ -31,7 +43,7 @@ export class Hub {
   /** set when the site has several nodes */
   remote: RemoteDelivery | null = null;
   /** messages for players offline when they were sent (sendOrKeep), oldest player first */
-  private readonly kept = new Map<string, ServerMessage[]>();
+  private readonly kept = new Map<string, Kept[]>();
 
   constructor(
     private readonly app: TemplatedApp,
@@ -106,46 +118,33 @@ export class Hub {
 
   /**
    * A message a player must get even if offline now (a rated game's ratingChange, scored after
-   * the database came back): sent now, or kept and sent when the player's next socket attaches
-   * on this node. At most KEPT_MAX players' messages are kept, the oldest dropped first.
+   * the database came back): sent now, or kept and delivered when the player's next socket
+   * attaches on this node (by `late` when given). At most KEPT_MAX players' messages are kept,
+   * the oldest dropped first.
    */
-  /** The frames of a recently ended game for one of its players (its gameEnd and what followed), set by the server. */
-  endOfGame: ((playerId: string, gameId: string) => Uint8Array[]) | null = null;
-
-  sendOrKeep(playerId: string, msg: ServerMessage): void {
+  sendOrKeep(playerId: string, msg: ServerMessage, late?: LateDelivery): void {
     const session = this.players.get(playerId);
     if (session && this.connected(session) && this.sendTo(session, msg)) return;
     const kept = this.kept.get(playerId) ?? [];
     this.kept.delete(playerId);
-    this.kept.set(playerId, [...kept, msg]);
+    this.kept.set(playerId, [...kept, late ? { msg, late } : { msg }]);
     for (const id of this.kept.keys()) {
       if (this.kept.size <= KEPT_MAX) break;
       this.kept.delete(id);
     }
   }
 
-  /**
-   * What was kept for the player (sendOrKeep), after the handler that attached its socket. A
-   * game's ratingChange goes with the game's end while that is kept (endOfGame): gameEnd first,
-   * as a player coming back to the game gets them, and the socket remembers it was told.
-   */
+  /** What was kept for the player (sendOrKeep), after the handler that attached its socket; kept again if it cannot go. */
   private sendKept(session: PlayerSession): void {
     const kept = this.kept.get(session.id);
     if (!kept) return;
     this.kept.delete(session.id);
     setImmediate(() => {
-      for (const msg of kept) if (!session.ws || !this.sendKeptMessage(session, session.ws, msg)) this.sendOrKeep(session.id, msg);
+      for (const { msg, late } of kept) {
+        const sent = session.ws !== null && (late ? late(session) : this.sendTo(session, msg));
+        if (!sent) this.sendOrKeep(session.id, msg, late);
+      }
     });
-  }
-
-  private sendKeptMessage(session: PlayerSession, ws: WS, msg: ServerMessage): boolean {
-    if (msg.type !== 'ratingChange') return this.sendTo(session, msg);
-    const end = this.endOfGame?.(session.id, msg.gameId) ?? [];
-    if (end.length === 0) return this.sendTo(session, msg);
-    const data = ws.getUserData();
-    (data.endsSent ??= new Set()).add(msg.gameId);
-    for (const frame of end) this.sendBytesTo(session, frame);
-    return true;
   }
 
   sendTo(session: PlayerSession, msg: ServerMessage): boolean {
