@@ -18,7 +18,7 @@
  */
 import { assign, emit, enqueueActions, setup } from 'xstate';
 import type {
-  ClientMessage, Color, GameEndMsg, GameMoveMsg, GameRatings, GameStartMsg, PromotionPiece, RatingChangeMsg, TakebackMsg, TimerUpdateMsg,
+  ClientMessage, Color, GameEndMsg, GameMoveMsg, GameRatings, GameStartMsg, PromotionPiece, RatingChangeMsg, ServerMessageOf, TakebackMsg, TimerUpdateMsg,
 } from '../protocol/messages';
 import { clocksAt } from '../game/clock';
 import { opposite } from '../game/display';
@@ -44,6 +44,8 @@ export const GAME_TEXT = {
   takebackReceived: 'Your opponent proposes to take back their last move.',
   takebackDeclined: 'Takeback declined',
   takenBack: 'Move taken back',
+  timeGiven: (seconds: number) => `You gave your opponent ${seconds} seconds.`,
+  timeReceived: (seconds: number) => `Your opponent gave you ${seconds} seconds.`,
 } as const;
 
 /** The opponent is away: what the notice says, by how the core counts their grace (Absence). */
@@ -126,15 +128,18 @@ export type MultiplayerEvent =
   | { type: 'DECLINE_REMATCH' }
   | { type: 'REMATCH_OFFERED'; gameId: string }
   | { type: 'REMATCH_DECLINED'; gameId: string }
-  /** internal: the core refused our draw offer (the button is disabled then; a click that raced it lands here) */
-  | { type: 'DRAW_REFUSED'; reason: string }
+  /** internal: the core refused our draw offer (the button is disabled then; a click that raced it lands here) or our gift of time */
+  | { type: 'COMMAND_REFUSED'; reason: string }
   | { type: 'PROPOSE_TAKEBACK' }
   | { type: 'ACCEPT_TAKEBACK' }
   | { type: 'DECLINE_TAKEBACK' }
   /** the server's `takebackOffer`, `takebackDeclined` and `takeback` */
   | { type: 'TAKEBACK_OFFERED' }
   | { type: 'TAKEBACK_DECLINED' }
-  | { type: 'TAKEN_BACK'; msg: TakebackMsg };
+  | { type: 'TAKEN_BACK'; msg: TakebackMsg }
+  /** give the opponent time (the core's rule first), and the server's `timeGiven` (ours or theirs) */
+  | { type: 'GIVE_TIME' }
+  | { type: 'TIME_GIVEN'; msg: ServerMessageOf<'timeGiven'> };
 
 export type MultiplayerEmitted =
   | { type: 'send'; message: ClientMessage }
@@ -188,6 +193,17 @@ export const multiplayerGameMachine = setup({
   delays: { notice: NOTICE_MS },
   actions: {
     logRejectedServerMove: (_, params: { move: string }) => console.warn(`local engine rejected the server move ${params.move}`),
+    /** our command through the core first: refused, the reason is shown and nothing is sent; else the copy takes it and the server is told */
+    throughTheCore: enqueueActions(({ context, enqueue }, params: { command: 'OFFER_DRAW' | 'GIVE_TIME'; message: 'offerDraw' | 'giveTime' }) => {
+      if (!context.game) return;
+      const done = sideCommand(context.game, context.color, params.command, context.now());
+      if (done.refused !== null) {
+        enqueue.raise({ type: 'COMMAND_REFUSED', reason: done.refused });
+        return;
+      }
+      enqueue.assign(showing(context, done.game));
+      enqueue.emit({ type: 'send', message: { type: params.message, payload: { gameId: context.gameId ?? '' } } });
+    }),
   },
 }).createMachine({
   id: 'multiplayerGame',
@@ -306,18 +322,7 @@ export const multiplayerGameMachine = setup({
               }),
             },
             // our offer and our answers go through the core first: it says whether they may be made
-            OFFER_DRAW: {
-              actions: enqueueActions(({ context, enqueue }) => {
-                if (!context.game) return;
-                const offered = sideCommand(context.game, context.color, 'OFFER_DRAW', context.now());
-                if (offered.refused !== null) {
-                  enqueue.raise({ type: 'DRAW_REFUSED', reason: offered.refused });
-                  return;
-                }
-                enqueue.assign(showing(context, offered.game));
-                enqueue.emit({ type: 'send', message: { type: 'offerDraw', payload: { gameId: context.gameId ?? '' } } });
-              }),
-            },
+            OFFER_DRAW: { actions: { type: 'throughTheCore', params: { command: 'OFFER_DRAW', message: 'offerDraw' } } },
             DRAW_OFFERED: {
               actions: [
                 assign(({ context }) => (context.game ? showing(context, drawOfferedBy(context.game, opposite(context.color), context.now())) : {})),
@@ -379,6 +384,12 @@ export const multiplayerGameMachine = setup({
                 ...(context.game ? showing(context, takenBack(context.game, event.msg, context.now())) : {}),
                 boardVersion: context.boardVersion + 1,
               })),
+            },
+            // as a draw offer: through the core first (it may refuse); the server's clocks then re-anchor ours
+            GIVE_TIME: { actions: { type: 'throughTheCore', params: { command: 'GIVE_TIME', message: 'giveTime' } } },
+            TIME_GIVEN: {
+              guard: ({ context, event }) => event.msg.gameId === context.gameId,
+              actions: assign(({ context, event }) => (context.game ? showing(context, withServerClocks(context.game, event.msg.clocks, context.now())) : {})),
             },
             MOVE_NOT_SENT: {
               guard: ({ context }) => context.game !== null && context.moves.length > 0 && context.turn !== context.color,
@@ -459,9 +470,17 @@ export const multiplayerGameMachine = setup({
       initial: 'none',
       on: {
         DRAW_DECLINED: { target: '.timed', actions: assign({ notice: GAME_TEXT.drawDeclined }) },
-        DRAW_REFUSED: { target: '.timed', actions: assign(({ event }) => ({ notice: event.reason })) },
+        COMMAND_REFUSED: { target: '.timed', actions: assign(({ event }) => ({ notice: event.reason })) },
         TAKEBACK_DECLINED: { target: '.timed', actions: assign({ notice: GAME_TEXT.takebackDeclined }) },
         TAKEN_BACK: { target: '.timed', actions: assign({ notice: GAME_TEXT.takenBack }) },
+        TIME_GIVEN: {
+          guard: ({ context, event }) => event.msg.gameId === context.gameId,
+          target: '.timed',
+          actions: assign(({ context, event }) => {
+            const seconds = Math.round(event.msg.ms / 1000);
+            return { notice: event.msg.color === context.color ? GAME_TEXT.timeReceived(seconds) : GAME_TEXT.timeGiven(seconds) };
+          }),
+        },
         OPPONENT_RECONNECTED: { target: '.timed', actions: assign({ notice: GAME_TEXT.opponentBack }) },
         REJECTED: { target: '.timed', actions: assign(({ event }) => ({ notice: `Invalid move: ${event.message}` })) },
         MOVE_NOT_SENT: { target: '.timed', actions: assign({ notice: GAME_TEXT.moveNotSent }) },

@@ -1,7 +1,7 @@
 /**
  * A live game as a spectator follows it on its page (/game/:id; docs/protocol.md,
  * "Spectators"): the game as the server's `watchStart` gave it, then the game's `gameMove`,
- * `timerUpdate`, `takeback` and `gameEnd` frames, `gameArchived` and its spectator count (`spectators`). The game is the game core's state,
+ * `timerUpdate`, `takeback`, `timeGiven` and `gameEnd` frames, `gameArchived` and its spectator count (`spectators`). The game is the game core's state,
  * kept by the core's own step as the players' screens keep theirs (gameMirror.ts): the same
  * moves, clocks and end, read through `viewOf`. Pure: the page keeps the value and draws it.
  */
@@ -73,6 +73,8 @@ export function followWatched(watched: WatchedGame, msg: ServerMessage, now: num
       return msg.room === 'spectator' ? { ...watched, chat: [...watched.chat, chatLine(msg)] } : watched;
     case 'takeback':
       return game.result ? watched : { ...watched, game: takenBack(game, msg, now) };
+    case 'timeGiven':
+      return game.result ? watched : { ...watched, game: withServerClocks(game, msg.clocks, now) };
     case 'spectators':
       return { ...watched, spectators: msg.count };
     default:

@@ -91,7 +91,7 @@ export function creditLag(bank: number, moveLag: MoveLag, lag: Required<LagSetti
   return { creditMs, bankMs };
 }
 
-/** `clocks` with the Fischer increment added to `mover`'s clock. */
+/** `clocks` with `incrementMs` added to `mover`'s clock: the Fischer increment, or time a player gave (giveTime.ts). */
 export function withIncrement(clocks: ClocksMs, mover: Color, incrementMs: number): ClocksMs {
   if (incrementMs === 0) return clocks;
   return mover === 'white' ? { white: clocks.white + incrementMs, black: clocks.black } : { white: clocks.white, black: clocks.black + incrementMs };

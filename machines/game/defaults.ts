@@ -59,5 +59,11 @@ export const DRAW_OFFER_INTERVAL_PLIES = 20;
  */
 export const DEFAULT_CLOCK_REPORT_MS = 10_000;
 
+/** What a player gives the opponent's clock at a time (lichess "moretime": 15 s). */
+export const GIVE_TIME_MS = 15_000;
+
+/** A player gives time at most once per this long (so a held key cannot flood the game's frames). */
+export const GIVE_TIME_INTERVAL_MS = 1_000;
+
 /** Lichess's clock starts at ply 2: the first two plies (one per side) are untimed. */
 export const UNTIMED_PLIES = 2;

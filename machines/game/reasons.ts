@@ -17,4 +17,7 @@ export const REJECTION = {
   takebackAlreadyProposed: 'Your takeback proposal is still pending',
   takebackTooOften: 'You can propose a takeback again after the next move',
   noTakebackOffer: 'There is no takeback proposal to answer',
+  giveTimeAgainstAi: 'Time cannot be given in a game against the AI',
+  giveTimeUntimed: 'Time can only be given in a game with a clock',
+  giveTimeTooOften: 'You can give time again in a second',
 } as const;

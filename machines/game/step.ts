@@ -9,6 +9,7 @@ import { canMate, pgnOf, playOnBoard, positionKey, startPosition } from './board
 import { clockRunning, clocksAt, creditLag, elapsedThisTurn, moverFlagged, withIncrement } from './clock';
 import { UNTIMED_PLIES } from './defaults';
 import { opposite, pgnResultTag } from './display';
+import { giveTime } from './giveTime';
 import { graceLeftMs, syncGrace } from './presence';
 import { REJECTION } from './reasons';
 import { resolveSettings } from './settings';
@@ -39,6 +40,7 @@ export function createGame(input: GameInput): GameState {
     takebackOffer: null,
     lastTakebackPly: { white: null, black: null },
     turnClocks: [],
+    timeGivenAt: { white: null, black: null },
     away: { white: false, black: false },
     graceUsed: { white: 0, black: 0 },
     graceCount: null,
@@ -79,6 +81,9 @@ export function step(state: GameState, command: GameCommand, now: number): StepR
       return acceptTakeback(state, command.playerId, now);
     case 'DECLINE_TAKEBACK':
       return declineTakeback(state, command.playerId);
+    case 'GIVE_TIME':
+      // after the flag of the side to move the game is lost on time, whoever gives what
+      return moverFlagged(state, now) ? wake(state, now) : giveTime(state, command.playerId, now);
     case 'PLAYER_DISCONNECTED':
       return disconnected(state, command.playerId, now);
     case 'PLAYER_RECONNECTED':
@@ -220,6 +225,7 @@ function move(state: GameState, command: Extract<GameCommand, { type: 'MOVE' }>,
     takebackOffer: null,
     lastTakebackPly: state.lastTakebackPly,
     turnClocks: turnClocksAfterMove(state),
+    timeGivenAt: state.timeGivenAt,
     away: state.away,
     graceUsed: state.graceUsed,
     graceCount: state.graceCount,

@@ -129,6 +129,8 @@ export interface GameState {
    * i + 1, the mover's as of that turn's start), so a takeback restores them; empty otherwise.
    */
   turnClocks: ClocksMs[];
+  /** When each side last gave the opponent time (GIVE_TIME), for the once-per-interval limit. */
+  timeGivenAt: { white: number | null; black: number | null };
   /** Players the host reported as disconnected. */
   away: { white: boolean; black: boolean };
   /** Grace already used by each side in its current absence. */
@@ -161,6 +163,8 @@ export type GameCommand =
   | { type: 'ACCEPT_TAKEBACK'; playerId: string }
   /** The receiver declines, or the proposer withdraws, a pending takeback proposal. */
   | { type: 'DECLINE_TAKEBACK'; playerId: string }
+  /** The player adds GIVE_TIME_MS to the opponent's clock (giveTime.ts). */
+  | { type: 'GIVE_TIME'; playerId: string }
   | { type: 'PLAYER_DISCONNECTED'; playerId: string }
   | { type: 'PLAYER_RECONNECTED'; playerId: string }
   /**

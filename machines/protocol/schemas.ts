@@ -374,6 +374,11 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     clocks: clocksMsSchema,
     seq: z.number().int(),
   }),
+  /**
+   * additive: a player gave the opponent time (giveTime), to both players and the spectators:
+   * `color`'s clock got `ms` more; both clocks after it (ms, the running one as of now)
+   */
+  z.strictObject({ type: z.literal('timeGiven'), gameId: z.string(), color: colorSchema, ms: z.number().int(), clocks: clocksMsSchema }),
   /** additive: a line of the game's chat, to the room it was said in */
   z.strictObject({ type: z.literal('chatMessage'), gameId: z.string(), ...chatLineSchema.shape }),
   /** additive: the opponent of the ended game `gameId` offers a rematch (colours swapped, same clock) */
@@ -525,6 +530,8 @@ export const clientPayloadSchemas = {
   acceptTakeback: gameRef,
   /** additive: decline the opponent's takeback proposal, or withdraw one's own */
   declineTakeback: gameRef,
+  /** additive: add 15 s to the opponent's clock (a game with a clock, not against the AI) */
+  giveTime: gameRef,
   /**
    * additive: a line to a game's chat room: `player` (the two players) or `spectator` (those
    * watching). Text only: control characters removed, trimmed, 1 to 140 characters.
@@ -572,7 +579,7 @@ export const clientPayloadSchemas = {
  */
 export const GAME_COMMAND_TYPES = [
   'gameMove', 'resign', 'offerDraw', 'acceptDraw', 'declineDraw', 'offerRematch', 'declineRematch', 'checkActiveGame', 'rejoinGame', 'playerMoveAI',
-  'proposeTakeback', 'acceptTakeback', 'declineTakeback',
+  'proposeTakeback', 'acceptTakeback', 'declineTakeback', 'giveTime',
 ] as const satisfies readonly (keyof typeof clientPayloadSchemas)[];
 
 /** The game messages a game's step (machines/game) takes as they are, by the step command each becomes. */
@@ -584,4 +591,5 @@ export const STEP_COMMAND_OF = {
   proposeTakeback: 'PROPOSE_TAKEBACK',
   acceptTakeback: 'ACCEPT_TAKEBACK',
   declineTakeback: 'DECLINE_TAKEBACK',
+  giveTime: 'GIVE_TIME',
 } as const;

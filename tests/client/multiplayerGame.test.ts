@@ -167,6 +167,31 @@ describe('multiplayer game machine', () => {
     expect(h.ctx().takeback).toBe('none');
   });
 
+  it('giving time: through the core (once a second), sent, and the clocks the server tells win, for the giver and the receiver', () => {
+    const h = start();
+    h.begin();
+    h.actor.send({ type: 'LOCAL_MOVE', from: 'e2', to: 'e4' });
+    h.actor.send({ type: 'SERVER_MOVE', msg: { type: 'gameMove', gameId: 'g1', move: { from: 'e7', to: 'e5' }, nextTurn: 'white', clocks: { white: 600_000, black: 600_000 }, seq: 2 } });
+    h.advance(2_000);
+    h.actor.send({ type: 'GIVE_TIME' });
+    expect(sends(h.out).at(-1)).toEqual({ type: 'giveTime', payload: { gameId: 'g1' } });
+    // the core's arithmetic at once: black's clock 15 s more, ours running on
+    expect(h.ctx().clocks.black).toBe(615_000);
+    // again at once: the core refuses, nothing is sent
+    h.actor.send({ type: 'GIVE_TIME' });
+    expect(sends(h.out).filter((m) => m.type === 'giveTime')).toHaveLength(1);
+    expect(h.ctx().notice).toBe(REJECTION.giveTimeTooOften);
+    // the server's clocks win
+    h.actor.send({ type: 'TIME_GIVEN', msg: { type: 'timeGiven', gameId: 'g1', color: 'black', ms: 15_000, clocks: { white: 597_500, black: 615_000 } } });
+    expect(h.ctx()).toMatchObject({ clocks: { white: 597_500, black: 615_000 }, clockRunning: 'white', notice: GAME_TEXT.timeGiven(15) });
+    // the opponent gives us time
+    h.actor.send({ type: 'TIME_GIVEN', msg: { type: 'timeGiven', gameId: 'g1', color: 'white', ms: 15_000, clocks: { white: 612_000, black: 615_000 } } });
+    expect(h.ctx()).toMatchObject({ clocks: { white: 612_000, black: 615_000 }, notice: GAME_TEXT.timeReceived(15) });
+    // another game's is not ours
+    h.actor.send({ type: 'TIME_GIVEN', msg: { type: 'timeGiven', gameId: 'g2', color: 'white', ms: 15_000, clocks: { white: 1, black: 1 } } });
+    expect(h.ctx().clocks).toEqual({ white: 612_000, black: 615_000 });
+  });
+
   it('reconnect text clears after 3 s; rejected move shows "Invalid move: …" for 3 s', () => {
     const h = start();
     h.begin();

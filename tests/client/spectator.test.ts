@@ -59,6 +59,15 @@ describe('a live game as a spectator follows it', () => {
   });
 });
 
+describe('a spectator and given time', () => {
+  it('takes the clocks of timeGiven from then on', () => {
+    let g = watchedGame(START, 0);
+    g = followWatched(g, { type: 'timeGiven', gameId: 'g1', color: 'black', ms: 15_000, clocks: { white: 596_000, black: 611_400 } }, 1_000);
+    expect(clocksAt(g.game, 1_500)).toEqual({ white: 595_500, black: 611_400 });
+    expect(followWatched(g, { type: 'timeGiven', gameId: 'other', color: 'white', ms: 15_000, clocks: { white: 1, black: 1 } }, 2_000)).toBe(g);
+  });
+});
+
 describe('a spectator and takebacks and chat', () => {
   it('goes back with an accepted takeback, clocks from the frame; keeps the spectator room and not the players’', () => {
     let g = watchedGame({ ...START, chat: [{ room: 'spectator', name: 'Zoe', guest: true, text: 'hi all' }] }, 0);

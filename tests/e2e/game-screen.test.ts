@@ -119,3 +119,22 @@ describe('the game screen', () => {
     await expect.poll(async () => (await heard(black)).at(-1)).toBe('Game over: Victory! (Resignation)');
   }, 90_000);
 });
+
+describe('giving time', () => {
+  it('the "+" by the opponent’s clock gives them 15 seconds: both clocks show it, the receiver is told', async () => {
+    const { white, black } = await startMultiplayer();
+    // one "+", by the opponent's clock (the top bar), none by one's own
+    for (const page of [white, black]) {
+      await page.getByTestId('top-player').getByRole('button', { name: 'Give 15 seconds' }).waitFor({ timeout: 15_000 });
+      expect(await page.getByRole('button', { name: 'Give 15 seconds' }).count()).toBe(1);
+    }
+    await white.getByRole('button', { name: 'Give 15 seconds' }).click();
+    await black.getByTestId('game-notice').filter({ hasText: 'Your opponent gave you 15 seconds.' }).waitFor({ timeout: 15_000 });
+    await white.getByTestId('game-notice').filter({ hasText: 'You gave your opponent 15 seconds.' }).waitFor({ timeout: 15_000 });
+    // no clock runs before both sides have moved: the given time shows as it is
+    for (const page of [white, black]) {
+      await expect.poll(() => page.getByTestId('clock-black').getAttribute('aria-label')).toBe('Black clock: 10 minutes 15 seconds');
+      expect(await page.getByTestId('clock-white').getAttribute('aria-label')).toBe('White clock: 10 minutes');
+    }
+  }, 90_000);
+});

@@ -41,7 +41,7 @@ import { ratingDeltaText, ratingText } from '../../../../machines/client/ratingT
 import { playStatus } from '../../../../machines/client/playStatus';
 import { OUTCOME_TITLES, opponentRecord, reasonLabel } from '../../../../machines/client/outcome';
 import type { ChatLine, Color, PromotionPiece } from '../../../../machines/protocol/messages';
-import { UNTIMED_PLIES } from '../../../../machines/game/defaults';
+import { GIVE_TIME_MS, UNTIMED_PLIES } from '../../../../machines/game/defaults';
 
 const now = () => performance.now();
 const NO_LINES: readonly ChatLine[] = [];
@@ -73,6 +73,7 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
   const [chatStart, setChatStart] = useState<readonly ChatLine[]>(NO_LINES);
   const chat = usePlayerChat(gameId, chatStart);
   const [spectators, setSpectators] = useState<number | null>(null);
+  const [vsEngine, setVsEngine] = useState(false);
 
   // machine outputs -> socket, storage, notifications
   useEffect(() => {
@@ -99,6 +100,7 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
         // the player's game against the AI is the AI screen's, unless this page shows that very game
         if (m.engineLevel !== undefined && m.gameId !== gameId) return;
         setTimeControl(m.timeControl);
+        setVsEngine(m.engineLevel !== undefined);
         // the player's next game (a rematch): it has its own address
         if (m.gameId !== gameId) navigate(`/game/${m.gameId}`);
         else {
@@ -113,6 +115,7 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
       onMessage('takebackOffer', (m) => { if (m.gameId === gameId) game.send({ type: 'TAKEBACK_OFFERED' }); }),
       onMessage('takebackDeclined', (m) => { if (m.gameId === gameId) game.send({ type: 'TAKEBACK_DECLINED' }); }),
       onMessage('takeback', (m) => game.send({ type: 'TAKEN_BACK', msg: m })),
+      onMessage('timeGiven', (m) => game.send({ type: 'TIME_GIVEN', msg: m })),
       onMessage('rematchOffer', (m) => game.send({ type: 'REMATCH_OFFERED', gameId: m.gameId })),
       onMessage('rematchDeclined', (m) => game.send({ type: 'REMATCH_DECLINED', gameId: m.gameId })),
       onMessage('opponentDisconnected', (m) => game.send({ type: 'OPPONENT_DISCONNECTED', graceMs: m.graceMs })),
@@ -152,6 +155,9 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
   const clock = { clocks: ctx.clocks, syncedAt: ctx.clockSyncedAt, running: live ? ctx.clockRunning : null };
   // before both sides have moved the server scores a resignation as aborted, so it is offered as Abort
   const canAbort = playing && ctx.moves.length < UNTIMED_PLIES;
+  // lichess's "+" by the opponent's clock: in a game with a clock, not against the AI
+  const canGiveTime = playing && timeControl !== undefined && !vsEngine;
+  const giveTimeLabel = `Give ${GIVE_TIME_MS / 1000} seconds`;
   const endShown = over && ctx.end !== null && closedEnd !== ctx.end;
 
   // a new game starts un-flipped, with no question asked
@@ -192,12 +198,18 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
       </span>
     );
   };
+  const clockFace = (c: Color) => <ClockFace color={c} clock={clock} now={now} active={clock.running === c} onLow={c === ctx.color ? lowTime : undefined} />;
   const bar = (c: Color, testId: string) => (
     <PlayerBar
       testId={testId}
       name={<><span data-testid={c === ctx.color ? 'my-name' : 'opponent-name'}>{nameOf(c)}</span>{ratingOf(c)}</>}
       detail={c === ctx.color ? `You · ${c}` : <span data-testid="opponent-record">{record.wins}W / {record.losses}L / {record.draws}D · {record.winPercent}% wins</span>}
-      clock={<ClockFace color={c} clock={clock} now={now} active={clock.running === c} onLow={c === ctx.color ? lowTime : undefined} />}
+      clock={c !== ctx.color && canGiveTime ? (
+        <span className="row">
+          <button type="button" className="btn btn-small" aria-label={giveTimeLabel} title={giveTimeLabel} onClick={() => game.send({ type: 'GIVE_TIME' })} disabled={!live}>+</button>
+          {clockFace(c)}
+        </span>
+      ) : clockFace(c)}
     />
   );
   const rematchLabel = { none: 'Rematch', sent: 'Rematch offered...', declined: 'Rematch declined', received: 'Rematch' }[ctx.rematch];
