@@ -3,33 +3,10 @@
  * screen names the AI game, links to it and resigns it on request, after which the search
  * starts), and one on a 3+2 clock whose clocks run.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ConsoleGuard, launch, startSite, VIEWPORTS, type RunningSite } from './harness';
+import { describe, expect, it } from 'vitest';
+import { guestAt, resign, site, useSite } from './siteSession';
 
-let site: RunningSite;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const guard = new ConsoleGuard();
-
-async function guestAt(path: string): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: VIEWPORTS.desktop });
-  contexts.push(ctx);
-  guard.watch(ctx);
-  const page = await ctx.newPage();
-  await page.goto(`${site.url}/guest?returnUrl=${encodeURIComponent(path)}`);
-  await page.getByRole('button', { name: 'Continue as Guest' }).click();
-  return page;
-}
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite({ AI_POOL_SIZE: '1', AI_REPLY_DELAY_MS: '0-5', AI_MAX_MOVETIME_MS: '50' }), launch()]);
-}, 300_000);
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await site?.stop();
-});
+useSite({ AI_POOL_SIZE: '1', AI_REPLY_DELAY_MS: '0-5', AI_MAX_MOVETIME_MS: '50' });
 
 describe('an AI game that holds the player', () => {
   it('is named when they look for a multiplayer game, with a link to it and a way to resign it', async () => {
@@ -38,7 +15,7 @@ describe('an AI game that holds the player', () => {
     await page.getByRole('button', { name: 'Start Game' }).click();
     await page.getByRole('heading', { name: /^AI Game vs / }).waitFor();
 
-    await page.goto(`${site.url}/chess/multiplayer`);
+    await page.goto(`${site().url}/chess/multiplayer`);
     await page.getByRole('button', { name: 'Find Match' }).click();
     const held = page.getByTestId('active-game');
     await held.getByText('Your game against the AI is still in progress.').waitFor();
@@ -48,7 +25,6 @@ describe('an AI game that holds the player', () => {
     await expect.poll(() => held.count()).toBe(0);
     await page.getByRole('button', { name: 'Find Match' }).click();
     await page.getByText('Finding opponent...').waitFor();
-    expect(guard.take()).toEqual([]);
   }, 120_000);
 });
 
@@ -73,9 +49,7 @@ describe('a game against the AI on a clock', () => {
     await expect.poll(() => mine.getAttribute('class')).toContain('clock-active');
     await expect.poll(() => mine.textContent(), { timeout: 10_000 }).toMatch(/^02:5\d$/);
     expect(await theirs.textContent()).toMatch(/^0(3:00|2:5\d)$/);
-    await page.getByRole('button', { name: 'Resign' }).click();
-    await page.getByRole('button', { name: 'Confirm Resign' }).click();
+    await resign(page);
     await page.getByText('(Reason: ').first().waitFor();
-    expect(guard.take()).toEqual([]);
   }, 120_000);
 });

@@ -5,25 +5,12 @@
  * and with what, and accepted, both go to the game while the challenger sees it start.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ConsoleGuard, SCREENSHOT_DIR, launch, startSite, VIEWPORTS, type RunningSite } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { SCREENSHOT_DIR } from './harness';
+import { guestAt, useSite } from './siteSession';
 
-let site: RunningSite;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const guard = new ConsoleGuard();
-
-/** A new browser (its own guest), at `path` once it has entered as a guest. */
-async function guestAt(path: string, viewport: keyof typeof VIEWPORTS = 'desktop'): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: VIEWPORTS[viewport] });
-  contexts.push(ctx);
-  guard.watch(ctx);
-  const page = await ctx.newPage();
-  await page.goto(`${site.url}/guest?returnUrl=${encodeURIComponent(path)}`);
-  await page.getByRole('button', { name: 'Continue as Guest' }).click();
-  return page;
-}
+useSite({ AI_ENABLED: '0' });
 
 async function chooseTimeControl(page: Page, minutes: string, increment: string): Promise<void> {
   await page.getByTestId('custom-minutes').selectOption({ label: minutes });
@@ -38,15 +25,6 @@ async function bothOnBoard(pages: Page[], clock: string): Promise<void> {
     expect(page.url()).toMatch(/\/game\/game_/);
   }
 }
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite({ AI_ENABLED: '0' }), launch()]);
-}, 300_000);
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await site?.stop();
-});
 
 describe('custom games and challenges', () => {
   it('lists a game created in one browser live in the other, which joins it: both play it on its clock', async () => {
@@ -67,7 +45,6 @@ describe('custom games and challenges', () => {
     await a.getByTestId('hook').getByRole('button', { name: 'Cancel' }).waitFor();
     await row.getByRole('button', { name: 'Join' }).click();
     await bothOnBoard([a, b], '02:00');
-    expect(guard.take()).toEqual([]);
   });
 
   it('shows a challenge link opened in another browser (a phone) who challenges and with what; accepted, both go to the game', async () => {
@@ -89,6 +66,5 @@ describe('custom games and challenges', () => {
     await b.screenshot({ path: join(SCREENSHOT_DIR, 'challenge-accept-mobile.png') });
     await b.getByTestId('accept-challenge').click();
     await bothOnBoard([a, b], '05:00');
-    expect(guard.take()).toEqual([]);
   });
 });

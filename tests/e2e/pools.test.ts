@@ -4,34 +4,18 @@
  * whose clocks both read 03:00, while a player in the 10+0 pool is not paired with them.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ConsoleGuard, SCREENSHOT_DIR, launch, startSite, VIEWPORTS, type RunningSite } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { SCREENSHOT_DIR } from './harness';
+import { guestAt, useSite } from './siteSession';
 
-let site: RunningSite;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const guard = new ConsoleGuard();
+useSite({ AI_ENABLED: '0' });
 
 async function guestOnMultiplayer(): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: VIEWPORTS.desktop });
-  contexts.push(ctx);
-  guard.watch(ctx);
-  const page = await ctx.newPage();
-  await page.goto(`${site.url}/guest?returnUrl=${encodeURIComponent('/chess/multiplayer')}`);
-  await page.getByRole('button', { name: 'Continue as Guest' }).click();
+  const page = await guestAt('/chess/multiplayer');
   await page.getByRole('group', { name: 'Time controls' }).waitFor();
   return page;
 }
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite({ AI_ENABLED: '0' }), launch()]);
-}, 300_000);
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await site?.stop();
-});
 
 describe('pools', () => {
   it('opens on the eleven pools, 10+0 chosen, and pairs two players who pick 3+2 in a 3-minute game', async () => {
@@ -56,6 +40,5 @@ describe('pools', () => {
       expect(await page.getByTestId('clock-black').textContent()).toBe('03:00');
     }
     expect(await c.getByText('Finding opponent...').count()).toBe(1);
-    expect(guard.take()).toEqual([]);
   });
 });

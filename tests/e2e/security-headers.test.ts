@@ -4,9 +4,10 @@
  * screens that load the most: home, sign-in, registration, and a live game on the chessground
  * board, with a move made by clicking.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { clickMove, ConsoleGuard, launch, pieceOn, startSite, VIEWPORTS, type RunningSite } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { clickMove, pieceOn } from './harness';
+import { findEachOther, newContext, site, useSite, waitTurn } from './siteSession';
 
 /** Collects the page's CSP violations in window.__cspViolations. */
 const RECORD_VIOLATIONS = `
@@ -14,37 +15,24 @@ window.__cspViolations = [];
 document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));
 `;
 
-let site: RunningSite;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const guard = new ConsoleGuard();
+useSite({ AI_ENABLED: '0' });
 
-async function newPage(): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: VIEWPORTS.desktop });
-  contexts.push(ctx);
-  guard.watch(ctx);
+/** A page in a new context whose CSP violations are recorded. */
+async function watchedPage(): Promise<Page> {
+  const ctx = await newContext();
   await ctx.addInitScript({ content: RECORD_VIOLATIONS });
   return ctx.newPage();
 }
 
 const violations = (page: Page) => page.evaluate('window.__cspViolations') as Promise<string[]>;
 
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite({ AI_ENABLED: '0' }), launch()]);
-}, 300_000);
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await site?.stop();
-});
-
 describe('security headers', () => {
   it('sends a Content-Security-Policy, frame-ancestors, nosniff and a referrer policy with the page', async () => {
-    const res = await fetch(site.url);
+    const res = await fetch(site().url);
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("default-src 'self'");
     expect(csp).toMatch(/script-src 'self' 'wasm-unsafe-eval'(;|$)/);
-    expect(csp).toContain(`connect-src 'self' ${site.url} ${site.url.replace('http', 'ws')}`);
+    expect(csp).toContain(`connect-src 'self' ${site().url} ${site().url.replace('http', 'ws')}`);
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("object-src 'none'");
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -53,29 +41,19 @@ describe('security headers', () => {
   });
 
   it('the app runs under it: pages, sign-in forms and a live game on the board, without a violation or a console error', async () => {
-    const a = await newPage();
-    const b = await newPage();
+    const a = await watchedPage();
+    const b = await watchedPage();
     for (const path of ['/', '/login', '/register']) {
-      await a.goto(`${site.url}${path}`);
+      await a.goto(`${site().url}${path}`);
       await a.waitForLoadState('networkidle');
     }
-    for (const page of [a, b]) {
-      await page.goto(`${site.url}/guest?returnUrl=${encodeURIComponent('/chess/multiplayer')}`);
-      await page.getByRole('button', { name: 'Continue as Guest' }).click();
-    }
-    await a.getByRole('button', { name: 'Find Match' }).click();
-    await a.getByText('Finding opponent...').waitFor();
-    await b.getByRole('button', { name: 'Find Match' }).click();
-    for (const page of [a, b]) await page.getByTestId('board').waitFor();
-    const white = (await a.getByTestId('board').getAttribute('data-orientation')) === 'white' ? a : b;
-    const black = white === a ? b : a;
-    await white.getByTestId('status-banner').filter({ hasText: 'Your Turn' }).waitFor({ timeout: 15_000 });
+    const { white, black } = await findEachOther(a, b);
+    await waitTurn(white);
     await clickMove(white, 'e2', 'e4');
     await expect.poll(() => pieceOn(black, 'e4'), { timeout: 10_000 }).toMatch(/white pawn/);
     // the pieces are drawn: chessground's images are data: URIs in its stylesheet
     const image = await white.locator('cg-board piece').first().evaluate((el) => getComputedStyle(el).backgroundImage);
     expect(image).toMatch(/^url\("data:image\/svg\+xml/);
     for (const page of [a, b]) expect(await violations(page)).toEqual([]);
-    expect(guard.take()).toEqual([]);
   });
 });

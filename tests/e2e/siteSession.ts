@@ -23,10 +23,10 @@ export function site(): RunningSite {
   return current;
 }
 
-/** Starts the site and Chromium for this file's tests, and checks each test's console. */
-export function useSite(): void {
+/** Starts the site (with these settings) and Chromium for this file's tests, and checks each test's console. */
+export function useSite(env: Record<string, string> = {}): void {
   beforeAll(async () => {
-    current = await startSite();
+    current = await startSite(env);
     browser = await launch();
   }, 420_000);
 
@@ -70,9 +70,9 @@ const RECORD_SOUNDS = `
 })();
 `;
 
-/** A new browser context (a device of its own) whose console is watched and whose sounds are recorded. */
-export async function newContext(): Promise<BrowserContext> {
-  const ctx = await browser.newContext({ viewport: VIEWPORTS.desktop });
+/** A new browser context (a device of its own, a desktop's or a phone's screen) whose console is watched and whose sounds are recorded. */
+export async function newContext(viewport: keyof typeof VIEWPORTS = 'desktop'): Promise<BrowserContext> {
+  const ctx = await browser.newContext({ viewport: VIEWPORTS[viewport] });
   contexts.push(ctx);
   consoleGuard.watch(ctx);
   await ctx.addInitScript({ content: RECORD_SOUNDS });
@@ -82,8 +82,8 @@ export async function newContext(): Promise<BrowserContext> {
 export const soundsOf = (page: Page) => page.evaluate('window.__sounds') as Promise<string[]>;
 
 /** A page in a new context. */
-export async function newPage(): Promise<Page> {
-  return (await newContext()).newPage();
+export async function newPage(viewport: keyof typeof VIEWPORTS = 'desktop'): Promise<Page> {
+  return (await newContext(viewport)).newPage();
 }
 
 async function reportPages(): Promise<void> {
@@ -114,6 +114,13 @@ export async function enterAsGuest(page: Page, path = '/'): Promise<string> {
   return nickname;
 }
 
+/** A page in a new context (a guest of its own) that has entered as a guest, at `path`. */
+export async function guestAt(path: string, viewport: keyof typeof VIEWPORTS = 'desktop'): Promise<Page> {
+  const page = await newPage(viewport);
+  await enterAsGuest(page, path);
+  return page;
+}
+
 /** The colour the page's board is shown from, once the board is there. */
 export async function colorOf(page: Page): Promise<'white' | 'black'> {
   await page.getByTestId('board').waitFor();
@@ -132,6 +139,11 @@ export async function waitTurn(page: Page, mine = true): Promise<void> {
 export async function startMultiplayer(opts: { clock?: boolean } = {}): Promise<{ white: Page; black: Page }> {
   const [a, b] = [await newPage(), await newPage()];
   if (opts.clock) await Promise.all([a.context().clock.install(), b.context().clock.install()]);
+  return findEachOther(a, b);
+}
+
+/** Two pages enter as guests on the multiplayer screen and find each other (`a` searches first); returns them by colour. */
+export async function findEachOther(a: Page, b: Page): Promise<{ white: Page; black: Page }> {
   await enterAsGuest(a, '/chess/multiplayer');
   await enterAsGuest(b, '/chess/multiplayer');
   await a.getByRole('button', { name: 'Find Match' }).click();
