@@ -25,7 +25,7 @@ import { opposite } from '../game/display';
 import type { GameResult as CoreResult, GameState, WireMove } from '../game/types';
 import { positionOf } from './engine';
 import { readingClocks } from './clock';
-import { atServerPosition, copyOfServerGame, endedByServer, playMove, viewOf, withServerClocks, type GameView } from './gameMirror';
+import { atServerPosition, copyOfServerGame, endedByServer, playMove, sideCommand, viewOf, withServerClocks, type GameView } from './gameMirror';
 import { aiOutcomeFor, type Outcome } from './outcome';
 
 export const AI_DEFAULT_DIFFICULTY = AI_DIFFICULTY.default;
@@ -253,10 +253,8 @@ export const aiGameMachine = setup({
         RESIGN: {
           actions: enqueueActions(({ context, enqueue }) => {
             enqueue.emit({ type: 'send', message: { type: 'resign', payload: { gameId: context.gameId ?? '' } } });
-            // before both sides moved the server aborts the game instead, as every game
-            const aborted = context.moves.length < 2;
-            const result = aborted ? { winner: 'draw' as const, reason: 'aborted' as const } : { winner: opposite(context.playerColor), reason: 'resignation' as const };
-            if (context.game) enqueue.assign(showing(endedByServer(context.game, result, context.now())));
+            // the core's own rule ends the copy: a resignation, or an abort before both sides moved
+            if (context.game) enqueue.assign(showing(sideCommand(context.game, context.playerColor, 'RESIGN', context.now()).game));
           }),
         },
         ERROR: {
