@@ -63,6 +63,13 @@ export class ClusterKeys {
   get matchmaker(): string {
     return `${this.prefix}:matchmaker`;
   }
+  /**
+   * a counter: the matchmaker role's term, taken up by one each time a node takes the role; a
+   * pairing commits only under the term it was made in (server/cluster/pairingCommit.ts)
+   */
+  get matchmakerTerm(): string {
+    return `${this.prefix}:matchmaker-term`;
+  }
   /** a node's live games as the site's list shows them, and its spectators per game (expires with the node) */
   liveGames(node: string): string {
     return `${this.prefix}:live-games:${node}`;

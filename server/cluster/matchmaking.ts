@@ -3,7 +3,9 @@
  * matchmaker role, server/cluster/membership.ts); it runs the same pool as a single node, with
  * the players of other nodes seated there as remote sessions. The other nodes pass their
  * players' searches and cancellations to it, and hand their searching players to the next
- * holder when the role moves, so nobody waits in a pool that no longer runs.
+ * holder when the role moves, so nobody waits in a pool that no longer runs. Its pairings start a
+ * game only once committed in Redis (server/cluster/pairingCommit.ts): a pool that lost the role
+ * before it heard so pairs nobody.
  */
 import type { Hub, PlayerSession } from '../realtime/hub';
 import { CANCELED_TEXT, type Matchmaking } from '../game/matchmaking';

@@ -1,9 +1,10 @@
 /**
  * The node's place in the site: once a second it renews its lease (`alive:<node>`, expiring
- * after LEASE_MS), publishes its player count, learns which node runs the matchmaking pool (and
- * takes that role when nobody holds it), and finds nodes whose lease expired, whose games it
- * then takes over. A node plays its games only while its lease surely holds: if a renewal does
- * not get through, it stops LEASE_MARGIN_MS before the lease could have expired.
+ * after LEASE_MS), publishes its player count, learns which node runs the matchmaking pool and
+ * under which term (and takes that role when nobody holds it), and finds nodes whose lease
+ * expired, whose games it then takes over. A node plays its games only while its lease surely
+ * holds: if a renewal does not get through, it stops LEASE_MARGIN_MS before the lease could have
+ * expired.
  */
 import type { Logger } from 'pino';
 import type { RedisLink } from './redis';
@@ -29,12 +30,20 @@ redis.call('HSET', KEYS[4], ARGV[1], ARGV[4])
 local fresh = redis.call('SET', KEYS[5], ARGV[1], 'NX') and 1 or 0
 if had == ARGV[1] then return {1, fresh} else return {0, fresh} end`;
 
-/** The matchmaker role: kept by its holder, taken when free; returns the holder. */
+/**
+ * The matchmaker role: kept by its holder, taken when free (its term then goes up by one);
+ * returns the holder and the term.
+ */
 const MATCHMAKER = `
 local holder = redis.call('GET', KEYS[1])
-if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return holder end
-if not holder then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return ARGV[1] end
-return holder`;
+if holder == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+elseif not holder then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  redis.call('INCR', KEYS[2])
+  holder = ARGV[1]
+end
+return {holder, redis.call('GET', KEYS[2]) or ''}`;
 
 export interface MembershipEvents {
   /** the lease had lapsed (Redis was away too long): games may have been taken over meanwhile */
@@ -68,6 +77,8 @@ export class Membership {
   /** performance.now() since when every beat went through (NaN after a failed one) */
   private heldSince = Number.NaN;
   private matchmakerNode = '';
+  /** the role's term as last read with its holder ('' before the first beat) */
+  private term = '';
   private site: SiteView = { playersOnline: 0, elsewhere: 0, nodes: 1 };
   /** this node's count as the last beat reported it */
   private reported = 0;
@@ -100,6 +111,24 @@ export class Membership {
     return this.matchmakerNode;
   }
 
+  /** The matchmaker role's term as last read: a pairing of this node's pool commits only under it. */
+  get matchmakerTerm(): string {
+    return this.term;
+  }
+
+  /**
+   * Reads the matchmaker role again (taking it when it is free), as a beat does: a node whose
+   * pairing was refused because the role moved learns where it is now without waiting for a beat.
+   */
+  async refreshMatchmaker(): Promise<void> {
+    const [holder, term] = (await this.redis.cmd.eval(MATCHMAKER, 2, this.keys.matchmaker, this.keys.matchmakerTerm, this.node, LEASE_MS)) as [string, string];
+    this.term = term;
+    if (holder === this.matchmakerNode) return;
+    const previous = this.matchmakerNode;
+    this.matchmakerNode = holder;
+    this.events.matchmakerChanged(holder, previous);
+  }
+
   get view(): SiteView {
     return this.site;
   }
@@ -121,12 +150,7 @@ export class Membership {
       }
       this.renewedOnce = true;
       if (fresh === 1) this.events.storeEmptied();
-      const holder = (await cmd.eval(MATCHMAKER, 1, this.keys.matchmaker, this.node, LEASE_MS)) as string;
-      if (holder !== this.matchmakerNode) {
-        const previous = this.matchmakerNode;
-        this.matchmakerNode = holder;
-        this.events.matchmakerChanged(holder, previous);
-      }
+      await this.refreshMatchmaker();
       await this.lookAtNodes();
     } catch (err) {
       this.heldSince = Number.NaN;

@@ -53,8 +53,8 @@ export const busMessageSchema = z.discriminatedUnion('k', [
   z.object({ k: z.literal('join'), n: z.string(), p: z.string(), kind, name: z.string(), tc: timeControlSchema.optional() }),
   /** matchmaking: the player on node `n` stops searching */
   z.object({ k: z.literal('leave'), n: z.string(), p: z.string() }),
-  /** matchmaking paired these two: start their game here */
-  z.object({ k: z.literal('create'), white: seatInfoSchema, black: seatInfoSchema, tc: timeControlSchema.optional() }),
+  /** matchmaking paired these two, committed as game `g` (their seats are claimed): start it here */
+  z.object({ k: z.literal('create'), g: z.string(), white: seatInfoSchema, black: seatInfoSchema, tc: timeControlSchema.optional() }),
   /** spectators: node `n` has sockets watching game `g` and waits for its watchStart (to the owner) */
   z.object({ k: z.literal('watch'), n: z.string(), g: z.string() }),
   /** spectators: node `n` has no socket watching game `g` any more (to the owner) */

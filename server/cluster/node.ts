@@ -13,7 +13,7 @@ import type { JournalSync } from '../config/server';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Hub, PlayerSession, RemoteGame } from '../realtime/hub';
-import type { GameManager, LiveGame } from '../game/games';
+import { newGameId, type GameManager, type LiveGame } from '../game/games';
 import type { Matchmaking } from '../game/matchmaking';
 import type { ClusterMetrics } from '../http/metrics';
 import type { Db } from '../accounts/db';
@@ -26,6 +26,7 @@ import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, 
 import type { GameLog, MoveLag } from '../../machines/game';
 import type { Color, GameCommandMsg, ServerMessage, TimeControl } from '../../machines/protocol/messages';
 import { SiteMatchmaking } from './matchmaking';
+import { PairingCommit, type PairingVerdict } from './pairingCommit';
 import { SharedLimits } from './sharedLimits';
 import { readBusMessage, type BusMessage, type SeatInfo } from './messages';
 import { SiteLiveGames, type NodeLiveView } from './liveGames';
@@ -64,6 +65,8 @@ export class ClusterNode implements RoundsElsewhere {
   readonly log: SharedGameLog;
   readonly membership: Membership;
   readonly ownership: Ownership;
+  /** the pool's pairings, each committed in Redis before its game starts */
+  private readonly pairingCommit: PairingCommit;
   /** request limits shared by the site's nodes (a socket's connect rate per address) */
   readonly limits: SharedLimits;
   private games!: GameManager;
@@ -101,6 +104,7 @@ export class ClusterNode implements RoundsElsewhere {
     this.keys = new ClusterKeys(prefix);
     this.bus = new Bus(redis, this.keys, metrics, logger.child({ part: 'bus' }));
     this.ownership = new Ownership(this.node, redis, this.keys);
+    this.pairingCommit = new PairingCommit(this.node, redis, this.keys);
     this.limits = new SharedLimits(redis.cmd, this.keys, logger);
     this.lobbyRecords = redisLobbyStore(redis.cmd, this.keys, logger.child({ sub: 'lobby' }));
     this.log = new SharedGameLog(db, { commitSeconds: metrics.logCommitSeconds, bytesWritten: metrics.logBytes }, logger.child({ sub: 'game-log' }), (lost) => this.dropGames(lost, 'fenced'), sync);
@@ -260,7 +264,7 @@ export class ClusterNode implements RoundsElsewhere {
       case 'leave':
         return this.matchmaking.remoteLeave(msg.n, msg.p);
       case 'create':
-        return this.createPaired(msg.white, msg.black, msg.tc);
+        return this.createPaired(msg.g, msg.white, msg.black, msg.tc);
       case 'watch':
       case 'unwatch':
       case 'wstart':
@@ -425,32 +429,85 @@ export class ClusterNode implements RoundsElsewhere {
   // Games
 
   /**
-   * Starts a paired game: here when a player's socket is here, otherwise on the node of white's
-   * socket (so at most one of the two plays across nodes). False when it could not start.
+   * A pairing of this node's pool: committed in Redis first (server/cluster/pairingCommit.ts),
+   * then its game starts, here when a player's socket is here, otherwise on the node of white's
+   * socket (so at most one of the two plays across nodes). False when the pairing could not be
+   * committed (Redis did not answer) or its game could not start here; a pairing the commit
+   * refuses starts nothing, and its free players search on.
    */
-  startPaired(white: PlayerSession, black: PlayerSession, timeControl: TimeControl): boolean {
-    if (white.ws || black.ws || !white.node) return this.games.start(white, black, timeControl) !== null;
+  async startPaired(white: PlayerSession, black: PlayerSession, timeControl: TimeControl): Promise<boolean> {
+    const gameId = newGameId();
+    const term = this.membership.matchmakerTerm;
+    let verdict: PairingVerdict;
+    try {
+      verdict = await this.pairingCommit.commit(gameId, term, white.id, black.id);
+    } catch (err) {
+      this.metrics.pairings.inc({ outcome: 'store_error' });
+      // not searched on: with Redis away the next pairing would fail the same way at once
+      this.logger.warn({ gameId, white: white.id, black: black.id, reason: 'store_error', err: (err as Error).message }, 'pairing dropped: it could not be committed; both are asked to search again');
+      void this.pairingCommit.release(gameId, [white.id, black.id]).catch(() => {});
+      return false;
+    }
+    this.metrics.pairings.inc({ outcome: verdict.outcome });
+    if (verdict.outcome === 'committed') return this.startCommitted(gameId, white, black, timeControl);
+    await this.pairingRefused(gameId, term, verdict, white, black, timeControl);
+    return true;
+  }
+
+  /**
+   * A pairing the commit refused starts nothing and nobody hears of it: a player seated already
+   * plays on, the others search on (with the role's holder: when the role moved, this node learns
+   * where it is first).
+   */
+  private async pairingRefused(gameId: string, term: string, verdict: Exclude<PairingVerdict, { outcome: 'committed' }>, white: PlayerSession, black: PlayerSession, timeControl: TimeControl): Promise<void> {
+    const seated = verdict.outcome === 'player_seated' ? verdict.seated : [false, false];
+    const detail = verdict.outcome === 'role_lost' ? { holder: verdict.holder, term: verdict.term, pairedIn: term } : { seated: [white, black].filter((_, i) => seated[i]).map((s) => s.id) };
+    this.logger.warn({ gameId, white: white.id, black: black.id, reason: verdict.outcome, ...detail }, 'pairing dropped before its game started');
+    if (verdict.outcome === 'role_lost') {
+      await this.membership.refreshMatchmaker().catch((err: Error) => this.logger.warn({ err: err.message }, 'could not read the matchmaker role again'));
+    }
+    for (const [i, s] of [white, black].entries()) {
+      if (seated[i]) this.hub.forgetIfIdle(s);
+      else this.matchmaking.searchOn(s, timeControl);
+    }
+  }
+
+  /** A committed pairing's game starts (here, or on the node of white's socket); false when it could not start here. */
+  private startCommitted(gameId: string, white: PlayerSession, black: PlayerSession, timeControl: TimeControl): boolean {
+    if (white.ws || black.ws || !white.node) {
+      if (this.startedOrSearching(gameId, white, black, timeControl)) return true;
+      void this.pairingCommit.release(gameId, [white.id, black.id]).catch(() => {});
+      return false;
+    }
     const info = (s: PlayerSession): SeatInfo => ({ id: s.id, kind: s.kind, name: s.name ?? s.id, rating: s.rating ?? null, node: s.node ?? this.node });
-    this.publish(white.node, { k: 'create', white: info(white), black: info(black), tc: timeControl });
+    this.publish(white.node, { k: 'create', g: gameId, white: info(white), black: info(black), tc: timeControl });
     for (const s of [white, black]) this.hub.forgetIfIdle(s);
     return true;
   }
 
-  private createPaired(white: SeatInfo, black: SeatInfo, timeControl?: TimeControl): void {
+  /**
+   * Starts a committed pairing's game here; true when it started, or when a player was seated in
+   * another game meanwhile (the pairing's seats are given back and the other player searches on).
+   */
+  private startedOrSearching(gameId: string, white: PlayerSession, black: PlayerSession, timeControl?: TimeControl): boolean {
+    const busy = (s: PlayerSession) => Boolean(s.game || s.remoteGame);
+    if (busy(white) || busy(black)) {
+      this.logger.warn({ gameId, white: white.id, black: black.id }, 'paired game not started: a player is in another game; the other searches on');
+      void this.pairingCommit.release(gameId, [white.id, black.id]).catch(() => {});
+      for (const s of [white, black]) if (!busy(s)) this.matchmaking.searchOn(s, timeControl);
+      return true;
+    }
+    return this.games.start(white, black, timeControl, { gameId }) !== null;
+  }
+
+  /** A committed pairing of the pool's node: its game starts here. */
+  private createPaired(gameId: string, white: SeatInfo, black: SeatInfo, timeControl?: TimeControl): void {
     const w = this.seatFrom(white);
     const b = this.seatFrom(black);
-    const busy = (s: PlayerSession) => Boolean(s.game || s.remoteGame);
-    if (busy(w) || busy(b)) {
-      // paired by a pool that was giving its role up while another paired one of them: whoever
-      // is free searches on
-      this.logger.warn({ white: white.id, black: black.id }, 'paired game not started here: a player is in a game already; the other searches on');
-      for (const s of [w, b]) if (!busy(s)) this.matchmaking.searchOn(s, timeControl);
-      return;
-    }
-    if (!this.games.start(w, b, timeControl)) {
-      this.logger.warn({ white: white.id, black: black.id }, 'paired game not started here');
-      for (const s of [w, b]) this.hub.sendTo(s, { type: 'matchmakingStatus', status: 'idle', message: 'The game could not be started. Please search again.' });
-    }
+    if (this.startedOrSearching(gameId, w, b, timeControl)) return;
+    this.logger.warn({ gameId, white: white.id, black: black.id }, 'paired game not started here');
+    void this.pairingCommit.release(gameId, [white.id, black.id]).catch(() => {});
+    for (const s of [w, b]) this.hub.sendTo(s, { type: 'matchmakingStatus', status: 'idle', message: 'The game could not be started. Please search again.' });
   }
 
   /** A player of a game starting here, seated as the node of their socket says. */

@@ -42,7 +42,7 @@ for i = 3, #KEYS do redis.call('SET', KEYS[i], ARGV[2], 'EX', ARGV[3], 'NX') end
 return 1`;
 
 /** Deletes a key only while it still holds the given value. */
-const DELETE_IF = `
+export const DELETE_IF = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 

@@ -148,7 +148,7 @@ export interface EndedGame {
 
 /** The players' ratings a game shows: a signed-in player's as looked up, none for a guest; left out if neither has one. */
 /** A new game's id. */
-function newGameId(): string {
+export function newGameId(): string {
   return 'game_' + randomBytes(9).toString('base64url');
 }
 
@@ -205,10 +205,11 @@ export class GameManager {
   /**
    * Starts a game on `timeControl`'s clock; without one, on the default pool's. `casual`: never
    * rated (a custom game's choice). `takebacks`: whether the players may take moves back; by
-   * default (lichess) yes unless the game may be rated.
+   * default (lichess) yes unless the game may be rated. `gameId`: the id a pairing committed it
+   * under (several nodes); a new one otherwise.
    */
-  start(white: PlayerSession, black: PlayerSession, timeControl: TimeControl = this.defaultTimeControl, opts: { casual?: boolean; takebacks?: boolean } = {}): LiveGame | null {
-    const id = newGameId();
+  start(white: PlayerSession, black: PlayerSession, timeControl: TimeControl = this.defaultTimeControl, opts: { casual?: boolean; takebacks?: boolean; gameId?: string } = {}): LiveGame | null {
+    const id = opts.gameId ?? newGameId();
     const input: GameInput = {
       gameId: id,
       white: { id: white.id, name: white.name ?? white.id },

@@ -36,8 +36,11 @@ export class Matchmaking {
     private readonly random: () => number = Math.random,
     private readonly inspect?: Inspect,
     private readonly ratingOf?: RatingLookup,
-    /** starts a paired game; false when it could not start (several nodes: it may start on another node) */
-    private readonly startGame: (white: PlayerSession, black: PlayerSession, timeControl: TimeControl) => boolean = (w, b, tc) => games.start(w, b, tc) !== null,
+    /**
+     * starts a paired game; false when it could not start (several nodes: the pairing is
+     * committed first, and its game may start on another node)
+     */
+    private readonly startGame: (white: PlayerSession, black: PlayerSession, timeControl: TimeControl) => boolean | Promise<boolean> = (w, b, tc) => games.start(w, b, tc) !== null,
   ) {
     this.actor = this.startActor();
     this.ticker = setInterval(() => {
@@ -159,16 +162,31 @@ export class Matchmaking {
         }
         white.name = e.white.name;
         black.name = e.black.name;
-        if (!this.startGame(white, black, e.timeControl)) {
-          for (const s of [white, black]) {
-            this.hub.send(s.id, { type: 'error', code: 'game_start_failed', message: 'The game could not be started. Please search again.' });
-            this.hub.send(s.id, { type: 'matchmakingStatus', status: 'idle', message: 'The game could not be started. Please search again.' });
-          }
-        }
+        const started = this.startGame(white, black, e.timeControl);
+        if (started === false) this.startFailed(white, black);
+        else if (started !== true) void this.startedLater(started, white, black);
         return;
       }
       default:
         return;
+    }
+  }
+
+  /** A paired game whose start is decided later (several nodes: its pairing is committed in Redis first). */
+  private async startedLater(started: Promise<boolean>, white: PlayerSession, black: PlayerSession): Promise<void> {
+    try {
+      if (!(await started)) this.startFailed(white, black);
+    } catch (err) {
+      this.log.error({ err }, 'paired game failed to start');
+      this.startFailed(white, black);
+    }
+  }
+
+  /** The paired players hear that their game could not start. */
+  private startFailed(white: PlayerSession, black: PlayerSession): void {
+    for (const s of [white, black]) {
+      this.hub.send(s.id, { type: 'error', code: 'game_start_failed', message: 'The game could not be started. Please search again.' });
+      this.hub.send(s.id, { type: 'matchmakingStatus', status: 'idle', message: 'The game could not be started. Please search again.' });
     }
   }
 

@@ -304,6 +304,8 @@ export class ClusterMetrics {
   readonly gamesTakenOver: client.Counter;
   readonly gamesAcrossNodes: client.Counter;
   readonly crossNodeMessages: client.Counter<'direction'>;
+  /** the pool's pairings as their commit in Redis went (server/cluster/pairingCommit.ts) */
+  readonly pairings: client.Counter<'outcome'>;
   /** the shared game log's group commits (server/cluster/sharedLog.ts) */
   readonly logCommitSeconds: FastHistogram;
   readonly logBytes: FastCounter;
@@ -323,6 +325,12 @@ export class ClusterMetrics {
       name: 'chess_cross_node_messages_total',
       help: 'Messages between nodes through Redis: sent (publishes), received, held (a player\'s command kept while Redis or the receiving node is away), failed (a publish that got no answer; it may have arrived), dropped (held too long)',
       labelNames: ['direction'],
+      registers,
+    });
+    this.pairings = new client.Counter({
+      name: 'chess_pairings_total',
+      help: "The matchmaking pool's pairings on this node: committed (their game starts), or dropped before anyone heard of them: role_lost (the node no longer held the matchmaker role under the term it paired in), player_seated (a player was paired or seated already), store_error (Redis did not answer)",
+      labelNames: ['outcome'],
       registers,
     });
     this.logCommitSeconds = register(
