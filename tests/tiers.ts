@@ -84,7 +84,7 @@ export const LONG_FILES = [
   /^tests\/typecheck\.test\.ts$/,
   /^tests\/loadtest\/(k6-ci-scale|k6-scenarios)\.test\.ts$/,
   /^tests\/ai\/engine-pool\.test\.ts$/,
-  /^tests\/cluster\/(ai-takeover|pairing)\.test\.ts$/,
+  /^tests\/cluster\/(ai-takeover|pairing|pairing-handover)\.test\.ts$/,
   /^tests\/machines\/gameReplay\.test\.ts$/,
 ];
 

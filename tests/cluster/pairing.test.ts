@@ -5,61 +5,26 @@
  * paired and shown their game, whichever node their socket is on and however long they waited in
  * the pool of the other node; every game reaches its end on both sides.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
-import { ClusterKeys } from '../../server/cluster/keys';
-import { TestClient, type Msg, type Pair } from '../server/helpers';
-import { killProcess, startProcess, type Proc } from '../server/serverProcess';
-import { nodeEnv } from './balancedSite';
-import { REDIS_URL, testSite, until, type TestSite } from './site';
+import type { Msg, Pair, TestClient } from '../server/helpers';
+import { processSite, type ProcessNode as Node, type ProcessSite } from './processSite';
+import { until } from './site';
 
 /** rounds of pairings; in each, one player waits in the pool through a beat of its node */
 const ROUNDS = 10;
 const PAIRS_PER_ROUND = 20;
 
-let site: TestSite | undefined;
-let dataDir = '';
-const nodes: Proc[] = [];
-const clients: TestClient[] = [];
-let redis: Redis | undefined;
+let site: ProcessSite | undefined;
 
 afterEach(async () => {
-  for (const n of nodes) if (n.child.exitCode === null) n.child.kill('SIGCONT');
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(nodes.splice(0).map(killProcess));
-  redis?.disconnect();
-  await site?.destroy();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await site?.stop();
+  site = undefined;
 });
-
-interface Node {
-  proc: Proc;
-  name: string;
-}
-
-async function connect(node: Node): Promise<TestClient> {
-  const c = await TestClient.connect(node.proc.url);
-  clients.push(c);
-  return c;
-}
 
 describe('pairings across two nodes, each held up past its lease in turn', () => {
   it('pairs every player and shows each their game, hundreds of times', async () => {
-    site = testSite();
-    dataDir = mkdtempSync(join(tmpdir(), 'pairing-'));
-    redis = new Redis(REDIS_URL);
-    const keys = new ClusterKeys(site.options.prefix);
-    const r = redis;
-    const started: Node[] = [];
-    for (const i of [1, 2]) {
-      const proc = await startProcess(nodeEnv(site, join(dataDir, `node${i}`)));
-      nodes.push(proc);
-      const { node } = (await (await fetch(proc.url + '/healthz')).json()) as { node: string };
-      started.push({ proc, name: node });
-    }
+    site = await processSite(2);
+    const { keys, redis: r, nodes: started, connect, closeClients } = site;
     const byName = (name: string | null) => started.find((n) => n.name === name);
     const pool = async () => byName(await r.get(keys.matchmaker));
     const healthy = async (n: Node) => (await fetch(n.proc.url + '/healthz')).ok;
@@ -131,7 +96,7 @@ describe('pairings across two nodes, each held up past its lease in turn', () =>
         pairings++;
       }
       await Promise.all(games);
-      await Promise.all(clients.splice(0).map((c) => c.close()));
+      await closeClients();
     }
     expect(pairings).toBe(ROUNDS * PAIRS_PER_ROUND);
   }, 180_000);
