@@ -54,6 +54,8 @@ function jsonLine(line: string): Record<string, unknown> | null {
 }
 
 const starts = (c: TestClient): Msg[] => c.received.filter((m) => m.type === 'gameStart');
+/** How often a pool told the player it searches. */
+const searches = (c: TestClient): number => c.received.filter((m) => m.type === 'matchmakingStatus' && m.status === 'queued').length;
 
 /** A node's `chess_pairings_total` by outcome. */
 async function pairingsOf(node: Node): Promise<Record<string, number>> {
@@ -109,13 +111,20 @@ describe('the matchmaker role moving between nodes', () => {
     const everyone: TestClient[] = [];
     const stranded: string[] = [];
     for (let move = 0; move < MOVES; move++) {
+      // the role goes from `from` to `to`; the players are half on each node
+      const [from, to] = [nodes[move % 2]!, nodes[(move + 1) % 2]!];
       const batch: TestClient[] = [];
-      // both nodes' players, half on each
-      for (let i = 0; i < 2 * PAIRS_PER_MOVE; i++) batch.push(await s.connect(nodes[i % 2]!));
+      for (let i = 0; i < 2 * PAIRS_PER_MOVE; i++) batch.push(await s.connect(i % 2 === 0 ? to : from));
+      // one player of `to` waits in the pool of `from` when the role moves
+      const [waiter, ...others] = batch as [TestClient, ...TestClient[]];
+      waiter.send('findGame', { username: 'Waiter' });
+      await waiter.next('matchmakingStatus', (m) => m.status === 'queued');
       const movedAt = performance.now();
-      await moveRole(s, nodes[(move + 1) % 2]!);
-      // they search while the nodes learn, each at its own beat, that the role moved
-      for (const c of batch) c.send('findGame', { username: 'Player' });
+      await moveRole(s, to);
+      // `to` took the pool at its beat (the waiter searches again there); the others search
+      // while `from` may not have heard yet, until its own beat
+      await until(`${to.name} to take the pool`, async () => searches(waiter) > 1 || starts(waiter).length > 0, 3000);
+      for (const c of others) c.send('findGame', { username: 'Player' });
       await Promise.all(batch.map((c) => c.next('gameStart', () => true, 10_000).catch(() => stranded.push(c.playerId))));
       everyone.push(...batch);
       // the role's next move, MOVE_EVERY_MS after this one (the nodes' beats take their real time)
