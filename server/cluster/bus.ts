@@ -1,6 +1,6 @@
 /**
- * Messages to other nodes over Redis pub/sub. A player's round command (a move above all) is
- * critical: while Redis is away, or no node listens on the channel it goes to (the owner's
+ * Messages to other nodes over Redis pub/sub. A player's round command (a move above all), a
+ * frame for a player, a seat's change, a search and a paired game's creation are critical: while Redis is away, or no node listens on the channel it goes to (the owner's
  * subscription is still coming back after an outage), it is held, in order, and sent again every
  * RETRY_MS, for at most HOLD_MS, instead of being dropped (as lila-ws keeps a player's moves for
  * lila while their link is down). Any other message goes when it can; a publish that fails is
@@ -22,7 +22,20 @@ export const MAX_HELD = 10_000;
 /** ioredis's refusal of a command while its connection is down (nothing was written). */
 const NOT_WRITTEN = /enableOfflineQueue/;
 
-const isCritical = (msg: BusMessage): boolean => msg.k === 'cmd';
+/**
+ * What must arrive though Redis is away when it is sent: a player's command, a frame for a player
+ * (a game's end above all: its loss would leave the player in a game that is over), a player's
+ * seat taken or given back (lost, the player's node would keep them in a game that ended), a
+ * search joined or left, and a paired game to create (lost, the players would search for ever).
+ */
+const CRITICAL: ReadonlySet<BusMessage['k']> = new Set(['cmd', 'frame', 'seat', 'unseat', 'join', 'leave', 'create']);
+const isCritical = (msg: BusMessage): boolean => CRITICAL.has(msg.k);
+/**
+ * Critical messages that may arrive twice (a seat names its game, a search its player: the second
+ * changes nothing), so a publish that failed in flight is sent again; the others only when nothing
+ * was written (a move must not be played twice, a game not created twice).
+ */
+const REPEATABLE: ReadonlySet<BusMessage['k']> = new Set(['seat', 'unseat', 'join', 'leave']);
 
 interface Held {
   node: string;
@@ -77,7 +90,7 @@ export class Bus {
         if (critical && listeners === 0) this.hold(m);
       },
       (err: Error) => {
-        if (critical && NOT_WRITTEN.test(err.message)) return this.hold(m);
+        if (critical && (NOT_WRITTEN.test(err.message) || REPEATABLE.has(m.k))) return this.hold(m);
         this.metrics.crossNodeMessages.inc({ direction: 'failed' });
         this.logger.warn({ err: err.message, to: m.node, k: m.k }, 'message to another node failed');
       },

@@ -27,6 +27,7 @@ import type { GameLog, MoveLag } from '../../machines/game';
 import type { Color, GameCommandMsg, ServerMessage, TimeControl } from '../../machines/protocol/messages';
 import { SiteMatchmaking } from './matchmaking';
 import { PairingCommit, type PairingVerdict } from './pairingCommit';
+import { Retries } from './retries';
 import { SharedLimits } from './sharedLimits';
 import { readBusMessage, type BusMessage, type SeatInfo } from './messages';
 import { SiteLiveGames, type NodeLiveView } from './liveGames';
@@ -89,6 +90,8 @@ export class ClusterNode implements RoundsElsewhere {
   private closing = false;
   /** the lobby's hooks and the challenges, in Redis, and the channel their changes are announced on */
   private readonly lobbyRecords: ReturnType<typeof redisLobbyStore>;
+  /** the end of a game in Redis (owner and seats cleared), tried again while Redis is away */
+  private readonly endWrites: Retries;
 
   private constructor(
     readonly node: string,
@@ -105,6 +108,12 @@ export class ClusterNode implements RoundsElsewhere {
     this.bus = new Bus(redis, this.keys, metrics, logger.child({ part: 'bus' }));
     this.ownership = new Ownership(this.node, redis, this.keys);
     this.pairingCommit = new PairingCommit(this.node, redis, this.keys);
+    this.endWrites = new Retries({
+      failed: (err, gameId, failures) => {
+        if (failures === 1) this.logger.warn({ err: err.message, gameId }, "could not clear the ended game's owner and seats; trying again until Redis answers");
+      },
+      worked: (gameId, failures) => this.logger.info({ gameId, failures }, "cleared the ended game's owner and seats"),
+    });
     this.limits = new SharedLimits(redis.cmd, this.keys, logger);
     this.lobbyRecords = redisLobbyStore(redis.cmd, this.keys, logger.child({ sub: 'lobby' }));
     this.log = new SharedGameLog(db, { commitSeconds: metrics.logCommitSeconds, bytesWritten: metrics.logBytes }, logger.child({ sub: 'game-log' }), (lost) => this.dropGames(lost, 'fenced'), sync);
@@ -180,7 +189,8 @@ export class ClusterNode implements RoundsElsewhere {
     this.hub.remote = { sendText: (node, playerId, text) => this.sendText(node, playerId, text), elsewhereOnline: 0 };
     this.redis.onChange((reachable) => {
       if (!reachable) return;
-      // the players' commands held while Redis was away go first, in their order
+      // the ends of games that could not be written, then the messages held, in their order
+      this.endWrites.now();
       this.bus.flush();
       this.resyncRemoteGames();
       this.watching?.resync();
@@ -552,7 +562,9 @@ export class ClusterNode implements RoundsElsewhere {
   /** Told by the game manager: a game of this node ended. */
   gameEnded(game: LiveGame): void {
     this.metrics.gamesOwned.dec();
-    void this.ownership.ended(game.id, [game.white.id, game.black.id]).catch((err: Error) => this.logger.warn({ err: err.message, gameId: game.id }, 'could not clear the game\'s owner'));
+    const players = [game.white.id, game.black.id];
+    // left in Redis, the owner and seats would hold both players out of the pool: tried until done
+    this.endWrites.run(game.id, () => this.ownership.ended(game.id, players));
     for (const s of [game.sessions.white, game.sessions.black]) {
       if (!s.ws && s.node) this.publish(s.node, { k: 'unseat', p: s.id, g: game.id });
     }
@@ -748,6 +760,7 @@ export class ClusterNode implements RoundsElsewhere {
   async close(): Promise<void> {
     this.closing = true;
     this.bus.stop();
+    this.endWrites.stop();
     await this.log.drain();
     await this.ownership.releaseMatchmaker().catch(() => {});
     await this.membership.leave();

@@ -65,6 +65,21 @@ async function twoNodesPlaying(ai: boolean): Promise<{ a: RunningServer; b: Runn
   return { a, b, alice, bob, p: { white, black: white === alice ? bob : alice, gameId: sa.gameId as string } };
 }
 
+/**
+ * `c` looks for a game until it is queued, for at most `ms`: just after an outage its node may
+ * still hold it in the game that ended until the owner's word of the end arrives.
+ */
+async function searchWithin(c: TestClient, username: string, ms: number): Promise<void> {
+  const until = performance.now() + ms;
+  for (;;) {
+    c.send('findGame', { username });
+    const status = await c.next('matchmakingStatus');
+    if (status.status === 'queued') return;
+    if (performance.now() > until) throw new Error(`${username} was still refused a search after ${ms} ms: ${String(status.message)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe('Redis briefly unreachable', () => {
   it('turns the nodes unhealthy and refuses new games, then recovers without a restart and the game plays on', async () => {
     const { b, p } = await twoNodesPlaying(true);
@@ -134,5 +149,23 @@ describe('Redis briefly unreachable', () => {
     if (answer.type === 'moveRejected') expect(answer).toMatchObject({ gameId: p.gameId, message: CANNOT_PLAY_NOW.message });
     const metrics = await (await fetch((ownerIsA ? b : a).url + '/metrics')).text();
     expect(metrics).toMatch(/chess_cross_node_messages_total\{direction="held"\} [1-9]/);
+  }, 40_000);
+  it('clears the seats of a game that ended while Redis was away once it is back, so its players can be paired again', async () => {
+    const { a, b, alice, bob, p } = await twoNodesPlaying(false);
+    await playMoves(p, ['e2e4', 'e7e5']);
+    // the player whose socket is on the node that plays the game resigns as Redis goes away
+    const ownerIsA = ((await (await fetch(a.url + '/healthz')).json()) as { games: number }).games === 1;
+    const local = ownerIsA ? alice : bob;
+    await proxy.block();
+    local.send('resign', { gameId: p.gameId });
+    expect(await local.next('gameEnd')).toMatchObject({ gameId: p.gameId, reason: 'resignation' });
+    await proxy.unblock();
+    await allAnswer(200);
+    // both look for a game again: within a few seconds neither is held by the game that is over
+    // (the owner clears its seats in Redis as soon as it is back)
+    await searchWithin(alice, 'Alice', 5000);
+    await searchWithin(bob, 'Bob', 5000);
+    const starts = await Promise.all([alice.next('gameStart', (m) => m.gameId !== p.gameId, 15_000), bob.next('gameStart', (m) => m.gameId !== p.gameId, 15_000)]);
+    expect(starts[0].gameId).toBe(starts[1].gameId);
   }, 40_000);
 });
