@@ -9,6 +9,7 @@
  * under way before one just begun), then to the game id, so every node orders alike.
  */
 import type { LiveGameSummary } from '../protocol/messages';
+import { changeBetween, withChange, type ListChange, type ListKind } from '../protocol/listChange';
 
 /** How many live games the list holds at most (the best-rated ones). */
 export const LIVE_GAMES_LISTED = 50;
@@ -28,29 +29,20 @@ export function topGames(games: Iterable<LiveGameSummary>, max = LIVE_GAMES_LIST
   return [...games].sort(byListOrder).slice(0, max);
 }
 
-export interface LiveListChange {
-  updated: LiveGameSummary[];
-  removed: string[];
-}
+export type LiveListChange = ListChange<LiveGameSummary>;
 
-const sameSummary = (a: LiveGameSummary, b: LiveGameSummary) =>
-  a.moves === b.moves && a.spectators === b.spectators && a.fen === b.fen && listRating(a) === listRating(b);
+const LIVE_LIST: ListKind<LiveGameSummary> = {
+  id: (g) => g.gameId,
+  same: (a, b) => a.moves === b.moves && a.spectators === b.spectators && a.fen === b.fen && listRating(a) === listRating(b),
+  order: byListOrder,
+};
 
 /** What changed from list `before` to list `after`: games new or changed, and games gone. */
 export function listChange(before: readonly LiveGameSummary[], after: readonly LiveGameSummary[]): LiveListChange {
-  const was = new Map(before.map((g) => [g.gameId, g]));
-  const updated = after.filter((g) => {
-    const old = was.get(g.gameId);
-    return !old || !sameSummary(old, g);
-  });
-  const kept = new Set(after.map((g) => g.gameId));
-  return { updated, removed: before.filter((g) => !kept.has(g.gameId)).map((g) => g.gameId) };
+  return changeBetween(LIVE_LIST, before, after);
 }
 
 /** The list after a change, in the list's order. */
 export function applyChange(list: readonly LiveGameSummary[], change: LiveListChange): LiveGameSummary[] {
-  const byId = new Map(list.map((g) => [g.gameId, g]));
-  for (const id of change.removed) byId.delete(id);
-  for (const g of change.updated) byId.set(g.gameId, g);
-  return topGames(byId.values(), Number.MAX_SAFE_INTEGER);
+  return withChange(LIVE_LIST, list, change);
 }

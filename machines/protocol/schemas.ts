@@ -477,8 +477,10 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('identified'), playerId: z.string(), username: z.string().optional() }),
   /** additive: a rated game `gameId` has been scored: each side's rating in the game's speed (`speed`) before and after */
   z.strictObject({ type: z.literal('ratingChange'), gameId: z.string(), speed: speedSchema, white: ratingChangeSchema, black: ratingChangeSchema }),
-  /** additive: the lobby's custom games, all of them, to a socket that watches the lobby (sent again on every change) */
+  /** additive: answer to watchLobby: the lobby's custom games, all of them, oldest first; `lobbyHooksChanged` follows whenever the list changes */
   z.strictObject({ type: z.literal('lobbyHooks'), hooks: z.array(hookSchema) }),
+  /** additive: the lobby's list changed: custom games posted (or changed), and the ids of games gone (joined, cancelled, replaced, their creator away) */
+  z.strictObject({ type: z.literal('lobbyHooksChanged'), updated: z.array(hookSchema), removed: z.array(z.string()) }),
   /** additive: a challenge as it stands, to its creator, the player challenged and a socket that opened it */
   z.strictObject({ type: z.literal('challenge'), challenge: challengeSchema }),
   /** additive: answer to claimGuestGames: how many archived guest games the account now holds */
@@ -550,7 +552,7 @@ export const clientPayloadSchemas = {
           .max(CHAT.maxLength, { error: `must be at most ${CHAT.maxLength} characters` }),
       ),
   }),
-  /** additive: follow the lobby's custom games (answered with lobbyHooks, then again on every change) */
+  /** additive: follow the lobby's custom games (answered with lobbyHooks, then lobbyHooksChanged on every change) */
   watchLobby: z.object({}).optional().nullable(),
   /** additive: stop following the lobby */
   unwatchLobby: z.object({}).optional().nullable(),

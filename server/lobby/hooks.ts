@@ -1,14 +1,17 @@
 /**
  * The lobby's custom games (lichess's "hooks"): a player posts one (time control, rated or casual,
- * colour) and it is listed live, on every node, to every socket that watches the lobby, until
+ * colour) and it is listed live, on every node, to every socket that watches the lobby (the whole
+ * list once, then what changes: one reading and one frame for all the news of a turn), until
  * someone joins it (both go to the game), its creator cancels it, starts another game, or has not
  * been seen on the site for LOBBY_RULES.hookUnseenMs. One hook per player: a new one replaces it.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { CustomGame, ErrorCode, Hook } from '../../machines/protocol/messages';
+import type { CustomGame, ErrorCode, Hook, ServerMessage } from '../../machines/protocol/messages';
+import { lobbyChange, lobbyOrder } from '../../machines/lobby/listing';
+import { isNoChange } from '../../machines/protocol/listChange';
 import { LOBBY_RULES, REFUSAL_TEXT, createRefusal, creatorColor, joinRefusal, unseen, type Refusal } from '../../machines/lobby/rules';
-import type { Hub, PlayerSession } from '../realtime/hub';
+import type { Hub, PlayerSession, WS } from '../realtime/hub';
 import { LobbyPart } from './part';
 import { orphans } from './records';
 import { creatorOf, playerOf, seatOf, type LobbyDeps } from './players';
@@ -29,10 +32,15 @@ export const REFUSAL_CODE: Record<Refusal, ErrorCode> = {
 };
 
 export class LobbyHooks extends LobbyPart {
-  /** players with a socket here who watch the lobby */
+  /** players with a socket here who watch the lobby and hold its list as last shown */
   private readonly watchers = new Set<string>();
+  /** players who asked to watch the lobby and wait for its whole list (at the next reading) */
+  private readonly newcomers = new Set<string>();
+  /** the list as last read, in the lobby's order: what the watchers hold */
+  private shown: Hook[] = [];
   private listing: Promise<void> | null = null;
-  private listAgain = false;
+  /** news came (or a newcomer) since the reading under way began */
+  private due = false;
 
   constructor(deps: LobbyDeps, log: Logger) {
     super(deps, log, 'The lobby cannot be reached right now. Please try again in a moment.');
@@ -42,15 +50,14 @@ export class LobbyHooks extends LobbyPart {
   }
 
   watch(s: PlayerSession): void {
-    this.watchers.add(s.id);
-    void this.store.hooks.all().then(
-      (hooks) => this.hub.sendTo(s, { type: 'lobbyHooks', hooks: sorted(hooks) }),
-      (err: Error) => this.failed(s, err, 'lobby not listed'),
-    );
+    this.watchers.delete(s.id);
+    this.newcomers.add(s.id);
+    this.listChanged();
   }
 
   unwatch(s: PlayerSession): void {
     this.watchers.delete(s.id);
+    this.newcomers.delete(s.id);
   }
 
   async post(s: PlayerSession, options: CustomGame, name?: string | null): Promise<void> {
@@ -134,35 +141,72 @@ export class LobbyHooks extends LobbyPart {
     return mine.length > 0;
   }
 
-  /** The list changed: every watcher here gets it again (one read for all, one at a time). */
+  /** The list may have changed, or a newcomer waits for it: one reading for all the news of this turn, one reading at a time. */
   private listChanged(): void {
-    if (this.listing) {
-      this.listAgain = true;
-      return;
-    }
-    this.listing = this.store.hooks.all().then(
-      (hooks) => {
-        const text = JSON.stringify({ type: 'lobbyHooks', hooks: sorted(hooks) });
-        for (const id of this.watchers) {
-          const s = this.hub.session(id);
-          if (s?.ws) this.hub.sendWs(s.ws, text);
-          else this.watchers.delete(id);
-        }
-      },
-      (err: Error) => this.log.warn({ err: err.message }, 'lobby not listed'),
-    ).finally(() => {
-      this.listing = null;
-      if (this.listAgain) {
-        this.listAgain = false;
-        this.listChanged();
-      }
-    });
+    this.due = true;
+    this.listing ??= this.relist();
   }
 
+  private async relist(): Promise<void> {
+    // the rest of this turn's news (several changes, several nodes' announcements) joins this reading
+    await Promise.resolve();
+    while (this.due) {
+      this.due = false;
+      await this.showList();
+    }
+    this.listing = null;
+  }
 
-}
+  /**
+   * One reading of the list: the watchers get what changed since the last, the newcomers the whole
+   * list; each message encoded once for all. A failed reading changes nothing (newcomers are told
+   * and wait for the next one).
+   */
+  private async showList(): Promise<void> {
+    let hooks: Hook[];
+    try {
+      hooks = lobbyOrder(await this.store.hooks.all());
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'lobby not listed');
+      for (const { s } of this.socketsOf(this.newcomers)) this.failed(s, err as Error, 'lobby not listed');
+      return;
+    }
+    const change = lobbyChange(this.shown, hooks);
+    this.shown = hooks;
+    if (!isNoChange(change)) this.sendAll(this.watchers, { type: 'lobbyHooksChanged', ...change });
+    const arrived = this.sendAll(this.newcomers, { type: 'lobbyHooks', hooks });
+    this.newcomers.clear();
+    for (const id of arrived) this.watchers.add(id);
+  }
 
-/** Oldest first, as they were posted. */
-function sorted(hooks: Hook[]): Hook[] {
-  return hooks.sort((a, b) => a.createdAt - b.createdAt);
+  /**
+   * `msg` to each of `ids` with a socket here (those without one are forgotten); the ids it reached.
+   * A watcher whose socket dropped it (too far behind) gets the whole list at the next reading.
+   */
+  private sendAll(ids: Set<string>, msg: ServerMessage): string[] {
+    const text = JSON.stringify(msg);
+    const reached: string[] = [];
+    for (const { s, ws } of this.socketsOf(ids)) {
+      if (this.hub.sendWs(ws, text)) reached.push(s.id);
+      else if (ids === this.watchers) this.resync(s.id);
+    }
+    return reached;
+  }
+
+  private resync(id: string): void {
+    this.watchers.delete(id);
+    this.newcomers.add(id);
+    this.log.info({ playerId: id }, 'lobby change not delivered; whole list at the next reading');
+  }
+
+  /** The players of `ids` with a socket here, and their sockets; the others leave `ids`. */
+  private socketsOf(ids: Set<string>): { s: PlayerSession; ws: WS }[] {
+    const out: { s: PlayerSession; ws: WS }[] = [];
+    for (const id of ids) {
+      const s = this.hub.session(id);
+      if (s?.ws) out.push({ s, ws: s.ws });
+      else ids.delete(id);
+    }
+    return out;
+  }
 }

@@ -7,6 +7,7 @@
  */
 import type { LiveGameSummary, ServerMessage } from '../../machines/protocol/messages';
 import { listChange } from '../../machines/game/liveList';
+import { isNoChange } from '../../machines/protocol/listChange';
 import type { TemplatedApp } from '../uws';
 import type { WS } from './hub';
 
@@ -61,7 +62,7 @@ export class LiveGamesFeed {
   show(view: SiteLiveView): void {
     const change = listChange(this.list, view.games);
     this.list = view.games;
-    if ((change.updated.length > 0 || change.removed.length > 0) && this.app.numSubscribers(TOPIC) > 0) {
+    if (!isNoChange(change) && this.app.numSubscribers(TOPIC) > 0) {
       this.app.publish(TOPIC, JSON.stringify({ type: 'liveGamesChanged', ...change } satisfies ServerMessage), false);
     }
     for (const [gameId, count] of view.spectators) if (this.counts.get(gameId) !== count) this.tellCount(gameId, count);

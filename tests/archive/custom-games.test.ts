@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicGameSchema, type PublicGame } from '../../machines/protocol/archive';
-import type { Challenge, Hook } from '../../machines/protocol/messages';
-import { playMoves, type Msg, type Pair, type TestClient } from '../server/helpers';
+import type { Challenge } from '../../machines/protocol/messages';
+import { lobbyUntil, playMoves, watchLobby, type Msg, type Pair, type TestClient } from '../server/helpers';
 import { startAccountsSite, type AccountsSite } from './accountsSite';
 import { LEGALS_MATE } from './ratedMoves';
 
@@ -51,10 +51,9 @@ describe('custom games in the archive', () => {
     expect(game).toMatchObject({ rated: true });
     await Promise.all([ann.next('ratingChange'), ben.next('ratingChange')]);
 
-    ben.send('watchLobby');
-    await ben.next('lobbyHooks');
+    await watchLobby(ben);
     ann.send('postHook', { options: { timeControl: BLITZ, rated: false, color: 'white' } });
-    const hook = ((await ben.next('lobbyHooks', (m) => (m.hooks as Hook[]).length === 1)).hooks as Hook[])[0];
+    const [hook] = await lobbyUntil(ben, 'Ann\'s game', (h) => h.length === 1);
     ben.send('joinHook', { hookId: hook.id });
     const casual = (await Promise.all([ann.next('gameStart'), ben.next('gameStart')])) as [Msg, Msg];
     expect(await mate(ann, ben, casual)).toMatchObject({ rated: false });

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
 import { createAccounts, type AccountsModule } from '../../server/accounts';
 import { nodeSupabaseClient } from '../accounts/harness';
-import { TestClient, playMoves, startTestServer, useTestClock, type Pair, type TestClock } from '../server/helpers';
+import { TestClient, lobbyUntil, playMoves, startTestServer, useTestClock, watchLobby, type Pair, type TestClock } from '../server/helpers';
 import { ownProfileSchema } from '../../machines/protocol/archive';
-import type { Challenge, GameRatings, Hook, RatingChangeMsg, TimeControl } from '../../machines/protocol/messages';
+import type { Challenge, GameRatings, RatingChangeMsg, TimeControl } from '../../machines/protocol/messages';
 import { freshDataDir } from '../support/pgliteTemplate';
 import { TEN_PLIES } from './ratedMoves';
 
@@ -137,11 +137,9 @@ describe('the rated pool', () => {
     expect(rapid.rating).toBeGreaterThan(1750);
     const strong = await signedIn('hookStrong');
     const weak = await signedIn('hookWeak');
-    weak.send('watchLobby');
-    await weak.next('lobbyHooks');
+    await watchLobby(weak);
     strong.send('postHook', { options: { timeControl: { initial: 300, increment: 0 }, rated: true, color: 'white' } });
-    const listed = await weak.next('lobbyHooks', (m) => (m.hooks as Hook[]).length === 1);
-    const hook = (listed.hooks as Hook[])[0]!;
+    const [hook] = await lobbyUntil(weak, 'the strong player\'s game', (h) => h.length === 1);
     expect(hook.by.rating).toEqual({ rating: 1500, provisional: true });
     weak.send('joinHook', { hookId: hook.id });
     const [s, w] = await Promise.all([strong.next('gameStart'), weak.next('gameStart')]);

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
 import type { Challenge, Hook } from '../../machines/protocol/messages';
-import { TestClient, startTestServer, type Msg } from '../server/helpers';
+import { TestClient, lobbyUntil, startTestServer, watchLobby, type Msg } from '../server/helpers';
 import { testSite, until, type TestSite } from './site';
 
 const BULLET = { initial: 60, increment: 1 };
@@ -35,7 +35,6 @@ async function connect(server: RunningServer, guest: { playerId: string; secret:
   return c;
 }
 
-const hooksOf = (m: Msg) => m.hooks as Hook[];
 const challengeOf = (m: Msg) => m.challenge as Challenge;
 
 describe('custom games and challenges across two nodes', () => {
@@ -44,23 +43,36 @@ describe('custom games and challenges across two nodes', () => {
     const ann = await connect(a);
     const ben = await connect(b);
     const watchers = [await connect(a), await connect(b)];
-    for (const w of [...watchers, ben]) {
-      w.send('watchLobby');
-      await w.next('lobbyHooks');
-    }
+    for (const w of [...watchers, ben]) await watchLobby(w);
     ann.send('postHook', { options: { timeControl: BULLET, rated: false, color: 'white' }, username: 'Ann' });
-    const lists = await Promise.all([...watchers, ben].map((w) => w.next('lobbyHooks', (m) => hooksOf(m).length === 1)));
-    const hook = hooksOf(lists[2])[0];
-    expect(lists.map((l) => hooksOf(l)[0].id)).toEqual([hook.id, hook.id, hook.id]);
+    const lists = await Promise.all([...watchers, ben].map((w) => lobbyUntil(w, 'one game', (h) => h.length === 1)));
+    const hook = lists[2][0];
+    expect(lists.map((l) => l[0].id)).toEqual([hook.id, hook.id, hook.id]);
     ben.send('joinHook', { hookId: hook.id, username: 'Ben' });
     const [sa, sb] = await Promise.all([ann.next('gameStart'), ben.next('gameStart')]);
     expect(sa.gameId).toBe(sb.gameId);
     expect(sa).toMatchObject({ color: 'white', opponentName: 'Ben', timeControl: BULLET });
     expect(sb).toMatchObject({ color: 'black', opponentName: 'Ann', timeControl: BULLET });
-    await Promise.all(watchers.map((w) => w.next('lobbyHooks', (m) => hooksOf(m).length === 0)));
+    await Promise.all(watchers.map((w) => lobbyUntil(w, 'no game', (h) => h.length === 0)));
     // the game plays across the nodes
     ann.send('gameMove', { gameId: sa.gameId, move: { from: 'e2', to: 'e4' } });
     await ben.next('gameMove');
+  });
+
+  it('sends a watcher on either node only what changes; after posts, a replacement and a cancel on both nodes it holds the list a new watcher gets', async () => {
+    const [a, b] = await nodes(2);
+    const watchers = [await connect(a), await connect(b)];
+    for (const w of watchers) expect(await watchLobby(w)).toEqual([]);
+    const posters = [await connect(a), await connect(b), await connect(a), await connect(b)];
+    posters.forEach((p, i) => p.send('postHook', { options: { timeControl: { initial: 60 * (i + 1), increment: 0 }, rated: false, color: 'white' } }));
+    await Promise.all(watchers.map((w) => lobbyUntil(w, 'four games', (h) => h.length === 4)));
+    posters[1].send('postHook', { options: { timeControl: BULLET, rated: false, color: 'black' } });
+    posters[2].send('cancelHook');
+    const expected = (h: Hook[]) => h.length === 3 && h.some((x) => x.color === 'black') && !h.some((x) => x.by.id === posters[2].playerId);
+    const held = await Promise.all(watchers.map((w) => lobbyUntil(w, 'the replacement and the cancel', expected)));
+    for (const node of [a, b]) expect(await watchLobby(await connect(node))).toEqual(held[0]);
+    expect(held[1]).toEqual(held[0]);
+    for (const w of watchers) expect(w.received.filter((m) => m.type === 'lobbyHooks')).toHaveLength(1);
   });
 
   it('accepts on one node a challenge made on the other; the creator sees it accepted and both start', async () => {

@@ -82,6 +82,7 @@ export const SERVER_SAMPLES: { [K in ServerMessageType]: ServerMessageOf<K> } = 
   watchStopped: { type: 'watchStopped', gameId: 'g1' },
   gameArchived: { type: 'gameArchived', gameId: 'g1' },
   lobbyHooks: { type: 'lobbyHooks', hooks: [{ id: 'hook_1', by: alice, ...custom, createdAt: 1_700_000_000_000 }] },
+  lobbyHooksChanged: { type: 'lobbyHooksChanged', updated: [{ id: 'hook_2', by: alice, ...custom, createdAt: 1_700_000_001_000 }], removed: ['hook_1'] },
   challenge: { type: 'challenge', challenge: { id: 'c1', by: alice, ...custom, status: 'declined', declineReason: 'tooFast', createdAt: 1_700_000_000_000, endedAt: 1_700_000_005_000 } },
   liveGames: { type: 'liveGames', games: [liveGame] },
   liveGamesChanged: { type: 'liveGamesChanged', updated: [{ ...liveGame, moves: 2, spectators: 3 }], removed: ['g2'] },

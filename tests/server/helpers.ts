@@ -2,8 +2,10 @@
 import { afterEach, vi } from 'vitest';
 import WebSocket, { type ClientOptions } from 'ws';
 import { startServer, type RunningServer, type StartServerOptions } from '../../server/app';
-import type { ServerMessage, ClientMessageType, LiveGameSummary } from '../../machines/protocol/messages';
+import type { ServerMessage, ClientMessageType, Hook, LiveGameSummary } from '../../machines/protocol/messages';
 import { applyChange } from '../../machines/game/liveList';
+import { applyLobbyChange } from '../../machines/lobby/listing';
+import type { ListChange } from '../../machines/protocol/listChange';
 import { checkServerMessage } from '../support/protocol';
 import { guestCookieHeader, type GuestCredentials } from '../../machines/protocol/guestCookie';
 
@@ -224,25 +226,63 @@ export async function timedGame(opts: StartServerOptions = {}): Promise<{ server
   return { server, p, clock };
 }
 
-/** The site's list of live games as client `c` follows it (`watchLiveGames`): its `liveGames`, then each `liveGamesChanged`. */
-export function liveListOf(c: TestClient): LiveGameSummary[] {
-  let list: LiveGameSummary[] = [];
+/** A list a client follows: the message with the whole list and its field, the message with a change, and how a change applies. */
+interface FollowedList<T> {
+  name: string;
+  whole: Msg['type'];
+  field: string;
+  changed: Msg['type'];
+  apply(list: T[], change: ListChange<T>): T[];
+}
+
+const LIVE_GAMES: FollowedList<LiveGameSummary> = { name: 'the list of live games', whole: 'liveGames', field: 'games', changed: 'liveGamesChanged', apply: applyChange };
+const LOBBY: FollowedList<Hook> = { name: 'the lobby', whole: 'lobbyHooks', field: 'hooks', changed: 'lobbyHooksChanged', apply: applyLobbyChange };
+
+/** The list as client `c` holds it: the last whole list it got, with each change since applied. */
+function followedOf<T>(c: TestClient, kind: FollowedList<T>): T[] {
+  let list: T[] = [];
   for (const m of c.received) {
-    if (m.type === 'liveGames') list = m.games as LiveGameSummary[];
-    else if (m.type === 'liveGamesChanged') list = applyChange(list, { updated: m.updated as LiveGameSummary[], removed: m.removed as string[] });
+    if (m.type === kind.whole) list = m[kind.field] as T[];
+    else if (m.type === kind.changed) list = kind.apply(list, { updated: m.updated as T[], removed: m.removed as string[] });
   }
   return list;
 }
 
-/** Waits (as the list changes) until client `c`'s list of live games satisfies `pred`; returns it. */
-export async function liveListUntil(c: TestClient, what: string, pred: (games: LiveGameSummary[]) => boolean, timeoutMs = 10_000): Promise<LiveGameSummary[]> {
+/** Waits (as the list changes) until client `c`'s list satisfies `pred`; returns it. */
+async function followedUntil<T>(c: TestClient, kind: FollowedList<T>, what: string, pred: (list: T[]) => boolean, timeoutMs: number): Promise<T[]> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
-    const list = liveListOf(c);
+    const list = followedOf(c, kind);
     if (pred(list)) return list;
-    if (performance.now() > deadline) throw new Error(`the list of live games never showed ${what}: ${JSON.stringify(list)}`);
-    await c.gets('liveGamesChanged', 500);
+    if (performance.now() > deadline) throw new Error(`${kind.name} never showed ${what}: ${JSON.stringify(list)}`);
+    await c.gets(kind.changed, 500);
   }
+}
+
+/** The site's list of live games as client `c` follows it (`watchLiveGames`): its `liveGames`, then each `liveGamesChanged`. */
+export function liveListOf(c: TestClient): LiveGameSummary[] {
+  return followedOf(c, LIVE_GAMES);
+}
+
+/** Waits (as the list changes) until client `c`'s list of live games satisfies `pred`; returns it. */
+export function liveListUntil(c: TestClient, what: string, pred: (games: LiveGameSummary[]) => boolean, timeoutMs = 10_000): Promise<LiveGameSummary[]> {
+  return followedUntil(c, LIVE_GAMES, what, pred, timeoutMs);
+}
+
+/** The lobby's custom games as client `c` follows them (`watchLobby`): its `lobbyHooks`, then each `lobbyHooksChanged`. */
+export function lobbyOf(c: TestClient): Hook[] {
+  return followedOf(c, LOBBY);
+}
+
+/** Waits (as the lobby changes) until client `c`'s list of custom games satisfies `pred`; returns it. */
+export function lobbyUntil(c: TestClient, what: string, pred: (hooks: Hook[]) => boolean, timeoutMs = 5_000): Promise<Hook[]> {
+  return followedUntil(c, LOBBY, what, pred, timeoutMs);
+}
+
+/** Follows the lobby from client `c` (`watchLobby`) and waits for its whole list; returns it. */
+export async function watchLobby(c: TestClient): Promise<Hook[]> {
+  c.send('watchLobby');
+  return (await c.next('lobbyHooks')).hooks as Hook[];
 }
 
 /** Clients opened by a test, to close together. */

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
 import type { Hook } from '../../machines/protocol/messages';
 import { LOBBY_RULES } from '../../machines/lobby/rules';
-import { TestClient, useServerPerTest, type Msg } from './helpers';
+import { TestClient, lobbyOf, lobbyUntil, useServerPerTest, watchLobby, type Msg } from './helpers';
 
 const BLITZ = { initial: 300, increment: 3 };
 
@@ -23,10 +23,8 @@ async function player(): Promise<TestClient> {
   return site.connect();
 }
 
-const hooksOf = (m: Msg) => m.hooks as Hook[];
-
-/** The next lobby list that satisfies `pred`. */
-const lobby = (c: TestClient, pred: (hooks: Hook[]) => boolean) => c.next('lobbyHooks', (m) => pred(hooksOf(m)));
+/** The watcher's list of the lobby, once it satisfies `pred`. */
+const lobby = (c: TestClient, pred: (hooks: Hook[]) => boolean) => lobbyUntil(c, String(pred), pred);
 
 describe('custom games in the lobby', () => {
   it('lists a posted game live to every watcher; the player who joins it and its creator start it on its time control', async () => {
@@ -34,13 +32,10 @@ describe('custom games in the lobby', () => {
     const ann = await player();
     const ben = await player();
     const cat = await player();
-    for (const c of [ben, cat]) {
-      c.send('watchLobby');
-      await lobby(c, (h) => h.length === 0);
-    }
+    for (const c of [ben, cat]) expect(await watchLobby(c)).toEqual([]);
     ann.send('postHook', { options: { timeControl: BLITZ, rated: false, color: 'black' }, username: 'Ann' });
     const [seen] = await Promise.all([lobby(ben, (h) => h.length === 1), lobby(cat, (h) => h.length === 1)]);
-    const hook = hooksOf(seen)[0];
+    const hook = seen[0];
     expect(hook).toMatchObject({ by: { id: ann.playerId, name: 'Ann', guest: true }, timeControl: BLITZ, rated: false, color: 'black' });
 
     ben.send('joinHook', { hookId: hook.id, username: 'Ben' });
@@ -58,20 +53,19 @@ describe('custom games in the lobby', () => {
     await start();
     const ann = await player();
     const watcher = await player();
-    watcher.send('watchLobby');
-    await lobby(watcher, (h) => h.length === 0);
+    expect(await watchLobby(watcher)).toEqual([]);
     ann.send('postHook', { options: { timeControl: BLITZ, rated: false, color: 'random' } });
     await lobby(watcher, (h) => h.length === 1 && h[0].timeControl.initial === 300);
     ann.send('postHook', { options: { timeControl: { initial: 15, increment: 0 }, rated: false, color: 'white' } });
     const replaced = await lobby(watcher, (h) => h.length === 1 && h[0].timeControl.initial === 15);
-    expect(hooksOf(replaced)[0].color).toBe('white');
+    expect(replaced[0].color).toBe('white');
     ann.send('cancelHook');
     await lobby(watcher, (h) => h.length === 0);
     // own game: refused; a bad time control: refused, nothing listed
     ann.send('postHook', { options: { timeControl: { initial: 10, increment: 0 }, rated: false, color: 'white' } });
     expect((await ann.next('error')).code).toBe('invalid_payload');
     ann.send('postHook', { options: { timeControl: BLITZ, rated: false, color: 'white' } });
-    const own = hooksOf(await lobby(watcher, (h) => h.length === 1))[0];
+    const own = (await lobby(watcher, (h) => h.length === 1))[0];
     ann.send('joinHook', { hookId: own.id });
     expect((await ann.next('error')).code).toBe('hook_unavailable');
     // while in a game, no game may be posted
@@ -79,6 +73,43 @@ describe('custom games in the lobby', () => {
     await ann.next('gameStart');
     ann.send('postHook', { options: { timeControl: BLITZ, rated: false, color: 'white' } });
     expect((await ann.next('error')).code).toBe('active_game');
+  });
+
+  it('sends a watcher the whole list once, then only what changed; after posts, a replacement, a cancel and a join it holds the list a new watcher gets', async () => {
+    await start();
+    const [ann, ben, cat, dan, eve] = await Promise.all([player(), player(), player(), player(), player()]);
+    const watcher = await player();
+    expect(await watchLobby(watcher)).toEqual([]);
+    const changes = () => watcher.received.filter((m): m is Msg & { type: 'lobbyHooksChanged' } => m.type === 'lobbyHooksChanged');
+    const post = (c: TestClient, initial: number) => c.send('postHook', { options: { timeControl: { initial, increment: 0 }, rated: false, color: 'white' } });
+
+    post(ann, 300);
+    const [annFirst] = await lobby(watcher, (h) => h.length === 1);
+    expect(changes().at(-1)).toMatchObject({ updated: [annFirst], removed: [] });
+    post(ben, 180);
+    await lobby(watcher, (h) => h.length === 2);
+    post(cat, 600);
+    await lobby(watcher, (h) => h.length === 3);
+    // a replacement is one change: the new game in, the old one out
+    post(ann, 900);
+    const replaced = await lobby(watcher, (h) => h.some((x) => x.timeControl.initial === 900));
+    const annSecond = replaced.find((h) => h.by.id === ann.playerId)!;
+    expect(changes().at(-1)).toMatchObject({ updated: [annSecond], removed: [annFirst.id] });
+    cat.send('cancelHook');
+    await lobby(watcher, (h) => !h.some((x) => x.by.id === cat.playerId));
+    const bens = replaced.find((h) => h.by.id === ben.playerId)!;
+    dan.send('joinHook', { hookId: bens.id });
+    await Promise.all([ben.next('gameStart'), dan.next('gameStart')]);
+    await lobby(watcher, (h) => !h.some((x) => x.id === bens.id));
+    post(eve, 120);
+    const held = await lobby(watcher, (h) => h.length === 2);
+
+    // oldest first, as a new watcher is sent them; the whole list went to the watcher once
+    const fresh = await watchLobby(await player());
+    expect(held).toEqual(fresh);
+    expect(fresh.map((h) => h.by.id)).toEqual([ann.playerId, eve.playerId]);
+    expect(watcher.received.filter((m) => m.type === 'lobbyHooks')).toHaveLength(1);
+    expect(changes().every((m) => m.updated.length + m.removed.length <= 2)).toBe(true);
   });
 
   it('keeps a rated game for signed-in players: a guest may not post one', async () => {
@@ -94,14 +125,14 @@ describe('custom games in the lobby', () => {
     await start();
     const ann = await player();
     const watcher = await player();
-    watcher.send('watchLobby');
-    await lobby(watcher, (h) => h.length === 0);
+    expect(await watchLobby(watcher)).toEqual([]);
     ann.send('postHook', { options: { timeControl: BLITZ, rated: false, color: 'white' } });
     await lobby(watcher, (h) => h.length === 1);
     // connected: seen at every sweep, however long it waits
     wall += 10 * LOBBY_RULES.hookUnseenMs;
     await watcher.roundTrip();
-    expect(await watcher.gets('lobbyHooks', 200, (m) => hooksOf(m).length === 0)).toBe(false);
+    expect(await watcher.gets('lobbyHooksChanged', 200)).toBe(false);
+    expect(lobbyOf(watcher)).toHaveLength(1);
     await ann.close();
     wall += LOBBY_RULES.hookUnseenMs + 1;
     await lobby(watcher, (h) => h.length === 0);
@@ -112,8 +143,7 @@ describe('custom games in the lobby', () => {
     const ann = await player();
     const cat = await player();
     const watcher = await player();
-    watcher.send('watchLobby');
-    await lobby(watcher, (h) => h.length === 0);
+    expect(await watchLobby(watcher)).toEqual([]);
     ann.send('postHook', { options: { timeControl: BLITZ, rated: false, color: 'white' } });
     await lobby(watcher, (h) => h.length === 1);
     ann.send('findGame', { username: 'Ann' });

@@ -9,17 +9,21 @@ import { useSelector } from '@xstate/react';
 import type { CustomGame, Hook } from '../../../../machines/protocol/messages';
 import { creatorText, customGameLine, viewerColorText } from '../../../../machines/client/challengeText';
 import { displayName } from '../../../../machines/client/identity';
+import { applyLobbyChange } from '../../../../machines/lobby/listing';
 import { getIdentity, getPlayerId, onMessage, send } from '../../app/services';
 import { CustomGameForm } from '../../components/CustomGameForm';
 
-/** Follows the lobby while mounted (again after a reconnect); its games, oldest first. */
+/** Follows the lobby while mounted (again after a reconnect): its whole list, then each change applied; its games, oldest first. */
 function useLobby(open: boolean): Hook[] {
   const [hooks, setHooks] = useState<Hook[]>([]);
   useEffect(() => {
-    const off = onMessage('lobbyHooks', (m) => setHooks(m.hooks));
+    const offs = [
+      onMessage('lobbyHooks', (m) => setHooks(m.hooks)),
+      onMessage('lobbyHooksChanged', (m) => setHooks((list) => applyLobbyChange(list, m))),
+    ];
     if (open) send({ type: 'watchLobby' });
     return () => {
-      off();
+      offs.forEach((off) => off());
       if (open) send({ type: 'unwatchLobby' });
     };
   }, [open]);
