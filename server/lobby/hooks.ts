@@ -32,10 +32,10 @@ export const REFUSAL_CODE: Record<Refusal, ErrorCode> = {
 };
 
 export class LobbyHooks extends LobbyPart {
-  /** players with a socket here who watch the lobby and hold its list as last shown */
-  private readonly watchers = new Set<string>();
-  /** players who asked to watch the lobby and wait for its whole list (at the next reading) */
-  private readonly newcomers = new Set<string>();
+  /** players who watch the lobby from a socket here, which holds its list as last shown; by id, the socket */
+  private readonly watchers = new Map<string, WS>();
+  /** players who asked to watch the lobby and wait for its whole list (at the next reading); by id, the socket that asked */
+  private readonly newcomers = new Map<string, WS>();
   /** the list as last read, in the lobby's order: what the watchers hold */
   private shown: Hook[] = [];
   private listing: Promise<void> | null = null;
@@ -51,7 +51,8 @@ export class LobbyHooks extends LobbyPart {
 
   watch(s: PlayerSession): void {
     this.watchers.delete(s.id);
-    this.newcomers.add(s.id);
+    if (!s.ws) return;
+    this.newcomers.set(s.id, s.ws);
     this.listChanged();
   }
 
@@ -173,39 +174,42 @@ export class LobbyHooks extends LobbyPart {
     }
     const change = lobbyChange(this.shown, hooks);
     this.shown = hooks;
-    if (!isNoChange(change)) this.sendAll(this.watchers, { type: 'lobbyHooksChanged', ...change });
-    const arrived = this.sendAll(this.newcomers, { type: 'lobbyHooks', hooks });
+    const waiting = new Map(this.newcomers);
     this.newcomers.clear();
-    for (const id of arrived) this.watchers.add(id);
+    if (!isNoChange(change)) this.sendAll(this.watchers, { type: 'lobbyHooksChanged', ...change });
+    for (const { s, ws } of this.sendAll(waiting, { type: 'lobbyHooks', hooks })) this.watchers.set(s.id, ws);
   }
 
   /**
-   * `msg` to each of `ids` with a socket here (those without one are forgotten); the ids it reached.
-   * A watcher whose socket dropped it (too far behind) gets the whole list at the next reading.
+   * `msg` to each socket of `sockets` still open here (the others are forgotten); those it reached.
+   * One whose socket dropped it (too far behind) waits for the whole list at the next reading.
    */
-  private sendAll(ids: Set<string>, msg: ServerMessage): string[] {
+  private sendAll(sockets: Map<string, WS>, msg: ServerMessage): { s: PlayerSession; ws: WS }[] {
     const text = JSON.stringify(msg);
-    const reached: string[] = [];
-    for (const { s, ws } of this.socketsOf(ids)) {
-      if (this.hub.sendWs(ws, text)) reached.push(s.id);
-      else if (ids === this.watchers) this.resync(s.id);
+    const reached: { s: PlayerSession; ws: WS }[] = [];
+    for (const to of this.socketsOf(sockets)) {
+      if (this.hub.sendWs(to.ws, text)) reached.push(to);
+      else this.resync(to.s.id, to.ws);
     }
     return reached;
   }
 
-  private resync(id: string): void {
+  private resync(id: string, ws: WS): void {
     this.watchers.delete(id);
-    this.newcomers.add(id);
-    this.log.info({ playerId: id }, 'lobby change not delivered; whole list at the next reading');
+    this.newcomers.set(id, ws);
+    this.log.info({ playerId: id }, 'lobby frame dropped by a socket too far behind; whole list at the next reading');
   }
 
-  /** The players of `ids` with a socket here, and their sockets; the others leave `ids`. */
-  private socketsOf(ids: Set<string>): { s: PlayerSession; ws: WS }[] {
+  /**
+   * The players of `sockets` whose socket that asked is still theirs here; the others leave
+   * `sockets` (a player back on a new socket has not asked there, and holds no list).
+   */
+  private socketsOf(sockets: Map<string, WS>): { s: PlayerSession; ws: WS }[] {
     const out: { s: PlayerSession; ws: WS }[] = [];
-    for (const id of ids) {
+    for (const [id, ws] of sockets) {
       const s = this.hub.session(id);
-      if (s?.ws) out.push({ s, ws: s.ws });
-      else ids.delete(id);
+      if (s?.ws === ws) out.push({ s, ws });
+      else sockets.delete(id);
     }
     return out;
   }

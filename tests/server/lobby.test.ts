@@ -23,6 +23,13 @@ async function player(): Promise<TestClient> {
   return site.connect();
 }
 
+/** A new player who watches the lobby (its whole list arrived). */
+async function watching(): Promise<TestClient> {
+  const c = await player();
+  await watchLobby(c);
+  return c;
+}
+
 /** The watcher's list of the lobby, once it satisfies `pred`. */
 const lobby = (c: TestClient, pred: (hooks: Hook[]) => boolean) => lobbyUntil(c, String(pred), pred);
 
@@ -81,7 +88,10 @@ describe('custom games in the lobby', () => {
     const watcher = await player();
     expect(await watchLobby(watcher)).toEqual([]);
     const changes = () => watcher.received.filter((m): m is Msg & { type: 'lobbyHooksChanged' } => m.type === 'lobbyHooksChanged');
-    const post = (c: TestClient, initial: number) => c.send('postHook', { options: { timeControl: { initial, increment: 0 }, rated: false, color: 'white' } });
+    const post = (c: TestClient, initial: number) => {
+      wall += 1_000; // posted a second apart: the list's order is theirs
+      c.send('postHook', { options: { timeControl: { initial, increment: 0 }, rated: false, color: 'white' } });
+    };
 
     post(ann, 300);
     const [annFirst] = await lobby(watcher, (h) => h.length === 1);
@@ -110,6 +120,21 @@ describe('custom games in the lobby', () => {
     expect(fresh.map((h) => h.by.id)).toEqual([ann.playerId, eve.playerId]);
     expect(watcher.received.filter((m) => m.type === 'lobbyHooks')).toHaveLength(1);
     expect(changes().every((m) => m.updated.length + m.removed.length <= 2)).toBe(true);
+  });
+
+  it('sends the changes only to the socket that asked: the same player back on a new socket gets nothing until it watches, then the whole list', async () => {
+    await start();
+    const ann = await player();
+    const first = await player();
+    expect(await watchLobby(first)).toEqual([]);
+    await first.close();
+    const again = await site.connect({ playerId: first.playerId, secret: first.secret });
+    expect(again.playerId).toBe(first.playerId);
+    ann.send('postHook', { options: { timeControl: BLITZ, rated: false, color: 'white' } });
+    const [listed] = await lobby(await watching(), (h) => h.length === 1);
+    await again.roundTrip();
+    expect(again.received.filter((m) => m.type === 'lobbyHooks' || m.type === 'lobbyHooksChanged')).toEqual([]);
+    expect(await watchLobby(again)).toEqual([listed]);
   });
 
   it('keeps a rated game for signed-in players: a guest may not post one', async () => {
