@@ -72,6 +72,7 @@ async function twoNodesPlaying(ai: boolean): Promise<{ a: RunningServer; b: Runn
 async function searchWithin(c: TestClient, username: string, ms: number): Promise<void> {
   const until = performance.now() + ms;
   for (;;) {
+    c.drain(); // an answer of an earlier search is not this one's
     c.send('findGame', { username });
     const status = await c.next('matchmakingStatus');
     if (status.status === 'queued') return;
