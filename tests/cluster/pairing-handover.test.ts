@@ -5,10 +5,10 @@
  * pairings made while the role is moved from node to node every 1.5 s put each player in one
  * game, with nobody left searching.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LEASE_MS } from '../../server/cluster/membership';
 import type { Msg, TestClient } from '../server/helpers';
-import { processSite, type ProcessNode as Node, type ProcessSite } from './processSite';
+import { useProcessSite, type ProcessNode as Node, type ProcessSite } from './processSite';
 import { until } from './site';
 
 /** the stress: this many moves of the role, each with this many pairings made while it moves */
@@ -16,12 +16,7 @@ const MOVES = 20;
 const PAIRS_PER_MOVE = 15;
 const MOVE_EVERY_MS = 1500;
 
-let site: ProcessSite | undefined;
-
-afterEach(async () => {
-  await site?.stop();
-  site = undefined;
-});
+const sites = useProcessSite();
 
 interface Roles {
   site: ProcessSite;
@@ -32,8 +27,7 @@ interface Roles {
 
 /** Two node processes of one site; resolves once one of them holds the matchmaker role. */
 async function twoNodes(): Promise<Roles> {
-  const s = await processSite(2);
-  site = s;
+  const s = await sites.start(2);
   await until('a node to hold the matchmaker role', async () => (await s.redis.get(s.keys.matchmaker)) !== null);
   const holderName = await s.redis.get(s.keys.matchmaker);
   const holder = s.nodes.find((n) => n.name === holderName)!;

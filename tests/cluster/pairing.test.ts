@@ -5,25 +5,20 @@
  * paired and shown their game, whichever node their socket is on and however long they waited in
  * the pool of the other node; every game reaches its end on both sides.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Msg, Pair, TestClient } from '../server/helpers';
-import { processSite, type ProcessNode as Node, type ProcessSite } from './processSite';
+import { useProcessSite, type ProcessNode as Node } from './processSite';
 import { until } from './site';
 
 /** rounds of pairings; in each, one player waits in the pool through a beat of its node */
 const ROUNDS = 10;
 const PAIRS_PER_ROUND = 20;
 
-let site: ProcessSite | undefined;
-
-afterEach(async () => {
-  await site?.stop();
-  site = undefined;
-});
+const sites = useProcessSite();
 
 describe('pairings across two nodes, each held up past its lease in turn', () => {
   it('pairs every player and shows each their game, hundreds of times', async () => {
-    site = await processSite(2);
+    const site = await sites.start(2);
     const { keys, redis: r, nodes: started, connect, closeClients } = site;
     const byName = (name: string | null) => started.find((n) => n.name === name);
     const pool = async () => byName(await r.get(keys.matchmaker));

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { ClusterKeys } from '../../server/cluster/keys';
+import { afterEach } from 'vitest';
 import { TestClient } from '../server/helpers';
 import { killProcess, startProcess, type Proc } from '../server/serverProcess';
 import { nodeEnv } from './balancedSite';
@@ -70,5 +71,20 @@ export async function processSite(count: number): Promise<ProcessSite> {
     },
     closeClients,
     stop,
+  };
+}
+
+/** Node processes of a test site per test: `start(count)` starts them, and they are stopped after each test. */
+export function useProcessSite(): { start(count: number): Promise<ProcessSite> } {
+  let site: ProcessSite | undefined;
+  afterEach(async () => {
+    await site?.stop();
+    site = undefined;
+  });
+  return {
+    async start(count) {
+      site = await processSite(count);
+      return site;
+    },
   };
 }
