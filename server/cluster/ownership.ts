@@ -7,7 +7,7 @@
  * games nobody took yet. (The scripts build key names from a prefix: one Redis, not a
  * Redis Cluster.)
  */
-import type { RedisLink } from './redis';
+import { execOrThrow, type RedisLink } from './redis';
 import { ENDED_KEEP_MS } from '../game/endedGames';
 import type { ClusterKeys } from './keys';
 
@@ -70,7 +70,7 @@ export class Ownership {
     pipe.set(this.keys.owner(gameId), this.node);
     pipe.sadd(this.keys.owned(this.node), gameId);
     for (const p of players) pipe.set(this.keys.seat(p), gameId, 'EX', SEAT_TTL_S);
-    await pipe.exec();
+    execOrThrow(await pipe.exec());
   }
 
   /**
@@ -83,7 +83,7 @@ export class Ownership {
     pipe.set(this.keys.played(gameId), this.node, 'PX', ENDED_KEEP_MS);
     pipe.srem(this.keys.owned(this.node), gameId);
     for (const p of players) pipe.eval(DELETE_IF, 1, this.keys.seat(p), gameId);
-    failIfAnyFailed(await pipe.exec());
+    execOrThrow(await pipe.exec());
   }
 
   /** Every game of `dead` it still owns, now this node's; null when its lease is back. */
@@ -198,11 +198,4 @@ export class Ownership {
   async releaseMatchmaker(): Promise<void> {
     await this.redis.cmd.eval(DELETE_IF, 1, this.keys.matchmaker, this.node);
   }
-}
-
-/** A pipeline answers each command's error in its replies instead of rejecting: the first one, thrown. */
-function failIfAnyFailed(replies: [Error | null, unknown][] | null): void {
-  if (replies === null) throw new Error('the pipeline was not run (its connection is down)');
-  const failed = replies.find(([err]) => err !== null);
-  if (failed) throw failed[0];
 }

@@ -7,7 +7,7 @@
  * pairing is refused here, and no player hears of it. (The script builds key names from a
  * prefix: one Redis, not a Redis Cluster.)
  */
-import type { RedisLink } from './redis';
+import { execOrThrow, type RedisLink } from './redis';
 import type { ClusterKeys } from './keys';
 import { DELETE_IF } from './ownership';
 
@@ -72,6 +72,6 @@ export class PairingCommit {
   async release(gameId: string, players: string[]): Promise<void> {
     const pipe = this.redis.cmd.pipeline();
     for (const p of players) pipe.eval(DELETE_IF, 1, this.keys.seat(p), gameId);
-    await pipe.exec();
+    execOrThrow(await pipe.exec());
   }
 }

@@ -109,3 +109,13 @@ export function redactedUrl(url: string): string {
     return '(unparsable URL)';
   }
 }
+
+/**
+ * A pipeline's or transaction's replies: ioredis answers each command's error in them instead of
+ * rejecting, so the first one is thrown here (and a transaction that did not run is a failure).
+ */
+export function execOrThrow(replies: [Error | null, unknown][] | null): void {
+  if (replies === null) throw new Error('the pipeline was not run (its connection is down)');
+  const failed = replies.find(([err]) => err !== null);
+  if (failed) throw failed[0];
+}
