@@ -26,6 +26,10 @@
  *                      Each run reports the journal's write p50/p99, its sync's p99, bytes
  *                      per move, and each mode's CPU per move as a ratio to the run's "off"
  *                      (the issue's target: interval within 1.2x)
+ *          --together N[,N…]  at these player counts the first journal mode and "off" play
+ *                      at the same time (each its own server and N players, both on CPU 0) and
+ *                      are measured over the same window: their ratio does not move with the
+ *                      host between runs (see togetherCounts)
  *          --p99 ms    the relay p99 every run must stay under (default: 20 ms at 1,000
  *                      players, the issue's target, and none at other counts; 100 with --ci)
  *          --nodes N   also run the players against a site of N nodes (server/cluster) on Redis
@@ -76,6 +80,25 @@ const journalModes: JournalMode[] = opt('durable', ci ? 'interval' : 'interval,o
   if (!mode) throw new Error(`--durable: "${m}" is none of ${Object.keys(MODE_NAMES).join(', ')}`);
   return mode;
 });
+/**
+ * --together N[,N…]: at these player counts the first journal mode and "off" play at the same
+ * time, each server with its own N players, both on the server's CPU, and are measured over the
+ * same window; the other modes play alone as usual. The ratio between two servers run one after
+ * the other moves with the host: on a shared 2-CPU guest the same server's CPU per move varies
+ * by 20-40 % between two runs a minute apart, more than the journal's cost at 500 moves a second.
+ * Played together, both meet the same moment of the host, and each the other's work between two
+ * of its messages, so their ratio is the journal's own cost. A count whose two servers would not
+ * fit on one CPU together (10,000 players: 80 % each) is measured one after the other.
+ */
+const togetherCounts = new Set(opt('together', '').split(',').filter(Boolean).map(Number));
+
+/** The modes of one run at `n` players, in the order they play: a list of modes that play at the same time. */
+function modeRounds(n: number): JournalMode[][] {
+  const [first] = journalModes;
+  if (!togetherCounts.has(n) || first === 'off' || !journalModes.includes('off')) return journalModes.map((m) => [m]);
+  return [[first, 'off'], ...journalModes.filter((m) => m !== first && m !== 'off').map((m) => [m])];
+}
+
 /** the issue's target: the default journal adds at most this much CPU per relayed move to the same server without it */
 const JOURNAL_CPU_TARGET = 1.2;
 /** --nodes N: a site of N nodes beside the single node (1: the single node only) */
@@ -254,8 +277,13 @@ function startEchoServer(relay: boolean): Promise<Spawned> {
 
 async function metric(port: number, name: string): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text);
+  const m = metricLine(name, 'm').exec(text);
   return m ? Number(m[1]) : NaN;
+}
+
+/** A metric's sample lines (any labels) in a /metrics text; the value is the first group. */
+function metricLine(name: string, flags: string): RegExp {
+  return new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, flags);
 }
 
 /** A metric summed over every node of a run. */
@@ -406,132 +434,189 @@ async function timeTakeover(servers: (Spawned & { logFile: string })[]): Promise
   return { games: owned, allMs, awayP50ms: pct(away, 50), awayMaxMs: away.at(-1) ?? NaN };
 }
 
-async function runChess(n: number, mode: JournalMode, nodes = 1): Promise<ChessResult> {
-  const site = nodes > 1 ? `s${process.pid}_${Date.now().toString(36)}` : '';
-  const servers: (Spawned & { logFile: string })[] = [];
-  for (let i = 0; i < nodes; i++) servers.push(await startChessServer(mode, site ? siteEnv(site) : {}));
-  const pids = servers.map((s) => s.proc.pid!);
+/** One server under test (or a site of several nodes) with its own players and workers. */
+interface Group {
+  n: number;
+  mode: JournalMode;
+  nodes: number;
+  site: string;
+  servers: (Spawned & { logFile: string })[];
+  pids: number[];
+  workers: Worker[];
+}
 
-  const rssOfAll = () => pids.reduce((sum, p) => sum + rssBytes(p), 0);
+/** What a group's counters read at one moment: the measured window is the difference of two. */
+interface Reading {
+  cpu: { user: number; system: number; total: number };
+  moves: number;
+  storeBytes: number;
+  commits: number;
+  cross: number;
+  texts: string[];
+}
+
+async function startGroup(n: number, mode: JournalMode, nodes: number): Promise<Group> {
+  const site = nodes > 1 ? `s${process.pid}_${Date.now().toString(36)}_${mode}` : '';
+  const servers: Group['servers'] = [];
+  for (let i = 0; i < nodes; i++) servers.push(await startChessServer(mode, site ? siteEnv(site) : {}));
   const workers = await startWorkers(Math.max(nodes, workersWanted || Math.max(1, Math.min(4, Math.ceil(n / 800)))));
-  let takeover: ChessResult['takeover'] = null;
+  return { n, mode, nodes, site, servers, pids: servers.map((s) => s.proc.pid!), workers };
+}
+
+async function stopGroup(g: Group): Promise<void> {
+  stopWorkers(g.workers);
+  await Promise.all(
+    g.servers.map((s) => {
+      if (s.proc.exitCode !== null || s.proc.signalCode !== null) return undefined;
+      s.proc.kill('SIGTERM');
+      return new Promise((r) => s.proc.once('exit', r));
+    }),
+  );
+  if (g.site) await dropSite(g.site);
+}
+
+const rssOfGroup = (g: Group) => g.pids.reduce((sum, p) => sum + rssBytes(p), 0);
+/** the durable store's metrics: the node's journal, or (several nodes) the shared game log */
+const storeBytesMetric = (g: Group) => (g.nodes > 1 ? 'chess_game_log_bytes_total' : 'chess_game_journal_bytes_total');
+const storeCommitMetric = (g: Group) => (g.nodes > 1 ? 'chess_game_log_commit_seconds' : 'chess_game_journal_commit_seconds');
+const metricsTexts = (g: Group) => Promise.all(g.servers.map(async (s) => (await fetch(`http://127.0.0.1:${s.port}/metrics`)).text()));
+
+/** Connects the group's players and has them queue until (nearly) all are paired. */
+async function seatPlayers(g: Group): Promise<{ connectMs: number; connectFailed: number; live: number; rss: [number, number, number] }> {
+  await sleep(500);
+  const rss0 = rssOfGroup(g);
+  const shares = split(g.n, g.workers.length);
+  const conn = await Promise.all(g.workers.map((w, i) => w.call({ cmd: 'connect', urls: siteUrls(g.servers, i), count: shares[i], mode: 'chess', concurrency: 50 }, 'connected')));
+  const connectMs = Math.max(...conn.map((c) => c.ms));
+  const connectFailed = conn.reduce((s, c) => s + c.failed, 0);
+  log(`  ${g.mode}: connected ${g.n - connectFailed}/${g.n} in ${connectMs.toFixed(0)} ms`);
+  await sleep(1000);
+  const rss1 = rssOfGroup(g);
+  await Promise.all(g.workers.map((w) => w.call({ cmd: 'queue', ratePerSec: queueRate / g.workers.length }, 'queued')));
+  const pairDeadline = Date.now() + 30_000 + (g.n / queueRate) * 1000;
+  let live = 0;
+  while (Date.now() < pairDeadline) {
+    live = await siteMetric(g.servers, 'chess_live_games');
+    if (live >= Math.floor((g.n - connectFailed) / 2)) break;
+    await sleep(200);
+  }
+  log(`  ${g.mode}: ${live} games live`);
+  await sleep(500);
+  return { connectMs, connectFailed, live, rss: [rss0, rss1, rssOfGroup(g)] };
+}
+
+async function read(g: Group): Promise<Reading> {
+  const cpu = cpuOfAll(g.pids);
+  const texts = await metricsTexts(g);
+  const sum = (name: string) => metricSum(texts.join('\n'), name);
+  return {
+    cpu,
+    moves: sum('chess_moves_relayed_total'),
+    storeBytes: sum(storeBytesMetric(g)),
+    commits: sum(`${storeCommitMetric(g)}_count`),
+    cross: texts.reduce((a, t) => a + crossSent(t), 0),
+    texts,
+  };
+}
+
+/**
+ * Plays `n` players against a server in each of `modes`, all at the same time, and measures
+ * them over the same window: each mode its own server (or site of `nodes` nodes), players and
+ * workers. One mode alone is the usual run; several at once see the same moment of a shared host,
+ * so a ratio between them is not moved by the host's drift between two runs (see --together).
+ */
+async function runChess(n: number, modes: JournalMode[], nodes = 1): Promise<ChessResult[]> {
+  const groups: Group[] = [];
   try {
-    await sleep(500);
-    const rss0 = rssOfAll();
-    const shares = split(n, workers.length);
-    const conn = await Promise.all(workers.map((w, i) => w.call({ cmd: 'connect', urls: siteUrls(servers, i), count: shares[i], mode: 'chess', concurrency: 50 }, 'connected')));
-    const connectMs = Math.max(...conn.map((c) => c.ms));
-    const connectFailed = conn.reduce((s, c) => s + c.failed, 0);
-    log(`  connected ${n - connectFailed}/${n} in ${connectMs.toFixed(0)} ms`);
-    await sleep(1000);
-    const rss1 = rssOfAll();
-    await Promise.all(workers.map((w) => w.call({ cmd: 'queue', ratePerSec: queueRate / workers.length }, 'queued')));
-    const pairDeadline = Date.now() + 30_000 + (n / queueRate) * 1000;
-    let live = 0;
-    while (Date.now() < pairDeadline) {
-      live = await siteMetric(servers, 'chess_live_games');
-      if (live >= Math.floor((n - connectFailed) / 2)) break;
-      await sleep(200);
-    }
-    log(`  ${live} games live`);
-    await sleep(500);
-    const rss2 = rssOfAll();
-    await Promise.all(workers.map((w) => w.call({ cmd: 'play', durationMs: durationS * 1000, paceMs }, 'playing')));
+    for (const mode of modes) groups.push(await startGroup(n, mode, nodes));
+    const seated = await Promise.all(groups.map(seatPlayers));
+    await Promise.all(groups.flatMap((g) => g.workers.map((w) => w.call({ cmd: 'play', durationMs: durationS * 1000, paceMs }, 'playing'))));
     await sleep(warmupS * 1000);
-    // the durable store: the node's journal, or (several nodes) the shared game log
-    const storeBytes = nodes > 1 ? 'chess_game_log_bytes_total' : 'chess_game_journal_bytes_total';
-    const storeCommit = nodes > 1 ? 'chess_game_log_commit_seconds' : 'chess_game_journal_commit_seconds';
-    const texts = () => Promise.all(servers.map(async (s) => (await fetch(`http://127.0.0.1:${s.port}/metrics`)).text()));
-    const cpu0 = cpuOfAll(pids);
-    const moves0 = await siteMetric(servers, 'chess_moves_relayed_total');
-    const journalBytes0 = await siteMetric(servers, storeBytes);
-    const cross0 = (await texts()).reduce((sum, t) => sum + crossSent(t), 0);
-    const commits0 = await siteMetric(servers, `${storeCommit}_count`);
+    const before = await Promise.all(groups.map(read));
     await sleep(durationS * 1000);
-    const cpu1 = cpuOfAll(pids);
-    // the event-loop delay over the play window (prom-client resets it at every scrape)
-    const allTexts = await texts();
-    const loopText = allTexts[0];
-    if (process.env.BENCH_DUMP_METRICS) writeFileSync(process.env.BENCH_DUMP_METRICS, loopText);
-    // the worst node's
-    const loopMetric = (name: string) => Math.max(...allTexts.map((t) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(t)?.[1] ?? NaN) * 1000));
-    const serverLoopP99 = loopMetric('nodejs_eventloop_lag_p99_seconds');
-    const serverLoopMax = loopMetric('nodejs_eventloop_lag_max_seconds');
-    const moves1 = await siteMetric(servers, 'chess_moves_relayed_total');
-    const journalBytes1 = await siteMetric(servers, storeBytes);
-    const commits1 = await siteMetric(servers, `${storeCommit}_count`);
-    const cross1 = allTexts.reduce((sum, t) => sum + crossSent(t), 0);
-    const serverRelayP99 = Math.max(...allTexts.map((t) => histogramQuantileMs(t, 'chess_move_relay_seconds', 0.99)));
-    const acrossShare = nodes > 1 ? (await siteMetric(servers, 'chess_games_across_nodes_total')) / Math.max(1, await siteMetric(servers, 'chess_games_started_total')) : 0;
+    const after = await Promise.all(groups.map(read));
+    if (process.env.BENCH_DUMP_METRICS) writeFileSync(process.env.BENCH_DUMP_METRICS, after[0].texts[0]);
+    let takeover: ChessResult['takeover'] = null;
     if (nodes > 1) {
       log('  killing the last node (SIGKILL): timing the takeover of its games…');
-      takeover = await timeTakeover(servers);
+      takeover = await timeTakeover(groups[0].servers);
       log(`  ${takeover.games} games taken over in ${fmt(takeover.allMs, 0)} ms; time away p50 ${fmt(takeover.awayP50ms, 0)} ms, max ${fmt(takeover.awayMaxMs, 0)} ms`);
     }
-    const reports = await Promise.all(workers.map((w) => w.call({ cmd: 'finish', waitMs: 30_000 }, 'report')));
-    // join sends and receipts across workers
-    const sent = new Map<string, number>();
-    for (const r of reports) for (const [k, t] of r.sentAt) sent.set(k, t);
-    const lat: number[] = [];
-    for (const r of reports) for (const [k, t] of r.recvAt) {
-      const s = sent.get(k);
-      if (s !== undefined) lat.push((t - s) / 1000);
-    }
-    lat.sort((a, b) => a - b);
-    const pair = reports.flatMap((r) => r.pairingUs as number[]).map((u) => u / 1000).sort((a, b) => a - b);
-    const sum = (f: (r: any) => number) => reports.reduce((s, r) => s + f(r), 0);
-    const endReasons: Record<string, number> = {};
-    for (const r of reports) for (const [k, v] of Object.entries(r.endReasons as Record<string, number>)) endReasons[k] = (endReasons[k] ?? 0) + v / 2;
-    const moves = moves1 - moves0;
-    return {
-      players: n,
-      connectPerSec: (n - connectFailed) / (connectMs / 1000),
-      connectFailed,
-      pairedGames: sum((r) => r.counters.gameStarts) / 2,
-      pairP50ms: pct(pair, 50),
-      pairP99ms: pct(pair, 99),
-      moves,
-      relayP50ms: pct(lat, 50),
-      relayP99ms: pct(lat, 99),
-      serverRelayP99ms: serverRelayP99,
-      // the game journal (0 bytes with --durable off): one group commit is a write (interval) or a synced write (always)
-      journalCommitP50ms: histogramQuantileMs(loopText, storeCommit, 0.5),
-      journalCommitP99ms: histogramQuantileMs(loopText, storeCommit, 0.99),
-      journalSyncP99ms: histogramQuantileMs(loopText, 'chess_game_journal_sync_seconds', 0.99),
-      journalBytesPerMove: (journalBytes1 - journalBytes0) / (moves1 - moves0),
-      journalMovesPerCommit: (moves1 - moves0) / (commits1 - commits0),
-      serverLoopP99ms: serverLoopP99,
-      serverLoopMaxMs: serverLoopMax,
-      driverLoopP99ms: Math.max(...reports.map((r) => r.loopDelayP99ms as number)),
-      driverLoopMaxMs: Math.max(...reports.map((r) => r.loopDelayMaxMs as number)),
-      cpuUsPerMove: ((cpu1.total - cpu0.total) * 1e6) / moves,
-      crossMessagesPerMove: (cross1 - cross0) / moves,
-      acrossShare,
-      takeover,
-      // of which in user space (our code, V8, Node, uWS) and in the kernel (mostly sending)
-      cpuUserUsPerMove: ((cpu1.user - cpu0.user) * 1e6) / moves,
-      cpuSystemUsPerMove: ((cpu1.system - cpu0.system) * 1e6) / moves,
-      rssPerPlayerKB: (rss1 - rss0) / 1024 / n,
-      rssPerGameKB: (rss2 - rss1) / 1024 / Math.max(1, live),
-      rssMB: rss2 / 1024 / 1024,
-      moveRejected: sum((r) => r.counters.moveRejected),
-      errors: sum((r) => r.counters.errors),
-      lostGames: sum((r) => r.lost),
-      closedUnexpectedly: sum((r) => r.counters.closedUnexpectedly),
-      endReasons,
-      rejections: reports.flatMap((r) => r.rejections).slice(0, 10),
-    };
+    const reports = await Promise.all(groups.map((g) => Promise.all(g.workers.map((w) => w.call({ cmd: 'finish', waitMs: 30_000 }, 'report')))));
+    return groups.map((g, i) => resultOf(g, seated[i], before[i], after[i], reports[i], takeover));
   } finally {
-    stopWorkers(workers);
-    await Promise.all(
-      servers.map((s) => {
-        if (s.proc.exitCode !== null || s.proc.signalCode !== null) return undefined;
-        s.proc.kill('SIGTERM');
-        return new Promise((r) => s.proc.once('exit', r));
-      }),
-    );
-    if (site) await dropSite(site);
+    await Promise.all(groups.map(stopGroup));
   }
+}
+
+/** A group's figures over the measured window, from its two readings and its workers' reports. */
+function resultOf(g: Group, seated: Awaited<ReturnType<typeof seatPlayers>>, before: Reading, after: Reading, reports: any[], takeover: ChessResult['takeover']): ChessResult {
+  const { n } = g;
+  const { connectMs, connectFailed, live, rss } = seated;
+  const [rss0, rss1, rss2] = rss;
+  const allTexts = after.texts;
+  const loopText = allTexts[0];
+  // the event-loop delay over the play window (prom-client resets it at every scrape); the worst node's
+  const loopMetric = (name: string) => Math.max(...allTexts.map((t) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(t)?.[1] ?? NaN) * 1000));
+  const storeCommit = storeCommitMetric(g);
+  // join sends and receipts across workers
+  const sent = new Map<string, number>();
+  for (const r of reports) for (const [k, t] of r.sentAt) sent.set(k, t);
+  const lat: number[] = [];
+  for (const r of reports) for (const [k, t] of r.recvAt) {
+    const s = sent.get(k);
+    if (s !== undefined) lat.push((t - s) / 1000);
+  }
+  lat.sort((a, b) => a - b);
+  const pair = reports.flatMap((r) => r.pairingUs as number[]).map((u) => u / 1000).sort((a, b) => a - b);
+  const sum = (f: (r: any) => number) => reports.reduce((s, r) => s + f(r), 0);
+  const endReasons: Record<string, number> = {};
+  for (const r of reports) for (const [k, v] of Object.entries(r.endReasons as Record<string, number>)) endReasons[k] = (endReasons[k] ?? 0) + v / 2;
+  const moves = after.moves - before.moves;
+  const texts = allTexts.join('\n');
+  return {
+    players: n,
+    connectPerSec: (n - connectFailed) / (connectMs / 1000),
+    connectFailed,
+    pairedGames: sum((r) => r.counters.gameStarts) / 2,
+    pairP50ms: pct(pair, 50),
+    pairP99ms: pct(pair, 99),
+    moves,
+    relayP50ms: pct(lat, 50),
+    relayP99ms: pct(lat, 99),
+    serverRelayP99ms: Math.max(...allTexts.map((t) => histogramQuantileMs(t, 'chess_move_relay_seconds', 0.99))),
+    // the game journal (0 bytes with --durable off): one group commit is a write (interval) or a synced write (always)
+    journalCommitP50ms: histogramQuantileMs(loopText, storeCommit, 0.5),
+    journalCommitP99ms: histogramQuantileMs(loopText, storeCommit, 0.99),
+    journalSyncP99ms: histogramQuantileMs(loopText, 'chess_game_journal_sync_seconds', 0.99),
+    journalBytesPerMove: (after.storeBytes - before.storeBytes) / moves,
+    journalMovesPerCommit: moves / (after.commits - before.commits),
+    serverLoopP99ms: loopMetric('nodejs_eventloop_lag_p99_seconds'),
+    serverLoopMaxMs: loopMetric('nodejs_eventloop_lag_max_seconds'),
+    driverLoopP99ms: Math.max(...reports.map((r) => r.loopDelayP99ms as number)),
+    driverLoopMaxMs: Math.max(...reports.map((r) => r.loopDelayMaxMs as number)),
+    cpuUsPerMove: ((after.cpu.total - before.cpu.total) * 1e6) / moves,
+    crossMessagesPerMove: (after.cross - before.cross) / moves,
+    acrossShare: g.nodes > 1 ? metricSum(texts, 'chess_games_across_nodes_total') / Math.max(1, metricSum(texts, 'chess_games_started_total')) : 0,
+    takeover,
+    // of which in user space (our code, V8, Node, uWS) and in the kernel (mostly sending)
+    cpuUserUsPerMove: ((after.cpu.user - before.cpu.user) * 1e6) / moves,
+    cpuSystemUsPerMove: ((after.cpu.system - before.cpu.system) * 1e6) / moves,
+    rssPerPlayerKB: (rss1 - rss0) / 1024 / n,
+    rssPerGameKB: (rss2 - rss1) / 1024 / Math.max(1, live),
+    rssMB: rss2 / 1024 / 1024,
+    moveRejected: sum((r) => r.counters.moveRejected),
+    errors: sum((r) => r.counters.errors),
+    lostGames: sum((r) => r.lost),
+    closedUnexpectedly: sum((r) => r.counters.closedUnexpectedly),
+    endReasons,
+    rejections: reports.flatMap((r) => r.rejections).slice(0, 10),
+  };
+}
+
+/** A metric's values (any labels) added up over /metrics texts. */
+function metricSum(text: string, name: string): number {
+  return [...text.matchAll(metricLine(name, 'gm'))].reduce((a, m) => a + Number(m[1]), 0);
 }
 
 /** Removes a benchmark site's Redis keys and database schema. */
@@ -602,7 +687,7 @@ const siteSamples = new Map<number, SiteSample[]>();
 /** The same players against a site of `siteNodes` nodes; its CPU per move is compared with `single`'s. */
 async function measureSite(n: number, single: ChessResult): Promise<boolean> {
   log(`site of ${siteNodes} nodes, ${n} players…`);
-  const c = await runChess(n, journalModes[0], siteNodes);
+  const [c] = await runChess(n, [journalModes[0]], siteNodes);
   log(JSON.stringify({ site: c }));
   const t = c.takeover;
   const sample: SiteSample = {
@@ -635,7 +720,7 @@ const TAKEOVER_TARGET_MS = 5000;
 const fmt = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 
 /** What went wrong in a chess run (empty: it passed). */
-function problemsOf(c: Awaited<ReturnType<typeof runChess>>): string[] {
+function problemsOf(c: ChessResult): string[] {
   const problems: string[] = [];
   if (c.connectFailed) problems.push(`${c.connectFailed} connections failed`);
   if (c.moveRejected) problems.push(`${c.moveRejected} legal moves rejected`);
@@ -652,11 +737,11 @@ function problemsOf(c: Awaited<ReturnType<typeof runChess>>): string[] {
 async function measureOnce(n: number): Promise<{ rows: string[]; samples: Map<JournalMode, Sample>; ok: boolean }> {
   const results = new Map<JournalMode, ChessResult>();
   let siteOk = true;
-  for (const mode of journalModes) {
-    log(`chess server (journal ${mode}), ${n} players, ${durationS} s at ${paceMs} ms per move…`);
-    const c = await runChess(n, mode);
-    results.set(mode, c);
-    if (mode === journalModes[0] && siteNodes > 1) siteOk = await measureSite(n, c);
+  for (const modes of modeRounds(n)) {
+    log(`chess server (journal ${modes.join(' and ')}${modes.length > 1 ? ', together' : ''}), ${n} players${modes.length > 1 ? ' each' : ''}, ${durationS} s at ${paceMs} ms per move…`);
+    const played = await runChess(n, modes);
+    modes.forEach((mode, i) => results.set(mode, played[i]));
+    if (modes.includes(journalModes[0]) && siteNodes > 1) siteOk = await measureSite(n, results.get(journalModes[0])!);
   }
   let echo: Awaited<ReturnType<typeof runEcho>> | null = null;
   let relayPeer: Awaited<ReturnType<typeof runEcho>> | null = null;
@@ -794,7 +879,7 @@ async function main(): Promise<void> {
   const server = `node ${CHESS_SERVER_ARGS.join(' ')}`;
   process.stdout.write(
     [
-      `Pace ${paceMs} ms mean think time per move, ${warmupS} s of warm-up then ${durationS} s measured, server: ${server} (game journal: ${journalModes.join(', ')}), on ${cpuModel()}${priority !== null ? `, niceness ${priority}` : ''}${pin ? ', pinned (server under test on CPU 0, driver on the others)' : ', shared (every process on every CPU)'}, load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`,
+      `Pace ${paceMs} ms mean think time per move, ${warmupS} s of warm-up then ${durationS} s measured, server: ${server} (game journal: ${journalModes.join(', ')}${togetherCounts.size ? `; ${journalModes[0]} and off together at ${[...togetherCounts].join(', ')} players` : ''}), on ${cpuModel()}${priority !== null ? `, niceness ${priority}` : ''}${pin ? ', pinned (server under test on CPU 0, driver on the others)' : ', shared (every process on every CPU)'}, load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.`,
       '',
       '| players | journal | connects/s | games | moves relayed | relay p50/p99 ms | server CPU µs/move | CPU / journal off | CPU / echo | CPU / bare relay | journal bytes/move / sync p99 ms | RSS KB/player | rejected+errors / lost games |',
       '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
