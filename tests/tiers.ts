@@ -46,6 +46,7 @@ const UNIT_FILES = new Set([
   'tests/server/metricsText.test.ts',
   'tests/server/moveFrame.test.ts',
   'tests/server/refusalLog.test.ts',
+  'tests/server/replaceFile.test.ts',
   'tests/server/round.test.ts',
   'tests/server/router.test.ts',
   'tests/server/schemas.test.ts',
