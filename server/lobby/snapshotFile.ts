@@ -1,42 +1,13 @@
 /**
  * A small file rewritten whole with the latest snapshot of what it keeps. The changes of one turn
  * of the event loop, and those made while a write is under way, go in one write, off the event
- * loop. Each write goes to a temporary file, which is synced, then renamed over the file, and the
- * directory synced: after a crash (kill -9, a power loss) the file is the last complete snapshot,
- * never a torn one; a torn temporary file is never read and is overwritten by the next write.
+ * loop. Each write replaces the file atomically (server/storage/replaceFile.ts): after a crash
+ * (kill -9, a power loss) the file is the last complete snapshot, never a torn one.
  */
-import { open, rename } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { NODE_REPLACE_STEPS, replaceFile, type ReplaceSteps } from '../storage/replaceFile';
 
 /** The file calls of a snapshot's write: node:fs's by default. Tests count them, or crash between them. */
-export interface SnapshotDisk {
-  /** writes `text` to `file` (created, or emptied first) and syncs it */
-  writeSynced(file: string, text: string): Promise<void>;
-  /** renames `from` over `to`, then syncs their directory */
-  replace(from: string, to: string): Promise<void>;
-}
-
-/** Runs `use` on the file or directory opened with `flags`, and closes it. */
-async function withOpened(path: string, flags: string, use: (fh: Awaited<ReturnType<typeof open>>) => Promise<void>): Promise<void> {
-  const fh = await open(path, flags);
-  try {
-    await use(fh);
-  } finally {
-    await fh.close();
-  }
-}
-
-export const NODE_SNAPSHOT_DISK: SnapshotDisk = {
-  writeSynced: (file, text) =>
-    withOpened(file, 'w', async (fh) => {
-      await fh.writeFile(text);
-      await fh.sync();
-    }),
-  async replace(from, to) {
-    await rename(from, to);
-    await withOpened(dirname(to), 'r', (dir) => dir.sync());
-  },
-};
+export type SnapshotDisk = ReplaceSteps<Promise<void>>;
 
 export class SnapshotFile {
   private dirty = false;
@@ -50,7 +21,7 @@ export class SnapshotFile {
     private readonly file: string,
     private readonly snapshot: () => string,
     private readonly onError: (err: Error) => void,
-    private readonly disk: SnapshotDisk = NODE_SNAPSHOT_DISK,
+    private readonly disk: SnapshotDisk = NODE_REPLACE_STEPS,
   ) {}
 
   /** What the file keeps changed: the snapshot is written once this turn of the event loop is over. */
@@ -70,9 +41,7 @@ export class SnapshotFile {
     try {
       while (this.dirty) {
         this.dirty = false;
-        const tmp = this.file + '.tmp';
-        await this.disk.writeSynced(tmp, this.snapshot());
-        await this.disk.replace(tmp, this.file);
+        await replaceFile(this.file, this.snapshot(), this.disk);
       }
     } catch (err) {
       this.dirty = true;

@@ -13,7 +13,8 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Challenge } from '../../machines/protocol/messages';
 import { FileChallenges, challengesFile } from '../../server/lobby/records';
-import { NODE_SNAPSHOT_DISK, type SnapshotDisk } from '../../server/lobby/snapshotFile';
+import type { SnapshotDisk } from '../../server/lobby/snapshotFile';
+import { NODE_REPLACE_STEPS } from '../../server/storage/replaceFile';
 
 const QUIET = pino({ level: 'silent' });
 const challenge = (id: string): Challenge => ({ id, by: { id: 'ann', name: 'ann', guest: false }, timeControl: { initial: 600, increment: 5 }, rated: false, color: 'white', status: 'created', createdAt: 1 });
@@ -32,8 +33,8 @@ const readBack = () => new FileChallenges(dir, 0, QUIET).all();
 function countedDisk(): SnapshotDisk & { writes: number } {
   const disk = {
     writes: 0,
-    writeSynced: (file: string, text: string) => (disk.writes++, NODE_SNAPSHOT_DISK.writeSynced(file, text)),
-    replace: NODE_SNAPSHOT_DISK.replace,
+    writeSynced: (file: string, text: string) => (disk.writes++, NODE_REPLACE_STEPS.writeSynced(file, text)),
+    replace: NODE_REPLACE_STEPS.replace,
   };
   return disk;
 }
@@ -84,9 +85,9 @@ describe('the challenges file', () => {
     freshDir();
     let crashed = false;
     const recs = new FileChallenges(dir, 0, QUIET, {
-      ...NODE_SNAPSHOT_DISK,
+      ...NODE_REPLACE_STEPS,
       writeSynced: async (file, text) => {
-        if (!crashed) return NODE_SNAPSHOT_DISK.writeSynced(file, text);
+        if (!crashed) return NODE_REPLACE_STEPS.writeSynced(file, text);
         writeFileSync(file, text.slice(0, text.length / 2)); // half of it, then the process is gone
         return new Promise<void>(() => {});
       },
@@ -117,8 +118,8 @@ describe('the challenges file', () => {
     });
     let fail = true;
     const recs = new FileChallenges(dir, 0, pino({ base: null, timestamp: false }, sink), {
-      ...NODE_SNAPSHOT_DISK,
-      writeSynced: (file, text) => (fail ? Promise.reject(new Error('ENOSPC: no space left on device')) : NODE_SNAPSHOT_DISK.writeSynced(file, text)),
+      ...NODE_REPLACE_STEPS,
+      writeSynced: (file, text) => (fail ? Promise.reject(new Error('ENOSPC: no space left on device')) : NODE_REPLACE_STEPS.writeSynced(file, text)),
     });
     await recs.put(challenge('a'));
     await recs.flush(); // the change's write fails, and the flush's
