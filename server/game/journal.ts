@@ -21,11 +21,12 @@
 import { COMMIT_WINDOW_MS, JOURNAL_SYNC, SYNC_INTERVAL_MS, type JournalSync } from '../config/server';
 
 export type { JournalSync };
-import { constants, fstatSync, statSync, closeSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, write, writeSync, existsSync } from 'node:fs';
+import { constants, fstatSync, statSync, closeSync, fdatasync, mkdirSync, openSync, readFileSync, renameSync, write, writeSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { shiftLog, type GameInput, type GameLog, type GameResult, type TimedCommand } from '../../machines/game';
 import type { FastCounter, FastHistogram } from '../http/metrics';
+import { nodeReplaceStepsSync, replaceFileSync } from '../storage/replaceFile';
 import { GroupCommit } from './groupCommit';
 import { encodeRecord, type JournalRecord } from './journalRecords';
 import { readJournal, type DamagedGame, type EndedLog } from './journalRecovery';
@@ -478,21 +479,7 @@ function writeCompacted(dir: string, live: GameLog[], unarchived: EndedLog[], no
     logRecords(e.log);
     records.push({ k: 'end', g: e.log.input.gameId, n: e.log.entries.length + 1, at: e.at, result: e.result });
   }
-  const tmp = file + '.tmp';
-  const fd = openSync(tmp, 'w');
   const text = Buffer.from(records.map(encodeRecord).join(''));
-  try {
-    for (let written = 0; written < text.length; ) written += disk.writeSync(fd, text, written, text.length - written, written);
-    fdatasyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
-  const dirFd = openSync(dir, 'r');
-  try {
-    fsyncSync(dirFd);
-  } finally {
-    closeSync(dirFd);
-  }
+  replaceFileSync(file, text, nodeReplaceStepsSync(disk));
   return text.length;
 }
