@@ -442,7 +442,7 @@ function customGames(hub: Hub, rounds: Rounds, cluster: ClusterNode | null, game
   const ratingOf: RatingLookup | undefined = archive && ((id, speed) => archive.ratingOf(id, speed));
   const deps: LobbyDeps = { store, hub, start, heldBy, node, now, random, ratingOf, newGamesRefused };
   const hooks = new LobbyHooks(deps, log.child({ part: 'hooks' }));
-  const challenges = new Challenges(deps, log.child({ part: 'challenges' }));
+  const challenges = new Challenges(deps, log.child({ part: 'challenges' }), opts.accounts?.accountByUsername?.bind(opts.accounts));
   const sweepLog = log.child({ part: 'lobby' });
   const sweep = setInterval(() => {
     for (const part of [hooks, challenges]) part.sweep().catch((err: Error) => sweepLog.warn({ err: err.message }, 'lobby sweep failed'));

@@ -14,7 +14,7 @@ import { aiServiceFactory, type AiService as FullAiService, type AiServiceDeps }
 // The server depends only on the parts of the two modules it calls; the types are picked from
 // the modules' own declarations so the seam cannot drift from them.
 export type AccessClaims = VerifiedIdentity;
-export type AccountsModule = Pick<FullAccountsModule, 'mount' | 'verifyAccessToken' | 'close'> & Partial<Pick<FullAccountsModule, 'archive' | 'health'>>;
+export type AccountsModule = Pick<FullAccountsModule, 'mount' | 'verifyAccessToken' | 'close'> & Partial<Pick<FullAccountsModule, 'archive' | 'health' | 'accountByUsername'>>;
 export type AiService = Pick<FullAiService, 'start' | 'seats' | 'stats' | 'close'>;
 
 /** Builds the AI service once the server can deliver its messages. */

@@ -24,6 +24,7 @@ import { RedirectPolicy } from './redirect';
 import { createProfilesHandler, restInternalError, restUnavailable } from './rest-profiles';
 import { sessionExists } from './sessions';
 import { createArchive, type Archive } from '../archive/index';
+import { accountByUsername } from '../archive/store';
 import type { VerifiedIdentity } from './verifiedIdentity';
 
 export type { VerifiedIdentity };
@@ -40,6 +41,12 @@ export interface AccountsModule {
   readonly archive?: Archive;
   /** Whether the accounts can serve: 'unavailable' while their database does not answer. */
   health(): Promise<AccountsHealth>;
+  /**
+   * The account that holds a username, matched without regard to case as the profile page finds
+   * it; null when none does. Throws when the database does not answer. Absent in hosted mode
+   * (the profiles are the hosted project's).
+   */
+  accountByUsername?(username: string): ReturnType<typeof accountByUsername>;
 }
 
 export type AccountsHealth = 'ok' | 'unavailable';
@@ -298,6 +305,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger, now: 
       info: { mode: 'embedded', publicUrl: cfg.publicUrl, anonKey, db: db.kind },
       archive,
       health: healthProbe(db, Math.min(1_000, cfg.dbTimeouts.queryMs)),
+      accountByUsername: (username) => accountByUsername(db, username),
       mount(app) {
         for (const m of AUTH_METHODS) {
           app[m]('/auth/v1/*', authServe);

@@ -18,6 +18,10 @@ import { orphans } from '../lobby/records';
 import { creatorOf, playerOf, seatOf, type LobbyDeps } from '../lobby/players';
 import { playingName } from '../round/playingName';
 import { REFUSAL_CODE } from '../lobby/hooks';
+import type { AccountsModule } from '../wiring';
+
+/** The account that holds a username (the accounts module's lookup). */
+export type AccountLookup = NonNullable<AccountsModule['accountByUsername']>;
 
 export const CHALLENGE_TEXT = {
   unavailable: 'That challenge cannot be found. It may have expired.',
@@ -25,6 +29,8 @@ export const CHALLENGE_TEXT = {
   limit: `You have ${LOBBY_RULES.maxOpenChallenges} open challenges. Cancel one, or wait for an answer, before you make another.`,
   byUsernameNeedsAccount: 'Sign in to challenge a player by username.',
   notYourself: 'You cannot challenge yourself.',
+  nobodyCalled: (username: string) => `No player is called ${username}.`,
+  accountsUnreachable: 'Player accounts cannot be reached right now, so the challenge was not sent. Please try again in a moment.',
   notYours: 'Only its creator can cancel a challenge.',
   notStarted: 'The game could not be started: your opponent is busy or gone.',
 } as const;
@@ -37,7 +43,12 @@ export class Challenges extends LobbyPart {
   /** the players here told of each open challenge to them (a player signed in later is told at the next sweep) */
   private readonly told = new Map<string, Set<string>>();
 
-  constructor(deps: LobbyDeps, log: Logger) {
+  /** `accountNamed`: who holds the username a challenge names; absent (hosted accounts), the name is not checked */
+  constructor(
+    deps: LobbyDeps,
+    log: Logger,
+    private readonly accountNamed?: AccountLookup,
+  ) {
     super(deps, log, 'Challenges cannot be reached right now. Please try again in a moment.');
     this.store.onNews((news) => {
       if (news.k === 'challenge') this.tell(news.c);
@@ -50,15 +61,17 @@ export class Challenges extends LobbyPart {
     if (refused) return this.refuse(s, REFUSAL_CODE[refused], REFUSAL_TEXT[refused]);
     if (to !== undefined && !player.signedIn) return this.refuse(s, 'not_signed_in', CHALLENGE_TEXT.byUsernameNeedsAccount);
     if (to !== undefined && player.username !== undefined && sameName(to, player.username)) return this.refuse(s, 'invalid_options', CHALLENGE_TEXT.notYourself);
+    const addressee = to === undefined ? undefined : await this.addressee(s, to);
+    if (addressee === null) return;
     try {
-      const plan = challengePlan(openBy(await this.store.challenges.all(), s.id), to);
+      const plan = challengePlan(openBy(await this.store.challenges.all(), s.id), addressee);
       if (plan.refused) return this.refuse(s, 'challenge_limit', CHALLENGE_TEXT.limit);
       for (const c of plan.replace) await this.end(c.id, 'canceled');
       await this.rate(s, options.timeControl);
       const c: Challenge = {
         id: randomBytes(6).toString('base64url'),
         by: creatorOf(s, name),
-        ...(to !== undefined ? { to } : {}),
+        ...(addressee !== undefined ? { to: addressee } : {}),
         ...options,
         status: 'created',
         createdAt: this.now(),
@@ -66,11 +79,29 @@ export class Challenges extends LobbyPart {
       // seen first: a node that reads the challenge finds where its creator is
       await this.store.challenges.seen([c.id], { at: this.now(), node: this.node });
       await this.store.challenges.put(c);
-      this.log.info({ playerId: s.id, challengeId: c.id, to }, 'challenge created');
+      this.log.info({ playerId: s.id, challengeId: c.id, to: addressee }, 'challenge created');
       this.store.announce({ k: 'challenge', c });
     } catch (err) {
       this.failed(s, err as Error, 'challenge not created');
     }
+  }
+
+  /**
+   * The username a challenge is to, as its account spells it (`to` itself where accounts cannot be
+   * looked up: hosted accounts); null, the player told why, when no account holds it (`sameName`)
+   * or the accounts do not answer: a challenge to nobody would wait until it expired.
+   */
+  private async addressee(s: PlayerSession, to: string): Promise<string | null> {
+    if (!this.accountNamed) return to;
+    try {
+      const account = await this.accountNamed(to);
+      if (account && sameName(account.username, to)) return account.username;
+      this.refuse(s, 'invalid_options', CHALLENGE_TEXT.nobodyCalled(to));
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message, playerId: s.id }, 'challenged username not looked up');
+      this.refuse(s, 'unavailable', CHALLENGE_TEXT.accountsUnreachable);
+    }
+    return null;
   }
 
   async watch(s: PlayerSession, id: string): Promise<void> {
