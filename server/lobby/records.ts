@@ -94,6 +94,9 @@ export class MemoryRecords<T extends { id: string }> implements Records<T> {
 /**
  * Challenges kept in memory and in a file of the data directory, rewritten whole after the changes
  * of each turn of the event loop (they are few and small), crash-safe (server/lobby/snapshotFile.ts).
+ * A change resolves once the file holds it, so a player is told of a challenge only once a crash
+ * cannot take it back (on a failing disk, once the write was tried again and logged: the change
+ * is kept in memory and written with the next one).
  * Read back at start, each creator counts as seen then, so they have the usual time to come back
  * after the restart.
  */
@@ -118,6 +121,19 @@ export class FileChallenges extends MemoryRecords<Challenge> {
   /** resolves once the file holds every change so far */
   flush(): Promise<void> {
     return this.file.flush();
+  }
+
+  /** Resolves once the file holds the new record: only then is anybody told of it (a kill -9 after that keeps it). */
+  override async put(rec: Challenge): Promise<void> {
+    await super.put(rec);
+    await this.file.flush();
+  }
+
+  /** Resolves once the file no longer holds the record taken (the change is the taker's, made at once in memory). */
+  override async take(id: string): Promise<Challenge | null> {
+    const rec = await super.take(id);
+    if (rec) await this.file.flush();
+    return rec;
   }
 
   protected override changed(): void {

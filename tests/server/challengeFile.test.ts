@@ -121,8 +121,7 @@ describe('the challenges file', () => {
       ...NODE_REPLACE_STEPS,
       writeSynced: (file, text) => (fail ? Promise.reject(new Error('ENOSPC: no space left on device')) : NODE_REPLACE_STEPS.writeSynced(file, text)),
     });
-    await recs.put(challenge('a'));
-    await recs.flush(); // the change's write fails, and the flush's
+    await recs.put(challenge('a')); // the change's write fails, and so does the one the put waits for
     const failed = expect.objectContaining({ level: 50, msg: 'challenges not written to their file; written again on the next change', err: 'ENOSPC: no space left on device' });
     expect(lines).toEqual([failed, failed]);
     expect(await readBack()).toEqual([]);

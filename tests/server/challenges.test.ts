@@ -22,7 +22,9 @@ const CASUAL_BLACK = { timeControl: RAPID, rated: false, color: 'black' } as con
 const site = useServerPerTest();
 let wall = 1_700_000_000_000;
 let dir = '';
-afterEach(() => {
+afterEach(async () => {
+  // the server first: it may be writing the challenges' file
+  await site.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
   dir = '';
 });
