@@ -5,6 +5,7 @@ import { useSelector } from '@xstate/react';
 import { Page } from '../../components/Page';
 import { Board } from '../../components/Board';
 import { KeyboardMove } from '../../components/KeyboardMove';
+import { GameEndModal } from '../../components/GameEndModal';
 import { GameTools, MuteToggle } from '../../components/GameTools';
 import { Modal } from '../../components/Modal';
 import { MoveList, useMoveKeys } from '../../components/MoveList';
@@ -221,14 +222,13 @@ export default function AiGame() {
       )}
 
       {over && ctx.modalOpen && ctx.result && (
-        <Modal title={OUTCOME_TITLES[ctx.result.outcome]} labelledBy="ai-end-title" onClose={() => ai.send({ type: 'CLOSE_MODAL' })}>
-          {ctx.error && <p className="error">{ctx.error}</p>}
-          <p className="end-reason">(Reason: {aiReasonLabel(ctx.result.reason)})</p>
-          <div className="stack">
-            {endButtons}
-            <button type="button" className="btn btn-link" onClick={() => ai.send({ type: 'CLOSE_MODAL' })}>Close</button>
-          </div>
-        </Modal>
+        <GameEndModal
+          title={OUTCOME_TITLES[ctx.result.outcome]}
+          error={ctx.error}
+          reason={aiReasonLabel(ctx.result.reason)}
+          buttons={endButtons}
+          onClose={() => ai.send({ type: 'CLOSE_MODAL' })}
+        />
       )}
     </Page>
   );

@@ -12,8 +12,8 @@ import { Board } from '../../components/Board';
 import { ClockFace } from '../../components/ClockFace';
 import { Countdown } from '../../components/Countdown';
 import { KeyboardMove } from '../../components/KeyboardMove';
+import { GameEndModal } from '../../components/GameEndModal';
 import { GameTools, MuteToggle } from '../../components/GameTools';
-import { Modal } from '../../components/Modal';
 import { MoveList, useMoveKeys } from '../../components/MoveList';
 import { PlayLayout, PlayerBar } from '../../components/PlayLayout';
 import { PoolGrid } from '../../components/PoolGrid';
@@ -215,14 +215,13 @@ export default function LocalGame() {
       {promotion && <PromotionDialog color={game.turn} onChoose={onPromote} onCancel={() => { setPromotion(null); setRedraw((n) => n + 1); }} />}
 
       {endShown && (
-        <Modal title={endTitle(result.winner, result.reason)} labelledBy="local-end-title" onClose={() => setEndClosed(true)}>
-          <p className="end-result" data-testid="end-result">{result.reason === 'aborted' ? 'Aborted: it does not count.' : resultScore(result.winner)}</p>
-          {result.reason !== 'aborted' && <p className="end-reason">(Reason: {reasonLabel(result.reason)})</p>}
-          <div className="stack">
-            {endButtons}
-            <button type="button" className="btn btn-link" onClick={() => setEndClosed(true)}>Close</button>
-          </div>
-        </Modal>
+        <GameEndModal
+          title={endTitle(result.winner, result.reason)}
+          line={{ score: result.reason === 'aborted' ? 'Aborted: it does not count.' : resultScore(result.winner) }}
+          reason={result.reason === 'aborted' ? null : reasonLabel(result.reason)}
+          buttons={endButtons}
+          onClose={() => setEndClosed(true)}
+        />
       )}
     </Page>
   );

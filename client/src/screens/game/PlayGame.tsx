@@ -12,9 +12,9 @@ import { Board } from '../../components/Board';
 import { KeyboardMove } from '../../components/KeyboardMove';
 import { ClockFace } from '../../components/ClockFace';
 import { Countdown } from '../../components/Countdown';
+import { GameEndModal } from '../../components/GameEndModal';
 import { GameTools, MuteToggle } from '../../components/GameTools';
 import { GameChat, usePlayerChat } from '../../components/GameChat';
-import { Modal } from '../../components/Modal';
 import { MoveList, useMoveKeys } from '../../components/MoveList';
 import { PlayLayout, PlayerBar } from '../../components/PlayLayout';
 import { PromotionDialog } from '../../components/PromotionDialog';
@@ -347,20 +347,24 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
       {promotion && <PromotionDialog color={ctx.color} onChoose={onPromote} onCancel={() => { setPromotion(null); setRedraw((n) => n + 1); }} />}
 
       {endShown && ctx.end && (
-        <Modal title={endTitle} labelledBy="end-title" onClose={() => setClosedEnd(ctx.end)}>
-          <p className="end-message">{ctx.end.message}</p>
-          {!ctx.end.aborted && <p className="end-reason">(Reason: {reasonLabel(ctx.end.reason)})</p>}
+        <GameEndModal
+          title={endTitle}
+          line={{ message: ctx.end.message }}
+          reason={ctx.end.aborted ? null : reasonLabel(ctx.end.reason)}
+          buttons={(
+            <>
+              {endButtons}
+              {ctx.endedGameId && <button type="button" className="btn btn-link" onClick={onNotMine} data-testid="end-game-link">View game</button>}
+            </>
+          )}
+          onClose={() => setClosedEnd(ctx.end)}
+        >
           {ctx.ratingChange && (
             <p className="end-rating" data-testid="end-rating-change">
               Your {SPEED_NAMES[ctx.ratingChange.speed]} rating: {Math.round(ctx.ratingChange[ctx.color].after)} ({ratingDeltaText(ctx.ratingChange[ctx.color])})
             </p>
           )}
-          <div className="stack">
-            {endButtons}
-            {ctx.endedGameId && <button type="button" className="btn btn-link" onClick={onNotMine} data-testid="end-game-link">View game</button>}
-            <button type="button" className="btn btn-link" onClick={() => setClosedEnd(ctx.end)}>Close</button>
-          </div>
-        </Modal>
+        </GameEndModal>
       )}
     </Page>
   );
