@@ -1,18 +1,17 @@
 /**
  * The archive's pages in real Chromium: a player's profile with a rating and chart per speed
  * played, the game page replaying a stored game (keys, clicks, clocks, PGN download that parses
- * back to the same moves), and the leaderboard's tab per speed. The real server (in-process, the built client, the real accounts
- * module on PGlite) serves them; the game is stored through the server's own archive writer.
+ * back to the same moves), and the leaderboard's tab per speed. The real server (in-process, the
+ * built client, the real accounts module on PGlite) serves them; the game is stored through the
+ * server's own archive writer.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chess } from 'chess.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ChessGame } from '../../machines/chess';
-import type { RunningServer } from '../../server/app';
-import type { AccountsModule } from '../../server/accounts';
-import { accountOn, boardLayoutProblems, clickMove, launch, pieceOn, SCREENSHOT_DIR, startArchiveSite, storedGame, TEST_PASSWORD, VIEWPORTS, type ArchiveSite } from './harness';
+import { boardLayoutProblems, clickMove, pieceOn, SCREENSHOT_DIR, storedGame, VIEWPORTS } from './harness';
+import { consoleGuard, newAccount, newPage, signIn, site, siteArchive, useSite } from './siteSession';
 import { TestClient } from '../server/helpers';
 import { ratingDeltaText } from '../../machines/client/ratingText';
 import type { RatingChangeMsg } from '../../machines/protocol/messages';
@@ -21,50 +20,13 @@ import { TEN_PLIES } from '../archive/ratedMoves';
 const MOVES = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6', 'f3g5', 'd7d5', 'e4d5', 'f6d5', 'g5f7'];
 const CLOCKS = [600_000, 600_000, 596_000, 595_500, 590_100, 588_000, 581_300, 570_000, 577_700, 561_000, 570_200];
 
-let site: ArchiveSite;
-let accounts: AccountsModule;
-let server: RunningServer;
-let browser: Browser;
-const problems: string[] = [];
-/** While set, the browser's report of a 404 answer is expected (the not-found pages). */
-let expecting404 = false;
+useSite({}, { inProcess: true });
 
-async function page(): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: VIEWPORTS.desktop, acceptDownloads: true });
-  const p = await ctx.newPage();
-  p.on('console', (m) => {
-    if (expecting404 && /status of 404/.test(m.text())) return;
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-  });
-  p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  return p;
-}
-
-const PASSWORD = TEST_PASSWORD;
-
-async function signUp(name: string): Promise<string> {
-  return (await account(name)).id;
-}
-
-/** A new account with a username: its id, e-mail address and access token. */
-function account(name: string): Promise<{ id: string; email: string; accessToken: string }> {
-  return accountOn(site, name);
-}
-
-/** Signs the page in through the login form. */
-async function signIn(p: Page, email: string): Promise<void> {
-  await p.goto(`${server.url}/login`);
-  await p.getByLabel('Email').fill(email);
-  await p.getByLabel('Password').fill(PASSWORD);
-  await p.getByRole('button', { name: 'Sign In' }).click();
-  await p.waitForURL((u) => !u.pathname.startsWith('/login'));
-}
+const signUp = async (name: string): Promise<string> => (await newAccount(name)).id;
 
 beforeAll(async () => {
-  site = await startArchiveSite();
-  ({ server, accounts } = site);
   const [white, black, blitzOpponent] = [await signUp('replay_white'), await signUp('replay_black'), await signUp('blitz_black')];
-  await accounts.archive!.store(storedGame(
+  await siteArchive().store(storedGame(
     'game_e2ereplay01',
     { name: 'replay_white', accountId: white, guestId: null },
     { name: 'replay_black', accountId: black, guestId: null },
@@ -73,25 +35,18 @@ beforeAll(async () => {
     CLOCKS,
   ));
   // and a 3+2 game: a Blitz rating beside the Rapid one
-  const blitz = await accounts.archive!.store({
+  const blitz = await siteArchive().store({
     ...storedGame('game_e2eblitz001', { name: 'replay_white', accountId: white, guestId: null }, { name: 'blitz_black', accountId: blitzOpponent, guestId: null },
       TEN_PLIES, { winner: 'black', reason: 'resignation' }, TEN_PLIES.map(() => 170_000)),
     clockMs: 180_000, incrementMs: 2_000,
   });
   expect(blitz.speed).toBe('blitz');
-  browser = await launch();
-}, 420_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-  expect(problems).toEqual([]);
 });
 
 describe('archive pages in Chromium', () => {
   it("shows a player's profile with a rating and chart per speed played, and the recent game", async () => {
-    const p = await page();
-    await p.goto(`${server.url}/@/Replay_White`);
+    const p = await newPage();
+    await p.goto(`${site().url}/@/Replay_White`);
     await expect.poll(() => p.getByTestId('profile-name').textContent()).toBe('replay_white');
     // Blitz (lost) above Rapid (won), fastest first; no card for the speeds never played
     const cards = p.locator('[data-testid^="profile-speed-"]');
@@ -114,9 +69,8 @@ describe('archive pages in Chromium', () => {
   });
 
   it("on a phone the profile's games fit the screen and the chart's labels are readable", async () => {
-    const p = await page();
-    await p.setViewportSize(VIEWPORTS.mobile);
-    await p.goto(`${server.url}/@/Replay_White`);
+    const p = await newPage('mobile');
+    await p.goto(`${site().url}/@/Replay_White`);
     await p.getByTestId('rating-chart').first().waitFor();
     await p.getByRole('link', { name: /Rated · 6 moves/ }).waitFor();
     const layout = await p.evaluate(() => ({
@@ -137,8 +91,8 @@ describe('archive pages in Chromium', () => {
   });
 
   it('replays the game with keys and clicks, with both clocks at every move', async () => {
-    const p = await page();
-    await p.goto(`${server.url}/game/game_e2ereplay01`);
+    const p = await newPage();
+    await p.goto(`${site().url}/game/game_e2ereplay01`);
     const fen = p.getByTestId('replay-fen');
     await fen.waitFor();
     const final = new Chess();
@@ -160,9 +114,8 @@ describe('archive pages in Chromium', () => {
   });
 
   it('on a phone the replay fits the screen, with readable coordinates on their own squares', async () => {
-    const p = await page();
-    await p.setViewportSize(VIEWPORTS.mobile);
-    await p.goto(`${server.url}/game/game_e2ereplay01`);
+    const p = await newPage('mobile');
+    await p.goto(`${site().url}/game/game_e2ereplay01`);
     await p.getByTestId('replay-fen').waitFor();
     await p.locator('[data-testid="board"] coords.files coord').first().waitFor();
     expect(await boardLayoutProblems(p)).toEqual([]);
@@ -170,8 +123,8 @@ describe('archive pages in Chromium', () => {
   });
 
   it('downloads a PGN that parses back to the same moves', async () => {
-    const p = await page();
-    await p.goto(`${server.url}/game/game_e2ereplay01`);
+    const p = await newPage();
+    await p.goto(`${site().url}/game/game_e2ereplay01`);
     await p.getByTestId('move-list').waitFor();
     const [download] = await Promise.all([p.waitForEvent('download'), p.getByRole('button', { name: 'Download PGN' }).click()]);
     const path = await download.path();
@@ -182,14 +135,15 @@ describe('archive pages in Chromium', () => {
   });
 
   it('says when a game or a player does not exist, and lists no provisional rating on the leaderboard', async () => {
-    const p = await page();
-    expecting404 = true;
-    await p.goto(`${server.url}/game/game_doesnotexist`);
+    const p = await newPage();
+    // the browser reports the not-found pages' 404 answers; nothing else is expected
+    consoleGuard.allow(/Failed to load resource: the server responded with a status of 404/);
+    await p.goto(`${site().url}/game/game_doesnotexist`);
     await p.getByRole('heading', { name: 'Game not found' }).waitFor();
-    await p.goto(`${server.url}/@/nobody_at_all`);
+    await p.goto(`${site().url}/@/nobody_at_all`);
     await p.getByRole('heading', { name: 'No such player' }).waitFor();
-    expecting404 = false;
-    await p.goto(`${server.url}/leaderboard`);
+    expect(consoleGuard.take()).toEqual([]);
+    await p.goto(`${site().url}/leaderboard`);
     await p.getByText('No established ratings yet in Rapid').waitFor();
   });
 
@@ -205,7 +159,7 @@ describe('archive pages in Chromium', () => {
         for (let j = i + 1; j < 11; j++) {
           const [w, b] = round % 2 ? [j, i] : [i, j];
           const at = start + n++ * 60_000;
-          const r = await accounts.archive!.store({
+          const r = await siteArchive().store({
             ...storedGame(`game_e2ebullet${String(n).padStart(3, '0')}`, { name: names[w]!, accountId: ids[w]!, guestId: null }, { name: names[b]!, accountId: ids[b]!, guestId: null },
               TEN_PLIES, { winner: (['white', 'black', 'draw'] as const)[(i + j + round) % 3]!, reason: 'resignation' }, TEN_PLIES.map(() => 50_000)),
             clockMs: 60_000, startedAt: new Date(at - 30_000), endedAt: new Date(at),
@@ -214,8 +168,8 @@ describe('archive pages in Chromium', () => {
         }
       }
     }
-    const p = await page();
-    await p.goto(`${server.url}/leaderboard`);
+    const p = await newPage();
+    await p.goto(`${site().url}/leaderboard`);
     const tabs = p.getByRole('tab');
     await expect.poll(() => tabs.allTextContents()).toEqual(['UltraBullet', 'Bullet', 'Blitz', 'Rapid', 'Classical']);
     expect(await p.getByRole('tab', { selected: true }).textContent()).toBe('Rapid');
@@ -235,12 +189,12 @@ describe('archive pages in Chromium', () => {
   });
 
   it("the game screen shows both players' ratings, provisional with '?', and each one's change once the game is rated", async () => {
-    const me = await account('screen_me');
-    const them = await account('screen_them');
-    const p = await page();
+    const me = await newAccount('screen_me');
+    const them = await newAccount('screen_them');
+    const p = await newPage();
     await signIn(p, me.email);
-    await p.goto(`${server.url}/chess/multiplayer`);
-    const opponent = await TestClient.connect(server.url);
+    await p.goto(`${site().url}/chess/multiplayer`);
+    const opponent = await TestClient.connect(site().url);
     opponent.send('identifyUser', { userId: them.id, accessToken: them.accessToken });
     await opponent.next('identified');
     await p.getByRole('button', { name: 'Find Match' }).click();
@@ -276,23 +230,23 @@ describe('archive pages in Chromium', () => {
     await expect.poll(() => new URL(p.url()).pathname).toBe(`/game/${start.gameId as string}`);
     await p.getByTestId('move-list').waitFor();
     expect(await p.getByTestId('replay-result').textContent()).toContain('Resignation');
-    await p.goto(`${server.url}/chess/stats`);
+    await p.goto(`${site().url}/chess/stats`);
     await p.getByTestId('account-history').waitFor();
     await expect.poll(() => p.getByTestId('stat-wins').textContent()).toBe('1');
     expect(await p.getByTestId('account-history').getByRole('link', { name: /Rated · 5 moves/ }).count()).toBe(1);
   });
 
   it('after signing in, offers the guest games only on a device that holds some, on the home page only, and says how many it imported', async () => {
-    const p = await page();
+    const p = await newPage();
     let identifiedFrames = 0;
     p.on('websocket', (ws) => ws.on('framereceived', (f) => { if (String(f.payload).includes('"type":"identified"')) identifiedFrames++; }));
-    await p.goto(`${server.url}/`);
+    await p.goto(`${site().url}/`);
     // the device's guest identity, as the server issued it on connect
     await expect.poll(() => p.evaluate(() => localStorage.getItem('chess.socketIdentity'))).not.toBeNull();
     const guestId = await p.evaluate(() => (JSON.parse(localStorage.getItem('chess.socketIdentity')!) as { playerId: string }).playerId);
     const game = new ChessGame();
     for (const m of ['e2e4', 'e7e5']) game.play(m);
-    await accounts.archive!.store({
+    await siteArchive().store({
       id: 'game_e2eguest001', kind: 'pool',
       white: { name: 'Device Guest', accountId: null, guestId },
       black: { name: 'Someone', accountId: null, guestId: 'player_someoneelse' },
@@ -300,9 +254,9 @@ describe('archive pages in Chromium', () => {
       startedAt: new Date(Date.now() - 60_000), endedAt: new Date(),
       moves: ['e2e4', 'e7e5'], clocksMs: [600_000, 600_000], pgn: game.pgn({ Result: '0-1' }),
     });
-    const me = await account('import_me');
+    const me = await newAccount('import_me');
     await signIn(p, me.email);
-    await p.goto(`${server.url}/`);
+    await p.goto(`${site().url}/`);
     // this device played no game as that guest (its history is empty): no offer, once the socket speaks for the account
     await expect.poll(() => identifiedFrames).toBeGreaterThan(0);
     await p.getByText('Signed in as').waitFor();
@@ -312,14 +266,14 @@ describe('archive pages in Chromium', () => {
     await p.evaluate((id) => localStorage.setItem(`chess.gameHistory:${id}`, JSON.stringify([
       { id: 'game_e2eguest001', date: new Date().toISOString(), playerColor: 'white', result: 'loss', reason: 'resignation', opponentId: 'player_someoneelse' },
     ])), guestId);
-    await p.goto(`${server.url}/chess/stats`);
+    await p.goto(`${site().url}/chess/stats`);
     await p.getByTestId('account-history').waitFor();
     expect(await p.getByTestId('guest-import-offer').count()).toBe(0);
-    await p.goto(`${server.url}/`);
+    await p.goto(`${site().url}/`);
     await p.getByTestId('guest-import-offer').waitFor();
     await p.getByRole('button', { name: 'Import games' }).click();
     await expect.poll(() => p.getByTestId('guest-import-result').textContent()).toBe('Imported 1 game you played as a guest on this device.');
-    const stored = (await (await fetch(`${server.url}/api/games/game_e2eguest001`)).json()) as { white: { username: string | null } };
+    const stored = (await (await fetch(`${site().url}/api/games/game_e2eguest001`)).json()) as { white: { username: string | null } };
     expect(stored.white.username).toBe('import_me');
     // answered: not offered again
     await p.reload();

@@ -4,44 +4,15 @@
  * the other, on another page of the site, gets the notice of it and accepts there; both go to
  * the game on its clock.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { accountOn, ConsoleGuard, launch, startArchiveSite, TEST_PASSWORD, VIEWPORTS, type ArchiveSite } from './harness';
+import { describe, expect, it } from 'vitest';
+import { signedInAt, useSite } from './siteSession';
 
-let site: ArchiveSite;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const guard = new ConsoleGuard();
-
-/** A new account with a username, signed in in a browser of its own, at `path`. */
-async function signedIn(name: string, path: string): Promise<Page> {
-  const { email } = await accountOn(site, name);
-  const ctx = await browser.newContext({ viewport: VIEWPORTS.desktop });
-  contexts.push(ctx);
-  guard.watch(ctx);
-  const page = await ctx.newPage();
-  await page.goto(`${site.server.url}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(TEST_PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
-  await page.goto(`${site.server.url}${path}`);
-  return page;
-}
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startArchiveSite(), launch()]);
-}, 300_000);
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await site?.stop();
-});
+useSite({}, { inProcess: true });
 
 describe('a challenge from a profile', () => {
   it('reaches the player on another page as a notice; accepted there, both go to the game', async () => {
-    const ben = await signedIn('notice_ben', '/leaderboard');
-    const ann = await signedIn('notice_ann', '/@/notice_ben');
+    const ben = await signedInAt('notice_ben', '/leaderboard');
+    const ann = await signedInAt('notice_ann', '/@/notice_ben');
     await ann.getByTestId('challenge-player').click();
     await ann.getByTestId('custom-minutes').selectOption({ label: '3' });
     await ann.getByTestId('custom-increment').selectOption({ label: '2' });
@@ -61,6 +32,5 @@ describe('a challenge from a profile', () => {
       expect(page.url()).toMatch(/\/game\/game_/);
     }
     expect(await ben.getByTestId('challenge-notice').count()).toBe(0);
-    expect(guard.take()).toEqual([]);
   }, 90_000);
 });

@@ -1,7 +1,8 @@
 /**
  * End-to-end harness: starts the site built as `npm start` builds it (tests/support/builds.ts)
  * as the real server (`node dist/server/main.js`) on a free port with a temporary data
- * directory, and drives Debian's Chromium through playwright-core.
+ * directory, or in this process for tests that make accounts and store games directly, and
+ * drives Debian's Chromium through playwright-core.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -16,7 +17,6 @@ import { startServer, type RunningServer } from '../../server/app';
 import { createAccounts, type AccountsModule } from '../../server/accounts';
 import type { ArchivedPlayer, FinishedGame } from '../../server/archive/index';
 import { freshDataDir } from '../support/pgliteTemplate';
-import { nodeSupabaseClient } from '../accounts/harness';
 import { ROOT } from '../support/root';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -37,7 +37,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export interface RunningSite { url: string; port: number; stop(): Promise<void>; log: () => string }
+export interface RunningSite {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+  /** what the server has logged so far (warnings and errors) */
+  log: () => string;
+  /** the site's accounts module, when the site runs in this process (startArchiveSite) */
+  accounts?: AccountsModule;
+}
 
 export async function startSite(env: Record<string, string> = {}): Promise<RunningSite> {
   const port = await freePort();
@@ -179,44 +187,30 @@ export class ConsoleGuard {
   }
 }
 
-export interface ArchiveSite {
+/** The site in this process: its server and accounts module are at hand. */
+export interface ArchiveSite extends RunningSite {
   server: RunningServer;
   accounts: AccountsModule;
-  /** stops the server and removes its data */
-  stop(): Promise<void>;
 }
 
 /**
- * The site in this process with the real accounts module (PGlite in a temporary directory) on
- * the built client: tests can store games through `accounts.archive` and read them in Chromium.
+ * The site in this process: the server on the built client with the real accounts module (PGlite
+ * in a temporary directory, addresses confirmed at sign-up, no AI). Its `accounts` let tests make
+ * accounts and store games through `accounts.archive`, and read them in Chromium.
  */
 export async function startArchiveSite(): Promise<ArchiveSite> {
   const dataDir = await freshDataDir('archive-site-');
-  const accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
-  const server = await startServer({ port: 0, host: '127.0.0.1', accounts, staticDir: join(ROOT, 'dist', 'client') });
+  let output = '';
+  const logger = pino({ level: 'warn' }, { write: (line: string) => { output += line; } });
+  const accounts = await createAccounts({ logger, dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
+  const server = await startServer({ port: 0, host: '127.0.0.1', accounts, logger, staticDir: join(ROOT, 'dist', 'client') });
   return {
-    server,
-    accounts,
+    url: server.url, port: server.port, server, accounts, log: () => output,
     async stop() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** The password of the accounts `accountOn` makes. */
-export const TEST_PASSWORD = 'secret123';
-
-/** A new account with a username on the archive site: its id, e-mail address and access token. */
-export async function accountOn(site: ArchiveSite, name: string): Promise<{ id: string; email: string; accessToken: string }> {
-  const c = nodeSupabaseClient(site.server.url, site.accounts.info.anonKey);
-  const email = `${name}.${Date.now()}@example.test`;
-  const { data, error } = await c.auth.signUp({ email, password: TEST_PASSWORD });
-  if (error) throw error;
-  await c.auth.setSession(data.session!);
-  const up = await c.from('profiles').upsert({ id: data.user!.id, username: name }, { onConflict: 'id' });
-  if (up.error) throw up.error;
-  return { id: data.user!.id, email, accessToken: data.session!.access_token };
 }
 
 /** The record of a finished pool game between `white` and `black` that played `moves`, for `accounts.archive.store`. */

@@ -1,15 +1,20 @@
 /**
  * What the site's end-to-end files share: one Chromium and one built site per file (`node
- * dist/server/main.js`, as `npm start` runs it), and the steps their flows are made of. `useSite()` starts both
- * before the file's tests, fails a test that logged a console error or warning, and on a failure
- * prints what each open page showed with the server's last log lines. The site is built once per
- * test run, before the browser tier starts (tests/support/siteBuild.ts).
+ * dist/server/main.js`, as `npm start` runs it, or in this process for files that make accounts
+ * and store games directly), and the steps their flows are made of. `useSite()` starts both
+ * before the file's tests, fails a test that logged a console error or warning (unless the test
+ * declared it expected, `consoleGuard.allow`), and on a failure prints what each open page showed
+ * with the server's last log lines. The site is built once per test run, before the browser tier
+ * starts (tests/support/siteBuild.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { clickMove, ConsoleGuard, launch, SCREENSHOT_DIR, startSite, VIEWPORTS, type RunningSite } from './harness';
+import type { Archive } from '../../server/archive/index';
+import type { AccountsModule } from '../../server/accounts';
+import { nodeSupabaseClient } from '../accounts/harness';
+import { clickMove, ConsoleGuard, launch, SCREENSHOT_DIR, startArchiveSite, startSite, VIEWPORTS, type RunningSite } from './harness';
 
 let current: RunningSite | undefined;
 let browser: Browser;
@@ -23,10 +28,21 @@ export function site(): RunningSite {
   return current;
 }
 
-/** Starts the site (with these settings) and Chromium for this file's tests, and checks each test's console. */
-export function useSite(env: Record<string, string> = {}): void {
+/** How the file's site runs, besides its settings. */
+export interface SiteOptions {
+  /**
+   * In this process (startArchiveSite) rather than as `npm start` runs it: its accounts module
+   * is at hand, for files that make accounts (`newAccount`, `signedInAt`) or store finished games
+   * (`siteArchive`) without going through the browser. It takes no settings.
+   */
+  inProcess?: boolean;
+}
+
+/** Starts the site (with these settings, or as `options` say) and Chromium for this file's tests, and checks each test's console. */
+export function useSite(env: Record<string, string> = {}, options: SiteOptions = {}): void {
+  if (options.inProcess && Object.keys(env).length > 0) throw new Error('the in-process site takes no settings (they are the server process\'s environment)');
   beforeAll(async () => {
-    current = await startSite(env);
+    current = options.inProcess ? await startArchiveSite() : await startSite(env);
     browser = await launch();
   }, 420_000);
 
@@ -118,6 +134,52 @@ export async function enterAsGuest(page: Page, path = '/'): Promise<string> {
 export async function guestAt(path: string, viewport: keyof typeof VIEWPORTS = 'desktop'): Promise<Page> {
   const page = await newPage(viewport);
   await enterAsGuest(page, path);
+  return page;
+}
+
+function siteAccounts(): AccountsModule {
+  const accounts = site().accounts;
+  if (!accounts) throw new Error('the site\'s accounts are out of reach: call useSite(env, { inProcess: true })');
+  return accounts;
+}
+
+/** The in-process site's game archive, to store finished games in. */
+export function siteArchive(): Archive {
+  const archive = siteAccounts().archive;
+  if (!archive) throw new Error('the site has no archive');
+  return archive;
+}
+
+/** The password of the accounts `newAccount` makes. */
+const TEST_PASSWORD = 'secret123';
+
+/** A new account with a username on the in-process site: its id, e-mail address and access token. */
+export async function newAccount(name: string): Promise<{ id: string; email: string; accessToken: string }> {
+  const c = nodeSupabaseClient(site().url, siteAccounts().info.anonKey);
+  const email = `${name}.${Date.now()}@example.test`;
+  const { data, error } = await c.auth.signUp({ email, password: TEST_PASSWORD });
+  if (error) throw error;
+  await c.auth.setSession(data.session!);
+  const up = await c.from('profiles').upsert({ id: data.user!.id, username: name }, { onConflict: 'id' });
+  if (up.error) throw up.error;
+  return { id: data.user!.id, email, accessToken: data.session!.access_token };
+}
+
+/** Signs the page in through the login form as the account `newAccount` made with this address. */
+export async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto(`${site().url}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(TEST_PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+}
+
+/** A page in a new context (a browser of its own) signed in as a new account with this username, at `path`. */
+export async function signedInAt(name: string, path: string, viewport: keyof typeof VIEWPORTS = 'desktop'): Promise<Page> {
+  const { email } = await newAccount(name);
+  const page = await newPage(viewport);
+  await signIn(page, email);
+  await page.goto(`${site().url}${path}`);
   return page;
 }
 
