@@ -7,9 +7,9 @@
  * checked in site.test.ts and tests/server/securityHeaders.test.ts. The server relay's page speaks
  * the same protocol to the inspector in its frame.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ConsoleGuard, launch, startSite, VIEWPORTS, type RunningSite } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { newContext, site, useSite } from './siteSession';
 import pino from 'pino';
 import WebSocket from 'ws';
 import { STATELY_INSPECTOR_URL } from '../../server/inspect/bridgePage';
@@ -29,27 +29,11 @@ interface Received {
   event?: { type: string };
 }
 
-let site: RunningSite;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const guard = new ConsoleGuard();
+useSite({ NODE_ENV: 'development', AI_ENABLED: '0' });
 
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite({ NODE_ENV: 'development', AI_ENABLED: '0' }), launch()]);
-}, 300_000);
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await site?.stop();
-});
-afterEach(() => {
-  expect(guard.take()).toEqual([]);
-});
-
-async function newContext(): Promise<BrowserContext> {
-  const ctx = await browser.newContext({ viewport: VIEWPORTS.desktop });
-  contexts.push(ctx);
-  guard.watch(ctx);
+/** A new context in which the Stately inspector's address answers with the stand-in. */
+async function inspectorContext(): Promise<BrowserContext> {
+  const ctx = await newContext();
   await ctx.route(`${STATELY_INSPECTOR_URL}**`, (route) => route.fulfill({ contentType: 'text/html', body: INSPECTOR_PAGE }));
   return ctx;
 }
@@ -58,18 +42,18 @@ const received = (inspector: Page) => inspector.evaluate('window.__received') as
 
 describe('the browser machines in the XState inspector (development mode)', () => {
   it('lets the inspector window in: the opener policy allows popups and the inspector may be a frame', async () => {
-    const res = await fetch(site.url);
+    const res = await fetch(site().url);
     expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
     expect(res.headers.get('content-security-policy')).toContain(`frame-src 'self' ${new URL(STATELY_INSPECTOR_URL).origin}`);
     expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
   });
 
   it('?inspect: the inspector window says it is connected and receives the client machines, their events and snapshots', async () => {
-    const ctx = await newContext();
+    const ctx = await inspectorContext();
     const page = await ctx.newPage();
     const opened = ctx.waitForEvent('page', { timeout: 15_000 });
     // the guest page, then the multiplayer screen: the page stays the same (the app's own navigation)
-    await page.goto(`${site.url}/guest?returnUrl=${encodeURIComponent('/chess/multiplayer')}&inspect`);
+    await page.goto(`${site().url}/guest?returnUrl=${encodeURIComponent('/chess/multiplayer')}&inspect`);
     const inspector = await opened;
     expect(inspector.url()).toBe(STATELY_INSPECTOR_URL);
     expect(await inspector.opener()).toBe(page);
@@ -103,7 +87,7 @@ describe("the server relay's page (INSPECT=1)", () => {
       // an actor that runs before the page is opened
       node.send(message('@xstate.actor', { name: 'game g1', snapshot: { status: 'active', context: { gameId: 'g1', ply: 0 } } }));
       await expect.poll(() => relay.liveActors()).toBe(1);
-      const ctx = await newContext();
+      const ctx = await inspectorContext();
       const page = await ctx.newPage();
       await page.goto(`${relay.url}?game=g1`);
       const frame = () => page.frames().find((f) => f.url() === STATELY_INSPECTOR_URL);
