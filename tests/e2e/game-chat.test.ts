@@ -32,7 +32,8 @@ describe('takebacks', () => {
     await black.getByRole('button', { name: 'Accept Takeback' }).click();
     for (const page of [white, black]) {
       await expect.poll(() => pieceOn(page, 'f3')).toBeNull();
-      expect(await pieceOn(page, 'g1')).toBe('white knight');
+      // the knight slides back: it is on no square until the animation ends
+      await expect.poll(() => pieceOn(page, 'g1')).toBe('white knight');
       await expect.poll(async () => page.getByTestId('move-list').textContent()).not.toContain('Nf3');
       expect(await page.getByTestId('move-list').textContent()).toContain('e5');
     }
