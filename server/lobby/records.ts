@@ -17,7 +17,11 @@ export interface Seen {
   node: string;
 }
 
-/** A set of records by id. `take` is the one way to change a record: whoever takes it owns the change. */
+/**
+ * A set of records by id. `take` is the one way to change a record: whoever takes it owns the
+ * change. A change resolves once it is kept where the store keeps its records (Redis; the file on
+ * one node), so whoever is told of it after that cannot be told of something a crash takes back.
+ */
 export interface Records<T extends { id: string }> {
   put(rec: T): Promise<void>;
   /** removes the record and returns it; null when it is not there (someone took it first) */
@@ -123,7 +127,7 @@ export class FileChallenges extends MemoryRecords<Challenge> {
     return this.file.flush();
   }
 
-  /** Resolves once the file holds the new record: only then is anybody told of it (a kill -9 after that keeps it). */
+  /** Resolves once the file holds the new record (see Records). */
   override async put(rec: Challenge): Promise<void> {
     await super.put(rec);
     await this.file.flush();
