@@ -15,6 +15,7 @@ import pg from 'pg';
 import pino from 'pino';
 import type { RunningServer, StartServerOptions } from '../../server/app';
 import { quickAi } from '../ai/quickAi';
+import { replay } from '../../machines/ai/position';
 import type { CurrentState, WireMove } from '../../machines/protocol/messages';
 import { REPLACED_CLOSE_CODE } from '../../machines/protocol/closeCodes';
 import { TestClient, startTestServer, type Msg } from '../server/helpers';
@@ -107,17 +108,28 @@ async function startAiGame(player: TestClient): Promise<string> {
   return created.gameId as string;
 }
 
-/** The player's move and the AI's answer: both, in UCI. */
-async function moveAndAnswer(player: TestClient, gameId: string, move: string): Promise<string[]> {
-  player.send('gameMove', { gameId, move: { from: move.slice(0, 2), to: move.slice(2, 4) } });
+/**
+ * The move the player makes after `history`: `wanted` when it is legal there, else the first
+ * legal move (the AI at the lowest level answers at random, and may have given check).
+ */
+function playable(history: readonly string[], wanted: string): string {
+  const legal = replay(history).legalMoves();
+  return legal.includes(wanted) ? wanted : legal[0]!;
+}
+
+/** The player's move after `history` (`wanted` if legal) and the AI's answer: both, in UCI. */
+async function moveAndAnswer(player: TestClient, gameId: string, history: readonly string[], wanted: string): Promise<string[]> {
+  const move = playable(history, wanted);
+  player.send('gameMove', { gameId, move: { from: move.slice(0, 2), to: move.slice(2, 4), ...(move[4] ? { promotion: move[4] } : {}) } });
   // the engine's move: after it, the player (white) is to move
   const made = await player.next('gameMove', (m) => m.gameId === gameId && m.nextTurn === 'white', 10_000);
   return [move, uci(made.move as WireMove)];
 }
 
-async function play(player: TestClient, gameId: string, moves: string[]): Promise<string[]> {
+/** The player's moves (each `wanted` if legal) and the AI's answers, from the start, in UCI. */
+async function play(player: TestClient, gameId: string, wanted: string[]): Promise<string[]> {
   const played: string[] = [];
-  for (const m of moves) played.push(...(await moveAndAnswer(player, gameId, m)));
+  for (const m of wanted) played.push(...(await moveAndAnswer(player, gameId, played, m)));
   return played;
 }
 
@@ -149,7 +161,7 @@ describe('a game against the AI across nodes', () => {
     again.send('rejoinGame', { gameId });
     const start = await again.next('gameStart', (m) => m.gameId === gameId, 10_000);
     expect(movesOf(start)).toEqual(before);
-    expect(await moveAndAnswer(again, gameId, 'g1f3')).toHaveLength(2);
+    expect(await moveAndAnswer(again, gameId, before, 'g1f3')).toHaveLength(2);
     // a search on node b is refused naming the game as one against the AI (its owner told b)
     again.send('findGame', { username: 'Ann' });
     expect(await again.next('matchmakingStatus', () => true, 10_000)).toMatchObject({ status: 'idle', activeGame: { gameId, vsAi: true } });
@@ -198,7 +210,7 @@ describe('games against the AI of a node that dies', () => {
     expect(await metric(b, 'chess_games_taken_over_total')).toBe(2);
 
     // the first player plays on where b plays the game, to its end
-    const after1 = await moveAndAnswer(back1, g1, 'f1c4');
+    const after1 = await moveAndAnswer(back1, g1, before1, 'f1c4');
     expect(after1).toHaveLength(2);
     await resign(back1, g1);
 
@@ -207,7 +219,7 @@ describe('games against the AI of a node that dies', () => {
     const back2 = await connect(c.url, p2);
     const start2 = await back2.next('gameStart', (m) => m.gameId === g2, BACK_WITHIN_MS);
     expect(movesOf(start2)).toEqual(before2);
-    expect(await moveAndAnswer(back2, g2, 'c2c4')).toHaveLength(2);
+    expect(await moveAndAnswer(back2, g2, before2, 'c2c4')).toHaveLength(2);
     // a move that is not legal is refused by b, and the player on c is told
     back2.send('playerMoveAI', { gameId: g2, move: { from: 'e1', to: 'e5' } });
     expect(await back2.next('moveRejected', (m) => m.gameId === g2, 10_000)).toBeTruthy();
@@ -230,7 +242,7 @@ describe('games against the AI of a node that dies', () => {
     const back = await connect(b.url, player);
     const start = await back.next('gameStart', (m) => m.gameId === gameId, BACK_WITHIN_MS);
     expect(movesOf(start)).toEqual(before);
-    expect(await moveAndAnswer(back, gameId, 'g1f3')).toHaveLength(2);
+    expect(await moveAndAnswer(back, gameId, before, 'g1f3')).toHaveLength(2);
     await resign(back, gameId);
     expect(bLines.filter((l) => l.msg === 'game taken over').map((l) => l.gameId)).toEqual([gameId]);
     expect(await metric(b, 'chess_games_taken_over_total')).toBe(1);
