@@ -2,14 +2,16 @@
  * Giving time (lichess "moretime", the + by the opponent's clock): a player adds GIVE_TIME_MS to
  * the opponent's clock. Only in a game with a clock (not one with a limit per move) between two
  * players (not against the AI), while it is played, and at most once per GIVE_TIME_INTERVAL_MS
- * per player. Both players and the spectators are told the new clocks (`timeGiven`).
+ * per player. Both players and the spectators are told the new clocks (`timeGiven`). Time given
+ * is kept for good: a later takeback, which puts the clocks back to an earlier turn's start,
+ * puts them back with the gift (the clocks kept for takebacks get it too).
  */
 import { clocksAt, withIncrement } from './clock';
 import { GIVE_TIME_INTERVAL_MS, GIVE_TIME_MS } from './defaults';
 import { opposite } from './display';
 import { REJECTION } from './reasons';
 import { colorOf, rejected, tell } from './replies';
-import type { Color, GameState, StepResult } from './types';
+import type { ClocksMs, Color, GameState, StepResult } from './types';
 
 /** Why `me` may not give the opponent time at `now`, or null when it may. */
 export function giveTimeRefusal(state: GameState, me: Color, now: number): string | null {
@@ -30,7 +32,13 @@ export function giveTime(state: GameState, playerId: string, now: number): StepR
   const next: GameState = {
     ...state,
     clocks: withIncrement(state.clocks, them, GIVE_TIME_MS),
+    turnClocks: withGift(state.turnClocks, them),
     timeGivenAt: me === 'white' ? { white: now, black: state.timeGivenAt.black } : { white: state.timeGivenAt.white, black: now },
   };
   return { state: next, events: [tell('both', { type: 'timeGiven', color: them, ms: GIVE_TIME_MS, clocks: clocksAt(next, now) })] };
+}
+
+/** The clocks kept for takebacks, each with the gift to `them`: a takeback cannot take a gift back. */
+function withGift(turnClocks: readonly ClocksMs[], them: Color): ClocksMs[] {
+  return turnClocks.map((clocks) => withIncrement(clocks, them, GIVE_TIME_MS));
 }

@@ -6,7 +6,7 @@
  *
  * Clocks: both clocks go back to what they were when the earliest undone move's turn began, and
  * that turn starts again at the acceptance (the time spent on the undone moves, and since, is
- * given back to both). lichess instead keeps what the undone mover spent and refunds only the
+ * given back to both); time given since then stays given (giveTime adds it to those clocks too). lichess instead keeps what the undone mover spent and refunds only the
  * current turn; here a takeback is a return to an earlier moment of the game, clocks included.
  * A pending proposal lapses when either side moves (lichess keeps it and undoes two plies);
  * one proposal per side per position; a pending draw offer lapses with the takeback.

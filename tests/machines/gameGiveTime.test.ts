@@ -57,6 +57,22 @@ describe('game core: giving time', () => {
     expect(g.state().clocks.black).toBe(60_000 + 2 * GIVE_TIME_MS);
   });
 
+  it('stays given when a takeback puts the clocks back to an earlier turn', () => {
+    const g = startGame({ clockMs: 60_000, takebacks: true });
+    g.play(['e2e4', 'e7e5']);
+    g.advance(3_000);
+    g.move(WHITE.id, 'g1f3'); // white 57 s
+    g.send({ type: 'GIVE_TIME', playerId: BLACK.id }); // white 72 s
+    g.advance(2_000);
+    g.move(BLACK.id, 'b8c6'); // black 58 s
+    // white, to move, takes back its knight and the reply: back to its turn's start, gift kept
+    g.send({ type: 'PROPOSE_TAKEBACK', playerId: WHITE.id });
+    g.send({ type: 'ACCEPT_TAKEBACK', playerId: BLACK.id });
+    expect(g.told('takeback').at(-1)?.message).toMatchObject({ plies: 2, clocks: { white: 60_000 + GIVE_TIME_MS, black: 60_000 } });
+    expect(clocksAt(g.state(), g.now())).toEqual({ white: 60_000 + GIVE_TIME_MS, black: 60_000 });
+    expect(replay(g.log).clocks).toEqual(g.state().clocks);
+  });
+
   it('is refused without a clock, against the AI, to a stranger and once the game is over, changing nothing', () => {
     const untimed = startGame({ untimed: true, clockMs: 30_000 });
     untimed.play(['e2e4', 'e7e5']);

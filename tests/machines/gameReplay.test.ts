@@ -1,5 +1,5 @@
 /**
- * Replay is exact: 2,000 seeded random games, half of them with an increment and half with takebacks (moves good and bad, draw offers, takebacks, disconnections,
+ * Replay is exact: 2,000 seeded random games, half of them with an increment and half with takebacks (moves good and bad, draw offers, takebacks, time given, disconnections,
  * resignations, time running out, first-move deadlines missed) through the live game actor. After
  * every command the state the log's entries lead to (folded with the pure step from a JSON copy
  * of the log, as a restarted server would read it) is the actor's state, byte for byte; at the
@@ -82,6 +82,7 @@ describe('game replay', () => {
     const reasons = new Map<string, number>();
     let commands = 0;
     let takenBack = 0;
+    let given = 0;
 
     for (let n = 0; n < GAMES; n++) {
       const g = startGame(randomInput(rnd, n));
@@ -115,6 +116,8 @@ describe('game replay', () => {
           g.send({ type: pick(['PROPOSE_TAKEBACK', 'DECLINE_TAKEBACK'] as const), playerId: pick(players) });
           if (rnd() < 0.1) g.advance(Math.floor(rnd() * 2_500));
           if (rnd() < 0.7) g.send({ type: pick(['ACCEPT_TAKEBACK', 'PROPOSE_TAKEBACK'] as const), playerId: pick(players) });
+        } else if (r < 0.66) {
+          g.send({ type: 'GIVE_TIME', playerId: pick(players) });
         } else if (r < 0.72) {
           g.send({ type: pick(['PLAYER_DISCONNECTED', 'PLAYER_RECONNECTED'] as const), playerId: pick(players) });
         } else if (r < 0.735) {
@@ -143,17 +146,25 @@ describe('game replay', () => {
       reasons.set(ended[0].reason, (reasons.get(ended[0].reason) ?? 0) + 1);
       // the clocks after each move of the game as the players were told them: a takeback drops its moves'
       const history: ClocksMs[] = [];
+      // the clocks as each turn began (the start, then after each move) with the time given since: where a takeback goes back to
+      const turnStarts: ClocksMs[] = [{ ...createGame(g.log.input).clocks }];
       for (const e of g.events) {
         if (e.type === 'moved') {
           expect(e.seq).toBe(history.length + 1);
           history.push(e.clocks);
+          turnStarts.push({ ...e.clocks });
+        } else if (e.type === 'told' && e.message.type === 'timeGiven') {
+          const { color, ms } = e.message;
+          for (const clocks of turnStarts) clocks[color] += ms;
+          given++;
         } else if (e.type === 'told' && e.message.type === 'takeback') {
           const back = e.message;
           expect(e.to).toBe('both');
           expect(back.seq).toBe(history.length - back.plies);
-          // the clocks go back to those the players were told as the earliest undone move's turn began
-          expect(back.clocks).toEqual(back.seq === 0 ? { white: g.log.input.clockMs, black: g.log.input.clockMs } : history[back.seq - 1]);
+          // the clocks go back to those the players were told as the earliest undone move's turn began, with the time given since
+          expect(back.clocks).toEqual(turnStarts[back.seq]);
           history.length = back.seq;
+          turnStarts.length = back.seq + 1;
           takenBack++;
         }
       }
@@ -166,6 +177,7 @@ describe('game replay', () => {
 
     expect(commands).toBeGreaterThan(GAMES * 20);
     expect(takenBack).toBeGreaterThan(GAMES / 40);
+    expect(given).toBeGreaterThan(GAMES / 4);
     // every ending (a fivefold repetition cannot happen: the third occurrence already ends the game)
     expect([...reasons.keys()].sort()).toEqual(
       [
