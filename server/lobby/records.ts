@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Challenge, Hook } from '../../machines/protocol/messages';
 import { challengeSchema } from '../../machines/protocol/schemas';
-import { SnapshotFile, type SnapshotDisk } from './snapshotFile';
+import { SnapshotFile, type SnapshotDisk, type SnapshotOwner } from './snapshotFile';
 
 /** Where a record's creator was last seen: when (wall-clock ms) and the node of their socket ('' on one node). */
 export interface Seen {
@@ -20,7 +20,8 @@ export interface Seen {
 /**
  * A set of records by id. `take` is the one way to change a record: whoever takes it owns the
  * change. A change resolves once it is kept where the store keeps its records (Redis; the file on
- * one node), so whoever is told of it after that cannot be told of something a crash takes back.
+ * one node), so whoever is told of it after that cannot be told of something a crash takes back;
+ * a change that cannot be kept rejects, and the records are as they were without it.
  */
 export interface Records<T extends { id: string }> {
   put(rec: T): Promise<void>;
@@ -52,27 +53,25 @@ export interface LobbyStore {
   /** tells every node, this one too */
   announce(news: LobbyNews): void;
   onNews(handler: (news: LobbyNews) => void): void;
-  /** resolves once every change so far is kept (the challenges' file on one node; Redis has each change when its call resolves) */
+  /** resolves once every change so far is kept or refused (the challenges' file on one node; Redis has each change when its call resolves) */
   flush(): Promise<void>;
 }
 
 export class MemoryRecords<T extends { id: string }> implements Records<T> {
   protected readonly recs = new Map<string, T>();
-  private readonly seenAt = new Map<string, Seen>();
+  protected readonly seenAt = new Map<string, Seen>();
 
   put(rec: T): Promise<void> {
     this.recs.set(rec.id, rec);
-    this.changed();
-    return Promise.resolve();
+    return this.changed();
   }
-  take(id: string): Promise<T | null> {
+  async take(id: string): Promise<T | null> {
     const rec = this.recs.get(id) ?? null;
-    if (rec) {
-      this.recs.delete(id);
-      this.seenAt.delete(id);
-      this.changed();
-    }
-    return Promise.resolve(rec);
+    if (!rec) return null;
+    this.recs.delete(id);
+    this.seenAt.delete(id);
+    await this.changed();
+    return rec;
   }
   get(id: string): Promise<T | null> {
     return Promise.resolve(this.recs.get(id) ?? null);
@@ -91,21 +90,35 @@ export class MemoryRecords<T extends { id: string }> implements Records<T> {
     for (const id of ids) this.seenAt.delete(id);
     return Promise.resolve();
   }
-  /** told after every change */
-  protected changed(): void {}
+  /** told after every change, made in memory at once; resolves once it is kept (at once in memory) */
+  protected changed(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** The challenges and their creators' seen entries, at one moment. */
+interface Held {
+  recs: Map<string, Challenge>;
+  seen: Map<string, Seen>;
 }
 
 /**
  * Challenges kept in memory and in a file of the data directory, rewritten whole after the changes
  * of each turn of the event loop (they are few and small), crash-safe (server/lobby/snapshotFile.ts).
  * A change resolves once the file holds it, so a player is told of a challenge only once a crash
- * cannot take it back (on a failing disk, once the write was tried again and logged: the change
- * is kept in memory and written with the next one).
+ * cannot take it back. When the write fails (a full or failing disk), the challenges in memory go
+ * back to what the file holds and every change not in it rejects (its player is told the challenges
+ * cannot be reached), so nobody is told of a challenge a restart would not have; the next change is
+ * written as usual.
  * Read back at start, each creator counts as seen then, so they have the usual time to come back
  * after the restart.
  */
 export class FileChallenges extends MemoryRecords<Challenge> {
   private readonly file: SnapshotFile;
+  /** what the file holds (the last snapshot written, or read at start): what a failed write goes back to */
+  private onFile: Held;
+  /** the snapshot the write under way carries */
+  private carried: Held;
 
   /** `disk`: the snapshot's file calls (node:fs's by default) */
   constructor(dir: string, now: number, log: Logger, disk?: SnapshotDisk) {
@@ -118,30 +131,39 @@ export class FileChallenges extends MemoryRecords<Challenge> {
       ids.push(rec.id);
     }
     void this.seen(ids, { at: now, node: '' });
-    const snapshot = () => JSON.stringify([...this.recs.values()]);
-    this.file = new SnapshotFile(file, snapshot, (err) => log.error({ err: err.message, file }, 'challenges not written to their file; written again on the next change'), disk);
+    this.onFile = this.carried = this.held();
+    const owner: SnapshotOwner = {
+      snapshot: () => JSON.stringify([...(this.carried = this.held()).recs.values()]),
+      written: () => (this.onFile = this.carried),
+      failed: (err) => {
+        log.error({ err: err.message, file }, 'challenges not written to their file; the changes not in it are undone and refused');
+        this.backToFile();
+      },
+    };
+    this.file = new SnapshotFile(file, owner, disk);
   }
 
-  /** resolves once the file holds every change so far */
+  /** resolves once every change so far is in the file, or refused */
   flush(): Promise<void> {
     return this.file.flush();
   }
 
-  /** Resolves once the file holds the new record (see Records). */
-  override async put(rec: Challenge): Promise<void> {
-    await super.put(rec);
-    await this.file.flush();
+  protected override changed(): Promise<void> {
+    return this.file.changed();
   }
 
-  /** Resolves once the file no longer holds the record taken (the change is the taker's, made at once in memory). */
-  override async take(id: string): Promise<Challenge | null> {
-    const rec = await super.take(id);
-    if (rec) await this.file.flush();
-    return rec;
+  private held(): Held {
+    return { recs: new Map(this.recs), seen: new Map(this.seenAt) };
   }
 
-  protected override changed(): void {
-    this.file.changed();
+  /** The challenges in memory become those of the file; one back in it is seen as when it was written, unless seen since. */
+  private backToFile(): void {
+    this.recs.clear();
+    for (const [id, rec] of this.onFile.recs) {
+      this.recs.set(id, rec);
+      const seen = this.onFile.seen.get(id);
+      if (seen && !this.seenAt.has(id)) this.seenAt.set(id, seen);
+    }
   }
 }
 

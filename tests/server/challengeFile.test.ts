@@ -1,9 +1,9 @@
 /**
  * The challenges' file on one node (server/lobby/snapshotFile.ts): the changes of one turn of the
  * event loop are one write, those made during a write one more; a crash before the rename leaves
- * the last complete version, which the next start reads; each failed write is logged, and the
- * challenges written again. Real files in a temporary directory; the file calls are counted, held
- * or made to fail.
+ * the last complete version, which the next start reads; a failed write is logged, refuses the
+ * changes the file does not hold, and puts the challenges back as it holds them. Real files in a
+ * temporary directory; the file calls are counted, held or made to fail.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -107,7 +107,7 @@ describe('the challenges file', () => {
     expect(ids(await readBack())).toEqual(['kept', 'next']);
   });
 
-  it('logs a failed write, and writes the challenges again on the next flush', async () => {
+  it('refuses the changes a failed write carried and those made during it, logged once, the challenges back as the file holds them; the next change is kept', async () => {
     freshDir();
     const lines: Record<string, unknown>[] = [];
     const sink = new Writable({
@@ -116,17 +116,40 @@ describe('the challenges file', () => {
         done();
       },
     });
-    let fail = true;
+    let fail = false;
+    let release = () => {};
     const recs = new FileChallenges(dir, 0, pino({ base: null, timestamp: false }, sink), {
       ...NODE_REPLACE_STEPS,
-      writeSynced: (file, text) => (fail ? Promise.reject(new Error('ENOSPC: no space left on device')) : NODE_REPLACE_STEPS.writeSynced(file, text)),
+      writeSynced: async (file, text) => {
+        if (!fail) return NODE_REPLACE_STEPS.writeSynced(file, text);
+        await new Promise<void>((resolve) => (release = resolve));
+        throw new Error('ENOSPC: no space left on device');
+      },
     });
-    await recs.put(challenge('a')); // the change's write fails, and so does the one the put waits for
-    const failed = expect.objectContaining({ level: 50, msg: 'challenges not written to their file; written again on the next change', err: 'ENOSPC: no space left on device' });
-    expect(lines).toEqual([failed, failed]);
-    expect(await readBack()).toEqual([]);
-    fail = false;
+    const seenAt = { at: 5, node: '' };
+    await recs.seen(['kept'], seenAt);
+    await recs.put(challenge('kept'));
+
+    fail = true;
+    const taking = recs.take('kept');
+    const putting = recs.put(challenge('refused'));
+    await new Promise((resolve) => setImmediate(resolve)); // the write carrying both has begun
+    const during = recs.put(challenge('during'));
+    release();
+    await expect(taking).rejects.toThrow('ENOSPC');
+    await expect(putting).rejects.toThrow('ENOSPC');
+    await expect(during).rejects.toThrow('ENOSPC');
+    expect(lines).toEqual([expect.objectContaining({ level: 50, msg: 'challenges not written to their file; the changes not in it are undone and refused', err: 'ENOSPC: no space left on device' })]);
+    // memory is what the file holds, the challenge taken back with its creator's seen entry
+    expect(ids(await recs.all())).toEqual(['kept']);
+    expect((await recs.lastSeen()).get('kept')).toEqual(seenAt);
+    expect(ids(await readBack())).toEqual(['kept']);
     await recs.flush();
-    expect(ids(await readBack())).toEqual(['a']);
+
+    fail = false;
+    await recs.put(challenge('next'));
+    expect(ids(await readBack())).toEqual(['kept', 'next']);
+    expect(await recs.take('kept')).toEqual(challenge('kept'));
+    expect(ids(await readBack())).toEqual(['next']);
   });
 });
