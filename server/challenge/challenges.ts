@@ -33,6 +33,8 @@ export const CHALLENGE_TEXT = {
   accountsUnreachable: 'Player accounts cannot be reached right now, so the challenge was not sent. Please try again in a moment.',
   notYours: 'Only its creator can cancel a challenge.',
   notStarted: 'The game could not be started: your opponent is busy or gone.',
+  /** the challenges' store failed (Redis away; on one node, their file not written): nothing changed */
+  unreachable: 'Challenges cannot be reached right now. Please try again in a moment.',
 } as const;
 
 type Ending = 'declined' | 'canceled' | 'expired';
@@ -49,7 +51,7 @@ export class Challenges extends LobbyPart {
     log: Logger,
     private readonly accountNamed?: AccountLookup,
   ) {
-    super(deps, log, 'Challenges cannot be reached right now. Please try again in a moment.');
+    super(deps, log, CHALLENGE_TEXT.unreachable);
     this.store.onNews((news) => {
       if (news.k === 'challenge') this.tell(news.c);
     });

@@ -4,15 +4,18 @@
  * or declines (the creator sees why); the creator may cancel it. A challenge by username reaches
  * the signed-in player on any page. It expires once its creator has been gone 20 s (the lobby's
  * wall clock is the test's), each player has a limited number open, and a challenge outlives a
- * restart of the server that holds it.
+ * restart of the server that holds it; while its file cannot be written, challenges are refused
+ * (none made or taken that a restart would not have).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer, StartServerOptions } from '../../server/app';
 import type { Challenge } from '../../machines/protocol/messages';
 import { LOBBY_RULES } from '../../machines/lobby/rules';
+import { challengesFile } from '../../server/lobby/records';
+import { CHALLENGE_TEXT } from '../../server/challenge/challenges';
 import { TestClient, useServerPerTest, type Msg } from './helpers';
 import { tokenAccounts } from './tokenAccounts';
 
@@ -178,5 +181,54 @@ describe('challenges', () => {
     const [a, b] = await Promise.all([back.next('gameStart'), ben.next('gameStart')]);
     expect(a.gameId).toBe(b.gameId);
     expect(a.color).toBe('black');
+  });
+
+  it('while its file cannot be written, a challenge made or accepted is refused with the reason and kept as it was; once it can, the next is kept through a restart', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'challenges-'));
+    const { accounts, sign } = await tokenAccounts();
+    const opts = { durableDir: dir, serverSecret: 's'.repeat(32), accounts };
+    await start(opts);
+    const signIn = async (sub: string, username: string, guest: { playerId: string; secret: string } | null = null) => {
+      const c = await player(guest);
+      c.send('identifyUser', { userId: sub, accessToken: await sign({ sub, user_metadata: { username } }) });
+      await c.next('identified');
+      return c;
+    };
+    const ANN = '11111111-1111-4111-8111-111111111111';
+    const DAN = '44444444-4444-4444-8444-444444444444';
+    const ann = await signIn(ANN, 'ann');
+    const dan = await signIn(DAN, 'dan');
+    // the disk fails: the challenges' new version cannot be written where it is written first
+    const tmp = challengesFile(join(dir, 'lobby')) + '.tmp';
+    const diskFails = () => mkdirSync(tmp);
+    const diskWorks = () => rmSync(tmp, { recursive: true });
+    const refusal = { code: 'unavailable', message: CHALLENGE_TEXT.unreachable };
+
+    diskFails();
+    ann.send('createChallenge', { options: CASUAL_BLACK, to: 'dan' });
+    expect(await ann.next('error')).toMatchObject(refusal);
+    diskWorks();
+    // the refused challenge is nowhere: a new one to Dan replaces nothing, and is the first Dan hears of
+    const kept = await created(ann, { options: CASUAL_BLACK, to: 'dan' });
+    expect(await dan.next('challenge').then(challengeOf)).toEqual(kept);
+
+    diskFails();
+    dan.send('acceptChallenge', { challengeId: kept.id });
+    expect(await dan.next('error')).toMatchObject(refusal);
+    diskWorks();
+    expect([...ann.received, ...dan.received].filter((m) => m.type === 'gameStart' || (m.type === 'challenge' && challengeOf(m).id !== kept.id))).toEqual([]);
+
+    // the open challenge outlives a restart, and is accepted
+    const annId = { playerId: ann.playerId, secret: ann.secret };
+    const danId = { playerId: dan.playerId, secret: dan.secret };
+    await site.stop();
+    await start(opts);
+    const annBack = await signIn(ANN, 'ann', annId);
+    const danBack = await signIn(DAN, 'dan', danId);
+    danBack.send('watchChallenge', { challengeId: kept.id });
+    expect(await update(danBack, 'created', kept.id)).toEqual(kept);
+    danBack.send('acceptChallenge', { challengeId: kept.id });
+    const [a, d] = await Promise.all([annBack.next('gameStart'), danBack.next('gameStart')]);
+    expect(a.gameId).toBe(d.gameId);
   });
 });
