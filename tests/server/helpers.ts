@@ -7,6 +7,7 @@ import { applyChange } from '../../machines/game/liveList';
 import { applyLobbyChange } from '../../machines/lobby/listing';
 import type { ListChange } from '../../machines/protocol/listChange';
 import { checkServerMessage } from '../support/protocol';
+import { writeFramesAtOnce } from '../support/wsFrames';
 import { guestCookieHeader, type GuestCredentials } from '../../machines/protocol/guestCookie';
 
 export type Msg = ServerMessage & Record<string, unknown>;
@@ -170,6 +171,11 @@ export class TestClient {
   async roundTrip(): Promise<void> {
     this.send('checkActiveGame', {});
     await this.next('activeGameStatus');
+  }
+
+  /** Messages sent in ONE write on the socket: the server reads them together and handles them in one turn of its loop. */
+  sendTogether(messages: readonly { type: ClientMessageType; payload?: unknown }[]): void {
+    writeFramesAtOnce(this.ws, messages.map((m) => JSON.stringify(m)));
   }
 
   sendRaw(data: string | Buffer, binary = false): void {
