@@ -149,9 +149,10 @@ export class LobbyHooks extends LobbyPart {
   }
 
   private async relist(): Promise<void> {
-    // the rest of this turn's news (several changes, several nodes' announcements) joins this reading
-    await Promise.resolve();
     while (this.due) {
+      // the rest of this turn's news joins the reading: the other messages of the sockets read in
+      // this turn (the server drains the microtasks after each), several nodes' announcements
+      await endOfTurn();
       this.due = false;
       await this.showList();
     }
@@ -213,4 +214,9 @@ export class LobbyHooks extends LobbyPart {
     }
     return out;
   }
+}
+
+/** Resolves once this turn of the event loop is over: after every socket it reads, and the microtasks each leaves. */
+function endOfTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
