@@ -41,6 +41,8 @@ export class LobbyHooks extends LobbyPart {
   private listing: Promise<void> | null = null;
   /** news came (or a newcomer) since the reading under way began */
   private due = false;
+  /** each player's request under way here (post, cancel, join), which their next one waits for; by id */
+  private readonly requests = new Map<string, Promise<void>>();
 
   constructor(deps: LobbyDeps, log: Logger) {
     super(deps, log, 'The lobby cannot be reached right now. Please try again in a moment.');
@@ -61,7 +63,20 @@ export class LobbyHooks extends LobbyPart {
     this.newcomers.delete(s.id);
   }
 
-  async post(s: PlayerSession, options: CustomGame, name?: string | null): Promise<void> {
+  /** Posts the player's game, replacing theirs (after the player's requests under way here). */
+  post(s: PlayerSession, options: CustomGame, name?: string | null): Promise<void> {
+    return this.inOrder(s, () => this.postNow(s, options, name));
+  }
+
+  cancel(s: PlayerSession): Promise<void> {
+    return this.inOrder(s, () => this.cancelNow(s));
+  }
+
+  join(s: PlayerSession, hookId: string, name?: string | null): Promise<void> {
+    return this.inOrder(s, () => this.joinNow(s, hookId, name));
+  }
+
+  private async postNow(s: PlayerSession, options: CustomGame, name?: string | null): Promise<void> {
     if (this.heldBy(s)) return this.refuse(s, 'active_game', HOOK_TEXT.inGame);
     const refused = createRefusal(options, playerOf(s));
     if (refused) return this.refuse(s, REFUSAL_CODE[refused], REFUSAL_TEXT[refused]);
@@ -82,7 +97,7 @@ export class LobbyHooks extends LobbyPart {
     }
   }
 
-  async cancel(s: PlayerSession): Promise<void> {
+  private async cancelNow(s: PlayerSession): Promise<void> {
     try {
       if (await this.removeOf(s.id)) this.store.announce({ k: 'hooks' });
     } catch (err) {
@@ -90,7 +105,7 @@ export class LobbyHooks extends LobbyPart {
     }
   }
 
-  async join(s: PlayerSession, hookId: string, name?: string | null): Promise<void> {
+  private async joinNow(s: PlayerSession, hookId: string, name?: string | null): Promise<void> {
     if (this.heldBy(s)) return this.refuse(s, 'active_game', HOOK_TEXT.inGame);
     if (this.refusedHere(s)) return;
     try {
@@ -133,6 +148,21 @@ export class LobbyHooks extends LobbyPart {
     let removed = 0;
     for (const h of gone) if (await this.store.hooks.take(h.id)) removed++;
     if (removed > 0) this.store.announce({ k: 'hooks' });
+  }
+
+  /**
+   * Runs a player's request once their requests under way here are done: each reads the player's
+   * hooks and changes them, so two at once (two posts read together, on a site where each reading
+   * waits for Redis) would both find the old hook and leave two.
+   */
+  private inOrder(s: PlayerSession, request: () => Promise<void>): Promise<void> {
+    const run = (this.requests.get(s.id) ?? Promise.resolve()).then(request, request);
+    this.requests.set(s.id, run);
+    const done = () => {
+      if (this.requests.get(s.id) === run) this.requests.delete(s.id);
+    };
+    run.then(done, done);
+    return run;
   }
 
   /** Takes the player's hooks off the lobby; whether there were any. */
