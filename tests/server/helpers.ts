@@ -1,5 +1,6 @@
 /** Test helpers: the real server on a free port and real `ws` clients. */
 import { afterEach, vi } from 'vitest';
+import { createConnection, type Socket } from 'node:net';
 import WebSocket, { type ClientOptions } from 'ws';
 import { startServer, type RunningServer, type StartServerOptions } from '../../server/app';
 import type { ServerMessage, ClientMessageType, Hook, LiveGameSummary } from '../../machines/protocol/messages';
@@ -7,7 +8,6 @@ import { applyChange } from '../../machines/game/liveList';
 import { applyLobbyChange } from '../../machines/lobby/listing';
 import type { ListChange } from '../../machines/protocol/listChange';
 import { checkServerMessage } from '../support/protocol';
-import { writeFramesAtOnce } from '../support/wsFrames';
 import { guestCookieHeader, type GuestCredentials } from '../../machines/protocol/guestCookie';
 
 export type Msg = ServerMessage & Record<string, unknown>;
@@ -83,6 +83,8 @@ const describeMessage = (m: Msg): string => (m.type === 'error' ? `error(${Strin
 
 export class TestClient {
   readonly ws: WebSocket;
+  /** the TCP connection under `ws` (made here through ws's `createConnection` option), for sendTogether */
+  private socket: Socket | null = null;
   readonly received: Msg[] = [];
   private queue: Msg[] = [];
   private waiters: { pred: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
@@ -98,7 +100,8 @@ export class TestClient {
    */
   constructor(url: string, guest: GuestCredentials | null = null, options: ClientOptions = {}) {
     const headers = guest ? { ...options.headers, Cookie: guestCookieHeader(guest) } : options.headers;
-    this.ws = new WebSocket(url.replace(/^http/, 'ws') + '/socket', { ...options, headers });
+    const connect = ((...args: Parameters<typeof createConnection>) => (this.socket = createConnection(...args))) as typeof createConnection;
+    this.ws = new WebSocket(url.replace(/^http/, 'ws') + '/socket', { createConnection: connect, ...options, headers });
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());
       this.ws.once('error', reject);
@@ -173,9 +176,15 @@ export class TestClient {
     await this.next('activeGameStatus');
   }
 
-  /** Messages sent in ONE write on the socket: the server reads them together and handles them in one turn of its loop. */
+  /**
+   * Messages sent in ONE write on the socket (corked while ws frames them): the server reads them
+   * together and handles them in one turn of its loop, which separate sends never reliably give.
+   */
   sendTogether(messages: readonly { type: ClientMessageType; payload?: unknown }[]): void {
-    writeFramesAtOnce(this.ws, messages.map((m) => JSON.stringify(m)));
+    if (!this.socket || this.ws.readyState !== WebSocket.OPEN) throw new Error('sendTogether: the socket is not open');
+    this.socket.cork();
+    for (const m of messages) this.ws.send(JSON.stringify(m));
+    this.socket.uncork();
   }
 
   sendRaw(data: string | Buffer, binary = false): void {
