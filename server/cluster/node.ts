@@ -412,6 +412,11 @@ export class ClusterNode implements RoundsElsewhere {
     return true;
   }
 
+  /** The site records game `gameId` ended: its owner notes where it was played as it clears its seats, before its players' nodes hear. */
+  async endRecorded(gameId: string): Promise<boolean> {
+    return (await this.ownership.playedBy(gameId)) !== null;
+  }
+
   /** The player's game is played elsewhere: its owner hears they are here. */
   playingElsewhere(session: PlayerSession, game: { id: string; owner: string }): void {
     playElsewhere(session, game);

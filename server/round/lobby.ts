@@ -1,6 +1,7 @@
 /**
  * How a player starts a new round: a search in the matchmaking pool, or a game against the AI.
- * Refused while another round holds them, or while this node may start no game.
+ * Refused while another round holds them (a search: as the site records it), or while this node
+ * may start no game.
  */
 import type { Logger } from 'pino';
 import { TEXT, type ParsedPayloads } from '../../machines/protocol/messages';
@@ -8,7 +9,7 @@ import type { ServerMetrics } from '../http/metrics';
 import type { MatchmakingPort } from '../cluster/matchmaking';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import type { AiService } from '../wiring';
-import type { Rounds } from './round';
+import type { HeldBy, Rounds } from './round';
 import { AI_ERRORS } from '../ai/service';
 import { playingName } from './playingName';
 
@@ -20,6 +21,9 @@ const TEXTS = {
 };
 
 export class Lobby {
+  /** players whose search waits for the site's record of the game that holds them */
+  private readonly checkingHold = new Set<string>();
+
   constructor(
     private readonly sink: Hub,
     private readonly rounds: Rounds,
@@ -37,18 +41,36 @@ export class Lobby {
       this.sink.sendTo(s, { type: 'matchmakingStatus', status: 'idle', message: unavailable });
       return;
     }
-    const activeGame = this.rounds.heldBy(s);
-    if (activeGame) {
-      this.metrics.messagesRejected.inc({ reason: 'active_game' });
-      this.log.info({ playerId: s.id, reason: 'active_game', gameId: activeGame.gameId }, 'search refused');
-      this.sink.sendTo(s, { type: 'matchmakingStatus', status: 'idle', message: TEXT.activeGameRefusal, activeGame });
-      return;
-    }
-    this.matchmaking.join(s, playingName(s, payload?.username), payload?.timeControl);
+    if (!this.rounds.heldBy(s)) return this.join(s, payload);
+    // held by a game: refused only once the site's record says it is still on (several nodes: its
+    // end may be recorded while its owner's word is still on its way); one answer for searches meanwhile
+    if (this.checkingHold.has(s.id)) return;
+    this.checkingHold.add(s.id);
+    this.rounds.heldOnSite(s).then(
+      (activeGame) => this.searchChecked(s, payload, activeGame),
+      (err: Error) => {
+        this.log.warn({ playerId: s.id, err: err.message }, "could not read the site's record of the player's game");
+        this.searchChecked(s, payload, this.rounds.heldBy(s));
+      },
+    );
   }
 
   cancel(s: PlayerSession): void {
+    this.checkingHold.delete(s.id);
     this.matchmaking.leave(s, true);
+  }
+
+  /** A search held by a game, once the site's record was read: refused, naming the game, or joined (nothing if it was canceled meanwhile, or the player left). */
+  private searchChecked(s: PlayerSession, payload: ParsedPayloads['findGame'], activeGame: HeldBy | null): void {
+    if (!this.checkingHold.delete(s.id) || !this.sink.connected(s)) return;
+    if (!activeGame) return this.join(s, payload);
+    this.metrics.messagesRejected.inc({ reason: 'active_game' });
+    this.log.info({ playerId: s.id, reason: 'active_game', gameId: activeGame.gameId }, 'search refused');
+    this.sink.sendTo(s, { type: 'matchmakingStatus', status: 'idle', message: TEXT.activeGameRefusal, activeGame });
+  }
+
+  private join(s: PlayerSession, payload: ParsedPayloads['findGame']): void {
+    this.matchmaking.join(s, playingName(s, payload?.username), payload?.timeControl);
   }
 
   /** `address`: the client address the game counts against (AI_GAMES_PER_ADDRESS) */

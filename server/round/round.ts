@@ -16,7 +16,7 @@ import type { MatchmakingPort } from '../cluster/matchmaking';
 import type { Hub, PlayerSession, RemoteGame } from '../realtime/hub';
 import { Rematches } from './rematch';
 import type { Presence } from './presence';
-import { socketOn } from './seats';
+import { endedElsewhere, socketOn } from './seats';
 
 /** Games owned by other nodes of the site (server/cluster), reached with the same commands. */
 export interface RoundsElsewhere {
@@ -24,6 +24,12 @@ export interface RoundsElsewhere {
   forward(session: PlayerSession, owner: string, cmd: GameCommandMsg, lag: MoveLag): void;
   /** a game neither live nor recently ended here: true when the node where it ended answers the player */
   rejoinEndedElsewhere(session: PlayerSession, gameId: string): Promise<boolean>;
+  /**
+   * whether the site records that game `gameId`, played on another node, has ended: its owner
+   * records the end before it tells the players' nodes, so the record may come first (just after
+   * a Redis outage, the owner's word is still on its way)
+   */
+  endRecorded(gameId: string): Promise<boolean>;
 }
 
 /** The game a player is busy with (played here or elsewhere), as a refused search names it. */
@@ -60,6 +66,17 @@ export class Rounds {
     if (s.game) return { gameId: s.game.id, vsAi: Boolean(s.game.white.engine || s.game.black.engine) };
     if (s.remoteGame) return { gameId: s.remoteGame.id, vsAi: s.remoteGame.vsAi === true };
     return null;
+  }
+
+  /**
+   * The game that holds the player, as the site records it: a game played elsewhere whose end the
+   * site records holds them no more (its owner's word of the end had not reached this node yet),
+   * and this node forgets it now. Rejects when the record cannot be read.
+   */
+  async heldOnSite(s: PlayerSession): Promise<HeldBy | null> {
+    const elsewhere = !s.game && s.remoteGame;
+    if (elsewhere && this.elsewhere && (await this.elsewhere.endRecorded(elsewhere.id))) endedElsewhere(s, elsewhere.id);
+    return this.heldBy(s);
   }
 
   /** A command of a player whose socket is here: played here, or sent to the node that plays its game. */
