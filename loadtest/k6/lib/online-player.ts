@@ -8,12 +8,10 @@
  * until the socket is closed and no timer is pending, which finish() guarantees.
  */
 import { check } from 'k6';
-import type { Color, GameMoveMsg, GameStartMsg, ServerMessage } from '../../../machines/protocol/messages.ts';
-import { ChessGame, gameFromState, positionKey, randomLegalMove, wireToUci } from './chess.ts';
+import type { GameMoveMsg, GameStartMsg, ServerMessage } from '../../../machines/protocol/messages.ts';
+import { ChessGame, gameFromState, positionKey, wireToUci } from './chess.ts';
 import type { PaceSettings } from './config.ts';
-import { randomBetween } from './config.ts';
-import { Connection, logProblem } from './connection.ts';
-import { Timers } from './timers.ts';
+import { logProblem } from './connection.ts';
 import type { Identity } from './connection.ts';
 import { ClockWatch, type ClockFault } from './clock-watch.ts';
 import {
@@ -22,19 +20,15 @@ import {
   gamesFinished,
   gamesStarted,
   gamesUnfinished,
-  movesPlayed,
-  movesRejected,
-  moveRelayLatency,
   pairingTimeouts,
-  protocolViolations,
   reconnects,
   rejoinFailures,
   rejoinTime,
   serverErrors,
   timeToPairing,
   touchCounters,
-  wsErrors,
 } from './metrics.ts';
+import { SimulatedPlayer } from './player.ts';
 
 export interface OnlinePlan extends PaceSettings {
   username: string;
@@ -59,7 +53,7 @@ export interface OnlinePlan extends PaceSettings {
   flagAtPly?: number;
 }
 
-type Phase = 'connecting' | 'queued' | 'playing' | 'offline' | 'rejoining' | 'done';
+type OwnPhase = 'queued' | 'offline' | 'rejoining';
 
 /** If the server has not ended a game our copy calls over, resign after this long. */
 const END_EXPECTED_WITHIN_MS = 5_000;
@@ -71,53 +65,24 @@ export function playOnlineGame(plan: OnlinePlan): void {
   new OnlinePlayer(plan).start();
 }
 
-class OnlinePlayer {
-  private phase: Phase = 'connecting';
-  private conn!: Connection;
+class OnlinePlayer extends SimulatedPlayer<OwnPhase> {
   private identity?: Identity;
-  private gameId?: string;
-  private color?: Color;
-  private game = new ChessGame();
   private queuedAt = 0;
   private rejoinStartedAt = 0;
   private dropped = false;
-  private resignSent = false;
-  /** Our last move, sent and applied locally, until the server's broadcast of it arrives. */
-  private pending: { uci: string; sentAt: number } | null = null;
   private clockWatch: ClockWatch | null = null;
-  private readonly timers = new Timers();
 
-  constructor(private readonly plan: OnlinePlan) {}
-
-  start(): void {
-    this.timers.probeLag();
-    this.conn = this.open();
+  constructor(private readonly plan: OnlinePlan) {
+    super(plan, undefined);
   }
 
-  private open(identity?: Identity): Connection {
-    const conn: Connection = new Connection(
-      {
-        onMessage: (msg) => {
-          if (conn === this.conn) this.onMessage(msg);
-        },
-        onClose: (expected) => {
-          if (conn === this.conn) this.onClose(expected);
-        },
-      },
-      identity,
-    );
-    return conn;
-  }
-
-  private finish(): void {
-    this.timers.cancelAll();
-    this.phase = 'done';
-    this.conn.close();
+  protected override inGame(): boolean {
+    return this.phase === 'playing' || this.phase === 'rejoining';
   }
 
   // -- messages ------------------------------------------------------------------------------
 
-  private onMessage(msg: ServerMessage): void {
+  protected onMessage(msg: ServerMessage): void {
     switch (msg.type) {
       case 'connectionAck':
         return this.onAck(msg.playerId);
@@ -128,7 +93,7 @@ class OnlinePlayer {
       case 'moveRejected':
         return this.onMoveRejected(msg.message, msg.fen);
       case 'gameEnd':
-        if (this.phase !== 'playing' && this.phase !== 'rejoining') return;
+        if (!this.inGame()) return;
         if (msg.gameId !== this.gameId) return this.violation(`gameEnd for ${msg.gameId}, playing ${this.gameId}`);
         check(msg, { 'gameEnd has a winner': (m) => m.winner === 'white' || m.winner === 'black' || m.winner === 'draw' });
         gamesFinished.add(1, { reason: String(msg.reason) });
@@ -240,22 +205,9 @@ class OnlinePlayer {
     if (this.phase !== 'playing') return; // while rejoining, the snapshot covers it
     if (gameId !== this.gameId) return this.violation(`gameMove for ${gameId}, playing ${this.gameId}`);
     const now = Date.now();
-    if (this.pending && this.pending.uci === uci) {
-      // The server's broadcast of our own move: it is already on our board.
-      moveRelayLatency.add(now - this.pending.sentAt);
-      this.pending = null;
-      this.auditCharge(msg, now);
-    } else {
-      this.pending = null;
-      if (!this.game.play(uci)) {
-        this.violation(`server relayed ${uci}, illegal in our copy ${this.game.fen()}`);
-        if (fen) this.game = new ChessGame(fen);
-      }
-    }
-    if (fen && positionKey(fen) !== positionKey(this.game.fen())) {
-      this.violation(`position differs after ${uci}: server "${positionKey(fen)}", ours "${positionKey(this.game.fen())}"`);
-      this.game = new ChessGame(fen);
-    }
+    if (this.isEchoOfOurMove(uci, now)) this.auditCharge(msg, now);
+    else this.playTheirMove(uci, fen);
+    this.checkPosition(uci, fen);
     if (nextTurn !== this.game.turn()) this.violation(`nextTurn ${nextTurn} after ${uci}, our copy says ${this.game.turn()}`);
     if (nextTurn === this.color) this.clockWatch?.turnBegan(msg.clocks, now);
     this.scheduleMove();
@@ -276,32 +228,18 @@ class OnlinePlayer {
   }
 
   private onMoveRejected(message: string, fen: string | undefined): void {
-    movesRejected.add(1);
-    logProblem(`legal move ${this.pending?.uci ?? '?'} rejected: ${message}`);
-    if (this.pending) {
-      this.game.undo();
-      this.pending = null;
-    }
+    this.takeBackRejected(message);
     if (fen && positionKey(fen) !== positionKey(this.game.fen())) this.game = new ChessGame(fen);
     this.scheduleMove();
-  }
-
-  private onClose(expected: boolean): void {
-    if (expected || this.phase === 'done') return;
-    wsErrors.add(1, { what: 'closed by server' });
-    logProblem(`server closed the socket in phase ${this.phase}`);
-    if (this.phase === 'playing' || this.phase === 'rejoining') gamesUnfinished.add(1, { why: 'socket closed' });
-    this.finish();
   }
 
   // -- our actions ---------------------------------------------------------------------------
 
   private scheduleMove(): void {
-    if (this.phase !== 'playing' || this.resignSent || this.game.turn() !== this.color) return;
+    if (!this.mayMove()) return;
     if (this.dropDue()) return this.dropAndReturn(this.plan.drop!.offlineMs);
     if (this.waitingForFlag()) return;
-    if (this.timers.has('move')) return;
-    this.timers.later('move', randomBetween(this.plan.thinkMinMs, this.plan.thinkMaxMs), () => this.move());
+    this.moveAfterThinking();
   }
 
   /**
@@ -328,30 +266,20 @@ class OnlinePlayer {
     return drop.atTime !== undefined && Date.now() >= drop.atTime;
   }
 
-  private move(): void {
+  protected move(): void {
     if (this.phase !== 'playing' || this.game.turn() !== this.color || !this.gameId) return;
     if (this.dropDue()) return this.dropAndReturn(this.plan.drop!.offlineMs);
     if (this.game.plies() >= this.plan.maxPlies) return this.resign();
-    const choice = randomLegalMove(this.game);
-    if (!choice || this.game.status().over) {
-      // The game is over on the board; the server must end it on its own.
-      this.timers.later('end-expected', END_EXPECTED_WITHIN_MS, () => {
-        this.violation(`server did not end the game after ${this.game.status().reason ?? 'game over'}`);
-        this.resign();
-      });
+    const sent = this.sendRandomMove(this.gameId);
+    if (sent) {
+      this.clockWatch?.moveSent(sent.sentAt, sent.ply);
       return;
     }
-    const ply = this.game.plies();
-    this.game.play(choice.uci);
-    this.pending = { uci: choice.uci, sentAt: Date.now() };
-    this.clockWatch?.moveSent(this.pending.sentAt, ply);
-    if (this.conn.send({ type: 'gameMove', payload: { gameId: this.gameId, move: choice.wire } })) movesPlayed.add(1);
-  }
-
-  private resign(): void {
-    if (!this.gameId || this.resignSent) return;
-    this.resignSent = true;
-    this.conn.send({ type: 'resign', payload: { gameId: this.gameId } });
+    // The game is over on the board; the server must end it on its own.
+    this.timers.later('end-expected', END_EXPECTED_WITHIN_MS, () => {
+      this.violation(`server did not end the game after ${this.game.status().reason ?? 'game over'}`);
+      this.resign();
+    });
   }
 
   private dropAndReturn(offlineMs: number): void {
@@ -371,10 +299,5 @@ class OnlinePlayer {
         this.finish();
       });
     });
-  }
-
-  private violation(text: string): void {
-    protocolViolations.add(1);
-    logProblem(text);
   }
 }
