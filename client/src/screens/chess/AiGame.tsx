@@ -17,14 +17,14 @@ import { PoolGrid } from '../../components/PoolGrid';
 import { StatusBanner } from '../../components/StatusBanner';
 import { getConnection, getIdentity } from '../../app/services';
 import { getAiSession } from './aiSession';
-import { useAnnouncements, useFocusAtStart, useGameSounds, useTurnTitle, useViewedPosition } from './playHooks';
+import { useAnnouncements, useFocusAtStart, useGameSounds, usePromotionChoice, useTurnTitle, useViewedPosition } from './playHooks';
 import { AI_PRESETS, presetFor, type ColorChoice } from '../../../../machines/client/aiGame';
-import { isPromotionMove } from '../../../../machines/client/engine';
+import type { TypedMove } from '../../../../machines/client/engine';
 import { displayName } from '../../../../machines/client/identity';
 import { pgnOf } from '../../../../machines/client/moveHistory';
 import { playStatus } from '../../../../machines/client/playStatus';
 import { aiReasonLabel, OUTCOME_TITLES } from '../../../../machines/client/outcome';
-import { AI_DIFFICULTY, type Color, type PromotionPiece } from '../../../../machines/protocol/messages';
+import { AI_DIFFICULTY, type Color } from '../../../../machines/protocol/messages';
 
 const COLOR_CHOICES: { value: ColorChoice; label: string; sub: string }[] = [
   { value: 'white', label: 'White', sub: 'Goes First' },
@@ -40,8 +40,6 @@ export default function AiGame() {
   const s = useSelector(ai, (snap) => snap);
   const connected = useSelector(getConnection(), (snap) => snap.context.connected);
   const myName = useSelector(getIdentity(), (snap) => displayName(snap.context));
-  const [promotion, setPromotion] = useState<{ from: string; to: string } | null>(null);
-  const [redraw, setRedraw] = useState(0);
   const [flipped, setFlipped] = useState(false);
   const [confirmLeave, setConfirmLeave] = useState(false);
   const [askingResign, setAskingResign] = useState(false);
@@ -74,14 +72,8 @@ export default function AiGame() {
   const { announcements } = useAnnouncements(view.plies, ctx.playerColor, over ? status.text : null);
   useFocusAtStart(ctx.gameId);
 
-  const onBoardMove = (from: string, to: string) => {
-    if (isPromotionMove(ctx.fen, from, to)) setPromotion({ from, to });
-    else ai.send({ type: 'LOCAL_MOVE', from, to });
-  };
-  const onPromote = (p: PromotionPiece) => {
-    if (promotion) ai.send({ type: 'LOCAL_MOVE', from: promotion.from, to: promotion.to, promotion: p, piece: 'p' });
-    setPromotion(null);
-  };
+  const move = (m: TypedMove) => ai.send({ type: 'LOCAL_MOVE', from: m.from, to: m.to, ...(m.promotion ? { promotion: m.promotion, piece: 'p' } : {}) });
+  const promotion = usePromotionChoice(ctx.fen, move);
   const toMenu = () => { ai.send({ type: 'MAIN_MENU' }); navigate('/'); };
   const resignAndLeave = () => {
     setConfirmLeave(false);
@@ -174,8 +166,8 @@ export default function AiGame() {
             movableColor={myTurn && view.viewPly === null ? ctx.playerColor : null}
             premoveColor={playing && !myTurn && view.viewPly === null ? ctx.playerColor : null}
             lastMove={view.lastMove}
-            version={ctx.boardVersion + redraw}
-            onMove={onBoardMove}
+            version={ctx.boardVersion + promotion.redraw}
+            onMove={promotion.onBoardMove}
             label={`Chess board against the AI, you play ${ctx.playerColor}`}
           />
         }
@@ -194,7 +186,7 @@ export default function AiGame() {
             <KeyboardMove
               fen={ctx.fen}
               enabled={myTurn && view.viewPly === null}
-              onMove={(m) => ai.send({ type: 'LOCAL_MOVE', from: m.from, to: m.to, ...(m.promotion ? { promotion: m.promotion, piece: 'p' } : {}) })}
+              onMove={move}
             />
             <GameTools
               fen={view.fen}
@@ -209,7 +201,7 @@ export default function AiGame() {
         }
       />
 
-      {promotion && <PromotionDialog color={ctx.playerColor} onChoose={onPromote} onCancel={() => { setPromotion(null); setRedraw((n) => n + 1); }} />}
+      {promotion.asking && <PromotionDialog color={ctx.playerColor} onChoose={promotion.choose} onCancel={promotion.cancel} />}
 
       {confirmLeave && (
         <Modal title="Leave this game?" labelledBy="leave-title" onClose={() => setConfirmLeave(false)}>

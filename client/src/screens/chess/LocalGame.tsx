@@ -24,10 +24,10 @@ import { getInspect } from '../../app/inspector';
 import { addLocalGame, useLocalGames } from '../../app/history';
 import { storage } from '../../app/storage';
 import { playSound } from '../../app/sounds';
-import { useAnnouncements, useFocusAtStart, useGameSounds, useViewedPosition } from './playHooks';
+import { useAnnouncements, useFocusAtStart, useGameSounds, usePromotionChoice, useViewedPosition } from './playHooks';
 import { LOCAL_SEATS, localGameMachine, localOrientation, readLocalPlaySettings } from '../../../../machines/client/localGame';
 import { viewOf } from '../../../../machines/client/gameMirror';
-import { isPromotionMove, statusText } from '../../../../machines/client/engine';
+import { statusText, type TypedMove } from '../../../../machines/client/engine';
 import { reasonLabel } from '../../../../machines/client/outcome';
 import { STORAGE_KEYS } from '../../../../machines/client/storage';
 import { opposite, resultScore } from '../../../../machines/game/display';
@@ -35,7 +35,7 @@ import { gamePgn } from '../../../../machines/game/step';
 import { timeControlName, timeControlText, type TimeControl } from '../../../../machines/game/timeControl';
 import { UNTIMED_PLIES } from '../../../../machines/game/defaults';
 import type { GameResult } from '../../../../machines/game/types';
-import type { Color, PromotionPiece, Winner } from '../../../../machines/protocol/messages';
+import type { Color, Winner } from '../../../../machines/protocol/messages';
 
 const now = () => performance.now();
 const newId = () => `local_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
@@ -64,8 +64,6 @@ export default function LocalGame() {
   });
   const snap = useSelector(local, (s) => s);
   const [flipped, setFlipped] = useState(false);
-  const [promotion, setPromotion] = useState<{ from: string; to: string } | null>(null);
-  const [redraw, setRedraw] = useState(0);
   const [askingResign, setAskingResign] = useState(false);
   const [endClosed, setEndClosed] = useState(false);
 
@@ -102,16 +100,9 @@ export default function LocalGame() {
     setEndClosed(false);
   }, [gameId]);
 
-  const move = (m: { from: string; to: string; promotion?: PromotionPiece }) =>
+  const move = (m: TypedMove) =>
     local.send({ type: 'MOVE', move: m.promotion ? { from: m.from, to: m.to, promotion: m.promotion } : { from: m.from, to: m.to } });
-  const onBoardMove = (from: string, to: string) => {
-    if (isPromotionMove(shown.fen, from, to)) setPromotion({ from, to });
-    else move({ from, to });
-  };
-  const onPromote = (p: PromotionPiece) => {
-    if (promotion) move({ ...promotion, promotion: p });
-    setPromotion(null);
-  };
+  const promotion = usePromotionChoice(shown.fen, move);
   const autoFlipField = (
     <label className="setting">
       <input type="checkbox" checked={autoFlip} onChange={(e) => local.send({ type: 'SET_AUTO_FLIP', on: e.target.checked })} />
@@ -165,8 +156,8 @@ export default function LocalGame() {
             orientation={orientation}
             movableColor={playing && view.viewPly === null ? game.turn : null}
             lastMove={view.lastMove}
-            version={redraw}
-            onMove={onBoardMove}
+            version={promotion.redraw}
+            onMove={promotion.onBoardMove}
             label={`Chess board, ${sideName(game.turn)} to move`}
           />
         }
@@ -212,7 +203,7 @@ export default function LocalGame() {
         }
       />
 
-      {promotion && <PromotionDialog color={game.turn} onChoose={onPromote} onCancel={() => { setPromotion(null); setRedraw((n) => n + 1); }} />}
+      {promotion.asking && <PromotionDialog color={game.turn} onChoose={promotion.choose} onCancel={promotion.cancel} />}
 
       {endShown && (
         <GameEndModal

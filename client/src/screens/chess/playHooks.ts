@@ -1,9 +1,10 @@
-/** Hooks shared by the multiplayer and AI game screens. */
+/** Hooks shared by the game screens (multiplayer, AI and local). */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { START_FEN } from '../../../../machines/chess/index';
+import { isPromotionMove, type TypedMove } from '../../../../machines/client/engine';
 import { extendPlies, type Ply } from '../../../../machines/client/moveHistory';
 import { moveAnnouncement } from '../../../../machines/client/speech';
-import type { Color } from '../../../../machines/protocol/messages';
+import type { Color, PromotionPiece } from '../../../../machines/protocol/messages';
 import { playSound, soundForSan } from '../../app/sounds';
 import type { Announcement } from '../../components/PlayLayout';
 
@@ -96,4 +97,38 @@ export function useFocusAtStart(gameKey: string | null): void {
     const target = touch ? document.querySelector<HTMLElement>('[data-testid="board"]') : document.getElementById('keyboard-move-input');
     target?.focus();
   }, [gameKey]);
+}
+
+export interface PromotionChoice {
+  /** A move made on the board; a pawn onto the last rank waits for the piece to be chosen. */
+  onBoardMove: (from: string, to: string) => void;
+  /** The pawn move waiting for its piece (the promotion dialog is open), or null. */
+  asking: { from: string; to: string } | null;
+  choose: (piece: PromotionPiece) => void;
+  /** Closes the dialog without moving; the board is redrawn, so the pawn goes back. */
+  cancel: () => void;
+  /** Counts the cancelled promotions: added to the board's version, it redraws the board. */
+  redraw: number;
+}
+
+/** The board's moves, with the promotion piece asked for first when a pawn reaches the last rank. */
+export function usePromotionChoice(fen: string, move: (m: TypedMove) => void): PromotionChoice {
+  const [asking, setAsking] = useState<{ from: string; to: string } | null>(null);
+  const [redraw, setRedraw] = useState(0);
+  return {
+    onBoardMove: (from, to) => {
+      if (isPromotionMove(fen, from, to)) setAsking({ from, to });
+      else move({ from, to });
+    },
+    asking,
+    choose: (piece) => {
+      if (asking) move({ ...asking, promotion: piece });
+      setAsking(null);
+    },
+    cancel: () => {
+      setAsking(null);
+      setRedraw((n) => n + 1);
+    },
+    redraw,
+  };
 }

@@ -28,19 +28,19 @@ import { getInspect } from '../../app/inspector';
 import { addResult, useHistory } from '../../app/history';
 import { showNotification } from '../../app/notifications';
 import { playSound } from '../../app/sounds';
-import { useAnnouncements, useFocusAtStart, useGameSounds, useTurnTitle, useViewedPosition } from '../chess/playHooks';
+import { useAnnouncements, useFocusAtStart, useGameSounds, usePromotionChoice, useTurnTitle, useViewedPosition } from '../chess/playHooks';
 import { searchAgain } from '../chess/searchAgain';
 import { LOW_TIME_ANNOUNCEMENT } from '../../../../machines/client/speech';
 import { SPEED_NAMES, type TimeControl } from '../../../../machines/game/timeControl';
 import { AWAY_TEXT, GAME_TEXT, multiplayerGameMachine, type GameEnd } from '../../../../machines/client/multiplayerGame';
 import type { Absence } from '../../../../machines/client/gameMirror';
-import { isPromotionMove } from '../../../../machines/client/engine';
+import type { TypedMove } from '../../../../machines/client/engine';
 import { displayName } from '../../../../machines/client/identity';
 import { pgnOf } from '../../../../machines/client/moveHistory';
 import { ratingDeltaText, ratingText } from '../../../../machines/client/ratingText';
 import { playStatus } from '../../../../machines/client/playStatus';
 import { OUTCOME_TITLES, opponentRecord, reasonLabel } from '../../../../machines/client/outcome';
-import type { ChatLine, Color, PromotionPiece } from '../../../../machines/protocol/messages';
+import type { ChatLine, Color } from '../../../../machines/protocol/messages';
 import { GIVE_TIME_MS, UNTIMED_PLIES } from '../../../../machines/game/defaults';
 
 const now = () => performance.now();
@@ -64,8 +64,6 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
   const link = useSelector(getConnection(), (s): SocketState => (s.matches('parked') ? 'parked' : s.context.connected ? 'open' : 'down'));
   const myName = useSelector(getIdentity(), (s) => displayName(s.context));
   const history = useHistory();
-  const [promotion, setPromotion] = useState<{ from: string; to: string } | null>(null);
-  const [redraw, setRedraw] = useState(0);
   const [flipped, setFlipped] = useState(false);
   const [closedEnd, setClosedEnd] = useState<GameEnd | null>(null);
   const [timeControl, setTimeControl] = useState<TimeControl | undefined>(undefined);
@@ -166,14 +164,8 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
     setAskingResign(false);
   }, [ctx.gameId]);
 
-  const onBoardMove = (from: string, to: string) => {
-    if (isPromotionMove(ctx.fen, from, to)) setPromotion({ from, to });
-    else game.send({ type: 'LOCAL_MOVE', from, to });
-  };
-  const onPromote = (p: PromotionPiece) => {
-    if (promotion) game.send({ type: 'LOCAL_MOVE', from: promotion.from, to: promotion.to, promotion: p, piece: 'p' });
-    setPromotion(null);
-  };
+  const move = (m: TypedMove) => game.send({ type: 'LOCAL_MOVE', from: m.from, to: m.to, ...(m.promotion ? { promotion: m.promotion, piece: 'p' } : {}) });
+  const promotion = usePromotionChoice(ctx.fen, move);
   const endTitle = ctx.end ? (ctx.end.aborted ? 'Game Aborted' : OUTCOME_TITLES[ctx.end.outcome]) : '';
   const status = playStatus({
     fen: ctx.fen, playerColor: ctx.color, theirTurn: "Opponent's Turn",
@@ -248,8 +240,8 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
             movableColor={live && myTurn && view.viewPly === null ? ctx.color : null}
             premoveColor={live && !myTurn && view.viewPly === null ? ctx.color : null}
             lastMove={view.lastMove}
-            version={ctx.boardVersion + redraw}
-            onMove={onBoardMove}
+            version={ctx.boardVersion + promotion.redraw}
+            onMove={promotion.onBoardMove}
             label={`Chess board, you play ${ctx.color}`}
           />
         }
@@ -328,7 +320,7 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
             <KeyboardMove
               fen={ctx.fen}
               enabled={live && myTurn && view.viewPly === null}
-              onMove={(m) => game.send({ type: 'LOCAL_MOVE', from: m.from, to: m.to, ...(m.promotion ? { promotion: m.promotion, piece: 'p' } : {}) })}
+              onMove={move}
             />
             <GameTools
               fen={view.fen}
@@ -344,7 +336,7 @@ export function PlayGame({ gameId, onNotMine }: PlayGameProps) {
         }
       />
 
-      {promotion && <PromotionDialog color={ctx.color} onChoose={onPromote} onCancel={() => { setPromotion(null); setRedraw((n) => n + 1); }} />}
+      {promotion.asking && <PromotionDialog color={ctx.color} onChoose={promotion.choose} onCancel={promotion.cancel} />}
 
       {endShown && ctx.end && (
         <GameEndModal
