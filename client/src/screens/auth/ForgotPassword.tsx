@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Page } from '../../components/Page';
-import { errorMessage, loadAuthClient } from '../../app/auth';
-import { NOT_CONFIGURED } from './useAuthClient';
+import { errorMessage } from '../../app/auth';
+import { requireAuthClient } from './useAuthClient';
 
 export default function ForgotPassword() {
   const [email, setEmail] = useState('');
@@ -16,8 +16,7 @@ export default function ForgotPassword() {
     setBusy(true);
     setError(null);
     try {
-      const client = await loadAuthClient();
-      if (!client) throw new Error(NOT_CONFIGURED);
+      const client = await requireAuthClient();
       const { error: err } = await client.auth.resetPasswordForEmail(email.trim(), { redirectTo: `${location.origin}/reset-password` });
       if (err) throw err;
       setSent(true);

@@ -2,10 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSelector } from '@xstate/react';
 import { Page } from '../../components/Page';
-import { errorMessage, loadAuthClient } from '../../app/auth';
+import { errorMessage } from '../../app/auth';
 import { getIdentity } from '../../app/services';
 import { safeReturnUrl, withReturn } from '../GuestEntry';
-import { NOT_CONFIGURED } from './useAuthClient';
+import { requireAuthClient } from './useAuthClient';
 import { AddressKind, PhoneCodeStep, PhoneField, phoneValue } from './PhoneCode';
 
 export default function Login() {
@@ -28,8 +28,7 @@ export default function Login() {
 
   const resend = async () => {
     try {
-      const client = await loadAuthClient();
-      if (!client) throw new Error(NOT_CONFIGURED);
+      const client = await requireAuthClient();
       const { error: err } = await client.auth.resend({ type: 'signup', email: email.trim(), options: { emailRedirectTo: `${location.origin}/auth/callback?type=signup` } });
       if (err) throw err;
       setResent(`A new confirmation email is on its way to ${email.trim()}.`);
@@ -44,8 +43,7 @@ export default function Login() {
     setBusy(true);
     setError(null);
     try {
-      const client = await loadAuthClient();
-      if (!client) throw new Error(NOT_CONFIGURED);
+      const client = await requireAuthClient();
       const credentials = kind === 'email' ? { email: email.trim(), password } : { phone: phoneValue(phone), password };
       const { error: err } = await client.auth.signInWithPassword(credentials);
       if (err && kind === 'phone' && (err as { code?: string }).code === 'phone_not_confirmed') {

@@ -4,8 +4,8 @@
  * provider the code lands in the development inbox). Used by Register and Login.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { errorMessage, loadAuthClient } from '../../app/auth';
-import { NOT_CONFIGURED } from './useAuthClient';
+import { errorMessage } from '../../app/auth';
+import { requireAuthClient } from './useAuthClient';
 
 /** Seconds before another code may be asked for (the server's one SMS per number per 60 s). */
 export const RESEND_WAIT_SECONDS = 60;
@@ -62,8 +62,7 @@ export function PhoneCodeStep({ phone, onVerified, sent = true }: {
     setBusy(true);
     setError(null);
     try {
-      const client = await loadAuthClient();
-      if (!client) throw new Error(NOT_CONFIGURED);
+      const client = await requireAuthClient();
       const { data, error: err } = await client.auth.verifyOtp({ phone, token: code.trim(), type: 'sms' });
       if (err) throw err;
       if (!data.session) throw new Error('The code was not accepted');
@@ -77,8 +76,7 @@ export function PhoneCodeStep({ phone, onVerified, sent = true }: {
   const resend = async () => {
     setError(null);
     try {
-      const client = await loadAuthClient();
-      if (!client) throw new Error(NOT_CONFIGURED);
+      const client = await requireAuthClient();
       const { error: err } = await client.auth.resend({ type: 'sms', phone });
       if (err) throw err;
       setResendAt(Date.now() + RESEND_WAIT_SECONDS * 1000);

@@ -1,12 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Page } from '../../components/Page';
-import { errorMessage, loadAuthClient } from '../../app/auth';
-import { NOT_CONFIGURED } from './useAuthClient';
+import { errorMessage } from '../../app/auth';
+import { requireAuthClient } from './useAuthClient';
+import { newPasswordError, PASSWORD_MISMATCH_TEXT, PASSWORD_RULE_TEXT } from './newPassword';
 import { safeReturnUrl, withReturn } from '../GuestEntry';
 import { AddressKind, PhoneCodeStep, PhoneField, phoneErrorText, phoneValue } from './PhoneCode';
-
-export const MIN_PASSWORD = 6;
 
 /**
  * After a sign-up that waits for confirmation. The server answers a new address and one that
@@ -43,13 +42,12 @@ export default function Register() {
     e.preventDefault();
     const address = kind === 'email' ? email.trim() : phone.replace(/[^\d]/g, '');
     if (!address || !password) { setError(kind === 'email' ? 'Please enter both email and password' : 'Please enter both phone number and password'); return; }
-    if (password.length < MIN_PASSWORD) { setError('Password must be at least 6 characters long'); return; }
-    if (password !== confirm) { setError('Passwords do not match'); return; }
+    const passwordError = newPasswordError(password, confirm);
+    if (passwordError) { setError(passwordError); return; }
     setBusy(true);
     setError(null);
     try {
-      const client = await loadAuthClient();
-      if (!client) throw new Error(NOT_CONFIGURED);
+      const client = await requireAuthClient();
       if (kind === 'phone') {
         const number = phoneValue(phone);
         const { data, error: err } = await client.auth.signUp({ phone: number, password });
@@ -99,9 +97,9 @@ export default function Register() {
             ? <label>Email<input type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required /></label>
             : <PhoneField value={phone} onChange={setPhone} />}
           <label>Password<input type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} required aria-describedby="pw-hint" /></label>
-          <p id="pw-hint" className="hint">Password must be at least 6 characters long</p>
+          <p id="pw-hint" className="hint">{PASSWORD_RULE_TEXT}</p>
           <label>Confirm Password<input type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} required /></label>
-          {mismatch && <p className="error" role="alert">Passwords do not match</p>}
+          {mismatch && <p className="error" role="alert">{PASSWORD_MISMATCH_TEXT}</p>}
           {error && <p className="error" role="alert">{error}</p>}
           {success && <p className="success" role="status">{success}</p>}
           {pending && (

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Page } from '../../components/Page';
-import { errorMessage, initialHash, loadAuthClient } from '../../app/auth';
+import { errorMessage, initialHash } from '../../app/auth';
 import { RESET_TEXT, resetLinkError } from './resetLink';
-import { NOT_CONFIGURED } from './useAuthClient';
+import { requireAuthClient } from './useAuthClient';
+import { newPasswordError } from './newPassword';
 
 export default function ResetPassword() {
   const navigate = useNavigate();
@@ -22,8 +23,7 @@ export default function ResetPassword() {
     let live = true;
     (async () => {
       try {
-        const client = await loadAuthClient();
-        if (!client) throw new Error(NOT_CONFIGURED);
+        const client = await requireAuthClient();
         const { data, error: err } = await client.auth.getSession();
         if (err) throw err;
         if (live && !data.session) { setError(RESET_TEXT.noSession); setExpired(true); }
@@ -38,13 +38,12 @@ export default function ResetPassword() {
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     if (!password) { setError('Please enter a new password'); return; }
-    if (password.length < 6) { setError('Password must be at least 6 characters long'); return; }
-    if (password !== confirm) { setError('Passwords do not match'); return; }
+    const passwordError = newPasswordError(password, confirm);
+    if (passwordError) { setError(passwordError); return; }
     setBusy(true);
     setError(null);
     try {
-      const client = await loadAuthClient();
-      if (!client) throw new Error(NOT_CONFIGURED);
+      const client = await requireAuthClient();
       const { error: err } = await client.auth.updateUser({ password });
       if (err) throw err;
       // the reset link signed the player in: they go on signed in, not to the sign-in form

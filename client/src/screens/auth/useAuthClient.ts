@@ -14,3 +14,10 @@ export function useAuthClient(): SupabaseClient | null | undefined {
 }
 
 export const NOT_CONFIGURED = 'Accounts are not available right now.';
+
+/** The supabase-js client, for an action the player asked for: without one, the action fails saying accounts are not available. */
+export async function requireAuthClient(): Promise<SupabaseClient> {
+  const client = await loadAuthClient();
+  if (!client) throw new Error(NOT_CONFIGURED);
+  return client;
+}
