@@ -8,7 +8,8 @@ import pino from 'pino';
 import { startServer, type RunningServer } from '../../server/app';
 import { createAiService, type AiService, type AiServiceOptions } from '../../server/ai/index';
 import { ChessGame } from '../../machines/chess/index';
-import { TestClient, playRandomGame, seeded, until } from './helpers';
+import { TestClient, playRandomGame, until } from './helpers';
+import { seeded } from '../../server/ai/bench/seeded';
 
 const logger = pino({ level: 'silent' });
 

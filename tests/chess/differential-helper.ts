@@ -12,16 +12,8 @@ import { Chess, type Move } from 'chess.js';
 import { expect } from 'vitest';
 import { ChessGame } from '../../machines/chess';
 
-/** mulberry32: small seeded PRNG so every run plays the same games. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded PRNG (mulberry32), so every run plays the same games. */
+export { seeded as prng } from '../../server/ai/bench/seeded';
 
 export interface GameStats {
   games: number;

@@ -24,17 +24,7 @@ import { AI_LEVELS } from '../levels';
 import { runPair, type PairResult } from './ladder';
 import { measureLatency, type LatencyRow } from './latency';
 import { measureThroughput, type ThroughputResult } from './throughput';
-
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from './seeded';
 
 const { values: args } = parseArgs({
   options: {
