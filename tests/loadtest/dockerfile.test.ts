@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import ignore from '@balena/dockerignore';
 import { DockerfileParser, type Dockerfile, type ImageTemplate, type Instruction } from 'dockerfile-ast';
 import { validate } from 'dockerfile-utils';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../server/app';
 import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../../server/nodeFlags';
@@ -23,6 +23,23 @@ const DF: Dockerfile = DockerfileParser.parse(TEXT);
 const STAGES = DF.getFROMs().map((f) => f.getBuildStage());
 const FINAL: ImageTemplate = DF.getContainingImage(DF.getFROMs().at(-1)!.getRange().start)!;
 const ignorer = ignore().add(readFileSync(join(ROOT, '.dockerignore'), 'utf8'));
+
+/** esbuild's account of the server bundle (the files it is built from, the packages it loads), built in memory. */
+async function serverBundleMetafile(): Promise<Metafile> {
+  const result = await build({
+    entryPoints: [join(ROOT, 'server/main.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    absWorkingDir: ROOT,
+    outfile: 'main.js',
+  });
+  return result.metafile;
+}
 
 function stage(name: string): Instruction[] {
   const froms = DF.getFROMs();
@@ -201,18 +218,7 @@ describe('COPY sources and .dockerignore', () => {
       expect(ignorer.ignores(f), `${f} kept`).toBe(false);
     }
     // Every file the server bundle is built from (esbuild's own list of inputs).
-    const result = await build({
-      entryPoints: [join(ROOT, 'server/main.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      packages: 'external',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-      absWorkingDir: ROOT,
-    });
-    const inputs = Object.keys(result.metafile.inputs);
+    const inputs = Object.keys((await serverBundleMetafile()).inputs);
     expect(inputs).toContain('server/main.ts');
     for (const f of inputs) expect(ignorer.ignores(relative(ROOT, join(ROOT, f))), `${f} kept`).toBe(false);
   }, 60_000);
@@ -226,19 +232,8 @@ describe('production dependencies', () => {
 
   it('the runtime image (npm ci --omit=dev) has every package the server bundle loads', async () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    const result = await build({
-      entryPoints: [join(ROOT, 'server/main.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      packages: 'external',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-      absWorkingDir: ROOT,
-      outfile: 'main.js',
-    });
-    const imports = Object.values(result.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external));
+    const metafile = await serverBundleMetafile();
+    const imports = Object.values(metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external));
     const bare = imports.filter((i) => !i.path.startsWith('node:'));
     expect(bare.length).toBeGreaterThan(5);
     for (const i of bare) {
@@ -247,7 +242,7 @@ describe('production dependencies', () => {
       expect(pkg.dependencies, `${i.path} (${i.kind}) must be a production dependency`).toHaveProperty([name]);
     }
     // Packages found at run time through require.resolve (the uWS binary, the Stockfish build).
-    for (const f of inputsOf(result.metafile)) {
+    for (const f of inputsOf(metafile)) {
       const src = readFileSync(join(ROOT, f), 'utf8');
       for (const m of src.matchAll(/require\.resolve\(\s*'([^']+)'/g)) {
         expect(pkg.dependencies, `${m[1]} (require.resolve in ${f})`).toHaveProperty([packageOf(m[1])]);
