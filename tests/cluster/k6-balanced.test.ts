@@ -4,9 +4,9 @@
  * across nodes, and the scenarios' own thresholds and counts hold (k6's runtime stood in for by
  * tests/loadtest/k6-node, as in the single-node scenario tests).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { runScenario } from '../loadtest/k6-node/run-scenario';
-import { RELAXED_LATENCY, expectEveryRejoinComplete, expectSteadyPlayComplete } from '../loadtest/k6-node/expectations';
+import { RECONNECT_STORM, expectEveryRejoinComplete, expectSteadyPlayComplete, scenarioEnv } from '../loadtest/k6-node/expectations';
 import { startBalancedSite, type BalancedSite } from './balancedSite';
 
 
@@ -15,7 +15,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   site = await startBalancedSite(3);
-  env = { BASE_URL: site.url, THINK_MIN_MS: '20', THINK_MAX_MS: '80', ...RELAXED_LATENCY };
+  env = scenarioEnv(site.url);
 }, 60_000);
 
 afterAll(async () => {
@@ -42,11 +42,7 @@ describe('k6 scenarios through HAProxy against three nodes', () => {
 
   it('reconnect storm: players drop, come back through the balancer (often on another node) and finish', async () => {
     const players = 12;
-    const run = await runScenario(
-      'reconnect-storm',
-      { ...env, VUS: String(players), MAX_PLIES: '14', RECONNECT_SHARE: '1', OFFLINE_MIN_MS: '100', OFFLINE_MAX_MS: '400' },
-      players,
-    );
+    const run = await runScenario('reconnect-storm', { ...env, ...RECONNECT_STORM, VUS: String(players) }, players);
     expectEveryRejoinComplete(run, players);
   }, 90_000);
 });

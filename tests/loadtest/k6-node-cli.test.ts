@@ -1,10 +1,9 @@
 /** `npm run loadtest:node`: a k6 scenario without k6; exit 0 when the thresholds hold, 99 (as k6) when not. */
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../server/app';
-import { ONE_MACHINE_ADMISSION } from './k6-node/server-process';
+import type { RunningServer } from '../../server/app';
+import { startScenarioServer } from './k6-node/in-process-server';
 import { idInTest, vusInSegment } from './k6-node/runtime';
 import { ROOT } from '../support/root';
 
@@ -12,7 +11,7 @@ const run = promisify(execFile);
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, host: '127.0.0.1', staticDir: join(ROOT, 'node_modules/.cache/no-client'), admission: ONE_MACHINE_ADMISSION });
+  server = await startScenarioServer();
 }, 120_000);
 afterAll(async () => {
   await server?.close();
@@ -70,13 +69,7 @@ describe('npm run loadtest:node', () => {
 
   it('exits 99, like k6, when a threshold fails', async () => {
     // A server that allows two messages a minute: the players are cut off mid-game.
-    const strict = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      staticDir: join(ROOT, 'node_modules/.cache/no-client'),
-      admission: ONE_MACHINE_ADMISSION,
-      rateLimit: { messages: 2, windowMs: 60_000 },
-    });
+    const strict = await startScenarioServer({ rateLimit: { messages: 2, windowMs: 60_000 } });
     try {
       const { code, out } = await cli('steady-play', '--vus', '4', ...common(), '-e', `BASE_URL=${strict.url}`, '-e', 'GAME_TIMEOUT_MS=3000');
       expect(out).toMatch(/✗ games_unfinished count==0/);

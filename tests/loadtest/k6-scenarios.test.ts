@@ -4,29 +4,30 @@
  * k6's runtime stood in for (tests/loadtest/k6-node). A scenario passes when every threshold
  * k6 would evaluate passes, and the counts show the players really did what the scenario says.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../server/app';
-import { ONE_MACHINE_ADMISSION } from './k6-node/server-process';
+import type { RunningServer } from '../../server/app';
+import { startScenarioServer } from './k6-node/in-process-server';
 import { aiServiceFactory } from '../../server/ai';
 import { runScenario } from './k6-node/run-scenario';
-import { RELAXED_LATENCY, expectAllThresholdsPass, expectEveryRejoinComplete, expectSteadyPlayComplete } from './k6-node/expectations';
-import { ROOT } from '../support/root';
+import {
+  RECONNECT_STORM,
+  expectADropPerPlayer,
+  expectAllThresholdsPass,
+  expectEveryRejoinComplete,
+  expectSteadyPlayComplete,
+  scenarioEnv,
+} from './k6-node/expectations';
 
 let server: RunningServer;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    staticDir: join(ROOT, 'node_modules/.cache/no-client'),
-    admission: ONE_MACHINE_ADMISSION,
+  server = await startScenarioServer({
     clockMs: 120_000,
     graceMs: 20_000,
     ai: aiServiceFactory({ poolSize: 1, replyDelayMs: [5, 20] }),
   });
-  env = { BASE_URL: server.url, THINK_MIN_MS: '20', THINK_MAX_MS: '80', ...RELAXED_LATENCY };
+  env = scenarioEnv(server.url);
 }, 120_000);
 
 afterAll(async () => {
@@ -54,17 +55,10 @@ describe('k6 scenarios against the real server', () => {
 
   it('reconnect storm: players drop on their turn, come back as the same guest and finish', async () => {
     const players = 12;
-    const run = await runScenario(
-      'reconnect-storm',
-      { ...env, VUS: String(players), MAX_PLIES: '14', RECONNECT_SHARE: '1', OFFLINE_MIN_MS: '100', OFFLINE_MAX_MS: '400' },
-      players,
-    );
+    const run = await runScenario('reconnect-storm', { ...env, ...RECONNECT_STORM, VUS: String(players) }, players);
     expectEveryRejoinComplete(run, players);
-    // A player drops once its game has reached its drop ply on its turn; a game that ends
-    // sooner (a quick random mate or repetition) leaves a player without a drop.
-    const endings = run.metrics.get('games_finished')!.tags.map((t) => t.reason).filter(Boolean);
-    const early = endings.filter((r) => r !== 'resignation').length;
-    expect(run.count('reconnects'), endings.join(',')).toBeGreaterThanOrEqual(players - early);
+    // A player drops once its game has reached its drop ply on its turn.
+    expectADropPerPlayer(run, players);
   }, 60_000);
 
   it('reconnect storm in a burst (STORM_AT): the players in games drop together and all come back', async () => {
@@ -76,9 +70,7 @@ describe('k6 scenarios against the real server', () => {
       players,
     );
     expectEveryRejoinComplete(run, players);
-    const endings = run.metrics.get('games_finished')!.tags.map((t) => t.reason).filter(Boolean);
-    const early = endings.filter((r) => r !== 'resignation').length;
-    expect(run.count('reconnects'), endings.join(',')).toBeGreaterThanOrEqual(players - early);
+    expectADropPerPlayer(run, players);
     // Nobody dropped before the burst: the run lasted past it.
     expect(Date.now() - t0).toBeGreaterThan(1000);
   }, 60_000);
@@ -140,13 +132,7 @@ describe('k6 versions', () => {
 describe('the thresholds fail a run when the server misbehaves', () => {
   it('a server that cuts players off mid-game fails games_unfinished and ws_errors', async () => {
     // Three messages per minute: the players are cut off after a couple of moves.
-    const strict = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      staticDir: join(ROOT, 'node_modules/.cache/no-client'),
-      admission: ONE_MACHINE_ADMISSION,
-      rateLimit: { messages: 3, windowMs: 60_000 },
-    });
+    const strict = await startScenarioServer({ rateLimit: { messages: 3, windowMs: 60_000 } });
     try {
       const run = await runScenario('steady-play', { ...env, BASE_URL: strict.url, VUS: '4', MAX_PLIES: '20', GAME_TIMEOUT_MS: '4000' }, 4);
       const failedMetrics = new Set(run.failed.map((t) => t.metric));

@@ -20,6 +20,14 @@ export const RELAXED_LATENCY = {
   P99_TIMER_LAG_MS: '1000',
 };
 
+/** The settings every scenario test runs with against the server at `baseUrl`: quick players, RELAXED_LATENCY. */
+export function scenarioEnv(baseUrl: string): Record<string, string> {
+  return { BASE_URL: baseUrl, THINK_MIN_MS: '20', THINK_MAX_MS: '80', ...RELAXED_LATENCY };
+}
+
+/** A reconnect storm at test scale: games to 14 plies, every player dropping once for 100-400 ms. */
+export const RECONNECT_STORM = { MAX_PLIES: '14', RECONNECT_SHARE: '1', OFFLINE_MIN_MS: '100', OFFLINE_MAX_MS: '400' };
+
 export function expectAllThresholdsPass(run: ScenarioRun): void {
   expect(run.failed, JSON.stringify(run.failed)).toEqual([]);
   // k6 passes a threshold whose metric got no sample; here each one must have judged something.
@@ -47,4 +55,14 @@ export function expectEveryRejoinComplete(run: ScenarioRun, players: number): vo
   expect(run.count('games_finished')).toBe(players);
   expect(run.count('rejoin_failures')).toBe(0);
   expect(run.samples('rejoin_time')).toHaveLength(run.count('reconnects'));
+}
+
+/**
+ * Every player dropped once, but for those whose game ended before their drop came (a quick
+ * random mate or repetition: any end but resignation at the ply cap).
+ */
+export function expectADropPerPlayer(run: ScenarioRun, players: number): void {
+  const endings = run.metrics.get('games_finished')!.tags.map((t) => t.reason).filter(Boolean);
+  const early = endings.filter((r) => r !== 'resignation').length;
+  expect(run.count('reconnects'), endings.join(',')).toBeGreaterThanOrEqual(players - early);
 }
