@@ -5,44 +5,25 @@
  * the node its creator was on (Redis keeps it): the creator comes back on the other node, and it
  * is accepted there.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../server/app';
+import { describe, expect, it } from 'vitest';
 import type { Challenge, Hook } from '../../machines/protocol/messages';
-import { TestClient, lobbyUntil, startTestServer, watchLobby, type Msg } from '../server/helpers';
-import { testSite, until, type TestSite } from './site';
+import { lobbyUntil, watchLobby, type Msg } from '../server/helpers';
+import { useNodesPerTest } from './nodesPerTest';
+import { until } from './site';
 
 const BULLET = { initial: 60, increment: 1 };
 
-let site: TestSite | undefined;
-const servers: RunningServer[] = [];
-const clients: TestClient[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  await site?.destroy();
-});
-
-async function nodes(n: number): Promise<RunningServer[]> {
-  site = testSite();
-  for (let i = 0; i < n; i++) servers.push(await startTestServer({ cluster: site.options, serverSecret: 'x'.repeat(32), lobbySweepMs: 50 }));
-  return servers;
-}
-
-async function connect(server: RunningServer, guest: { playerId: string; secret: string } | null = null): Promise<TestClient> {
-  const c = await TestClient.connect(server.url, guest);
-  clients.push(c);
-  return c;
-}
+const site = useNodesPerTest();
+const nodes = (n: number) => site.start(n, { lobbySweepMs: 50 });
 
 const challengeOf = (m: Msg) => m.challenge as Challenge;
 
 describe('custom games and challenges across two nodes', () => {
   it('lists a game posted on one node live on the other, where it is joined; both players start it', async () => {
     const [a, b] = await nodes(2);
-    const ann = await connect(a);
-    const ben = await connect(b);
-    const watchers = [await connect(a), await connect(b)];
+    const ann = await site.connect(a);
+    const ben = await site.connect(b);
+    const watchers = [await site.connect(a), await site.connect(b)];
     for (const w of [...watchers, ben]) await watchLobby(w);
     ann.send('postHook', { options: { timeControl: BULLET, rated: false, color: 'white' }, username: 'Ann' });
     const lists = await Promise.all([...watchers, ben].map((w) => lobbyUntil(w, 'one game', (h) => h.length === 1)));
@@ -61,24 +42,24 @@ describe('custom games and challenges across two nodes', () => {
 
   it('sends a watcher on either node only what changes; after posts, a replacement and a cancel on both nodes it holds the list a new watcher gets', async () => {
     const [a, b] = await nodes(2);
-    const watchers = [await connect(a), await connect(b)];
+    const watchers = [await site.connect(a), await site.connect(b)];
     for (const w of watchers) expect(await watchLobby(w)).toEqual([]);
-    const posters = [await connect(a), await connect(b), await connect(a), await connect(b)];
+    const posters = [await site.connect(a), await site.connect(b), await site.connect(a), await site.connect(b)];
     posters.forEach((p, i) => p.send('postHook', { options: { timeControl: { initial: 60 * (i + 1), increment: 0 }, rated: false, color: 'white' } }));
     await Promise.all(watchers.map((w) => lobbyUntil(w, 'four games', (h) => h.length === 4)));
     posters[1].send('postHook', { options: { timeControl: BULLET, rated: false, color: 'black' } });
     posters[2].send('cancelHook');
     const expected = (h: Hook[]) => h.length === 3 && h.some((x) => x.color === 'black') && !h.some((x) => x.by.id === posters[2].playerId);
     const held = await Promise.all(watchers.map((w) => lobbyUntil(w, 'the replacement and the cancel', expected)));
-    for (const node of [a, b]) expect(await watchLobby(await connect(node))).toEqual(held[0]);
+    for (const node of [a, b]) expect(await watchLobby(await site.connect(node))).toEqual(held[0]);
     expect(held[1]).toEqual(held[0]);
     for (const w of watchers) expect(w.received.filter((m) => m.type === 'lobbyHooks')).toHaveLength(1);
   });
 
   it('accepts on one node a challenge made on the other; the creator sees it accepted and both start', async () => {
     const [a, b] = await nodes(2);
-    const ann = await connect(a);
-    const ben = await connect(b);
+    const ann = await site.connect(a);
+    const ben = await site.connect(b);
     ann.send('createChallenge', { options: { timeControl: BULLET, rated: false, color: 'black' }, username: 'Ann' });
     const c = challengeOf(await ann.next('challenge'));
     ben.send('watchChallenge', { challengeId: c.id });
@@ -92,15 +73,15 @@ describe('custom games and challenges across two nodes', () => {
 
   it('keeps a challenge when the node its creator was on stops: the creator comes back on the other node and it is accepted', async () => {
     const [a, b] = await nodes(2);
-    const ann = await connect(a);
+    const ann = await site.connect(a);
     ann.send('createChallenge', { options: { timeControl: BULLET, rated: false, color: 'white' }, username: 'Ann' });
     const c = challengeOf(await ann.next('challenge'));
     const annId = { playerId: ann.playerId, secret: ann.secret };
     await ann.close();
     await a.close();
-    const back = await connect(b, annId);
+    const back = await site.connect(b, annId);
     expect(back.playerId).toBe(annId.playerId);
-    const ben = await connect(b);
+    const ben = await site.connect(b);
     ben.send('watchChallenge', { challengeId: c.id });
     expect(challengeOf(await ben.next('challenge')).status).toBe('created');
     // a node that may not start games (its lease uncertain while the other leaves) refuses, as it refuses a search

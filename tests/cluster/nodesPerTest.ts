@@ -5,14 +5,15 @@
  */
 import { afterEach } from 'vitest';
 import type { RunningServer, StartServerOptions } from '../../server/app';
+import type { GuestCredentials } from '../../machines/protocol/guestCookie';
 import { TestClient, startTestServer } from '../server/helpers';
 import { testSite, type TestSite } from './site';
 
 export interface NodesPerTest {
   /** starts this test's site of `count` nodes (startTestServer under `opts`, on the site) */
   start(count: number, opts?: StartServerOptions): Promise<RunningServer[]>;
-  /** a client on `node` */
-  connect(node: RunningServer): Promise<TestClient>;
+  /** a client on `node`: a new guest, or `guest` coming back */
+  connect(node: RunningServer, guest?: GuestCredentials | null): Promise<TestClient>;
 }
 
 export function useNodesPerTest(): NodesPerTest {
@@ -31,8 +32,8 @@ export function useNodesPerTest(): NodesPerTest {
       for (let i = 0; i < count; i++) nodes.push(await startTestServer({ cluster: s.options, serverSecret: 'x'.repeat(32), ...opts }));
       return [...nodes];
     },
-    async connect(node) {
-      const c = await TestClient.connect(node.url);
+    async connect(node, guest = null) {
+      const c = await TestClient.connect(node.url, guest);
       clients.push(c);
       return c;
     },
