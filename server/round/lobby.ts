@@ -1,7 +1,7 @@
 /**
  * How a player starts a new round: a search in the matchmaking pool, or a game against the AI.
- * Refused while another round holds them (a search: as the site records it), or while this node
- * may start no game.
+ * Refused while another round holds them (as the site records it), or while this node may start
+ * no game.
  */
 import type { Logger } from 'pino';
 import { TEXT, type ParsedPayloads } from '../../machines/protocol/messages';
@@ -20,8 +20,12 @@ const TEXTS = {
   aiWhileInGame: 'Cannot start an AI game while in an active game',
 };
 
+/** The requests a game elsewhere may hold up: a search, a game against the AI. */
+type HeldRequest = 'search' | 'ai';
+const holdCheck = (request: HeldRequest, s: PlayerSession) => `${request}:${s.id}`;
+
 export class Lobby {
-  /** players whose search waits for the site's record of the game that holds them */
+  /** the requests (by holdCheck) waiting for the site's record of the game that holds their player */
   private readonly checkingHold = new Set<string>();
 
   constructor(
@@ -42,31 +46,36 @@ export class Lobby {
       return;
     }
     if (!this.rounds.heldBy(s)) return this.join(s, payload);
-    // held by a game: refused only once the site's record says it is still on (several nodes: its
-    // end may be recorded while its owner's word is still on its way); one answer for searches meanwhile
-    if (this.checkingHold.has(s.id)) return;
-    this.checkingHold.add(s.id);
-    this.rounds.heldOnSite(s).then(
-      (activeGame) => this.searchChecked(s, payload, activeGame),
-      (err: Error) => {
-        this.log.warn({ playerId: s.id, err: err.message }, "could not read the site's record of the player's game");
-        this.searchChecked(s, payload, this.rounds.heldBy(s));
-      },
-    );
+    this.afterHoldChecked(s, 'search', (activeGame) => {
+      if (!activeGame) return this.join(s, payload);
+      this.metrics.messagesRejected.inc({ reason: 'active_game' });
+      this.log.info({ playerId: s.id, reason: 'active_game', gameId: activeGame.gameId }, 'search refused');
+      this.sink.sendTo(s, { type: 'matchmakingStatus', status: 'idle', message: TEXT.activeGameRefusal, activeGame });
+    });
   }
 
   cancel(s: PlayerSession): void {
-    this.checkingHold.delete(s.id);
+    this.checkingHold.delete(holdCheck('search', s));
     this.matchmaking.leave(s, true);
   }
 
-  /** A search held by a game, once the site's record was read: refused, naming the game, or joined (nothing if it was canceled meanwhile, or the player left). */
-  private searchChecked(s: PlayerSession, payload: ParsedPayloads['findGame'], activeGame: HeldBy | null): void {
-    if (!this.checkingHold.delete(s.id) || !this.sink.connected(s)) return;
-    if (!activeGame) return this.join(s, payload);
-    this.metrics.messagesRejected.inc({ reason: 'active_game' });
-    this.log.info({ playerId: s.id, reason: 'active_game', gameId: activeGame.gameId }, 'search refused');
-    this.sink.sendTo(s, { type: 'matchmakingStatus', status: 'idle', message: TEXT.activeGameRefusal, activeGame });
+  /**
+   * A request of a player held by a game, decided once the site's record of that game was read:
+   * refused only if the record says it is still on (several nodes: its end may be recorded while
+   * its owner's word is still on its way). One decision for the same request meanwhile; none if
+   * the request was cancelled or the player left.
+   */
+  private afterHoldChecked(s: PlayerSession, request: HeldRequest, decide: (held: HeldBy | null) => void): void {
+    const key = holdCheck(request, s);
+    if (this.checkingHold.has(key)) return;
+    this.checkingHold.add(key);
+    const checked = (held: HeldBy | null) => {
+      if (this.checkingHold.delete(key) && this.sink.connected(s)) decide(held);
+    };
+    this.rounds.heldOnSite(s).then(checked, (err: Error) => {
+      this.log.warn({ playerId: s.id, err: err.message }, "could not read the site's record of the player's game");
+      checked(this.rounds.heldBy(s));
+    });
   }
 
   private join(s: PlayerSession, payload: ParsedPayloads['findGame']): void {
@@ -82,11 +91,14 @@ export class Lobby {
       this.sink.sendTo(s, { type: 'error', code: 'unavailable', message: unavailable });
       return;
     }
-    const held = this.rounds.heldBy(s);
-    if (held?.vsAi) return this.rounds.refuse(s, AI_IN_PROGRESS.code, AI_IN_PROGRESS.message);
-    if (held) return this.rounds.refuse(s, 'active_game', TEXTS.aiWhileInGame);
-    if (s.queued) this.matchmaking.leave(s, false);
-    ai.start(s, payload.options, address);
+    const start = (held: HeldBy | null) => {
+      if (held?.vsAi) return this.rounds.refuse(s, AI_IN_PROGRESS.code, AI_IN_PROGRESS.message);
+      if (held) return this.rounds.refuse(s, 'active_game', TEXTS.aiWhileInGame);
+      if (s.queued) this.matchmaking.leave(s, false);
+      ai.start(s, payload.options, address);
+    };
+    if (!this.rounds.heldBy(s)) return start(null);
+    this.afterHoldChecked(s, 'ai', start);
   }
 
   /**

@@ -174,4 +174,25 @@ describe('Redis briefly unreachable', () => {
     const starts = await Promise.all([paired, remote.next('gameStart', (m) => m.gameId !== p.gameId, 15_000)]);
     expect(starts[0].gameId).toBe(starts[1].gameId);
   }, 40_000);
+
+  it("starts the first game against the AI asked for after the outage: a game that ended while Redis was away no longer holds its player, though the owner's word of its end has not reached the player's node yet", async () => {
+    const { a, alice, bob, p } = await twoNodesPlaying(true);
+    await playMoves(p, ['e2e4', 'e7e5']);
+    const ownerIsA = ((await (await fetch(a.url + '/healthz')).json()) as { games: number }).games === 1;
+    const [local, remote] = ownerIsA ? [alice, bob] : [bob, alice];
+    const remoteRelay = relays[ownerIsA ? 1 : 0];
+    await blockRedis();
+    local.send('resign', { gameId: p.gameId });
+    expect(await local.next('gameEnd')).toMatchObject({ gameId: p.gameId, reason: 'resignation' });
+    // the owner's word of the end waits on its way to the other node (less than a second, as above)
+    remoteRelay.holdReplies('subscription');
+    await unblockRedis();
+    await allAnswer(200);
+    remote.drain();
+    remote.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
+    // refused, it would get an error (in an active game) and no gameCreated
+    const created = await remote.next('gameCreated', () => true, 15_000).finally(() => remoteRelay.releaseReplies('subscription'));
+    expect(created.gameId).not.toBe(p.gameId);
+    expect(remote.received.filter((m) => m.type === 'error')).toEqual([]);
+  }, 40_000);
 });
