@@ -73,6 +73,29 @@ async function twoNodesPlaying(ai: boolean): Promise<{ a: RunningServer; b: Runn
   return { a, b, alice, bob, p: { white, black: white === alice ? bob : alice, gameId: sa.gameId as string } };
 }
 
+/**
+ * Two nodes playing a game (`ai`: the nodes run the AI too), which the player whose socket is on
+ * the node that plays it (`local`) resigns as Redis goes away; once Redis is back, what the other
+ * node's subscription brings (the owner's word of the end above all) waits on the way at
+ * `remoteRelay` while its commands go through. The caller releases it within a second (longer,
+ * the node's resubscription would time out).
+ */
+async function endedWhileRedisAway(ai: boolean): Promise<{ local: TestClient; remote: TestClient; remoteRelay: RedisProxy; p: Pair }> {
+  const { a, alice, bob, p } = await twoNodesPlaying(ai);
+  await playMoves(p, ['e2e4', 'e7e5']);
+  const ownerIsA = ((await (await fetch(a.url + '/healthz')).json()) as { games: number }).games === 1;
+  const [local, remote] = ownerIsA ? [alice, bob] : [bob, alice];
+  const remoteRelay = relays[ownerIsA ? 1 : 0];
+  await blockRedis();
+  local.send('resign', { gameId: p.gameId });
+  expect(await local.next('gameEnd')).toMatchObject({ gameId: p.gameId, reason: 'resignation' });
+  remoteRelay.holdReplies('subscription');
+  await unblockRedis();
+  await allAnswer(200);
+  for (const c of [local, remote]) c.drain();
+  return { local, remote, remoteRelay, p };
+}
+
 describe('Redis briefly unreachable', () => {
   it('turns the nodes unhealthy and refuses new games, then recovers without a restart and the game plays on', async () => {
     const { b, p } = await twoNodesPlaying(true);
@@ -145,22 +168,7 @@ describe('Redis briefly unreachable', () => {
   }, 40_000);
 
   it("answers the first search after the outage: a game that ended while Redis was away holds neither player, though the owner's word of its end has not reached the other node yet", async () => {
-    const { a, alice, bob, p } = await twoNodesPlaying(false);
-    await playMoves(p, ['e2e4', 'e7e5']);
-    // the player whose socket is on the node that plays the game resigns as Redis goes away
-    const ownerIsA = ((await (await fetch(a.url + '/healthz')).json()) as { games: number }).games === 1;
-    const [local, remote] = ownerIsA ? [alice, bob] : [bob, alice];
-    const remoteRelay = relays[ownerIsA ? 1 : 0];
-    await blockRedis();
-    local.send('resign', { gameId: p.gameId });
-    expect(await local.next('gameEnd')).toMatchObject({ gameId: p.gameId, reason: 'resignation' });
-    // once Redis is back, what the other node's subscription brings (the owner's word of the end
-    // above all) waits on the way, while its commands go through (for less than a second: longer,
-    // the node's resubscription would time out)
-    remoteRelay.holdReplies('subscription');
-    await unblockRedis();
-    await allAnswer(200);
-    for (const c of [local, remote]) c.drain();
+    const { local, remote, remoteRelay, p } = await endedWhileRedisAway(false);
     local.send('findGame', { username: 'Local' });
     remote.send('findGame', { username: 'Remote' });
     // the other node answers its player's search (the pool is there), or the pool pairs them (the
@@ -176,19 +184,7 @@ describe('Redis briefly unreachable', () => {
   }, 40_000);
 
   it("starts the first game against the AI asked for after the outage: a game that ended while Redis was away no longer holds its player, though the owner's word of its end has not reached the player's node yet", async () => {
-    const { a, alice, bob, p } = await twoNodesPlaying(true);
-    await playMoves(p, ['e2e4', 'e7e5']);
-    const ownerIsA = ((await (await fetch(a.url + '/healthz')).json()) as { games: number }).games === 1;
-    const [local, remote] = ownerIsA ? [alice, bob] : [bob, alice];
-    const remoteRelay = relays[ownerIsA ? 1 : 0];
-    await blockRedis();
-    local.send('resign', { gameId: p.gameId });
-    expect(await local.next('gameEnd')).toMatchObject({ gameId: p.gameId, reason: 'resignation' });
-    // the owner's word of the end waits on its way to the other node (less than a second, as above)
-    remoteRelay.holdReplies('subscription');
-    await unblockRedis();
-    await allAnswer(200);
-    remote.drain();
+    const { remote, remoteRelay, p } = await endedWhileRedisAway(true);
     remote.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
     // refused, it would get an error (in an active game) and no gameCreated
     const created = await remote.next('gameCreated', () => true, 15_000).finally(() => remoteRelay.releaseReplies('subscription'));
