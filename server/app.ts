@@ -438,9 +438,10 @@ function customGames(hub: Hub, rounds: Rounds, cluster: ClusterNode | null, game
   const node = cluster?.node ?? '';
   const random = opts.random ?? Math.random;
   const heldBy = (s: PlayerSession) => rounds.heldBy(s);
+  const heldOnSite = (s: PlayerSession) => rounds.heldOnSite(s);
   const archive = opts.accounts?.archive;
   const ratingOf: RatingLookup | undefined = archive && ((id, speed) => archive.ratingOf(id, speed));
-  const deps: LobbyDeps = { store, hub, start, heldBy, node, now, random, ratingOf, newGamesRefused };
+  const deps: LobbyDeps = { store, hub, start, heldBy, heldOnSite, node, now, random, ratingOf, newGamesRefused };
   const hooks = new LobbyHooks(deps, log.child({ part: 'hooks' }));
   const challenges = new Challenges(deps, log.child({ part: 'challenges' }), opts.accounts?.accountByUsername?.bind(opts.accounts));
   const sweepLog = log.child({ part: 'lobby' });

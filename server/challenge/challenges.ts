@@ -120,7 +120,7 @@ export class Challenges extends LobbyPart {
   }
 
   async accept(s: PlayerSession, id: string, name?: string | null): Promise<void> {
-    if (this.heldBy(s)) return this.refuse(s, 'active_game', CHALLENGE_TEXT.inGame);
+    if (await this.heldStill(s)) return this.refuse(s, 'active_game', CHALLENGE_TEXT.inGame);
     if (this.refusedHere(s)) return;
     try {
       const c = await this.answerable(s, id, true);

@@ -77,7 +77,7 @@ export class LobbyHooks extends LobbyPart {
   }
 
   private async postNow(s: PlayerSession, options: CustomGame, name?: string | null): Promise<void> {
-    if (this.heldBy(s)) return this.refuse(s, 'active_game', HOOK_TEXT.inGame);
+    if (await this.heldStill(s)) return this.refuse(s, 'active_game', HOOK_TEXT.inGame);
     const refused = createRefusal(options, playerOf(s));
     if (refused) return this.refuse(s, REFUSAL_CODE[refused], REFUSAL_TEXT[refused]);
     try {
@@ -106,7 +106,7 @@ export class LobbyHooks extends LobbyPart {
   }
 
   private async joinNow(s: PlayerSession, hookId: string, name?: string | null): Promise<void> {
-    if (this.heldBy(s)) return this.refuse(s, 'active_game', HOOK_TEXT.inGame);
+    if (await this.heldStill(s)) return this.refuse(s, 'active_game', HOOK_TEXT.inGame);
     if (this.refusedHere(s)) return;
     try {
       const seen = (await this.store.hooks.lastSeen()).get(hookId);

@@ -11,6 +11,7 @@ export abstract class LobbyPart {
   protected readonly hub: LobbyDeps['hub'];
   protected readonly start: LobbyDeps['start'];
   protected readonly heldBy: LobbyDeps['heldBy'];
+  private readonly heldOnSite: LobbyDeps['heldOnSite'];
   protected readonly node: string;
   protected readonly now: () => number;
   protected readonly random: () => number;
@@ -23,12 +24,27 @@ export abstract class LobbyPart {
     /** what a failure of the store is answered with */
     private readonly unreachable: string,
   ) {
-    ({ store: this.store, hub: this.hub, start: this.start, heldBy: this.heldBy, node: this.node, now: this.now, random: this.random, ratingOf: this.ratingOf, newGamesRefused: this.newGamesRefused } = deps);
+    ({ store: this.store, hub: this.hub, start: this.start, heldBy: this.heldBy, heldOnSite: this.heldOnSite, node: this.node, now: this.now, random: this.random, ratingOf: this.ratingOf, newGamesRefused: this.newGamesRefused } = deps);
   }
 
   /** Gives a signed-in player their rating in the speed of the game they create or take (shown with it, and the game starts with it). */
   protected rate(s: PlayerSession, timeControl: TimeControl): Promise<void> {
     return rateSessionFor(s, timeControl, this.ratingOf, this.log);
+  }
+
+  /**
+   * Whether a game holds the player, as the site records it: a game played elsewhere whose end is
+   * recorded (its owner's word not here yet, just after a Redis outage) holds them no more. Read
+   * only when this node believes a game holds them; this node's belief when the record cannot be read.
+   */
+  protected async heldStill(s: PlayerSession): Promise<boolean> {
+    if (!this.heldBy(s)) return false;
+    try {
+      return (await this.heldOnSite(s)) !== null;
+    } catch (err) {
+      this.log.warn({ playerId: s.id, err: (err as Error).message }, "could not read the site's record of the player's game");
+      return this.heldBy(s) !== null;
+    }
   }
 
   /** Whether no game may start here now; if so the player is told why (as a search is refused). */

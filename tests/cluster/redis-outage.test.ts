@@ -11,7 +11,7 @@ import type { RunningServer } from '../../server/app';
 import { quickAi } from '../ai/quickAi';
 import { NEW_GAMES_REFUSED } from '../../server/cluster/node';
 import { CANNOT_PLAY_NOW } from '../../server/game/games';
-import { TestClient, playMoves, startTestServer, type Msg, type Pair } from '../server/helpers';
+import { TestClient, lobbyUntil, playMoves, startTestServer, watchLobby, type Msg, type Pair } from '../server/helpers';
 import { testSite, REDIS_URL, type TestSite } from './site';
 import { RedisProxy, hostPort } from './redisProxy';
 
@@ -189,6 +189,18 @@ describe('Redis briefly unreachable', () => {
     // refused, it would get an error (in an active game) and no gameCreated
     const created = await remote.next('gameCreated', () => true, 15_000).finally(() => remoteRelay.releaseReplies('subscription'));
     expect(created.gameId).not.toBe(p.gameId);
+    expect(remote.received.filter((m) => m.type === 'error')).toEqual([]);
+  }, 40_000);
+
+  it("lists the first custom game posted after the outage: a game that ended while Redis was away no longer holds its player, though the owner's word of its end has not reached the player's node yet", async () => {
+    const { local, remote, remoteRelay } = await endedWhileRedisAway(false);
+    await watchLobby(local);
+    remote.send('postHook', { options: { timeControl: { initial: 300, increment: 3 }, rated: false, color: 'white' } });
+    // refused, it would get an error (in an active game) and the other node's lobby would stay empty
+    const listed = await lobbyUntil(local, "the remote player's game", (hooks) => hooks.some((h) => h.by.id === remote.playerId), 15_000).finally(() =>
+      remoteRelay.releaseReplies('subscription'),
+    );
+    expect(listed).toHaveLength(1);
     expect(remote.received.filter((m) => m.type === 'error')).toEqual([]);
   }, 40_000);
 });
