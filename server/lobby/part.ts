@@ -34,17 +34,10 @@ export abstract class LobbyPart {
 
   /**
    * Whether a game holds the player, as the site records it: a game played elsewhere whose end is
-   * recorded (its owner's word not here yet, just after a Redis outage) holds them no more. Read
-   * only when this node believes a game holds them; this node's belief when the record cannot be read.
+   * recorded (its owner's word not here yet, just after a Redis outage) holds them no more.
    */
   protected async heldStill(s: PlayerSession): Promise<boolean> {
-    if (!this.heldBy(s)) return false;
-    try {
-      return (await this.heldOnSite(s)) !== null;
-    } catch (err) {
-      this.log.warn({ playerId: s.id, err: (err as Error).message }, "could not read the site's record of the player's game");
-      return this.heldBy(s) !== null;
-    }
+    return (await this.heldOnSite(s)) !== null;
   }
 
   /** Whether no game may start here now; if so the player is told why (as a search is refused). */

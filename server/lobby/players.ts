@@ -52,7 +52,7 @@ export interface LobbyDeps {
   start: CustomStart;
   /** the game a player is busy with, or null */
   heldBy: (s: PlayerSession) => HeldBy | null;
-  /** the same, as the site records it (a game elsewhere whose end is recorded holds the player no more); rejects when the record cannot be read */
+  /** the same, as the site records it (a game elsewhere whose end is recorded holds the player no more; this node's belief when the record cannot be read) */
   heldOnSite: (s: PlayerSession) => Promise<HeldBy | null>;
   /** this node's name ('' on a single node): where the creators seen here have their socket */
   node: string;

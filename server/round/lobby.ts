@@ -72,10 +72,7 @@ export class Lobby {
     const checked = (held: HeldBy | null) => {
       if (this.checkingHold.delete(key) && this.sink.connected(s)) decide(held);
     };
-    this.rounds.heldOnSite(s).then(checked, (err: Error) => {
-      this.log.warn({ playerId: s.id, err: err.message }, "could not read the site's record of the player's game");
-      checked(this.rounds.heldBy(s));
-    });
+    void this.rounds.heldOnSite(s).then(checked);
   }
 
   private join(s: PlayerSession, payload: ParsedPayloads['findGame']): void {

@@ -71,12 +71,22 @@ export class Rounds {
   /**
    * The game that holds the player, as the site records it: a game played elsewhere whose end the
    * site records holds them no more (its owner's word of the end had not reached this node yet),
-   * and this node forgets it now. Rejects when the record cannot be read.
+   * and this node forgets it now. When the record cannot be read, this node's own belief (logged).
    */
   async heldOnSite(s: PlayerSession): Promise<HeldBy | null> {
     const elsewhere = !s.game && s.remoteGame;
-    if (elsewhere && this.elsewhere && (await this.elsewhere.endRecorded(elsewhere.id))) endedElsewhere(s, elsewhere.id);
+    if (elsewhere && this.elsewhere && (await this.endRecorded(s, elsewhere.id))) endedElsewhere(s, elsewhere.id);
     return this.heldBy(s);
+  }
+
+  /** Whether the site records the end of the game elsewhere; false (logged) when the record cannot be read. */
+  private async endRecorded(s: PlayerSession, gameId: string): Promise<boolean> {
+    try {
+      return await this.elsewhere!.endRecorded(gameId);
+    } catch (err) {
+      this.log.warn({ playerId: s.id, gameId, err: (err as Error).message }, "could not read the site's record of the player's game");
+      return false;
+    }
   }
 
   /** A command of a player whose socket is here: played here, or sent to the node that plays its game. */
