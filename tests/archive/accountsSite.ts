@@ -13,8 +13,13 @@ import { freshDataDir } from '../support/pgliteTemplate';
 export interface AccountsSite {
   server: RunningServer;
   accounts: AccountsModule;
-  /** A new account with this username (null: none chosen yet), and a socket identified as it. */
-  signedIn(username: string | null): Promise<TestClient>;
+  /**
+   * A new account with this username (null: none chosen yet), in its profile and, as the profile
+   * page also writes it, in its user metadata; and an access token of it.
+   */
+  signedUp(username: string | null): Promise<{ userId: string; accessToken: string }>;
+  /** A new account (signedUp) and a socket identified as it, on the server at `url` (default: this site's). */
+  signedIn(username: string | null, url?: string): Promise<TestClient>;
   close(): Promise<void>;
 }
 
@@ -22,20 +27,29 @@ export async function startAccountsSite(dataDirPrefix: string, opts: StartServer
   const dataDir = await freshDataDir(dataDirPrefix);
   const accounts = await createAccounts({ logger: pino({ level: 'silent' }), dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
   const server = await startTestServer({ accounts, ...opts });
+  const signedUp: AccountsSite['signedUp'] = async (username) => {
+    const c = nodeSupabaseClient(server.url, accounts.info.anonKey);
+    const { data, error } = await c.auth.signUp({
+      email: `${username ?? 'unnamed'}.${Date.now()}@example.test`,
+      password: 'secret123',
+      ...(username !== null ? { options: { data: { username } } } : {}),
+    });
+    if (error) throw error;
+    await c.auth.setSession(data.session!);
+    if (username !== null) {
+      const up = await c.from('profiles').upsert({ id: data.user!.id, username }, { onConflict: 'id' });
+      if (up.error) throw up.error;
+    }
+    return { userId: data.user!.id, accessToken: data.session!.access_token };
+  };
   return {
     server,
     accounts,
-    async signedIn(username) {
-      const c = nodeSupabaseClient(server.url, accounts.info.anonKey);
-      const { data, error } = await c.auth.signUp({ email: `${username ?? 'unnamed'}.${Date.now()}@example.test`, password: 'secret123' });
-      if (error) throw error;
-      await c.auth.setSession(data.session!);
-      if (username !== null) {
-        const up = await c.from('profiles').upsert({ id: data.user!.id, username }, { onConflict: 'id' });
-        if (up.error) throw up.error;
-      }
-      const socket = await TestClient.connect(server.url);
-      socket.send('identifyUser', { userId: data.user!.id, accessToken: data.session!.access_token });
+    signedUp,
+    async signedIn(username, url = server.url) {
+      const { userId, accessToken } = await signedUp(username);
+      const socket = await TestClient.connect(url);
+      socket.send('identifyUser', { userId, accessToken });
       await socket.next('identified');
       return socket;
     },
