@@ -1,7 +1,7 @@
 /**
  * Accounts: Supabase-compatible auth (/auth/v1) and the profiles table (/rest/v1/profiles) served
  * by our own uWebSockets.js app on PGlite or PostgreSQL (embedded mode), or only token verification
- * against a hosted Supabase project (hosted mode: SUPABASE_URL + SUPABASE_ANON_KEY).
+ * and username look-ups against a hosted Supabase project (hosted mode: SUPABASE_URL + SUPABASE_ANON_KEY).
  */
 import type { RequestLimits } from './rate-limit';
 import { mkdirSync } from 'node:fs';
@@ -25,6 +25,7 @@ import { createProfilesHandler, restInternalError, restUnavailable } from './res
 import { sessionExists } from './sessions';
 import { createArchive, type Archive } from '../archive/index';
 import { accountByUsername } from '../archive/store';
+import { hostedAccountByUsername, type AccountNamed } from './hosted-usernames';
 import type { VerifiedIdentity } from './verifiedIdentity';
 
 export type { VerifiedIdentity };
@@ -43,10 +44,10 @@ export interface AccountsModule {
   health(): Promise<AccountsHealth>;
   /**
    * The account that holds a username, matched without regard to case as the profile page finds
-   * it; null when none does. Throws when the database does not answer. Absent in hosted mode
-   * (the profiles are the hosted project's).
+   * it; null when none does. Throws when the database (hosted mode: the hosted project, asked
+   * within the query timeout) does not answer.
    */
-  accountByUsername?(username: string): ReturnType<typeof accountByUsername>;
+  accountByUsername?(username: string): Promise<AccountNamed | null>;
 }
 
 export type AccountsHealth = 'ok' | 'unavailable';
@@ -105,6 +106,7 @@ async function createHostedAccounts(cfg: AccountsConfig, logger: Logger): Promis
   return {
     info: { mode: 'hosted', publicUrl: cfg.publicUrl, anonKey: cfg.supabaseAnonKey! },
     health: async () => 'ok',
+    accountByUsername: hostedAccountByUsername(supabaseUrl, cfg.supabaseAnonKey!, cfg.dbTimeouts.queryMs),
     mount(app) {
       app.get('/config.json', serve(() => configReply(supabaseUrl, cfg.supabaseAnonKey!), serveOpts));
     },

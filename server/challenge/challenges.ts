@@ -45,7 +45,7 @@ export class Challenges extends LobbyPart {
   /** the players here told of each open challenge to them (a player signed in later is told at the next sweep) */
   private readonly told = new Map<string, Set<string>>();
 
-  /** `accountNamed`: who holds the username a challenge names; absent (hosted accounts), the name is not checked */
+  /** `accountNamed`: who holds the username a challenge names (the accounts module's, embedded or hosted); absent (no accounts), the name is not checked */
   constructor(
     deps: LobbyDeps,
     log: Logger,
@@ -89,8 +89,8 @@ export class Challenges extends LobbyPart {
   }
 
   /**
-   * The username a challenge is to, as its account spells it (`to` itself where accounts cannot be
-   * looked up: hosted accounts); null, the player told why, when no account holds it (`sameName`)
+   * The username a challenge is to, as its account spells it (`to` itself where there are no
+   * accounts to look it up in); null, the player told why, when no account holds it (`sameName`)
    * or the accounts do not answer: a challenge to nobody would wait until it expired.
    */
   private async addressee(s: PlayerSession, to: string): Promise<string | null> {

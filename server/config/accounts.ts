@@ -33,7 +33,7 @@ export interface AccountsConfig {
   databaseUrl?: string;
   /** PostgreSQL schema for the tables (tests use a fresh one). Default "public". */
   dbSchema: string;
-  /** PostgreSQL mode: a query, and opening a connection, give up after these (ms). */
+  /** PostgreSQL mode: a query, and opening a connection, give up after these (ms); hosted mode: a username look-up at the project, after queryMs. */
   dbTimeouts: { queryMs: number; connectMs: number };
   smtp?: { host: string; port: number; user?: string; pass?: string; from: string };
   autoconfirm: boolean;
