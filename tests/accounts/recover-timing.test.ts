@@ -9,7 +9,7 @@
  * by more than half a millisecond with a chance under 1 in 1,000 of being noise.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { prng } from '../support/prng';
+import { seeded } from '../../server/seeded';
 import { startAccountsServer, uniqueEmail, type TestServer } from './harness';
 
 const PAIRS = 150;
@@ -59,7 +59,7 @@ describe('/recover timing', () => {
     const known = uniqueEmail('known');
     expect((await s.client().auth.signUp({ email: known, password: 'secret123' })).error).toBeNull();
     for (let i = 0; i < 10; i++) await timedRecover(i % 2 ? known : uniqueEmail('warm'));
-    const random = prng(43);
+    const random = seeded(43);
     const times = { known: [] as number[], unknown: [] as number[] };
     for (let i = 0; i < PAIRS; i++) {
       const order = random() < 0.5 ? (['known', 'unknown'] as const) : (['unknown', 'known'] as const);

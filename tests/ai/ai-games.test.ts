@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from '../../server/app';
 import { createAiService, type AiService, type AiServiceOptions } from '../../server/ai/index';
 import { ChessGame } from '../../machines/chess/index';
 import { TestClient, playRandomGame, until } from './helpers';
-import { seeded } from '../../server/ai/bench/seeded';
+import { seeded } from '../../server/seeded';
 
 const logger = pino({ level: 'silent' });
 

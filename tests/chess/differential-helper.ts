@@ -1,19 +1,17 @@
 /**
- * Differential testing against chess.js (the reference), through its public API only: random
- * games from a seeded PRNG. At every ply both must agree on the FEN (all six fields), check,
- * checkmate, stalemate, insufficient material, threefold repetition, the fifty-move rule and game
- * over; the SAN we write for the chosen move must parse back to the same move in our parser and
- * in chess.js's strict parser, and be the SAN chess.js writes for it. The whole legal move list
- * (as SAN) is compared at every ply where the side to move is in check or has no legal move, and
- * at every LIST_EVERY-th ply besides (chess.js builds a SAN, with its check test, for each legal
- * move: asking at every ply would double the run's time).
+ * Differential testing against chess.js (the reference), through its public API only: random games
+ * from the seeded random source (server/seeded.ts), so every run plays the same games. At every
+ * ply both must agree on the FEN (all six fields), check, checkmate, stalemate, insufficient
+ * material, threefold repetition, the fifty-move rule and game over; the SAN we write for the
+ * chosen move must parse back to the same move in our parser and in chess.js's strict parser, and
+ * be the SAN chess.js writes for it. The whole legal move list (as SAN) is compared at every ply
+ * where the side to move is in check or has no legal move, and at every LIST_EVERY-th ply besides
+ * (chess.js builds a SAN, with its check test, for each legal move: asking at every ply would
+ * double the run's time).
  */
 import { Chess, type Move } from 'chess.js';
 import { expect } from 'vitest';
 import { ChessGame } from '../../machines/chess';
-
-/** The seeded PRNG (mulberry32), so every run plays the same games. */
-export { seeded as prng } from '../../server/ai/bench/seeded';
 
 export interface GameStats {
   games: number;

@@ -4,7 +4,7 @@ import { ChessGame, Position } from '../../machines/chess';
 import { parseEpd } from '../../machines/chess/bench/epd';
 import { MAX_MOVES, countLegal, generateLegal, hasLegalMove } from '../../machines/chess/movegen';
 import { BISHOP, FLAG_EP, KING, KNIGHT, PAWN, QUEEN, ROOK } from '../../machines/chess/types';
-import { prng } from './differential-helper';
+import { seeded } from '../../server/seeded';
 
 // hasLegalMove decides checkmate and stalemate after every relayed move; it stops at the first
 // piece with a legal move, so each of its early exits is checked here against the full count.
@@ -89,7 +89,7 @@ describe('hasLegalMove', () => {
   });
 
   it('agrees with the full count along 40 random games to their end', () => {
-    const rand = prng(7);
+    const rand = seeded(7);
     const moves = new Int32Array(MAX_MOVES);
     let ended = 0;
     for (let g = 0; g < 40; g++) {

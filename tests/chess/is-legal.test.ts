@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChessGame, Position } from '../../machines/chess';
 import { MAX_MOVES, findLegalMove, generateLegal } from '../../machines/chess/movegen';
-import { prng } from './differential-helper';
+import { seeded } from '../../server/seeded';
 
 const FENS = [
   'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1',
@@ -51,7 +51,7 @@ describe('single-move legality check agrees with the move generator', () => {
   });
 
   it('on 300 positions from random games', () => {
-    const rand = prng(42);
+    const rand = seeded(42);
     let checked = 0;
     for (let g = 0; g < 10; g++) {
       const game = new ChessGame();

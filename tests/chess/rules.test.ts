@@ -1,7 +1,7 @@
 import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
 import { ChessGame, type PlayedMove } from '../../machines/chess';
-import { prng } from '../support/prng';
+import { seeded } from '../../server/seeded';
 
 const sorted = (g: ChessGame) => g.legalMoves().sort();
 
@@ -211,7 +211,7 @@ describe('status', () => {
     for (const m of [...cycle, ...cycle]) rep.play(m);
     expect(rep.outcome()).toEqual({ winner: 'draw', reason: 'fivefold repetition' });
     // and along random games, asked before and after the legal moves are listed
-    const rnd = prng(7);
+    const rnd = seeded(7);
     let ended = 0;
     for (let game = 0; game < 60; game++) {
       const g = new ChessGame();
@@ -279,7 +279,7 @@ describe('game API', () => {
 describe('history', () => {
   it('is rebuilt move for move as play() described each move, and undo() gives them back in reverse', () => {
     // the game keeps only the moves' codes; every description is made again when asked
-    const random = prng(7);
+    const random = seeded(7);
     const promotions = 'r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1';
     const castlings = 'r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1';
     const kinds = new Set<string>();

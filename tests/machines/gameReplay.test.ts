@@ -22,7 +22,7 @@ import {
   type GameState,
   type TimedCommand,
 } from '../../machines/game';
-import { prng } from '../support/prng';
+import { seeded } from '../../server/seeded';
 import { BLACK, WHITE, startGame } from './gameHarness';
 
 const GAMES = 2_000;
@@ -76,7 +76,7 @@ function checkInvariants(state: GameState, now: number): void {
 
 describe('game replay', () => {
   it(`rebuilds the live actor's state byte for byte after every command of ${GAMES.toLocaleString('en')} random games`, () => {
-    const rnd = prng(20261125);
+    const rnd = seeded(20261125);
     const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
     const players = [WHITE.id, BLACK.id, 'player_x'];
     const reasons = new Map<string, number>();

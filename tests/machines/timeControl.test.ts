@@ -9,7 +9,7 @@ import { ChessGame } from '../../machines/chess';
 import { POOLS, speedOf, timeControlText, timeControlKey, estimatedSeconds, clockOf, DEFAULT_TIME_CONTROL, type TimeControl } from '../../machines/game';
 import { timeControlRequestSchema as timeControlSchema } from '../../machines/protocol/schemas';
 import { CUSTOM_INCREMENT_SECONDS, CUSTOM_INITIAL_SECONDS, isRequestable } from '../../machines/game/timeControl';
-import { prng } from '../support/prng';
+import { seeded } from '../../server/seeded';
 import { BLACK, WHITE, startGame } from './gameHarness';
 
 describe('the increment', () => {
@@ -69,7 +69,7 @@ function arbiterClocks(initialMs: number, incrementMs: number, thinkMs: number[]
 
 describe('clock arithmetic against an independent reckoning', () => {
   it('agrees on every move of 300 random games with random time controls and thinking times', () => {
-    const rnd = prng(20261127);
+    const rnd = seeded(20261127);
     let compared = 0;
     for (let n = 0; n < 300; n++) {
       const tc = POOLS[Math.floor(rnd() * POOLS.length)];

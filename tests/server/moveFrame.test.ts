@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { readMoveFrame } from '../../server/realtime/moveFrame';
 import { parseClientMessage } from '../../machines/protocol/parse';
-import { prng } from '../support/prng';
+import { seeded } from '../../server/seeded';
 
 const bytes = (text: string) => {
   const u8 = new TextEncoder().encode(text);
@@ -33,7 +33,7 @@ describe('readMoveFrame', () => {
   });
 
   it('never accepts a frame parseClientMessage would read differently (random edits of client frames)', () => {
-    const rnd = prng(99);
+    const rnd = seeded(99);
     const alphabet = ['"', '{', '}', ',', ':', ' ', '\\', 'a', 'e', '9', '8', 'é', 'q', 'k', 'x', '\u0000'];
     let accepted = 0;
     let tried = 0;

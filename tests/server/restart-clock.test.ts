@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CurrentState } from '../../machines/protocol/messages';
 import { TestClient, pairPlayers, playMoves } from './helpers';
 import { killProcess, startProcess, type Proc } from './serverProcess';
-import { prng } from '../support/prng';
+import { seeded } from '../../server/seeded';
 
 /** Grace of an absent guest: shorter than the start-up, so a start-up that counts ends the game. */
 const GRACE_SECONDS = 2;
@@ -28,7 +28,7 @@ function clientBuild(): string {
   const dir = mkdtempSync(join(tmpdir(), 'restart-static-'));
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Chess</title><script src="/assets/app.js"></script>');
-  const random = prng(43);
+  const random = seeded(43);
   const words = Array.from({ length: 4000 }, (_, i) => `name${i.toString(36)}${Math.floor(random() * 1e6).toString(36)}`);
   const parts: string[] = [];
   for (let size = 0; size < 3_000_000; ) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WakeWheel, type WheelEntry } from '../../server/game/wakeWheel';
-import { prng } from '../support/prng';
+import { seeded } from '../../server/seeded';
 
 interface Named extends WheelEntry {
   name: string;
@@ -55,7 +55,7 @@ describe('WakeWheel', () => {
   });
 
   it('agrees with a plain list of due times through random schedules, cancels, stalls and ring wrap-arounds', () => {
-    const rand = prng(7);
+    const rand = seeded(7);
     // 16 buckets of 50 ms: a ring of 800 ms, so most times below wait one or more turns
     const w = new WakeWheel<Named>(50, 0, 4);
     const items = Array.from({ length: 40 }, (_, i) => entry(String(i)));

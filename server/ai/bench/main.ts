@@ -24,7 +24,7 @@ import { AI_LEVELS } from '../levels';
 import { runPair, type PairResult } from './ladder';
 import { measureLatency, type LatencyRow } from './latency';
 import { measureThroughput, type ThroughputResult } from './throughput';
-import { seeded } from './seeded';
+import { seeded } from '../../seeded';
 
 const { values: args } = parseArgs({
   options: {

@@ -1,6 +1,7 @@
 /**
- * mulberry32: a small seeded PRNG, so that benchmark runs and scripted test games replay the
- * same way for the same seed. Returns numbers in [0, 1), like Math.random.
+ * The one seeded random source (mulberry32), so that benchmark runs, fuzz tests and scripted
+ * test games replay the same way for the same seed. Returns numbers in [0, 1), like Math.random.
+ * No Node APIs: server code (the AI benchmark) and tests import it alike.
  */
 export function seeded(seed: number): () => number {
   let s = seed >>> 0;
