@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ChessGame, FenError, Position, START_FEN } from '../../machines/chess';
 import { fenFields } from '../../machines/chess/fenText';
+import { seeded } from '../../server/seeded';
 
 function fenError(fen: string): string {
   try {
@@ -78,8 +79,7 @@ describe('FEN import errors say what is wrong', () => {
   });
   it('splits fields exactly as trimming and splitting on whitespace would (2,000 random texts)', () => {
     const alphabet = ['a', '/', '1', ' ', ' ', '  ', '\t', '\n', '\u00a0', '\u2028', '\ufeff', '\u1680', '\u3000', 'K', '-'];
-    let seed = 20261126;
-    const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const random = seeded(20261126);
     for (let n = 0; n < 2000; n++) {
       let text = '';
       const length = Math.floor(random() * 12);

@@ -13,6 +13,7 @@ import { Chess } from 'chess.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseEpd } from '../../machines/chess/bench/epd';
 import { GENERATOR_METRICS } from '../../loadtest/k6/lib/generator-metrics';
+import { seeded } from '../../server/seeded';
 import { loadScenario } from './k6-node/run-scenario';
 import { evaluate } from './k6-node/thresholds';
 import { ROOT } from '../support/root';
@@ -89,8 +90,7 @@ describe('k6 chess bundle (loadtest/k6/dist/chess.js)', () => {
 
   it('agrees with chess.js on the legal moves along random games', () => {
     let plies = 0;
-    let seed = 12345;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
+    const rand = seeded(12345);
     for (let g = 0; g < 5; g++) {
       const ours = new ChessGame();
       const ref = new Chess();

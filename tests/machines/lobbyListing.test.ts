@@ -2,6 +2,7 @@
 import { expect, it } from 'vitest';
 import type { Hook } from '../../machines/protocol/messages';
 import { applyLobbyChange, lobbyChange, lobbyOrder } from '../../machines/lobby/listing';
+import { seeded } from '../../server/seeded';
 
 const hook = (id: string, createdAt: number, initial = 300): Hook => ({
   id, by: { id: 'p_' + id, name: id, guest: true }, timeControl: { initial, increment: 0 }, rated: false, color: 'white', createdAt,
@@ -33,8 +34,7 @@ it('counts a game read back different under the same id as changed: sent again, 
 });
 
 it('applies a change of a list kept through many at random as the full list would be sent', () => {
-  let seed = 7;
-  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const random = seeded(7);
   let held: Hook[] = [];
   let truth: Hook[] = [];
   for (let step = 0; step < 200; step++) {

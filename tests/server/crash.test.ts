@@ -12,22 +12,12 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ChessGame } from '../../machines/chess';
 import type { CurrentState } from '../../machines/protocol/messages';
+import { seeded } from '../../server/seeded';
 import { TestClient, pairPlayers, type Msg } from './helpers';
 import { killProcess, startProcess } from './serverProcess';
 
 const GAMES = 24;
 const KILLS = 3;
-
-/** A deterministic random number source (xorshift), so a failure replays the same games. */
-function random(seed: number): () => number {
-  let x = seed || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
 
 const uciOf = (m: { from: string; to: string; promotion?: string }) => m.from + m.to + (m.promotion ?? '');
 
@@ -75,7 +65,8 @@ class Player {
 describe('kill -9 while games are played (default journal mode)', () => {
   it(`keeps every move any player was told of, through ${KILLS} kills with ${GAMES} games moving`, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'crash-'));
-    const pick = random(20261127);
+    // seeded, so a failure replays the same games
+    const pick = seeded(20261127);
     let server = await startProcess({ DATA_DIR: dataDir });
     // a failed expectation must not leave the server running
     onTestFinished(() => killProcess(server));
