@@ -4,7 +4,8 @@
  * player whose socket is elsewhere plays it through Redis: this node is the rounds' way to games
  * owned elsewhere (server/round: RoundsElsewhere), their commands travel to the owner parsed and
  * typed and are played there as a local player's, the frames come back to the socket's node. Games are written to the shared game log (PostgreSQL) before their effects
- * are sent; a node whose lease expires has its games taken over by another, from that log.
+ * are sent; a node whose lease expires has its games taken over by another, from that log
+ * (takeover.ts).
  * Games against the AI are ordinary games (one seat the engine's): a node that takes one over
  * plays the engine's seat again (server/ai/seat.ts).
  * docs/operations.md ("Several nodes on Redis") describes the whole.
@@ -20,11 +21,11 @@ import type { Db } from '../accounts/db';
 import { openRedis, type RedisLink } from './redis';
 import { ClusterKeys } from './keys';
 import { Bus } from './bus';
-import { BEAT_MS, LEASE_MS, Membership } from './membership';
-import { Ownership, type OwnedGame } from './ownership';
-import { SharedGameLog, DamagedLogError, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loadGameLogs, loggedRows, unfinishedGames, type LoadedLog } from './sharedLog';
-import type { GameLog, MoveLag } from '../../machines/game';
-import type { Color, GameCommandMsg, ServerMessage, TimeControl } from '../../machines/protocol/messages';
+import { Membership } from './membership';
+import { Ownership } from './ownership';
+import { SharedGameLog, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY } from './sharedLog';
+import type { MoveLag } from '../../machines/game';
+import type { Color, GameCommandMsg, TimeControl } from '../../machines/protocol/messages';
 import { SiteMatchmaking } from './matchmaking';
 import { PairingCommit, type PairingVerdict } from './pairingCommit';
 import { Retries } from './retries';
@@ -33,12 +34,13 @@ import { readBusMessage, type BusMessage, type SeatInfo } from './messages';
 import { SiteLiveGames, type NodeLiveView } from './liveGames';
 import type { SiteLiveView } from '../realtime/liveGames';
 import { SiteWatching } from './watching';
+import { GameTakeover } from './takeover';
 import { redisLobbyStore } from './lobbyRecords';
 import type { LobbyStore } from '../lobby/records';
 import type { GameWatchers, Spectators } from '../realtime/spectators';
 import type { Rounds, RoundsElsewhere } from '../round/round';
 import type { ChatElsewhere } from '../chat/chat';
-import { elsewhereAgainstAi, endedElsewhere, forgetElsewhere, playedHere, playElsewhere, socketOn } from '../round/seats';
+import { elsewhereAgainstAi, endedElsewhere, forgetElsewhere, playElsewhere, socketOn } from '../round/seats';
 
 /** What a command the node sends on a player's behalf carries of its lag: nothing measured. */
 const NO_LAG: MoveLag = {};
@@ -83,8 +85,6 @@ export class ClusterNode implements RoundsElsewhere {
    * or Redis was) is live again and leaves this set
    */
   private readonly deadNodes = new Set<string>();
-  /** dead nodes whose games are being taken over now */
-  private readonly takingOver = new Set<string>();
   /** messages to the other nodes; a player's commands are held while Redis is away */
   private readonly bus: Bus;
   private closing = false;
@@ -92,6 +92,8 @@ export class ClusterNode implements RoundsElsewhere {
   private readonly lobbyRecords: ReturnType<typeof redisLobbyStore>;
   /** the end of a game in Redis (owner and seats cleared), tried again while Redis is away */
   private readonly endWrites: Retries;
+  /** games that change owner: a dead node's taken over here, this node's taken elsewhere dropped */
+  private readonly takeover: GameTakeover;
 
   private constructor(
     readonly node: string,
@@ -116,7 +118,21 @@ export class ClusterNode implements RoundsElsewhere {
     });
     this.limits = new SharedLimits(redis.cmd, this.keys, logger);
     this.lobbyRecords = redisLobbyStore(redis.cmd, this.keys, logger.child({ sub: 'lobby' }));
-    this.log = new SharedGameLog(db, { commitSeconds: metrics.logCommitSeconds, bytesWritten: metrics.logBytes }, logger.child({ sub: 'game-log' }), (lost) => this.dropGames(lost, 'fenced'), sync);
+    this.log = new SharedGameLog(db, { commitSeconds: metrics.logCommitSeconds, bytesWritten: metrics.logBytes }, logger.child({ sub: 'game-log' }), (lost) => this.takeover.dropGames(lost, 'fenced'), sync);
+    this.takeover = new GameTakeover({
+      node: this.node,
+      db,
+      log: this.log,
+      ownership: this.ownership,
+      hub,
+      metrics,
+      logger,
+      games: () => this.games,
+      watching: () => this.watching,
+      mayTake: () => !this.closing && this.membership.mayPlay,
+      publish: (n, m) => this.publish(n, m),
+      tellSeats: (game) => this.tellSeats(game),
+    });
     this.membership = new Membership(this.node, redis, this.keys, logger, () => hub.playersOnline, {
       leaseLapsed: () => this.leaseLapsed(),
       deadNodes: (nodes) => {
@@ -124,11 +140,11 @@ export class ClusterNode implements RoundsElsewhere {
           if (!this.deadNodes.has(n)) this.logger.warn({ dead: n }, 'node lease expired: its players are gone and its games are taken over');
           this.deadNodes.add(n);
           this.watching?.nodeGone(n);
-          void this.takeOver(n);
+          void this.takeover.takeOver(n);
         }
       },
       matchmakerChanged: (holder, previous) => this.matchmakerChanged(holder, previous),
-      storeEmptied: () => this.storeEmptied(),
+      storeEmptied: () => this.takeover.storeEmptied(),
       beat: (live) => {
         this.nodesBack(live);
         this.playersOfDeadNodesGone();
@@ -352,7 +368,7 @@ export class ClusterNode implements RoundsElsewhere {
    * shows where it stands, each search goes to the pool again, each watched game is asked again.
    */
   private leaseLapsed(): void {
-    void this.checkOwnership();
+    void this.takeover.checkOwnership();
     void this.ownership.socketsHere([...this.hub.players.values()].filter((s) => s.ws).map((s) => s.id)).catch(() => {});
     this.resyncRemoteGames();
     this.matchmaking?.searchAgain();
@@ -575,184 +591,6 @@ export class ClusterNode implements RoundsElsewhere {
     }
   }
 
-  /** Games this node lost (lease lapsed and taken, or rows refused): dropped without a result. */
-  private dropGames(gameIds: string[], why: 'fenced' | 'lease_lost'): void {
-    for (const id of gameIds) {
-      if (this.games.drop(id)) {
-        this.metrics.gamesOwned.dec();
-        this.log.forget(id);
-        this.logger.error({ gameId: id, why }, 'game dropped: another node plays it now');
-      }
-    }
-  }
-
-  /**
-   * After a lapsed lease: the games another node took meanwhile are dropped here. A game whose
-   * owner Redis no longer knows (it restarted empty) is this node's again when the shared log
-   * holds no row beyond the ones this node wrote (no other node played it since, nor ended it);
-   * the claim is fenced in Redis (a node that claimed it first keeps it) and, for what comes
-   * after, by the log's rows (a row another node wrote refuses this node's).
-   */
-  private async checkOwnership(): Promise<void> {
-    const mine = [...this.games.games.values()].map((g): OwnedGame => ({ id: g.id, players: [g.white.id, g.black.id] }));
-    if (mine.length === 0) return;
-    try {
-      const owners = await this.ownership.owners(mine.map((g) => g.id));
-      const unowned = mine.filter((_, i) => owners[i] === null);
-      const reclaimed = await this.ownership.reclaim(await this.playedOnlyHere(unowned));
-      this.dropGames(mine.filter((g, i) => owners[i] !== this.node && !reclaimed.has(g.id)).map((g) => g.id), 'lease_lost');
-      if (reclaimed.size > 0) this.logger.warn({ games: reclaimed.size }, 'games owned here again: Redis had lost their owner');
-    } catch (err) {
-      this.logger.warn({ err: (err as Error).message }, 'could not check which games are still ours');
-    }
-  }
-
-  /** Of these games, those whose shared log holds no row beyond what this node wrote. */
-  private async playedOnlyHere(games: OwnedGame[]): Promise<OwnedGame[]> {
-    if (games.length === 0) return [];
-    const logged = await loggedRows(this.db, games.map((g) => g.id));
-    return games.filter((g) => {
-      const written = this.log.writtenOf(g.id);
-      return written !== undefined && (logged.get(g.id) ?? 0) <= written;
-    });
-  }
-
-  /**
-   * Redis is new, or lost every key: the live nodes own their games again at their next beat
-   * (checkOwnership); a lease later, the games still without an owner were a node's that died
-   * meanwhile (with Redis's list of nodes, nobody would ever see it dead): they are taken over.
-   */
-  private storeEmptied(): void {
-    const timer = setTimeout(() => void this.adoptOrphans(), LEASE_MS + BEAT_MS);
-    timer.unref();
-  }
-
-  /** Games in the shared log with no end and no owner: claimed (one node wins each) and resumed here. */
-  private async adoptOrphans(): Promise<void> {
-    if (this.closing || !this.membership.mayPlay) return;
-    try {
-      const mine = new Set(this.games.games.keys());
-      const unfinished = (await unfinishedGames(this.db)).filter((g) => !mine.has(g.gameId));
-      if (unfinished.length === 0) return;
-      const owners = await this.ownership.owners(unfinished.map((g) => g.gameId));
-      const orphans = unfinished.filter((_, i) => owners[i] === null);
-      const claimed = await this.ownership.reclaim(orphans.map((g) => ({ id: g.gameId, players: [] })));
-      for (const g of orphans) {
-        if (!claimed.has(g.gameId)) continue;
-        this.logger.warn({ gameId: g.gameId }, 'game without an owner since Redis lost its keys: taken over here from its log');
-        // the time since its last move is given back to both clocks, as for a dead node's games
-        await this.resumeWatched('(unknown)', [g.gameId], g.lastAt);
-        // its players' seats went with Redis's keys: a player who comes back finds the game
-        const game = this.games.games.get(g.gameId);
-        const players = game ? [game.white.id, game.black.id] : [];
-        if (players.length > 0) await this.ownership.started(g.gameId, players);
-      }
-    } catch (err) {
-      this.logger.warn({ err: (err as Error).message }, 'could not look for games without an owner');
-    }
-  }
-
-  /**
-   * Takes over the games of a dead node: each is claimed (one node wins each game), its log is
-   * read from the shared game log, moved into this node's time (the time the node was gone is
-   * given back to both clocks), and resumed; its players' nodes are told where it is played now.
-   */
-  private async takeOver(dead: string): Promise<void> {
-    if (this.takingOver.has(dead) || this.closing || !this.membership.mayPlay) return;
-    this.takingOver.add(dead);
-    try {
-      const seen = await this.ownership.lastSeen(dead);
-      // every game at once: one script claims them, one query reads their logs, one lookup
-      // finds their players' sockets
-      const taken = await this.ownership.claimAll(dead);
-      if (taken && taken.length > 0) await this.resumeWatched(dead, taken, seen);
-      await this.ownership.forgetIfEmpty(dead);
-    } catch (err) {
-      this.logger.warn({ err: (err as Error).message, dead }, 'taking over a dead node\'s games failed; trying again');
-    } finally {
-      this.takingOver.delete(dead);
-    }
-  }
-
-  /** Resumes the claimed games; spectators who ask for one meanwhile are answered once it plays. */
-  private async resumeWatched(dead: string, gameIds: string[], seen: number | null): Promise<void> {
-    for (const id of gameIds) this.watching?.takingOver(id);
-    try {
-      await this.resumeClaimed(dead, gameIds, seen);
-    } finally {
-      for (const id of gameIds) this.watching?.tookOver(id);
-    }
-  }
-
-  private async resumeClaimed(dead: string, gameIds: string[], seen: number | null): Promise<void> {
-    const began = performance.now();
-    const awayMs = seen === null ? 0 : Math.max(0, Date.now() - seen);
-    const loaded = await loadGameLogs(this.db, gameIds, awayMs);
-    const players = loaded.flatMap((l) => (l && !(l instanceof Error) ? playersOf(l) : []));
-    const nodes = await this.ownership.socketNodes(players);
-    const socketNode = new Map(players.map((p, i) => [p, nodes[i]]));
-    for (const [i, gameId] of gameIds.entries()) {
-      const game = loaded[i];
-      if (game instanceof DamagedLogError) await this.abortDamaged(gameId, game.message, game.players);
-      else if (!game) await this.ownership.ended(gameId, []);
-      else if (game.result) await this.ownership.ended(gameId, playersOf(game));
-      else await this.resumeTaken(dead, game.log, socketNode, awayMs, began);
-    }
-  }
-
-  /** One game taken over: resumed here, its players' nodes told, its connected players shown it. */
-  private async resumeTaken(dead: string, log: GameLog, socketNode: Map<string, string | null>, awayMs: number, began: number): Promise<void> {
-    const gameId = log.input.gameId;
-    this.log.adopt(gameId, log.entries.length);
-    const game = this.games.resume(log, (id, kind) => {
-      const s = this.hub.seat(id, kind);
-      const at = socketNode.get(id);
-      if (!s.ws) socketOn(s, at && at !== this.node ? at : null);
-      // a socket that came here before the takeover: the game is no longer played elsewhere
-      playedHere(s, gameId);
-      return s;
-    }, awayMs);
-    if (!game) {
-      this.log.forget(gameId);
-      await this.abortDamaged(gameId, 'the log does not replay', { white: log.input.white, black: log.input.black });
-      return;
-    }
-    this.metrics.gamesOwned.inc();
-    this.metrics.gamesTakenOver.inc();
-    this.tellSeats(game);
-    // players still connected (on another live node) see the game go on from where it stands
-    for (const s of [game.sessions.white, game.sessions.black]) if (s.ws || s.node) this.games.sendPosition(game, s);
-    this.logger.info({ gameId, from: dead, awayMs: Math.round(awayMs), moves: log.entries.length, ms: Math.round(performance.now() - began) }, 'game taken over');
-  }
-
-  /**
-   * A taken-over game whose log is damaged ends as aborted, the others go on: its players are
-   * told (now, on the node of their socket; also when they come back here).
-   */
-  private async abortDamaged(gameId: string, reason: string, players?: { white: { id: string }; black: { id: string } }): Promise<void> {
-    this.logger.error({ gameId, reason }, 'game log damaged; the game is aborted');
-    this.games.abortDamaged({ gameId, reason, ...(players ? { white: { id: players.white.id, name: '' }, black: { id: players.black.id, name: '' } } : {}) });
-    await this.tellAborted(gameId, players ? [players.white.id, players.black.id] : [], { type: 'gameEnd', gameId, winner: 'draw', reason: 'aborted' });
-  }
-
-  /** An aborted game's owner and seats are cleared, and its players told `end` on their socket's node. */
-  private async tellAborted(gameId: string, ids: string[], message: ServerMessage): Promise<void> {
-    await this.ownership.ended(gameId, ids);
-    const nodes = await this.ownership.socketNodes(ids);
-    const end = JSON.stringify(message);
-    ids.forEach((id, i) => {
-      const node = nodes[i];
-      if (!node) return;
-      if (node === this.node) {
-        const s = this.hub.session(id);
-        if (s?.ws) this.hub.sendWs(s.ws, end);
-        return;
-      }
-      this.publish(node, { k: 'unseat', p: id, g: gameId });
-      this.publish(node, { k: 'frame', p: id, t: end });
-    });
-  }
-
   private matchmakerChanged(holder: string, previous: string): void {
     this.logger.info({ matchmaker: holder }, 'matchmaking pool runs on node');
     this.matchmaking?.matchmakerChanged(previous);
@@ -772,9 +610,4 @@ export class ClusterNode implements RoundsElsewhere {
     await this.redis.close();
     await this.db.close();
   }
-}
-
-/** The players of a game read from the log. */
-function playersOf(loaded: LoadedLog): string[] {
-  return [loaded.log.input.white.id, loaded.log.input.black.id];
 }
