@@ -462,6 +462,11 @@ async function openSite(site: SiteOptions, dataDir: string, sync: JournalSync | 
     redisRoundTripSeconds: () => (node?.membership.roundTripMs ?? 0) / 1000,
     redisUp: () => (node?.redisReachable ? 1 : 0),
   });
-  node = await ClusterNode.open({ redisUrl: site.redisUrl, prefix: site.prefix, db, sync }, hub, clusterMetrics, log);
+  try {
+    node = await ClusterNode.open({ redisUrl: site.redisUrl, prefix: site.prefix, db, sync }, hub, clusterMetrics, log);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
   return node;
 }

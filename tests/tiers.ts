@@ -51,6 +51,7 @@ const UNIT_FILES = new Set([
   'tests/server/router.test.ts',
   'tests/server/schemas.test.ts',
   'tests/server/securityHeaders.test.ts',
+  'tests/server/siteProtocol.test.ts',
   'tests/server/wakeWheel.test.ts',
   'tests/server/warmUp.test.ts',
 ]);

@@ -18,6 +18,10 @@ export class ClusterKeys {
   get seen(): string {
     return `${this.prefix}:seen`;
   }
+  /** the site protocol a node speaks (server/cluster/siteProtocol.ts; expires with the node) */
+  protocol(node: string): string {
+    return `${this.prefix}:protocol:${node}`;
+  }
   /** a node's count of players with an open socket (expires with the node) */
   count(node: string): string {
     return `${this.prefix}:count:${node}`;

@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import type { RedisLink } from './redis';
 import type { ClusterKeys } from './keys';
+import { SITE_PROTOCOL } from './siteProtocol';
 
 /** How long a node's lease lasts without renewal: a killed node's games move within this plus a beat. */
 export const LEASE_MS = 3000;
@@ -18,7 +19,7 @@ export const LEASE_MARGIN_MS = 500;
 export const BEAT_MS = 1000;
 
 /**
- * Renews the node's lease, count and last-seen time; answers whether the lease was still held
+ * Renews the node's lease, count, last-seen time and site protocol; answers whether the lease was still held
  * (1, else 0) and whether Redis had no epoch (1: it is new, or it lost every key).
  */
 const RENEW = `
@@ -27,6 +28,7 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[2])
 redis.call('SADD', KEYS[3], ARGV[1])
 redis.call('HSET', KEYS[4], ARGV[1], ARGV[4])
+redis.call('SET', KEYS[6], ARGV[5], 'PX', ARGV[2])
 local fresh = redis.call('SET', KEYS[5], ARGV[1], 'NX') and 1 or 0
 if had == ARGV[1] then return {1, fresh} else return {0, fresh} end`;
 
@@ -139,7 +141,7 @@ export class Membership {
     const { cmd } = this.redis;
     try {
       const local = this.localCount();
-      const [held, fresh] = (await cmd.eval(RENEW, 5, this.keys.alive(this.node), this.keys.count(this.node), this.keys.nodes, this.keys.seen, this.keys.epoch, this.node, LEASE_MS, local, Date.now())) as [number, number];
+      const [held, fresh] = (await cmd.eval(RENEW, 6, this.keys.alive(this.node), this.keys.count(this.node), this.keys.nodes, this.keys.seen, this.keys.epoch, this.keys.protocol(this.node), this.node, LEASE_MS, local, Date.now(), SITE_PROTOCOL)) as [number, number];
       this.reported = local;
       this.playUntil = sent + LEASE_MS - LEASE_MARGIN_MS;
       if (Number.isNaN(this.heldSince)) this.heldSince = sent;
@@ -194,7 +196,7 @@ export class Membership {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     try {
-      await this.redis.cmd.del(this.keys.alive(this.node), this.keys.count(this.node));
+      await this.redis.cmd.del(this.keys.alive(this.node), this.keys.count(this.node), this.keys.protocol(this.node));
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'could not give the node lease up; it expires on its own');
     }

@@ -35,6 +35,7 @@ import { SiteLiveGames, type NodeLiveView } from './liveGames';
 import type { SiteLiveView } from '../realtime/liveGames';
 import { SiteWatching } from './watching';
 import { GameTakeover } from './takeover';
+import { refuseMixedSite } from './siteProtocol';
 import { redisLobbyStore } from './lobbyRecords';
 import type { LobbyStore } from '../lobby/records';
 import type { GameWatchers, Spectators } from '../realtime/spectators';
@@ -169,6 +170,13 @@ export class ClusterNode implements RoundsElsewhere {
     });
     const node = 'n' + randomBytes(6).toString('hex');
     const redis = await openRedis(opts.redisUrl, node, logger);
+    const keys = new ClusterKeys(opts.prefix);
+    try {
+      await refuseMixedSite(redis.cmd, keys);
+    } catch (err) {
+      await redis.close();
+      throw err;
+    }
     return new ClusterNode(node, redis, opts.db, hub, metrics, logger.child({ part: 'cluster' }), opts.prefix, opts.sync);
   }
 

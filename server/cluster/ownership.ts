@@ -110,7 +110,7 @@ export class Ownership {
   /** A dead node with no games left is forgotten. */
   async forgetIfEmpty(dead: string): Promise<boolean> {
     if ((await this.redis.cmd.scard(this.keys.owned(dead))) > 0) return false;
-    await this.redis.cmd.multi().srem(this.keys.nodes, dead).hdel(this.keys.seen, dead).del(this.keys.count(dead)).exec();
+    await this.redis.cmd.multi().srem(this.keys.nodes, dead).hdel(this.keys.seen, dead).del(this.keys.count(dead), this.keys.protocol(dead)).exec();
     return true;
   }
 
