@@ -4,7 +4,8 @@
  * and store games directly), and the steps their flows are made of. `useSite()` starts both
  * before the file's tests, fails a test that logged a console error or warning (unless the test
  * declared it expected, `consoleGuard.allow`), and on a failure prints what each open page showed
- * with the server's last log lines. The site is built once per test run, before the browser tier
+ * with the server's last log lines; each test's browser contexts close when it ends. The site is
+ * built once per test run, before the browser tier
  * starts (tests/support/siteBuild.ts).
  */
 import { mkdirSync } from 'node:fs';
@@ -47,17 +48,25 @@ export function useSite(env: Record<string, string> = {}, options: SiteOptions =
   }, 420_000);
 
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
     await browser?.close();
     await current?.stop();
   });
 
   // a console error or warning during a flow fails the test that caused it; a failed test leaves
-  // what each open page showed and the server's last log lines in the output
+  // what each open page showed and the server's last log lines in the output. Then the test's
+  // browsers close: a page left open keeps its socket, its clocks and its animations running
+  // through the rest of the file (each open game page took about a twentieth of a core).
   afterEach(async ({ task }) => {
     if (task.result?.state === 'fail') await reportPages();
+    await closeContexts();
     expect(consoleGuard.take()).toEqual([]);
   });
+}
+
+/** Closes every browser context the test opened. */
+async function closeContexts(): Promise<void> {
+  const open = contexts.splice(0);
+  await Promise.all(open.map((c) => c.close().catch(() => {})));
 }
 
 /** Within a describe: its tests run against a site of their own, started with these settings. */
