@@ -13,8 +13,8 @@ import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../../server/nodeFlags';
 import pino from 'pino';
 import { ChessGame } from '../../machines/chess';
 import { pgnResultTag } from '../../machines/game/display';
-import { startServer, type RunningServer } from '../../server/app';
-import { createAccounts, type AccountsModule } from '../../server/accounts';
+import type { RunningServer } from '../../server/app';
+import type { AccountsModule } from '../../server/accounts';
 import type { ArchivedPlayer, FinishedGame } from '../../server/archive/index';
 import { freshDataDir } from '../support/pgliteTemplate';
 import { ROOT } from '../support/root';
@@ -202,6 +202,9 @@ export async function startArchiveSite(): Promise<ArchiveSite> {
   const dataDir = await freshDataDir('archive-site-');
   let output = '';
   const logger = pino({ level: 'warn' }, { write: (line: string) => { output += line; } });
+  // imported here, not at the top: most browser files run the site as a process of its own, and
+  // loading the server and the accounts module cost each of those files' workers seconds of CPU
+  const [{ createAccounts }, { startServer }] = await Promise.all([import('../../server/accounts'), import('../../server/app')]);
   const accounts = await createAccounts({ logger, dataDir, siteUrl: 'http://127.0.0.1', autoconfirm: true });
   const server = await startServer({ port: 0, host: '127.0.0.1', accounts, logger, staticDir: join(ROOT, 'dist', 'client') });
   return {

@@ -14,7 +14,6 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Archive } from '../../server/archive/index';
 import type { AccountsModule } from '../../server/accounts';
-import { nodeSupabaseClient } from '../accounts/harness';
 import { clickMove, ConsoleGuard, launch, SCREENSHOT_DIR, startArchiveSite, startSite, VIEWPORTS, type RunningSite } from './harness';
 
 let current: RunningSite | undefined;
@@ -164,6 +163,8 @@ const TEST_PASSWORD = 'secret123';
 
 /** A new account with a username on the in-process site: its id, e-mail address and access token. */
 export async function newAccount(name: string): Promise<{ id: string; email: string; accessToken: string }> {
+  // imported here: supabase-js and the accounts harness only for the files that make accounts this way
+  const { nodeSupabaseClient } = await import('../accounts/harness');
   const c = nodeSupabaseClient(site().url, siteAccounts().info.anonKey);
   const email = `${name}.${Date.now()}@example.test`;
   const { data, error } = await c.auth.signUp({ email, password: TEST_PASSWORD });
