@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { resolve } from 'node:path';
+import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompressDir } from './server/http/compression.ts';
 import { filesOfTier } from './tests/tiers.ts';
 import { LongFirstSequencer } from './tests/sequencer.ts';
 
@@ -8,11 +11,27 @@ const SERVER_BUNDLE = 'tests/support/serverBundle.ts';
 /** The browser and exclusive tiers' Chromium files load the site built once per run. */
 const SITE_BUILD = 'tests/support/siteBuild.ts';
 
+/** The client build writes each file's brotli and gzip encodings beside it, so the server reads them instead of compressing at every start. */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const files = precompressDir(outDir);
+      this.info(`precompressed ${files} files (brotli, gzip)`);
+    },
+  };
+}
+
 // One config for the browser build (client/) and for vitest (tests/).
 export default defineConfig({
   root: 'client',
   publicDir: 'public',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: '../dist/client',
     emptyOutDir: true,

@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 
 /** What each build reads: the folders and files whose change makes it build again. */
-const CLIENT_SOURCES = ['client', 'machines', 'vite.config.ts', 'tsconfig.json', 'package-lock.json'];
+const CLIENT_SOURCES = ['client', 'machines', 'vite.config.ts', 'server/http/compression.ts', 'tsconfig.json', 'package-lock.json'];
 const SERVER_SOURCES = ['server', 'machines', 'scripts/build-server.mjs', 'tsconfig.json', 'package-lock.json'];
 
 /** A digest of the names and contents of every file under `paths` (node_modules left out), and of NODE_ENV (Vite builds React's development build unless it is production). */

@@ -1,14 +1,14 @@
 /**
- * Serves the built client (dist/client) from memory: every file is read and precompressed
- * (brotli, gzip) at start-up. Hashed assets under /assets/ get a long immutable cache;
+ * Serves the built client (dist/client) from memory: every file is read at start-up with its
+ * encodings (brotli, gzip), made by the client build or else at start (compression.ts). Hashed assets under /assets/ get a long immutable cache;
  * index.html is never cached; unknown paths without a file extension (the SPA's routes)
  * get index.html.
  */
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import type { HttpRequest, HttpResponse } from '../uws';
+import { encodingsOf, isSibling } from './compression';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -31,7 +31,6 @@ const TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
   '.wav': 'audio/wav',
 };
-const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.svg', '.txt', '.wasm', '.webmanifest', '.ico', '.wav']);
 
 interface StaticFile {
   type: string;
@@ -79,13 +78,14 @@ export class StaticFiles {
         const full = join(d, name);
         const st = statSync(full);
         if (st.isDirectory()) walk(full);
-        else if (st.isFile()) this.add('/' + relative(root, full).split(sep).join('/'), readFileSync(full));
+        else if (st.isFile() && !isSibling(full)) this.add('/' + relative(root, full).split(sep).join('/'), full);
       }
     };
     walk(root);
   }
 
-  private add(urlPath: string, raw: Buffer): void {
+  private add(urlPath: string, path: string): void {
+    const raw = readFileSync(path);
     const ext = extname(urlPath).toLowerCase();
     const f: StaticFile = {
       type: TYPES[ext] ?? 'application/octet-stream',
@@ -96,18 +96,8 @@ export class StaticFiles {
           : 'public, max-age=3600',
       etag: '"' + createHash('sha1').update(raw).digest('base64url').slice(0, 20) + '"',
       raw,
+      ...encodingsOf(path, raw),
     };
-    if (COMPRESSIBLE.has(ext) && raw.length >= 512) {
-      // Source maps are for developer tools only: a quick gzip. Everything else: brotli at
-      // quality 9 (quality 11 is several times slower to start up for ~3% smaller files).
-      const isMap = ext === '.map';
-      const gz = gzipSync(raw, { level: isMap ? 6 : 9 });
-      if (gz.length < raw.length) f.gzip = gz;
-      if (!isMap) {
-        const br = brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } });
-        if (br.length < raw.length) f.br = br;
-      }
-    }
     this.files.set(urlPath, f);
   }
 
