@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { RedisLink } from './redis';
 import type { ClusterKeys } from './keys';
 import { SITE_PROTOCOL } from './siteProtocol';
+import { readSiteNodes } from './siteNodes';
 
 /** How long a node's lease lasts without renewal: a killed node's games move within this plus a beat. */
 export const LEASE_MS = 3000;
@@ -163,20 +164,14 @@ export class Membership {
 
   /** Sums the live nodes' player counts and reports the dead ones. */
   private async lookAtNodes(): Promise<void> {
-    const { cmd } = this.redis;
-    const nodes = await cmd.smembers(this.keys.nodes);
-    const pipe = cmd.pipeline();
-    for (const n of nodes) pipe.exists(this.keys.alive(n));
-    pipe.mget(...nodes.map((n) => this.keys.count(n)));
-    const replies = (await pipe.exec()) ?? [];
+    const nodes = await readSiteNodes(this.redis.cmd, this.keys);
     const dead: string[] = [];
     const live = new Set<string>([this.node]);
-    nodes.forEach((n, i) => {
-      if (replies[i]?.[1] === 0 && n !== this.node) dead.push(n);
-      else live.add(n);
-    });
-    const counts = (replies[nodes.length]?.[1] ?? []) as (string | null)[];
-    const total = counts.reduce((sum, c) => sum + (Number(c) || 0), 0);
+    for (const n of nodes) {
+      if (!n.alive && n.node !== this.node) dead.push(n.node);
+      else live.add(n.node);
+    }
+    const total = nodes.reduce((sum, n) => sum + n.players, 0);
     const site = { playersOnline: total, elsewhere: Math.max(0, total - this.reported), nodes: nodes.length - dead.length };
     const changed = site.elsewhere !== this.site.elsewhere || site.nodes !== this.site.nodes;
     this.site = site;

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { challengeSchema, clientPayloadSchemas, hookSchema } from '../../machines/protocol/schemas';
 import type { ClusterKeys } from './keys';
 import { busMessageSchema } from './messages';
+import { readSiteNodes } from './siteNodes';
 
 /**
  * The site protocol of this release. Raise it with any change to what nodes tell each other or
@@ -29,19 +30,7 @@ export function siteProtocolFingerprint(): string {
 
 /** Live nodes of the site (lease held) that speak another site protocol than `protocol`, with what they speak ('none' for a release before this check). */
 export async function nodesOfOtherProtocols(cmd: Redis, keys: ClusterKeys, protocol: number): Promise<{ node: string; protocol: string }[]> {
-  const nodes = await cmd.smembers(keys.nodes);
-  if (nodes.length === 0) return [];
-  const pipe = cmd.pipeline();
-  for (const n of nodes) pipe.exists(keys.alive(n));
-  for (const n of nodes) pipe.get(keys.protocol(n));
-  const replies = (await pipe.exec()) ?? [];
-  const others: { node: string; protocol: string }[] = [];
-  nodes.forEach((node, i) => {
-    const alive = replies[i]?.[1] === 1;
-    const spoken = replies[nodes.length + i]?.[1];
-    if (alive && spoken !== String(protocol)) others.push({ node, protocol: typeof spoken === 'string' ? spoken : 'none' });
-  });
-  return others;
+  return (await readSiteNodes(cmd, keys)).filter((n) => n.alive && n.protocol !== String(protocol)).map((n) => ({ node: n.node, protocol: n.protocol ?? 'none' }));
 }
 
 /** Rejects, saying why and what to do, when live nodes of the site speak another site protocol. */
