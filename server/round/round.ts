@@ -75,14 +75,14 @@ export class Rounds {
    */
   async heldOnSite(s: PlayerSession): Promise<HeldBy | null> {
     const elsewhere = !s.game && s.remoteGame;
-    if (elsewhere && this.elsewhere && (await this.endRecorded(s, elsewhere.id))) endedElsewhere(s, elsewhere.id);
+    if (elsewhere && this.elsewhere && (await this.endRecorded(this.elsewhere, s, elsewhere.id))) endedElsewhere(s, elsewhere.id);
     return this.heldBy(s);
   }
 
   /** Whether the site records the end of the game elsewhere; false (logged) when the record cannot be read. */
-  private async endRecorded(s: PlayerSession, gameId: string): Promise<boolean> {
+  private async endRecorded(elsewhere: RoundsElsewhere, s: PlayerSession, gameId: string): Promise<boolean> {
     try {
-      return await this.elsewhere!.endRecorded(gameId);
+      return await elsewhere.endRecorded(gameId);
     } catch (err) {
       this.log.warn({ playerId: s.id, gameId, err: (err as Error).message }, "could not read the site's record of the player's game");
       return false;
