@@ -64,6 +64,10 @@ export default defineConfig({
     root: '.',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits as long as a user would for what it polls (a page drawn after a reload, a
+    // move relayed): vitest's default of one second is shorter than Chromium takes to load the
+    // site while the browser tier keeps both cores busy, and a poll that passes ends at once.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     setupFiles: ['tests/support/realClockAfterEach.ts'],
     sequence: { sequencer: LongFirstSequencer },

@@ -50,7 +50,7 @@ describe('security headers', () => {
     const { white, black } = await findEachOther(a, b);
     await waitTurn(white);
     await clickMove(white, 'e2', 'e4');
-    await expect.poll(() => pieceOn(black, 'e4'), { timeout: 10_000 }).toMatch(/white pawn/);
+    await expect.poll(() => pieceOn(black, 'e4')).toMatch(/white pawn/);
     // the pieces are drawn: chessground's images are data: URIs in its stylesheet
     const image = await white.locator('cg-board piece').first().evaluate((el) => getComputedStyle(el).backgroundImage);
     expect(image).toMatch(/^url\("data:image\/svg\+xml/);

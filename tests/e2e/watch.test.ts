@@ -54,7 +54,7 @@ describe('watching', () => {
     await playMoves(first, ['e2e4', 'e7e5', 'g1f3']);
     await playMoves(second, ['d2d4']);
     const shown = () => tv.getByTestId('tv').getAttribute('data-game-id');
-    await expect.poll(shown, { timeout: 10_000 }).toBe(first.gameId);
+    await expect.poll(shown).toBe(first.gameId);
     await expect.poll(() => pieceOn(tv, 'f3')).toBe('white knight');
     // (colours are drawn at random on the site)
     for (const name of ['Magnus', 'Hikaru']) await tv.getByTestId('live-game').getByText(name, { exact: false }).first().waitFor();
@@ -64,7 +64,7 @@ describe('watching', () => {
     // the list of live games: both, the further one first
     const list = await newPage();
     await list.goto(`${site().url}/games`);
-    await expect.poll(() => list.getByTestId('live-game-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-game-id'))), { timeout: 10_000 })
+    await expect.poll(() => list.getByTestId('live-game-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-game-id'))))
       .toEqual([first.gameId, second.gameId]);
     await expect.poll(() => list.getByTestId('live-moves').first().textContent()).toBe('3 moves');
 
@@ -73,7 +73,7 @@ describe('watching', () => {
     await tv.getByTestId('live-status').filter({ hasText: /resign/i }).waitFor({ timeout: 10_000 });
     await expect.poll(shown, { timeout: 15_000 }).toBe(second.gameId);
     await expect.poll(() => pieceOn(tv, 'd4')).toBe('white pawn');
-    await expect.poll(() => list.getByTestId('live-game-row').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => list.getByTestId('live-game-row').count()).toBe(1);
 
     second.white.send('resign', { gameId: second.gameId });
     await tv.getByTestId('tv-idle').waitFor({ timeout: 15_000 });

@@ -137,7 +137,7 @@ describe.skipIf(!withPostgres)('a PostgreSQL accounts database that stops answer
     await playMoves(pair, ['e2e4', 'e7e5', 'g1f3']);
 
     proxy.thaw();
-    await expect.poll(async () => (await signIn(proc.url, anonKey, email, 'secret123')).status, { timeout: 10_000 }).toBe(200);
+    await expect.poll(async () => (await signIn(proc.url, anonKey, email, 'secret123')).status).toBe(200);
     await expect.poll(() => health(proc.url), { timeout: 6_000 }).toMatchObject({ status: 'ok', accounts: 'ok' });
   }, 60_000);
 });

@@ -101,16 +101,16 @@ describe('XState inspector relay (INSPECT=1)', () => {
     const pair = closeAfter(await pairPlayers(proc.url));
     await playMoves(pair, ['e2e4', 'e7e5']);
     const name = `game ${pair.gameId}`;
-    await expect.poll(() => early.actor(name)?.sessionId, { timeout: 10_000 }).toBeDefined();
+    await expect.poll(() => early.actor(name)?.sessionId).toBeDefined();
     const game = early.actor(name)!.sessionId;
-    await expect.poll(() => early.of(game, '@xstate.event').filter((m) => m.event?.type === 'MOVE').length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => early.of(game, '@xstate.event').filter((m) => m.event?.type === 'MOVE').length).toBe(2);
     // the moves as the game was told them
     expect(early.of(game, '@xstate.event').filter((m) => m.event?.type === 'MOVE').map((m) => m.event?.move)).toEqual([
       { from: 'e2', to: 'e4' },
       { from: 'e7', to: 'e5' },
     ]);
     // each snapshot is the step's state without the game's history: the ply and the last move
-    await expect.poll(() => early.of(game, '@xstate.snapshot').at(-1)?.snapshot?.context?.ply, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => early.of(game, '@xstate.snapshot').at(-1)?.snapshot?.context?.ply).toBe(2);
     const last = early.of(game, '@xstate.snapshot').at(-1)!.snapshot!.context!;
     expect(last).toMatchObject({ gameId: pair.gameId, turn: 'white', lastMove: 'e7e5', result: null });
     expect(last).not.toHaveProperty('moves');
@@ -123,22 +123,22 @@ describe('XState inspector relay (INSPECT=1)', () => {
     ai.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
     const created = await ai.next('gameCreated');
     const aiName = `engine seat ${String(created.gameId)}`;
-    await expect.poll(() => early.actor(aiName), { timeout: 10_000 }).toBeDefined();
+    await expect.poll(() => early.actor(aiName)).toBeDefined();
     expect(JSON.parse(early.actor(aiName)!.definition!)).toMatchObject({ id: 'engineSeat' });
-    await expect.poll(() => early.actor(`game ${String(created.gameId)}`), { timeout: 10_000 }).toBeDefined();
+    await expect.poll(() => early.actor(`game ${String(created.gameId)}`)).toBeDefined();
 
     // a late viewer of the whole node: every running actor, registration then latest snapshot
     const late = await viewer(page);
-    await expect.poll(() => late.actor(name) !== undefined && late.actor(aiName) !== undefined && late.actor('matchmaking pool') !== undefined, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => late.actor(name) !== undefined && late.actor(aiName) !== undefined && late.actor('matchmaking pool') !== undefined).toBe(true);
     const lateGame = late.messages.filter((m) => m.sessionId === game);
     expect(lateGame.map((m) => m.type).slice(0, 2)).toEqual(['@xstate.actor', '@xstate.snapshot']);
     expect(lateGame[1]!.snapshot!.context).toMatchObject({ ply: 2, lastMove: 'e7e5' });
 
     // a late viewer of one game: that game's actors only, and its next moves
     const one = await viewer(page, `?game=${encodeURIComponent(pair.gameId)}`);
-    await expect.poll(() => one.messages.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => one.messages.length).toBeGreaterThanOrEqual(2);
     await playMoves(pair, ['g1f3']);
-    await expect.poll(() => one.of(game, '@xstate.event').map((m) => m.event?.type), { timeout: 10_000 }).toContain('MOVE');
+    await expect.poll(() => one.of(game, '@xstate.event').map((m) => m.event?.type)).toContain('MOVE');
     expect(new Set(one.messages.map((m) => m.sessionId))).toEqual(new Set([game]));
   }, 60_000);
 });
