@@ -2,7 +2,8 @@
 // evaluates each script (an IIFE bundle) in fresh V8 contexts, the way k6 evaluates a compiled
 // script once per virtual user, and prints the CPU time and memory each evaluation added, less
 // those of an empty script. One run is one sample of every script: init-cost.ts takes several
-// runs and keeps the medians. argv: contexts-per-sample:file for each script.
+// runs and keeps the least CPU time and the median memory. argv: contexts-per-sample:file for
+// each script.
 import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
 
