@@ -46,6 +46,7 @@ import { Spectators } from './realtime/spectators';
 import { GameChat } from './chat/chat';
 import type { PlayerSession } from './realtime/hub';
 import { localLobbyStore } from './lobby/records';
+import type { SnapshotDisk } from './lobby/snapshotFile';
 import { LobbyHooks } from './lobby/hooks';
 import { localStart, type CustomStart, type LobbyDeps } from './lobby/players';
 import { Challenges } from './challenge/challenges';
@@ -76,6 +77,8 @@ export interface StartServerOptions extends Partial<Omit<ServerSettings, 'graceM
   lobbyClock?: () => number;
   /** test-only: how often hooks and challenges are swept (their creators seen, the stale removed); default LOBBY_SWEEP_MS */
   lobbySweepMs?: number;
+  /** test-only: the file calls of the challenges' file on one node (node:fs's by default); tests make them fail */
+  challengesDisk?: SnapshotDisk;
   /** test-only: games start from this FEN */
   startFen?: string;
   /** origins other than its own that the page calls (a hosted accounts project), for its Content-Security-Policy */
@@ -433,7 +436,7 @@ export const LOBBY_SWEEP_MS = 1_000;
 /** The lobby's custom games and the challenges, on this node's store (Redis with several nodes), swept every LOBBY_SWEEP_MS. */
 function customGames(hub: Hub, rounds: Rounds, cluster: ClusterNode | null, games: GameManager, opts: StartServerOptions, log: Logger, newGamesRefused: () => string | null) {
   const now = opts.lobbyClock ?? Date.now;
-  const store = cluster?.lobby ?? localLobbyStore(opts.durableDir, now(), log.child({ part: 'challenges' }));
+  const store = cluster?.lobby ?? localLobbyStore(opts.durableDir, now(), log.child({ part: 'challenges' }), opts.challengesDisk);
   const start: CustomStart = cluster ? (...args) => cluster.startCustom(...args) : localStart(hub, games);
   const node = cluster?.node ?? '';
   const random = opts.random ?? Math.random;

@@ -14,10 +14,11 @@ import type { Challenge, CustomGame, DeclineReason } from '../../machines/protoc
 import { LOBBY_RULES, REFUSAL_TEXT, answerRefusal, challengePlan, createRefusal, creatorColor, ended, forgotten, isFor, openBy, sameName, unseen } from '../../machines/lobby/rules';
 import type { Hub, PlayerSession } from '../realtime/hub';
 import { LobbyPart } from '../lobby/part';
-import { orphans } from '../lobby/records';
+import { orphans, type Seen } from '../lobby/records';
 import { creatorOf, playerOf, seatOf, type LobbyDeps } from '../lobby/players';
 import { playingName } from '../round/playingName';
 import { REFUSAL_CODE } from '../lobby/hooks';
+import { newGameId } from '../game/games';
 import type { AccountsModule } from '../wiring';
 
 /** The account that holds a username (the accounts module's lookup). */
@@ -134,20 +135,45 @@ export class Challenges extends LobbyPart {
       }
       s.name = playingName(s, name);
       await this.rate(s, c.timeControl);
+      // The acceptance, with its game's id, is kept before the game starts: a store that fails
+      // here has started nothing, so the player is told the truth; a game that then cannot start
+      // leaves the challenge open again.
+      const gameId = newGameId();
+      const accepted = ended(taken, 'accepted', this.now(), { gameId });
+      if (!(await this.keptAccepted(s, accepted, taken, seen))) return;
       const creatorPlays = creatorColor(c.color, this.random());
-      if (!this.start(s, seatOf(c.by, seen.node), creatorPlays === 'white' ? 'black' : 'white', c.timeControl, !c.rated)) {
+      if (!this.start(s, seatOf(c.by, seen.node), creatorPlays === 'white' ? 'black' : 'white', c.timeControl, !c.rated, gameId)) {
         // still open: the creator may be back, or someone else may accept
-        await this.store.challenges.put(taken);
-        await this.store.challenges.seen([id], seen);
+        await this.reopen(taken, seen);
         return this.refuse(s, 'game_start_failed', CHALLENGE_TEXT.notStarted);
       }
-      const gameId = (s.game?.id ?? s.remoteGame?.id) || undefined;
-      await this.store.challenges.put(ended(taken, 'accepted', this.now(), gameId ? { gameId } : {}));
       this.log.info({ challengeId: id, creator: c.by.id, accepter: s.id, gameId }, 'challenge accepted');
-      this.store.announce({ k: 'challenge', c: ended(taken, 'accepted', this.now(), gameId ? { gameId } : {}) });
+      this.store.announce({ k: 'challenge', c: accepted });
     } catch (err) {
       this.failed(s, err as Error, 'challenge not accepted');
     }
+  }
+
+  /**
+   * Keeps a challenge's acceptance; false, the accepter told why, when the store failed: the
+   * challenge is then put back open, as far as the store lets it (it was taken to be accepted).
+   */
+  private async keptAccepted(s: PlayerSession, accepted: Challenge, taken: Challenge, seen: Seen): Promise<boolean> {
+    try {
+      await this.store.challenges.put(accepted);
+      return true;
+    } catch (err) {
+      // reopened before the accepter hears of it, so trying again finds it open
+      await this.reopen(taken, seen).catch((again: Error) => this.log.warn({ err: again.message, challengeId: taken.id }, 'challenge not reopened after its acceptance failed'));
+      this.failed(s, err as Error, 'challenge not accepted');
+      return false;
+    }
+  }
+
+  /** An open challenge taken to be answered goes back as it was, its creator seen where they were. */
+  private async reopen(taken: Challenge, seen: Seen): Promise<void> {
+    await this.store.challenges.put(taken);
+    await this.store.challenges.seen([taken.id], seen);
   }
 
   async decline(s: PlayerSession, id: string, reason: DeclineReason = 'generic'): Promise<void> {

@@ -564,11 +564,11 @@ export class ClusterNode implements RoundsElsewhere {
    * socket is here and `other`, whose socket is on `other.node` (this node or another). False
    * when it could not start (the other is in a game here already, or the game could not begin).
    */
-  startCustom(local: PlayerSession, other: SeatInfo, localColor: Color, timeControl: TimeControl, casual: boolean): boolean {
+  startCustom(local: PlayerSession, other: SeatInfo, localColor: Color, timeControl: TimeControl, casual: boolean, gameId: string): boolean {
     const them = this.seatFrom(other);
     if (them.game || (them.ws && them.remoteGame)) return false;
     const [white, black] = localColor === 'white' ? [local, them] : [them, local];
-    const started = this.games.start(white, black, timeControl, { casual }) !== null;
+    const started = this.games.start(white, black, timeControl, { casual, gameId }) !== null;
     if (!started) this.hub.forgetIfIdle(them);
     return started;
   }

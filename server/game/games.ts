@@ -146,12 +146,12 @@ export interface EndedGame {
   at: number;
 }
 
-/** The players' ratings a game shows: a signed-in player's as looked up, none for a guest; left out if neither has one. */
 /** A new game's id. */
 export function newGameId(): string {
   return 'game_' + randomBytes(9).toString('base64url');
 }
 
+/** The players' ratings a game shows: a signed-in player's as looked up, none for a guest; left out if neither has one. */
 function ratingsInput(white: PlayerSession, black: PlayerSession): { ratings?: GameRatings } {
   const of = (s: PlayerSession) => (s.kind === 'account' ? (s.rating ?? null) : null);
   const ratings = { white: of(white), black: of(black) };

@@ -16,6 +16,7 @@ import { LobbyPart } from './part';
 import { orphans } from './records';
 import { creatorOf, playerOf, seatOf, type LobbyDeps } from './players';
 import { playingName } from '../round/playingName';
+import { newGameId } from '../game/games';
 
 export const HOOK_TEXT = {
   unavailable: 'That game is no longer in the lobby.',
@@ -122,7 +123,7 @@ export class LobbyHooks extends LobbyPart {
       await this.rate(s, hook.timeControl);
       const creatorPlays = creatorColor(hook.color, this.random());
       const joinerColor = creatorPlays === 'white' ? 'black' : 'white';
-      if (!this.start(s, seatOf(hook.by, seen.node), joinerColor, hook.timeControl, !hook.rated)) {
+      if (!this.start(s, seatOf(hook.by, seen.node), joinerColor, hook.timeControl, !hook.rated, newGameId())) {
         this.refuse(s, 'game_start_failed', HOOK_TEXT.notStarted);
         return;
       }

@@ -15,8 +15,8 @@ import type { RatingLookup } from '../game/ratingLookup';
 
 export type Creator = Hook['by'];
 
-/** Starts a custom game; false when it could not start. */
-export type CustomStart = (local: PlayerSession, other: SeatInfo, localColor: Color, timeControl: TimeControl, casual: boolean) => boolean;
+/** Starts a custom game under the id `gameId` (the caller's: a challenge records it before the game starts); false when it could not start. */
+export type CustomStart = (local: PlayerSession, other: SeatInfo, localColor: Color, timeControl: TimeControl, casual: boolean, gameId: string) => boolean;
 
 /** The creator as a hook or challenge shows them. */
 export function creatorOf(s: PlayerSession, given?: string | null): Creator {
@@ -35,13 +35,13 @@ export function seatOf(c: Creator, node: string): SeatInfo {
 
 /** One node: both players' sockets are here. */
 export function localStart(hub: Hub, games: GameManager): CustomStart {
-  return (local, other, localColor, timeControl, casual) => {
+  return (local, other, localColor, timeControl, casual, gameId) => {
     const them = hub.session(other.id);
     if (!them?.ws || them.game) return false;
     them.name = other.name;
     them.rating = other.rating;
     const [white, black] = localColor === 'white' ? [local, them] : [them, local];
-    return games.start(white, black, timeControl, { casual }) !== null;
+    return games.start(white, black, timeControl, { casual, gameId }) !== null;
   };
 }
 

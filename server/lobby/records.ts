@@ -148,6 +148,19 @@ export class FileChallenges extends MemoryRecords<Challenge> {
     return this.file.flush();
   }
 
+  /**
+   * Reads give what the file holds: what they find is shown to players (whoever opens a link, a
+   * player challenged who signs in later), and a change still on its way to the file may yet be
+   * refused. `take` works on the records in memory, so of two answers at once one still wins.
+   */
+  override get(id: string): Promise<Challenge | null> {
+    return Promise.resolve(this.onFile.recs.get(id) ?? null);
+  }
+
+  override all(): Promise<Challenge[]> {
+    return Promise.resolve([...this.onFile.recs.values()]);
+  }
+
   protected override changed(): Promise<void> {
     return this.file.changed();
   }
@@ -186,9 +199,9 @@ function readRecords(file: string): Challenge[] {
 }
 
 /** The lobby of a single node: in memory, challenges also on disk when there is a data directory. */
-export function localLobbyStore(dataDir: string | undefined, now: number, log: Logger): LobbyStore {
+export function localLobbyStore(dataDir: string | undefined, now: number, log: Logger, disk?: SnapshotDisk): LobbyStore {
   const handlers: ((news: LobbyNews) => void)[] = [];
-  const challenges = dataDir ? new FileChallenges(join(dataDir, 'lobby'), now, log) : null;
+  const challenges = dataDir ? new FileChallenges(join(dataDir, 'lobby'), now, log, disk) : null;
   return {
     hooks: new MemoryRecords<Hook>(),
     challenges: challenges ?? new MemoryRecords<Challenge>(),

@@ -5,7 +5,8 @@
  * the signed-in player on any page. It expires once its creator has been gone 20 s (the lobby's
  * wall clock is the test's), each player has a limited number open, and a challenge outlives a
  * restart of the server that holds it; while its file cannot be written, challenges are refused
- * (none made or taken that a restart would not have).
+ * (none made or taken that a restart would not have), and an acceptance that cannot be kept
+ * starts no game.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,8 @@ import type { RunningServer, StartServerOptions } from '../../server/app';
 import type { Challenge } from '../../machines/protocol/messages';
 import { LOBBY_RULES } from '../../machines/lobby/rules';
 import { challengesFile } from '../../server/lobby/records';
+import type { SnapshotDisk } from '../../server/lobby/snapshotFile';
+import { NODE_REPLACE_STEPS } from '../../server/storage/replaceFile';
 import { CHALLENGE_TEXT } from '../../server/challenge/challenges';
 import { TestClient, useServerPerTest, type Msg } from './helpers';
 import { tokenAccounts } from './tokenAccounts';
@@ -181,6 +184,32 @@ describe('challenges', () => {
     const [a, b] = await Promise.all([back.next('gameStart'), ben.next('gameStart')]);
     expect(a.gameId).toBe(b.gameId);
     expect(a.color).toBe('black');
+  });
+
+  it('an acceptance its file cannot keep starts no game: the accepter is told, the challenge stays open, and the next acceptance starts the game it names', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'challenges-'));
+    // the disk refuses the one write that records an acceptance, while `refusing`
+    let refusing = true;
+    const disk: SnapshotDisk = {
+      writeSynced: (file, data) =>
+        refusing && String(data).includes('"status":"accepted"') ? Promise.reject(new Error('EIO: i/o error, write')) : NODE_REPLACE_STEPS.writeSynced(file, data),
+      replace: NODE_REPLACE_STEPS.replace,
+    };
+    await start({ durableDir: dir, challengesDisk: disk });
+    const ann = await player();
+    const ben = await player();
+    const c = await created(ann);
+
+    ben.send('acceptChallenge', { challengeId: c.id });
+    expect(await ben.next('error')).toMatchObject({ code: 'unavailable', message: CHALLENGE_TEXT.unreachable });
+    refusing = false;
+    // nothing started: Ben may accept again, and that game is the one the challenge names
+    ben.send('acceptChallenge', { challengeId: c.id });
+    const [a, b] = await Promise.all([ann.next('gameStart'), ben.next('gameStart')]);
+    expect(a.gameId).toBe(b.gameId);
+    expect(await update(ann, 'accepted')).toMatchObject({ id: c.id, gameId: a.gameId });
+    expect([...ann.received, ...ben.received].filter((m) => m.type === 'gameStart')).toHaveLength(2);
+    expect(ben.received.filter((m) => m.type === 'error')).toHaveLength(1);
   });
 
   it('while its file cannot be written, a challenge made or accepted is refused with the reason and kept as it was; once it can, the next is kept through a restart', async () => {
