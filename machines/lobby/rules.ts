@@ -84,6 +84,21 @@ export function unseen(seenAt: number, now: number, unseenMs: number): boolean {
   return now - seenAt > unseenMs;
 }
 
+/**
+ * The hooks a newer one of the same player replaces: all but each player's newest (ties go to the
+ * greater id, so every node picks the same). A post replaces the player's hook as it reads them,
+ * so one player posting through two nodes at the same instant (a second socket opened while the
+ * first was still there) can leave two.
+ */
+export function supersededHooks(hooks: readonly Hook[]): Hook[] {
+  const newest = new Map<string, Hook>();
+  for (const h of hooks) {
+    const kept = newest.get(h.by.id);
+    if (!kept || h.createdAt > kept.createdAt || (h.createdAt === kept.createdAt && h.id > kept.id)) newest.set(h.by.id, h);
+  }
+  return hooks.filter((h) => newest.get(h.by.id) !== h);
+}
+
 /** Whether an ended challenge has been kept long enough to be forgotten. */
 export function forgotten(c: Challenge, now: number): boolean {
   return c.status !== 'created' && now - (c.endedAt ?? c.createdAt) > LOBBY_RULES.challengeKeptMs;

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { CustomGame, ErrorCode, Hook, ServerMessage } from '../../machines/protocol/messages';
 import { lobbyChange, lobbyOrder } from '../../machines/lobby/listing';
 import { isNoChange } from '../../machines/protocol/listChange';
-import { LOBBY_RULES, REFUSAL_TEXT, createRefusal, creatorColor, joinRefusal, unseen, type Refusal } from '../../machines/lobby/rules';
+import { LOBBY_RULES, REFUSAL_TEXT, createRefusal, creatorColor, joinRefusal, supersededHooks, unseen, type Refusal } from '../../machines/lobby/rules';
 import type { Hub, PlayerSession, WS } from '../realtime/hub';
 import { LobbyPart } from './part';
 import { orphans } from './records';
@@ -135,7 +135,8 @@ export class LobbyHooks extends LobbyPart {
 
   /**
    * Every second or so: hooks whose creator has a socket here are seen; hooks whose creator plays
-   * a game (here) or has not been seen for a while leave the lobby.
+   * a game (here) or has not been seen for a while leave the lobby, as do those a newer one of
+   * the same player replaces (supersededHooks).
    */
   async sweep(): Promise<void> {
     const now = this.now();
@@ -145,7 +146,8 @@ export class LobbyHooks extends LobbyPart {
     await this.store.hooks.seen(here.filter((h) => !busy.includes(h)).map((h) => h.id), { at: now, node: this.node });
     const seen = await this.store.hooks.lastSeen();
     await this.store.hooks.forgetSeen(orphans(seen, hooks, now, LOBBY_RULES.hookUnseenMs));
-    const gone = hooks.filter((h) => busy.includes(h) || unseen(seen.get(h.id)?.at ?? h.createdAt, now, LOBBY_RULES.hookUnseenMs));
+    const superseded = supersededHooks(hooks);
+    const gone = hooks.filter((h) => busy.includes(h) || superseded.includes(h) || unseen(seen.get(h.id)?.at ?? h.createdAt, now, LOBBY_RULES.hookUnseenMs));
     let removed = 0;
     for (const h of gone) if (await this.store.hooks.take(h.id)) removed++;
     if (removed > 0) this.store.announce({ k: 'hooks' });

@@ -1,15 +1,19 @@
 /**
  * Custom games and challenges on a site of two nodes in this process, on the test Redis and
  * PostgreSQL: the lobby's list is the same live on every node and a game posted on one is joined
- * from the other; a challenge made on one node is accepted on the other; and a challenge outlives
+ * from the other; a player who posted through both nodes at once keeps only the newer game; a challenge made on one node is accepted on the other; and a challenge outlives
  * the node its creator was on (Redis keeps it): the creator comes back on the other node, and it
  * is accepted there.
  */
+import { Redis } from 'ioredis';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { Challenge, Hook } from '../../machines/protocol/messages';
+import { ClusterKeys } from '../../server/cluster/keys';
+import { redisLobbyStore } from '../../server/cluster/lobbyRecords';
 import { lobbyUntil, watchLobby, type Msg } from '../server/helpers';
 import { useNodesPerTest } from './nodesPerTest';
-import { until } from './site';
+import { REDIS_URL, nodeName, until } from './site';
 
 const BULLET = { initial: 60, increment: 1 };
 
@@ -54,6 +58,29 @@ describe('custom games and challenges across two nodes', () => {
     for (const node of [a, b]) expect(await watchLobby(await site.connect(node))).toEqual(held[0]);
     expect(held[1]).toEqual(held[0]);
     for (const w of watchers) expect(w.received.filter((m) => m.type === 'lobbyHooks')).toHaveLength(1);
+  });
+
+  it('leaves one game of a player who posted through both nodes at the same instant: the newer', async () => {
+    const [a, b] = await nodes(2);
+    const ann = await site.connect(a);
+    const watcher = await site.connect(b);
+    await watchLobby(watcher);
+    ann.send('postHook', { options: { timeControl: BULLET, rated: false, color: 'white' } });
+    const [posted] = await lobbyUntil(watcher, "Ann's game", (h) => h.length === 1);
+    // Ann's second game, as node b posts it when Ann's second socket is there for a moment and b
+    // read the lobby before her first game was in it (so it replaced nothing)
+    const redis = new Redis(REDIS_URL);
+    try {
+      const store = redisLobbyStore(redis, new ClusterKeys(site.options().prefix), pino({ level: 'silent' }));
+      const twin: Hook = { ...posted, id: 'hook_twin', timeControl: { initial: 180, increment: 0 }, createdAt: posted.createdAt + 1 };
+      await store.hooks.seen([twin.id], { at: Date.now(), node: await nodeName(b) });
+      await store.hooks.put(twin);
+      store.announce({ k: 'hooks' });
+      await lobbyUntil(watcher, 'one game of hers, the newer', (h) => h.length === 1 && h[0].id === twin.id);
+      expect(await store.hooks.all()).toEqual([twin]);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('accepts on one node a challenge made on the other; the creator sees it accepted and both start', async () => {

@@ -14,6 +14,8 @@ export interface NodesPerTest {
   start(count: number, opts?: StartServerOptions): Promise<RunningServer[]>;
   /** a client on `node`: a new guest, or `guest` coming back */
   connect(node: RunningServer, guest?: GuestCredentials | null): Promise<TestClient>;
+  /** where this test's site keeps its keys and its schema (after start) */
+  options(): TestSite['options'];
 }
 
 export function useNodesPerTest(): NodesPerTest {
@@ -31,6 +33,10 @@ export function useNodesPerTest(): NodesPerTest {
       const s = (site = testSite());
       for (let i = 0; i < count; i++) nodes.push(await startTestServer({ cluster: s.options, serverSecret: 'x'.repeat(32), ...opts }));
       return [...nodes];
+    },
+    options() {
+      if (!site) throw new Error('the site is not started');
+      return site.options;
     },
     async connect(node, guest = null) {
       const c = await TestClient.connect(node.url, guest);

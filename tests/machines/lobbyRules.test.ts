@@ -1,7 +1,7 @@
 /** The rules of custom games and challenges, without a server: who may play which, colours, expiry, limits. */
 import { describe, expect, it } from 'vitest';
 import type { Challenge, Hook } from '../../machines/protocol/messages';
-import { LOBBY_RULES, answerRefusal, challengePlan, createRefusal, creatorColor, ended, forgotten, joinRefusal, openBy, unseen } from '../../machines/lobby/rules';
+import { LOBBY_RULES, answerRefusal, challengePlan, createRefusal, creatorColor, ended, forgotten, joinRefusal, openBy, supersededHooks, unseen } from '../../machines/lobby/rules';
 
 const T0 = 1_700_000_000_000;
 const options = { timeControl: { initial: 180, increment: 2 }, rated: true, color: 'random' } as const;
@@ -29,6 +29,18 @@ describe('lobby rules', () => {
     expect(answerRefusal(challenge(), guest, false)).toBeNull();
     expect(answerRefusal(challenge(), { id: 'ann', signedIn: true }, false)).toBe('own');
     expect(answerRefusal(ended(toBen, 'canceled', T0), ben, true)).toBe('not_open');
+  });
+
+  it('keeps one hook per player, the newest (the same on every node when two were posted at the same instant)', () => {
+    const older = { ...hook, id: 'h1' };
+    const newer = { ...hook, id: 'h0', createdAt: T0 + 1 };
+    const twin = { ...hook, id: 'h2' };
+    const bens = { ...hook, id: 'hb', by: { id: 'ben', name: 'Ben', guest: false } };
+    expect(supersededHooks([older, bens, newer])).toEqual([older]);
+    expect(supersededHooks([newer, older, bens])).toEqual([older]);
+    expect(supersededHooks([twin, older])).toEqual([older]);
+    expect(supersededHooks([older, twin])).toEqual([older]);
+    expect(supersededHooks([bens, older])).toEqual([]);
   });
 
   it('gives the creator the colour chosen, or draws it', () => {
