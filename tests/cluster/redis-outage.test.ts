@@ -73,6 +73,23 @@ async function twoNodesPlaying(ai: boolean): Promise<{ a: RunningServer; b: Runn
   return { a, b, alice, bob, p: { white, black: white === alice ? bob : alice, gameId: sa.gameId as string } };
 }
 
+interface Side {
+  node: RunningServer;
+  player: TestClient;
+  relay: RedisProxy;
+}
+
+/**
+ * Of two nodes playing a game, the one that plays it (`owner`, with the player whose socket is
+ * there) and the other (`remote`, with the other player), each with its relay to Redis.
+ */
+async function sides({ a, b, alice, bob }: { a: RunningServer; b: RunningServer; alice: TestClient; bob: TestClient }): Promise<{ owner: Side; remote: Side }> {
+  const sideA = { node: a, player: alice, relay: relays[0] };
+  const sideB = { node: b, player: bob, relay: relays[1] };
+  const ownerIsA = ((await (await fetch(a.url + '/healthz')).json()) as { games: number }).games === 1;
+  return ownerIsA ? { owner: sideA, remote: sideB } : { owner: sideB, remote: sideA };
+}
+
 /**
  * Two nodes playing a game (`ai`: the nodes run the AI too), which the player whose socket is on
  * the node that plays it (`local`) resigns as Redis goes away; once Redis is back, what the other
@@ -81,11 +98,11 @@ async function twoNodesPlaying(ai: boolean): Promise<{ a: RunningServer; b: Runn
  * the node's resubscription would time out).
  */
 async function endedWhileRedisAway(ai: boolean): Promise<{ local: TestClient; remote: TestClient; remoteRelay: RedisProxy; p: Pair }> {
-  const { a, alice, bob, p } = await twoNodesPlaying(ai);
+  const playing = await twoNodesPlaying(ai);
+  const p = playing.p;
   await playMoves(p, ['e2e4', 'e7e5']);
-  const ownerIsA = ((await (await fetch(a.url + '/healthz')).json()) as { games: number }).games === 1;
-  const [local, remote] = ownerIsA ? [alice, bob] : [bob, alice];
-  const remoteRelay = relays[ownerIsA ? 1 : 0];
+  const { owner, remote: other } = await sides(playing);
+  const [local, remote, remoteRelay] = [owner.player, other.player, other.relay];
   await blockRedis();
   local.send('resign', { gameId: p.gameId });
   expect(await local.next('gameEnd')).toMatchObject({ gameId: p.gameId, reason: 'resignation' });
@@ -145,10 +162,11 @@ describe('Redis briefly unreachable', () => {
   }, 30_000);
 
   it("holds a move across nodes while Redis is away and sends it once Redis is back: the player gets an answer, never silence", async () => {
-    const { a, b, alice, bob, p } = await twoNodesPlaying(false);
+    const playing = await twoNodesPlaying(false);
+    const p = playing.p;
     // the player whose socket is not on the node that plays the game
-    const ownerIsA = ((await (await fetch(a.url + '/healthz')).json()) as { games: number }).games === 1;
-    const remote = ownerIsA ? bob : alice;
+    const { remote: other } = await sides(playing);
+    const remote = other.player;
     if (remote === p.black) await playMoves(p, ['e2e4']);
     const [from, to] = remote === p.white ? ['e2', 'e4'] : ['e7', 'e5'];
 
@@ -163,7 +181,7 @@ describe('Redis briefly unreachable', () => {
     for (const answered of [played, refused]) answered.catch(() => {});
     const answer = await Promise.race([played, refused]);
     if (answer.type === 'moveRejected') expect(answer).toMatchObject({ gameId: p.gameId, message: CANNOT_PLAY_NOW.message });
-    const metrics = await (await fetch((ownerIsA ? b : a).url + '/metrics')).text();
+    const metrics = await (await fetch(other.node.url + '/metrics')).text();
     expect(metrics).toMatch(/chess_cross_node_messages_total\{direction="held"\} [1-9]/);
   }, 40_000);
 
