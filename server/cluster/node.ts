@@ -23,7 +23,7 @@ import { ClusterKeys } from './keys';
 import { Bus } from './bus';
 import { Membership } from './membership';
 import { Ownership } from './ownership';
-import { SharedGameLog, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY } from './sharedLog';
+import { SharedGameLog, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loggedResult } from './sharedLog';
 import type { MoveLag } from '../../machines/game';
 import type { Color, GameCommandMsg, TimeControl } from '../../machines/protocol/messages';
 import { SiteMatchmaking } from './matchmaking';
@@ -436,9 +436,18 @@ export class ClusterNode implements RoundsElsewhere {
     return true;
   }
 
-  /** The site records game `gameId` ended: its owner notes where it was played as it clears its seats, before its players' nodes hear. */
+  /**
+   * The site records game `gameId` ended: its owner notes where it was played (in Redis) as it
+   * clears its seats, before its players' nodes hear. An owner that lost Redis as the game ended
+   * can note nothing there until it reaches Redis again, but wrote the end in the game's log
+   * first: without a note in Redis, the log is read (only then, so a refusal costs one read of
+   * PostgreSQL at most).
+   */
   async endRecorded(gameId: string): Promise<boolean> {
-    return (await this.ownership.playedBy(gameId)) !== null;
+    if ((await this.ownership.playedBy(gameId)) !== null) return true;
+    const result = await loggedResult(this.db, gameId);
+    if (result) this.logger.info({ gameId, reason: result.reason }, "the game's log holds its end, which its owner has not recorded in Redis yet: its players are free");
+    return result !== null;
   }
 
   /** The player's game is played elsewhere: its owner hears they are here. */

@@ -225,6 +225,16 @@ export async function loadGameLog(db: Queryable, gameId: string, awayMs: number)
   return loaded;
 }
 
+/**
+ * The end the game's log holds (its result), read as a node taking the game over reads it; null
+ * while it holds none (the game is live, or none of its rows is written yet). Throws when the rows
+ * do not make a log. A node asks it of a game played elsewhere whose end its owner could not
+ * record in Redis (it lost Redis as the game ended): the log is where the end is written first.
+ */
+export async function loggedResult(db: Queryable, gameId: string): Promise<GameResult | null> {
+  return (await loadGameLog(db, gameId, 0))?.result ?? null;
+}
+
 /** How many rows each game's log holds (its last seq + 1; a game with none is left out). */
 export async function loggedRows(db: Queryable, gameIds: string[]): Promise<Map<string, number>> {
   const rows = await db.query<{ game_id: string; rows: number }>('SELECT game_id, max(seq) + 1 AS rows FROM game_log WHERE game_id = ANY($1) GROUP BY game_id', [gameIds]);

@@ -27,7 +27,8 @@ export interface RoundsElsewhere {
   /**
    * whether the site records that game `gameId`, played on another node, has ended: its owner
    * records the end before it tells the players' nodes, so the record may come first (just after
-   * a Redis outage, the owner's word is still on its way)
+   * a Redis outage, the owner's word is still on its way; while the owner itself cannot reach
+   * Redis, only the game's log holds the end)
    */
   endRecorded(gameId: string): Promise<boolean>;
 }

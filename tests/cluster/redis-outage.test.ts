@@ -4,7 +4,8 @@
  * message, and once their lease is uncertain ("lease": false) refuse every move and resignation
  * with nothing played. Once Redis is back they are healthy again without a restart, the games
  * in progress, against a player and against the AI, play on to their end, and a game that ended
- * while Redis was away holds neither player's first search.
+ * while Redis was away holds neither player's first search. A game that ends on a node cut off
+ * from Redis alone holds neither of its players on the other node: its log holds the end.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
@@ -14,6 +15,8 @@ import { CANNOT_PLAY_NOW } from '../../server/game/games';
 import { TestClient, lobbyUntil, playMoves, startTestServer, watchLobby, type Msg, type Pair } from '../server/helpers';
 import { testSite, REDIS_URL, type TestSite } from './site';
 import { RedisProxy, hostPort } from './redisProxy';
+import { ClusterKeys } from '../../server/cluster/keys';
+import { Redis } from 'ioredis';
 
 let site: TestSite;
 /** one relay in front of Redis for each node: cut together (the outage), held back one node at a time */
@@ -48,6 +51,16 @@ const allAnswer = (status: number) => allReport(`status ${status}`, (h) => h.sta
 /** Redis goes away for every node, and comes back. */
 const blockRedis = () => Promise.all(relays.map((r) => r.block()));
 const unblockRedis = () => Promise.all(relays.map((r) => r.unblock()));
+
+/** The node Redis records game `gameId` was played on, once it ended there (null: no record). */
+async function playedRecord(gameId: string): Promise<string | null> {
+  const redis = new Redis(REDIS_URL);
+  try {
+    return await redis.get(new ClusterKeys(site.options.prefix).played(gameId));
+  } finally {
+    redis.disconnect();
+  }
+}
 
 /**
  * Two nodes on Redis, each through its relay, Alice's socket on the first and Bob's on the second, in a
@@ -220,5 +233,30 @@ describe('Redis briefly unreachable', () => {
     );
     expect(listed).toHaveLength(1);
     expect(remote.received.filter((m) => m.type === 'error')).toEqual([]);
+  }, 40_000);
+});
+
+describe("a game's owner cut off from Redis alone", () => {
+  it("starts a game against the AI for the other player once their game has ended there: the game's log holds the end the owner cannot record in Redis", async () => {
+    const playing = await twoNodesPlaying(true);
+    const p = playing.p;
+    await playMoves(p, ['e2e4', 'e7e5']);
+    const { owner, remote } = await sides(playing);
+    await owner.relay.block();
+    // the owner's lease still holds: the resignation is played and written in the game's log
+    owner.player.send('resign', { gameId: p.gameId });
+    expect(await owner.player.next('gameEnd')).toMatchObject({ gameId: p.gameId, reason: 'resignation' });
+    remote.player.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
+    // refused, it would get an error (in an active game) and no gameCreated
+    const answers = [remote.player.next('gameCreated'), remote.player.next('error')];
+    for (const waiting of answers) waiting.catch(() => {});
+    const answer = await Promise.race(answers);
+    expect(answer.type).toBe('gameCreated');
+    expect(answer.gameId).not.toBe(p.gameId);
+    // the site had no record of the end in Redis: the owner has not reached it, and no node took its games over
+    expect(await playedRecord(p.gameId)).toBeNull();
+    // once the owner reaches Redis again, what it held for the player comes: the end of their game
+    await owner.relay.unblock();
+    expect(await remote.player.next('gameEnd', (m) => m.gameId === p.gameId, 15_000)).toMatchObject({ reason: 'resignation' });
   }, 40_000);
 });
