@@ -58,7 +58,24 @@ export class Challenges extends LobbyPart {
     });
   }
 
-  async create(s: PlayerSession, options: CustomGame, to: string | undefined, name?: string | null): Promise<void> {
+  /** Makes a challenge (after the player's requests under way here, as every answer and cancel). */
+  create(s: PlayerSession, options: CustomGame, to: string | undefined, name?: string | null): Promise<void> {
+    return this.inOrder(s, () => this.createNow(s, options, to, name));
+  }
+
+  accept(s: PlayerSession, id: string, name?: string | null): Promise<void> {
+    return this.inOrder(s, () => this.acceptNow(s, id, name));
+  }
+
+  decline(s: PlayerSession, id: string, reason: DeclineReason = 'generic'): Promise<void> {
+    return this.inOrder(s, () => this.declineNow(s, id, reason));
+  }
+
+  cancel(s: PlayerSession, id: string): Promise<void> {
+    return this.inOrder(s, () => this.cancelNow(s, id));
+  }
+
+  private async createNow(s: PlayerSession, options: CustomGame, to: string | undefined, name?: string | null): Promise<void> {
     const player = playerOf(s);
     const refused = createRefusal(options, player);
     if (refused) return this.refuse(s, REFUSAL_CODE[refused], REFUSAL_TEXT[refused]);
@@ -120,7 +137,7 @@ export class Challenges extends LobbyPart {
     }
   }
 
-  async accept(s: PlayerSession, id: string, name?: string | null): Promise<void> {
+  private async acceptNow(s: PlayerSession, id: string, name?: string | null): Promise<void> {
     if (await this.heldStill(s)) return this.refuse(s, 'active_game', CHALLENGE_TEXT.inGame);
     if (this.refusedHere(s)) return;
     try {
@@ -176,7 +193,7 @@ export class Challenges extends LobbyPart {
     await this.store.challenges.seen([taken.id], seen);
   }
 
-  async decline(s: PlayerSession, id: string, reason: DeclineReason = 'generic'): Promise<void> {
+  private async declineNow(s: PlayerSession, id: string, reason: DeclineReason): Promise<void> {
     try {
       if (await this.answerable(s, id, false)) await this.end(id, 'declined', reason);
     } catch (err) {
@@ -184,7 +201,7 @@ export class Challenges extends LobbyPart {
     }
   }
 
-  async cancel(s: PlayerSession, id: string): Promise<void> {
+  private async cancelNow(s: PlayerSession, id: string): Promise<void> {
     try {
       const c = await this.store.challenges.get(id);
       if (!c) return this.refuse(s, 'challenge_unavailable', CHALLENGE_TEXT.unavailable);

@@ -43,7 +43,6 @@ export class LobbyHooks extends LobbyPart {
   /** news came (or a newcomer) since the reading under way began */
   private due = false;
   /** each player's request under way here (post, cancel, join), which their next one waits for; by id */
-  private readonly requests = new Map<string, Promise<void>>();
 
   constructor(deps: LobbyDeps, log: Logger) {
     super(deps, log, 'The lobby cannot be reached right now. Please try again in a moment.');
@@ -151,21 +150,6 @@ export class LobbyHooks extends LobbyPart {
     let removed = 0;
     for (const h of gone) if (await this.store.hooks.take(h.id)) removed++;
     if (removed > 0) this.store.announce({ k: 'hooks' });
-  }
-
-  /**
-   * Runs a player's request once their requests under way here are done: each reads the player's
-   * hooks and changes them, so two at once (two posts read together, on a site where each reading
-   * waits for Redis) would both find the old hook and leave two.
-   */
-  private inOrder(s: PlayerSession, request: () => Promise<void>): Promise<void> {
-    const run = (this.requests.get(s.id) ?? Promise.resolve()).then(request, request);
-    this.requests.set(s.id, run);
-    const done = () => {
-      if (this.requests.get(s.id) === run) this.requests.delete(s.id);
-    };
-    run.then(done, done);
-    return run;
   }
 
   /** Takes the player's hooks off the lobby; whether there were any. */

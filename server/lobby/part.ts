@@ -17,6 +17,8 @@ export abstract class LobbyPart {
   protected readonly random: () => number;
   private readonly ratingOf: LobbyDeps['ratingOf'];
   private readonly newGamesRefused: LobbyDeps['newGamesRefused'];
+  /** each player's last request here, which their next one waits for (inOrder) */
+  private readonly requests = new Map<string, Promise<void>>();
 
   constructor(
     deps: LobbyDeps,
@@ -45,6 +47,22 @@ export abstract class LobbyPart {
     const refused = this.newGamesRefused();
     if (refused) this.refuse(s, 'unavailable', refused);
     return refused !== null;
+  }
+
+  /**
+   * Runs a player's request once their requests under way here are done: each reads the player's
+   * records and changes them, so two at once (two posts read together, on a site where each
+   * reading waits for Redis; a challenge made and cancelled while its file is being written)
+   * would each miss what the other changes.
+   */
+  protected inOrder(s: PlayerSession, request: () => Promise<void>): Promise<void> {
+    const run = (this.requests.get(s.id) ?? Promise.resolve()).then(request, request);
+    this.requests.set(s.id, run);
+    const done = () => {
+      if (this.requests.get(s.id) === run) this.requests.delete(s.id);
+    };
+    run.then(done, done);
+    return run;
   }
 
   protected refuse(s: PlayerSession, code: ErrorCode, message: string): void {

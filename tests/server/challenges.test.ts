@@ -8,7 +8,7 @@
  * (none made or taken that a restart would not have), and an acceptance that cannot be kept
  * starts no game.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -184,6 +184,27 @@ describe('challenges', () => {
     const [a, b] = await Promise.all([back.next('gameStart'), ben.next('gameStart')]);
     expect(a.gameId).toBe(b.gameId);
     expect(a.color).toBe('black');
+  });
+
+  it('two challenges to one player sent in one breath, while the file is being written, leave one open: the second', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'challenges-'));
+    const { accounts, sign } = await tokenAccounts();
+    await start({ durableDir: dir, serverSecret: 's'.repeat(32), accounts });
+    const ann = await player();
+    ann.send('identifyUser', { userId: '11111111-1111-4111-8111-111111111111', accessToken: await sign({ sub: '11111111-1111-4111-8111-111111111111', user_metadata: { username: 'ann' } }) });
+    await ann.next('identified');
+    const blitz = { ...CASUAL_BLACK, timeControl: { initial: 180, increment: 2 } };
+    ann.sendTogether([
+      { type: 'createChallenge', payload: { options: CASUAL_BLACK, to: 'dan' } },
+      { type: 'createChallenge', payload: { options: blitz, to: 'dan' } },
+    ]);
+    const first = await update(ann, 'created');
+    const second = await update(ann, 'created');
+    expect(second.timeControl).toEqual(blitz.timeControl);
+    expect(await update(ann, 'canceled', first.id)).toMatchObject({ id: first.id });
+    // each was announced once the file held it
+    const open = (JSON.parse(readFileSync(challengesFile(join(dir, 'lobby')), 'utf8')) as Challenge[]).filter((c) => c.status === 'created');
+    expect(open.map((c) => c.id)).toEqual([second.id]);
   });
 
   it('an acceptance its file cannot keep starts no game: the accepter is told, the challenge stays open, and the next acceptance starts the game it names', async () => {
