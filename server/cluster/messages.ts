@@ -59,8 +59,11 @@ export const busMessageSchema = z.discriminatedUnion('k', [
   z.object({ k: z.literal('watch'), n: z.string(), g: z.string() }),
   /** spectators: node `n` has no socket watching game `g` any more (to the owner) */
   z.object({ k: z.literal('unwatch'), n: z.string(), g: z.string() }),
-  /** spectators: the watchStart (its text) of game `g`, for the sockets that wait for it */
-  z.object({ k: z.literal('wstart'), g: z.string(), t: z.string() }),
+  /**
+   * spectators: the watchStart (its text) of game `g`, for the sockets that wait for it; with `r`,
+   * unasked, for every watcher of the game there (the owner lost Redis, and the frames it relayed)
+   */
+  z.object({ k: z.literal('wstart'), g: z.string(), t: z.string(), r: z.literal(true).optional() }),
   /** spectators: a frame (its text) of game `g`, for its spectators' topic */
   z.object({ k: z.literal('wframe'), g: z.string(), t: z.string() }),
   /** spectators: game `g` ended (its gameEnd went out as a wframe) */

@@ -189,7 +189,7 @@ export class ClusterNode implements RoundsElsewhere {
 
   /** The node's spectators, across the site: what the game manager and the archive tell them is relayed to other nodes' too. */
   spectate(spectators: Spectators, games: () => GameManager | undefined): GameWatchers {
-    this.watching = new SiteWatching(this.node, spectators, games, this.ownership, (n, m) => this.publish(n, m), this.logger.child({ sub: 'watching' }));
+    this.watching = new SiteWatching(this.node, spectators, games, this.ownership, (n, m) => this.publish(n, m), () => this.redis.reachable, this.logger.child({ sub: 'watching' }));
     return this.watching;
   }
 
@@ -218,6 +218,7 @@ export class ClusterNode implements RoundsElsewhere {
       this.bus.flush();
       this.resyncRemoteGames();
       this.watching?.resync();
+      void this.watching?.resyncWatchers();
     });
     await this.redis.sub.subscribe(this.keys.channel(this.node), this.lobbyRecords.channel);
     this.redis.sub.on('message', (channel: string, text: string) => (channel === this.lobbyRecords.channel ? this.lobbyRecords.received(text) : this.received(text)));

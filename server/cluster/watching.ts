@@ -14,9 +14,14 @@
  *
  * When an owner dies, its games' new owner does not know their watchers: the socket's node finds
  * the new owner at its next beats and asks it again (its watchers get a fresh watchStart).
+ *
+ * Pub/sub delivers at most once, and nothing here is held while Redis is away: after an outage
+ * each side makes good what it may have lost. The socket's node asks every watched game again;
+ * the owner gives each node with watchers of a live game its watchStart again, unasked, and tells
+ * the end of a game that ended meanwhile again, as it went the first time.
  */
 import type { Logger } from 'pino';
-import type { GameManager } from '../game/games';
+import type { GameManager, LiveGame } from '../game/games';
 import { AWAITING_ARCHIVE_MS, watchStart, type GameWatchers, type GamesElsewhere, type Spectators } from '../realtime/spectators';
 import type { Ownership } from './ownership';
 import type { BusMessage, WatchMessage } from './messages';
@@ -35,7 +40,17 @@ interface Relay {
   nodes: Set<string>;
   ended: boolean;
   archived: boolean;
+  /** the last frame relayed (its text): once the game ended, its gameEnd */
+  lastFrame: string | null;
+  /**
+   * What was relayed while Redis was away, and so lost: the game (a frame, its end), the archive's
+   * word. An ended game's relay is kept until what it lost is told again.
+   */
+  lost: { game: boolean; archive: boolean };
 }
+
+const nothingLost = () => ({ game: false, archive: false });
+const lostAny = (relay: Relay) => relay.lost.game || relay.lost.archive;
 
 const decoder = new TextDecoder();
 
@@ -53,6 +68,8 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
     private readonly games: () => GameManager | undefined,
     private readonly ownership: Ownership,
     private readonly publish: (node: string, msg: BusMessage) => void,
+    /** whether Redis answers now: what is relayed while it does not is lost */
+    private readonly reachable: () => boolean,
     private readonly logger: Logger,
   ) {
     spectators.elsewhere = this;
@@ -92,9 +109,14 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
     this.publish(w.owner, { k: 'watch', n: this.node, g: gameId });
   }
 
-  /** The owner's watchStart: the sockets waiting for it follow the game from there. */
-  private started(gameId: string, text: string): void {
+  /**
+   * The owner's watchStart: the sockets waiting for it follow the game from there. Sent again
+   * unasked (`again`), after the owner's outage, it is for every live watcher of the game here.
+   */
+  private started(gameId: string, text: string, again: boolean): void {
     const w = this.watched.get(gameId);
+    if (again && (!w || w.ended)) return;
+    if (again) this.spectators.awaitStartAgain(gameId);
     if (w) w.asked = false;
     this.spectators.startedElsewhere(gameId, text);
   }
@@ -124,16 +146,21 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
   async findMovedGames(live: ReadonlySet<string>): Promise<void> {
     const orphans = [...this.watched].filter(([, w]) => !w.ended && !live.has(w.owner));
     if (orphans.length === 0) return;
-    let owners: (string | null)[];
-    try {
-      owners = await this.ownership.owners(orphans.map(([g]) => g));
-    } catch (err) {
-      this.logger.warn({ err: (err as Error).message }, 'could not look up the owners of watched games');
-      return;
-    }
+    const owners = await this.ownersOf(orphans.map(([g]) => g));
+    if (!owners) return;
     orphans.forEach(([gameId, w], i) => {
       if (this.watched.get(gameId) === w) this.ownerFound(gameId, w, owners[i], live);
     });
+  }
+
+  /** The nodes that play these games, as Redis says; null (logged) when it does not answer. */
+  private async ownersOf(gameIds: string[]): Promise<(string | null)[] | null> {
+    try {
+      return await this.ownership.owners(gameIds);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'could not look up the owners of watched games');
+      return null;
+    }
   }
 
   private ownerFound(gameId: string, w: WatchedElsewhere, owner: string | null, live: ReadonlySet<string>): void {
@@ -181,12 +208,19 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
     const game = games?.games.get(gameId);
     if (!games || !game || game.ended) return this.publish(from, { k: 'wunknown', g: gameId });
     let relay = this.relays.get(gameId);
-    if (!relay) this.relays.set(gameId, (relay = { nodes: new Set(), ended: false, archived: false }));
+    if (!relay) this.relays.set(gameId, (relay = { nodes: new Set(), ended: false, archived: false, lastFrame: null, lost: nothingLost() }));
     relay.nodes.add(from);
+    this.showGame(gameId, game, games, [from], false);
+  }
+
+  /** The game's watchStart to `nodes` (`again`: unasked, for every watcher there), each still watching it once sent. */
+  private showGame(gameId: string, game: LiveGame, games: GameManager, nodes: string[], again: boolean): void {
     const t = JSON.stringify(watchStart(game, games));
     // as for a local spectator: the frames before the position were relayed before this runs
     games.afterCommit(() => {
-      if (this.relays.get(gameId)?.nodes.has(from)) this.publish(from, { k: 'wstart', g: gameId, t });
+      for (const node of nodes) {
+        if (this.relays.get(gameId)?.nodes.has(node)) this.publish(node, { k: 'wstart', g: gameId, t, ...(again ? { r: true as const } : {}) });
+      }
     });
   }
 
@@ -203,7 +237,10 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
 
   frame(gameId: string, bytes: Uint8Array): void {
     this.spectators.frame(gameId, bytes);
-    if (this.relays.has(gameId)) this.tell(gameId, { k: 'wframe', g: gameId, t: decoder.decode(bytes) });
+    const relay = this.relays.get(gameId);
+    if (!relay) return;
+    relay.lastFrame = decoder.decode(bytes);
+    this.tell(gameId, { k: 'wframe', g: gameId, t: relay.lastFrame });
   }
 
   /** A game of this node ended (its gameEnd was relayed as a frame). */
@@ -212,13 +249,7 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
     const relay = this.tell(gameId, { k: 'wend', g: gameId });
     if (!relay) return;
     relay.ended = true;
-    if (!this.spectators.withArchive || relay.archived) return void this.relays.delete(gameId);
-    // an archive that never answers does not keep the relay
-    setTimeout(() => this.forgetRelay(gameId, relay), AWAITING_ARCHIVE_MS).unref();
-  }
-
-  private forgetRelay(gameId: string, relay: Relay): void {
-    if (this.relays.get(gameId) === relay) this.relays.delete(gameId);
+    this.endTold(gameId, relay);
   }
 
   /** The archive stored a game of this node. */
@@ -227,14 +258,78 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
     const relay = this.tell(gameId, { k: 'warchived', g: gameId });
     if (!relay) return;
     relay.archived = true;
-    if (relay.ended) this.relays.delete(gameId);
+    if (relay.ended) this.endTold(gameId, relay);
+  }
+
+  /**
+   * An ended game's relay once its end (or the archive's word) went out: forgotten when nothing
+   * more is to come, unless some of it went out while Redis was away (told again once it is back).
+   */
+  private endTold(gameId: string, relay: Relay): void {
+    if (lostAny(relay)) return;
+    if (relay.archived || !this.spectators.withArchive) return void this.relays.delete(gameId);
+    // an archive that never answers does not keep the relay
+    setTimeout(() => this.forgetRelay(gameId, relay), AWAITING_ARCHIVE_MS).unref();
+  }
+
+  private forgetRelay(gameId: string, relay: Relay): void {
+    if (this.relays.get(gameId) === relay && !lostAny(relay)) this.relays.delete(gameId);
   }
 
   /** One message to each node with watchers of the game; its relay, when there is one. */
   private tell(gameId: string, msg: BusMessage): Relay | undefined {
     const relay = this.relays.get(gameId);
-    for (const node of relay?.nodes ?? []) this.publish(node, msg);
+    if (!relay) return undefined;
+    if (!this.reachable()) relay.lost[msg.k === 'warchived' ? 'archive' : 'game'] = true;
+    for (const node of relay.nodes) this.publish(node, msg);
     return relay;
+  }
+
+  /**
+   * Redis is back after this node's outage: what it relayed meanwhile was lost. Each node with
+   * watchers of a game still played here gets its watchStart again, for every watcher there; a
+   * game that ended meanwhile has its end told again, as it went (its gameEnd frame, `wend`, and
+   * `warchived` once stored).
+   */
+  async resyncWatchers(): Promise<void> {
+    const live: [string, Relay][] = [];
+    for (const [gameId, relay] of this.relays) {
+      if (relay.ended) {
+        this.tellEndAgain(gameId, relay);
+      } else {
+        // shown again below: an end that comes meanwhile goes out as usual
+        relay.lost = nothingLost();
+        live.push([gameId, relay]);
+      }
+    }
+    if (live.length === 0) return;
+    const owners = await this.ownersOf(live.map(([g]) => g));
+    if (!owners) return;
+    live.forEach(([gameId, relay], i) => {
+      if (this.relays.get(gameId) === relay && !relay.ended) this.showAgain(gameId, relay, owners[i]);
+    });
+  }
+
+  /**
+   * A live game's watchStart again to its relay's nodes; not when another node plays it now (its
+   * watchers' nodes find that one at their beats), nor when it just ended (its end is on its way).
+   */
+  private showAgain(gameId: string, relay: Relay, owner: string | null): void {
+    const games = this.games();
+    const game = games?.games.get(gameId);
+    if (!games || !game || game.ended || owner !== this.node) return;
+    this.showGame(gameId, game, games, [...relay.nodes], true);
+  }
+
+  /** What an ended game's relay lost, told again in the order it went: the gameEnd frame and `wend`, the archive's word. */
+  private tellEndAgain(gameId: string, relay: Relay): void {
+    const { lost } = relay;
+    if (!lostAny(relay)) return;
+    relay.lost = nothingLost();
+    if (lost.game && relay.lastFrame !== null) this.tell(gameId, { k: 'wframe', g: gameId, t: relay.lastFrame });
+    if (lost.game) this.tell(gameId, { k: 'wend', g: gameId });
+    if (lost.archive) this.tell(gameId, { k: 'warchived', g: gameId });
+    this.endTold(gameId, relay);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -247,7 +342,7 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
       case 'unwatch':
         return this.unwatchedFrom(msg.n, msg.g);
       case 'wstart':
-        return this.started(msg.g, msg.t);
+        return this.started(msg.g, msg.t, msg.r === true);
       case 'wframe':
         return this.spectators.frame(msg.g, msg.t);
       case 'wend':

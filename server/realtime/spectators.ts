@@ -264,7 +264,8 @@ export class Spectators implements GameWatchers {
   ended(gameId: string): void {
     this.refuseAwaiting(gameId);
     const sockets = this.byGame.get(gameId);
-    if (!sockets) return;
+    // told again (an owner on another node telling the end again after its outage): nothing changes
+    if (!sockets || this.awaitingArchive.has(gameId)) return;
     for (const ws of sockets) this.watches.get(ws)?.set(gameId, 'ended');
     this.live -= sockets.size;
     if (!this.withArchive) return this.release(gameId);

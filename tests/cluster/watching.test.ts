@@ -3,7 +3,8 @@
  * spectator whose socket is on node B watches a game node A plays as it would on A; the owner
  * relays each frame once to B however many watch there (counted on the Redis channels), and
  * stops once B's last watcher is gone; a game nobody plays is refused; when A leaves, spectators
- * on the node that takes the game over and on a third node follow it on.
+ * on the node that takes the game over and on a third node follow it on; when A alone loses
+ * Redis for a moment, B's spectators are shown what they missed once A has it back.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
@@ -12,18 +13,22 @@ import type { Archive, FinishedGame, StoreResult } from '../../server/archive/in
 import type { PlayerRating } from '../../machines/protocol/messages';
 import { readBusMessage, type BusMessage } from '../../server/cluster/messages';
 import { TestClient, playMoves, startTestServer, type Msg, type Pair } from '../server/helpers';
-import { nodeName, testSite, REDIS_URL, type TestSite } from './site';
+import { nodeName, testSite, until, REDIS_URL, type TestSite } from './site';
+import { RedisProxy, hostPort } from './redisProxy';
 
 let site: TestSite;
 const servers: RunningServer[] = [];
 const clients: TestClient[] = [];
 let sniffer: BusSniffer | null = null;
+let relay: RedisProxy | null = null;
 
 afterEach(async () => {
   sniffer?.stop();
   sniffer = null;
   await Promise.all(clients.splice(0).map((c) => c.close()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
+  await relay?.stop();
+  relay = null;
   await site?.destroy();
 });
 
@@ -49,6 +54,19 @@ class MemoryArchive implements Archive {
     return 0;
   }
   readonly handler = () => ({ status: 404 });
+}
+
+/** An archive that stores nothing until the test opens it. */
+class GatedArchive extends MemoryArchive {
+  private opened: () => void = () => {};
+  private readonly gate = new Promise<void>((resolve) => (this.opened = resolve));
+  open(): void {
+    this.opened();
+  }
+  override async store(game: FinishedGame): Promise<StoreResult> {
+    await this.gate;
+    return super.store(game);
+  }
 }
 
 /** Guests only, with an archive of finished games. */
@@ -292,5 +310,82 @@ describe('the owner leaving the site', () => {
     expect(b.stats().liveGames + c.stats().liveGames).toBe(1);
     black.send('gameMove', { gameId: p.gameId, move: { from: 'e7', to: 'e5' } });
     for (const w of [onB, onC]) expect(await w.c.next('gameMove')).toMatchObject({ seq: 2, san: 'e5' });
+  }, 30_000);
+});
+
+describe('the owner alone losing Redis for a moment', () => {
+  /** Node A reaches Redis through a relay the test can cut, node B directly. */
+  async function ownerBehindRelay(opts: StartServerOptions = {}): Promise<{ a: RunningServer; b: RunningServer; cut: RedisProxy }> {
+    site = testSite();
+    const cut = (relay = new RedisProxy(hostPort(REDIS_URL)));
+    await cut.start();
+    servers.push(await startTestServer({ cluster: { ...site.options, redisUrl: cut.url }, serverSecret: 'x'.repeat(32), ...opts }));
+    servers.push(await startTestServer({ cluster: site.options, serverSecret: 'x'.repeat(32), ...opts }));
+    return { a: servers[0], b: servers[1], cut };
+  }
+
+  const redisOf = async (server: RunningServer) => ((await (await fetch(server.url + '/healthz')).json()) as { redis: boolean | null }).redis;
+
+  /** A's relay is cut, and A knows it (what it relays from now on is lost); its lease still holds for a moment, so it plays on. */
+  async function cutOff(a: RunningServer, cut: RedisProxy): Promise<void> {
+    await cut.block();
+    await until('node A to see Redis gone', async () => (await redisOf(a)) === false);
+  }
+
+  it("shows B's spectator the move played while A could not relay it: a fresh watchStart once A has Redis again, then the game's frames", async () => {
+    const { a, b, cut } = await ownerBehindRelay();
+    const p = await gameOn(a);
+    const { c } = await watching(b, p.gameId);
+    await playMoves(p, ['e2e4']);
+    await c.next('gameMove', (m) => m.seq === 1);
+
+    await cutOff(a, cut);
+    await playMoves({ white: p.black, black: p.white, gameId: p.gameId }, ['e7e5']); // black's turn
+    await cut.unblock();
+    const again = await c.next('watchStart', () => true, 10_000);
+    expect(again).toMatchObject({ gameId: p.gameId, white: { name: 'Alice' }, currentState: { seq: 2, turn: 'white' } });
+    // the move lost on the way never reached the spectator as a frame: the watchStart made it good
+    expect(c.received.some((m) => m.type === 'gameMove' && m.seq === 2)).toBe(false);
+    await playMoves(p, ['g1f3']);
+    expect(await c.next('gameMove')).toMatchObject({ seq: 3, san: 'Nf3' });
+  }, 30_000);
+
+  it("tells B's spectator of the end that came while A could not relay it, and of the archive, as it went", async () => {
+    const archive = new MemoryArchive();
+    const { a, b, cut } = await ownerBehindRelay(archiving(archive));
+    const p = await gameOn(a);
+    const { c } = await watching(b, p.gameId);
+    await playMoves(p, ['e2e4', 'e7e5']);
+    await c.next('gameMove', (m) => m.seq === 2);
+
+    await cutOff(a, cut);
+    p.black.send('resign', { gameId: p.gameId });
+    const end = await p.white.next('gameEnd');
+    await until('the archive to store the game', async () => archive.stored.length === 1);
+    await cut.unblock();
+    expect(await c.next('gameEnd', () => true, 10_000)).toEqual(end);
+    expect(await c.next('gameArchived')).toEqual({ type: 'gameArchived', gameId: p.gameId });
+    // the watch is over on B as after an end relayed at once: watching again is refused
+    c.send('watchGame', { gameId: p.gameId });
+    expect(await c.next('error')).toMatchObject({ code: 'unknown_game', gameId: p.gameId });
+  }, 30_000);
+
+  it("tells B's spectator the archive's word that came while A could not relay it, after the end it heard at once: once each", async () => {
+    const archive = new GatedArchive();
+    const { a, b, cut } = await ownerBehindRelay(archiving(archive));
+    const p = await gameOn(a);
+    const here = await watching(a, p.gameId);
+    const there = await watching(b, p.gameId);
+    await playMoves(p, ['e2e4', 'e7e5']);
+    p.black.send('resign', { gameId: p.gameId });
+    expect(await there.c.next('gameEnd')).toMatchObject({ gameId: p.gameId, reason: 'resignation' });
+
+    await cutOff(a, cut);
+    archive.open();
+    // A's own spectator hears it: A told B too, while it could not reach Redis
+    await here.c.next('gameArchived');
+    await cut.unblock();
+    expect(await there.c.next('gameArchived', () => true, 10_000)).toEqual({ type: 'gameArchived', gameId: p.gameId });
+    expect(there.c.received.filter((m) => m.type === 'gameEnd')).toHaveLength(1);
   }, 30_000);
 });
