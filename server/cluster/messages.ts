@@ -37,8 +37,8 @@ export const busMessageSchema = z.discriminatedUnion('k', [
   z.object({ k: z.literal('frame'), p: z.string(), t: z.string() }),
   /** the player has a seat in game `g`, played on node `o` */
   z.object({ k: z.literal('seat'), p: z.string(), g: z.string(), o: z.string() }),
-  /** game `g` is over for the player */
-  z.object({ k: z.literal('unseat'), p: z.string(), g: z.string() }),
+  /** game `g` is over for the player; `o`: the node that keeps its end, when not the one that played it (it took the game over once it had ended) */
+  z.object({ k: z.literal('unseat'), p: z.string(), g: z.string(), o: z.string().optional() }),
   /** the player's game `g`, played by the sender, is against the AI (to the node of their socket) */
   z.object({ k: z.literal('vsai'), p: z.string(), g: z.string() }),
   /** a round command of the player whose socket is on node `n` (to the node that plays the game) */

@@ -278,7 +278,7 @@ export class ClusterNode implements RoundsElsewhere {
         return this.seated(msg.p, msg.g, msg.o);
       case 'unseat': {
         const s = this.hub.session(msg.p);
-        if (s) endedElsewhere(s, msg.g);
+        if (s) endedElsewhere(s, msg.g, msg.o);
         return;
       }
       case 'vsai': {

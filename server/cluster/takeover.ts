@@ -12,8 +12,7 @@ import type { Hub } from '../realtime/hub';
 import type { GameManager, LiveGame } from '../game/games';
 import type { ClusterMetrics } from '../http/metrics';
 import type { Db } from '../accounts/db';
-import type { GameLog } from '../../machines/game';
-import type { ServerMessage } from '../../machines/protocol/messages';
+import type { GameLog, GameResult } from '../../machines/game';
 import { BEAT_MS, LEASE_MS } from './membership';
 import type { Ownership, OwnedGame } from './ownership';
 import { DamagedLogError, loadGameLogs, loggedRows, unfinishedGames, type LoadedLog, type SharedGameLog } from './sharedLog';
@@ -168,9 +167,22 @@ export class GameTakeover {
       const game = loaded[i];
       if (game instanceof DamagedLogError) await this.abortDamaged(gameId, game.message, game.players);
       else if (!game) await this.deps.ownership.ended(gameId, []);
-      else if (game.result) await this.deps.ownership.ended(gameId, playersOf(game));
+      else if (game.result) await this.endedThere(dead, game.log, game.result, socketNode);
       else await this.resumeTaken(dead, game.log, socketNode, awayMs, began);
     }
+  }
+
+  /**
+   * A taken-over game that had ended on its node (the end is in its log) before that node could
+   * tell its players: a node cut off from Redis held their frames, at most a while, or it died
+   * first. Its players are told the end its owner sent them, and it is kept here, where the site
+   * now records it was played, for their rejoinGame.
+   */
+  private async endedThere(dead: string, log: GameLog, result: GameResult, socketNode: ReadonlyMap<string, string | null>): Promise<void> {
+    const gameId = log.input.gameId;
+    const end = this.deps.games().loggedEnd(log, result);
+    await this.endAndTell(gameId, [log.input.white.id, log.input.black.id], end, socketNode);
+    this.deps.logger.info({ gameId, from: dead, reason: result.reason }, "taken-over game had ended on its node: its players are told its end");
   }
 
   /** One game taken over: resumed here, its players' nodes told, its connected players shown it. */
@@ -204,27 +216,35 @@ export class GameTakeover {
    */
   private async abortDamaged(gameId: string, reason: string, players?: { white: { id: string }; black: { id: string } }): Promise<void> {
     this.deps.logger.error({ gameId, reason }, 'game log damaged; the game is aborted');
-    this.deps.games().abortDamaged({ gameId, reason, ...(players ? { white: { id: players.white.id, name: '' }, black: { id: players.black.id, name: '' } } : {}) });
-    await this.tellAborted(gameId, players ? [players.white.id, players.black.id] : [], { type: 'gameEnd', gameId, winner: 'draw', reason: 'aborted' });
+    const end = this.deps.games().abortDamaged({ gameId, reason, ...(players ? { white: { id: players.white.id, name: '' }, black: { id: players.black.id, name: '' } } : {}) });
+    const ids = players ? [players.white.id, players.black.id] : [];
+    const nodes = await this.deps.ownership.socketNodes(ids);
+    await this.endAndTell(gameId, ids, end, new Map(ids.map((id, i) => [id, nodes[i]])));
   }
 
-  /** An aborted game's owner and seats are cleared, and its players told `end` on their socket's node. */
-  private async tellAborted(gameId: string, ids: string[], message: ServerMessage): Promise<void> {
+  /**
+   * A game over, its end kept here: its owner and seats are cleared (the site records it was
+   * played here), and its players told `end` on their socket's node (`socketNode`), which
+   * forgets the game and asks this node for it from now on.
+   */
+  private async endAndTell(gameId: string, ids: string[], end: Uint8Array, socketNode: ReadonlyMap<string, string | null>): Promise<void> {
     await this.deps.ownership.ended(gameId, ids);
-    const nodes = await this.deps.ownership.socketNodes(ids);
-    const end = JSON.stringify(message);
-    ids.forEach((id, i) => {
-      const node = nodes[i];
-      if (!node) return;
+    const text = Buffer.from(end).toString();
+    for (const id of ids) {
+      const node = socketNode.get(id);
+      if (!node) continue;
       if (node === this.deps.node) {
         const s = this.deps.hub.session(id);
-        if (s?.ws) this.deps.hub.sendWs(s.ws, end);
-        return;
+        if (!s?.ws) continue;
+        playedHere(s, gameId);
+        this.deps.hub.sendWs(s.ws, text);
+        continue;
       }
-      this.deps.publish(node, { k: 'unseat', p: id, g: gameId });
-      this.deps.publish(node, { k: 'frame', p: id, t: end });
-    });
-  }}
+      this.deps.publish(node, { k: 'unseat', p: id, g: gameId, o: this.deps.node });
+      this.deps.publish(node, { k: 'frame', p: id, t: text });
+    }
+  }
+}
 
 /** The players of a game read from the log. */
 function playersOf(loaded: LoadedLog): string[] {

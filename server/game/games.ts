@@ -12,6 +12,7 @@ import type { ServerMetrics } from '../http/metrics';
 import {
   chatOf,
   clockRunning,
+  replay,
   gamePgn,
   newGameLog,
   clocksAt,
@@ -144,6 +145,24 @@ export interface EndedGame {
   state: GameState;
   result: GameResult;
   at: number;
+}
+
+/**
+ * A game's `gameEnd` frame: its result and, when one could be written, its PGN. The one builder of
+ * it, whether the game ends here or a node that took it over finds its end in its log.
+ */
+export function gameEndFrame(gameId: string, result: GameResult, pgn = ''): Uint8Array {
+  return encodeJson({ type: 'gameEnd', gameId, winner: result.winner, reason: result.reason, ...(pgn ? { pgn } : {}) } satisfies ServerMessage);
+}
+
+/** The PGN the game's end carried: its replayed state's, once that state holds the end; '' when it does not (the game ended by a failure, not a command). */
+function loggedPgn(log: GameLog): string {
+  try {
+    const state = replay(log);
+    return state.result ? gamePgn(state) : '';
+  } catch {
+    return '';
+  }
 }
 
 /** A new game's id. */
@@ -337,12 +356,25 @@ export class GameManager {
     return game;
   }
 
-  /** A game whose log is damaged ends as aborted: players who come back are told so. */
-  abortDamaged(d: DamagedGame): void {
+  /** A game whose log is damaged ends as aborted: players who come back are told so. Returns its gameEnd frame. */
+  abortDamaged(d: DamagedGame): Uint8Array {
     this.metrics.gamesEnded.inc({ reason: 'aborted' });
-    if (!d.white || !d.black) return;
-    const frame = encodeJson({ type: 'gameEnd', gameId: d.gameId, winner: 'draw', reason: 'aborted' } satisfies ServerMessage);
-    this.ended.record(d.gameId, d.white.id, d.black.id, frame, performance.now());
+    const frame = gameEndFrame(d.gameId, { winner: 'draw', reason: 'aborted' });
+    if (d.white && d.black) this.ended.record(d.gameId, d.white.id, d.black.id, frame, performance.now());
+    return frame;
+  }
+
+  /**
+   * A game that ended on the node that played it, found ended in its log by a node taking that
+   * node's games over (its players may never have heard of the end): its gameEnd frame, the one
+   * its owner sent (the same result, the same PGN from the same commands), kept here as the end of
+   * a game that ended here, so a player's rejoinGame is answered with it. Returns the frame.
+   */
+  loggedEnd(log: GameLog, result: GameResult): Uint8Array {
+    const input = log.input;
+    const frame = gameEndFrame(input.gameId, result, loggedPgn(log));
+    this.ended.record(input.gameId, input.white.id, input.black.id, frame, performance.now(), gameTimeControl(input) ?? undefined);
+    return frame;
   }
 
   /** Runs `fn` once everything the games recorded so far is durable (at once without a journal). */
@@ -604,7 +636,7 @@ export class GameManager {
     this.recorder.ended(game.log, endedAt, { winner: e.winner, reason: e.reason });
     this.tellEnded(game, { winner: e.winner, reason: e.reason }, endedAt);
     // its own buffer: the frame is kept for players who come back late
-    const frame = this.both(game, encodeJson({ type: 'gameEnd', gameId: game.id, winner: e.winner, reason: e.reason, ...(e.pgn ? { pgn: e.pgn } : {}) } satisfies ServerMessage));
+    const frame = this.both(game, gameEndFrame(game.id, { winner: e.winner, reason: e.reason }, e.pgn));
     this.recorder.afterCommit(() => this.opts.watchers?.ended(game.id));
     this.ended.record(game.id, game.white.id, game.black.id, frame, performance.now(), gameTimeControl(game.log.input) ?? undefined);
     this.unseat(game);

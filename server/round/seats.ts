@@ -35,9 +35,14 @@ export function elsewhereAgainstAi(s: PlayerSession, gameId: string): void {
   if (s.lastRemoteGame?.id === gameId) w.lastRemoteGame = { ...s.lastRemoteGame, vsAi: true };
 }
 
-/** Several nodes: game `gameId`, played on another node, is over for the player. */
-export function endedElsewhere(s: PlayerSession, gameId: string): void {
-  if (s.remoteGame?.id === gameId) writable(s).remoteGame = null;
+/**
+ * Several nodes: game `gameId`, played on another node, is over for the player. `keeper`: the node
+ * that keeps its end instead (it took the game over once it had ended), asked about it from now on.
+ */
+export function endedElsewhere(s: PlayerSession, gameId: string, keeper?: string): void {
+  const w = writable(s);
+  if (s.remoteGame?.id === gameId) w.remoteGame = null;
+  if (keeper && s.lastRemoteGame?.id === gameId) w.lastRemoteGame = { ...s.lastRemoteGame, owner: keeper };
 }
 
 /** Several nodes: game `gameId` is played here now (taken over): no longer elsewhere. */

@@ -5,7 +5,8 @@
  * with nothing played. Once Redis is back they are healthy again without a restart, the games
  * in progress, against a player and against the AI, play on to their end, and a game that ended
  * while Redis was away holds neither player's first search. A game that ends on a node cut off
- * from Redis alone holds neither of its players on the other node: its log holds the end.
+ * from Redis alone holds neither of its players on the other node: its log holds the end; and
+ * once that node's games are taken over, its player on another node is told the end from there.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
@@ -13,7 +14,7 @@ import { quickAi } from '../ai/quickAi';
 import { NEW_GAMES_REFUSED } from '../../server/cluster/node';
 import { CANNOT_PLAY_NOW } from '../../server/game/games';
 import { TestClient, lobbyUntil, playMoves, startTestServer, watchLobby, type Msg, type Pair } from '../server/helpers';
-import { testSite, REDIS_URL, type TestSite } from './site';
+import { nodeName, testSite, REDIS_URL, type TestSite } from './site';
 import { RedisProxy, hostPort } from './redisProxy';
 import { ClusterKeys } from '../../server/cluster/keys';
 import { Redis } from 'ioredis';
@@ -64,11 +65,11 @@ async function playedRecord(gameId: string): Promise<string | null> {
 
 /**
  * Two nodes on Redis, each through its relay, Alice's socket on the first and Bob's on the second, in a
- * game together (`ai`: the nodes run the AI too).
+ * game together (`ai`: the nodes run the AI too); `idle` more nodes on the site, without players.
  */
-async function twoNodesPlaying(ai: boolean): Promise<{ a: RunningServer; b: RunningServer; alice: TestClient; bob: TestClient; p: Pair }> {
+async function twoNodesPlaying(ai: boolean, { idle = 0 } = {}): Promise<{ a: RunningServer; b: RunningServer; alice: TestClient; bob: TestClient; p: Pair }> {
   site = testSite();
-  for (let i = 0; i < 2; i++) {
+  for (let i = 0; i < 2 + idle; i++) {
     const relay = new RedisProxy(hostPort(REDIS_URL));
     await relay.start();
     relays.push(relay);
@@ -236,16 +237,26 @@ describe('Redis briefly unreachable', () => {
   }, 40_000);
 });
 
+/**
+ * Two nodes playing a game (`ai` and `idle` as for twoNodesPlaying) whose owner is cut off from
+ * Redis alone while its lease still holds: its player resigns, and it sends them the end (`end`).
+ */
+async function resignedCutOff(ai: boolean, idle = 0): Promise<{ owner: Side; remote: Side; p: Pair; end: Msg }> {
+  const playing = await twoNodesPlaying(ai, { idle });
+  const p = playing.p;
+  await playMoves(p, ['e2e4', 'e7e5']);
+  const { owner, remote } = await sides(playing);
+  await owner.relay.block();
+  // the owner's lease still holds: the resignation is played and written in the game's log
+  owner.player.send('resign', { gameId: p.gameId });
+  const end = await owner.player.next('gameEnd');
+  expect(end).toMatchObject({ gameId: p.gameId, winner: remote.player === p.white ? 'white' : 'black', reason: 'resignation' });
+  return { owner, remote, p, end };
+}
+
 describe("a game's owner cut off from Redis alone", () => {
   it("starts a game against the AI for the other player once their game has ended there: the game's log holds the end the owner cannot record in Redis", async () => {
-    const playing = await twoNodesPlaying(true);
-    const p = playing.p;
-    await playMoves(p, ['e2e4', 'e7e5']);
-    const { owner, remote } = await sides(playing);
-    await owner.relay.block();
-    // the owner's lease still holds: the resignation is played and written in the game's log
-    owner.player.send('resign', { gameId: p.gameId });
-    expect(await owner.player.next('gameEnd')).toMatchObject({ gameId: p.gameId, reason: 'resignation' });
+    const { owner, remote, p } = await resignedCutOff(true);
     remote.player.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
     // refused, it would get an error (in an active game) and no gameCreated
     const answers = [remote.player.next('gameCreated'), remote.player.next('error')];
@@ -258,5 +269,36 @@ describe("a game's owner cut off from Redis alone", () => {
     // once the owner reaches Redis again, what it held for the player comes: the end of their game
     await owner.relay.unblock();
     expect(await remote.player.next('gameEnd', (m) => m.gameId === p.gameId, 15_000)).toMatchObject({ reason: 'resignation' });
+  }, 40_000);
+
+  it("tells the other player how their game ended once the node taking the owner's games over finds the end in its log: the owner's gameEnd, unasked, then again for a rejoin; the owner's own, late, changes nothing", async () => {
+    const { owner, remote, p, end } = await resignedCutOff(true);
+    // the owner holds the end for the other player while it cannot reach Redis; its lease lapses
+    // and the other node takes its games over, this one ended in its log: the player is told there
+    expect(await remote.player.next('gameEnd', (m) => m.gameId === p.gameId, 15_000)).toEqual(end);
+    // the site records the end as kept by the node that took the game over (the owner is still cut off)
+    expect(await playedRecord(p.gameId)).toBe(await nodeName(remote.node));
+    remote.player.send('rejoinGame', { gameId: p.gameId });
+    expect(await remote.player.next('gameEnd', (m) => m.gameId === p.gameId)).toEqual(end);
+    // the owner reaches Redis again within the time it holds frames: its own gameEnd comes too
+    await owner.relay.unblock();
+    expect(await remote.player.next('gameEnd', (m) => m.gameId === p.gameId, 15_000)).toEqual(end);
+    remote.player.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
+    expect((await remote.player.next('gameCreated', () => true, 10_000)).gameId).not.toBe(p.gameId);
+    expect(remote.player.received.filter((m) => m.type === 'error')).toEqual([]);
+  }, 40_000);
+
+  it("tells the other player how their game ended when a third node takes the owner's games over: the end reaches their node, which asks the third for it since", async () => {
+    const { remote, p, end } = await resignedCutOff(false, 1);
+    const third = servers[2]!;
+    // the other player's node judges no node dead while its commands go unanswered (its
+    // subscription still delivers): the third node takes the owner's games over
+    remote.relay.holdReplies('commands');
+    const told = await remote.player.next('gameEnd', (m) => m.gameId === p.gameId, 15_000).finally(() => remote.relay.releaseReplies('commands'));
+    expect(told).toEqual(end);
+    expect(await playedRecord(p.gameId)).toBe(await nodeName(third));
+    // a rejoin goes to the node that keeps the end, not to the owner, which is still cut off
+    remote.player.send('rejoinGame', { gameId: p.gameId });
+    expect(await remote.player.next('gameEnd', (m) => m.gameId === p.gameId, 10_000)).toEqual(end);
   }, 40_000);
 });

@@ -10,6 +10,7 @@ import { SITE_PROTOCOL, siteProtocolFingerprint } from '../../server/cluster/sit
 const PINNED: Record<number, string> = {
   1: '5e7d8e5eab9c07b5',
   2: '4c96dde1d9bc8a5f',
+  3: '3524d9876dbbe0af',
 };
 
 describe('the site protocol', () => {
