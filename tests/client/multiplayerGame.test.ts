@@ -221,6 +221,11 @@ describe('multiplayer game machine', () => {
     expect(finished.result).toMatchObject({ id: 'g1', playerColor: 'black', result: 'win', reason: 'checkmate', opponentId: 'player_xyz' });
     // as the original client: notification colour is fixed to white, so a black win notifies "Defeat"
     expect(h.out.filter((e) => e.type === 'notify').at(-1)).toMatchObject({ title: 'Defeat', body: 'Game ended by checkmate' });
+    // the same gameEnd a second time (several nodes may send it twice): nothing more is shown or stored
+    const told = h.out.length;
+    h.actor.send({ type: 'END', msg: { type: 'gameEnd', gameId: 'g1', winner: 'black', reason: 'checkmate' } });
+    expect(h.out.length).toBe(told);
+    expect(h.actor.getSnapshot().context.end).toBe(snap.context.end);
     h.actor.send({ type: 'RESET' });
     expect(h.actor.getSnapshot().matches({ game: 'idle' })).toBe(true);
   });
