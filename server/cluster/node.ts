@@ -598,15 +598,21 @@ export class ClusterNode implements RoundsElsewhere {
     }
   }
 
-  /** Told by the game manager: a game of this node ended. */
+  /**
+   * Told by the game manager: a game of this node ended. The site hears it once the end is in the
+   * game's log, after the players' gameEnd: a node that dies before leaves the game its own, so
+   * the node that takes its games over finds the end in the log and tells the players.
+   */
   gameEnded(game: LiveGame): void {
     this.metrics.gamesOwned.dec();
     const players = [game.white.id, game.black.id];
-    // left in Redis, the owner and seats would hold both players out of the pool: tried until done
-    this.endWrites.run(game.id, () => this.ownership.ended(game.id, players));
-    for (const s of [game.sessions.white, game.sessions.black]) {
-      if (!s.ws && s.node) this.publish(s.node, { k: 'unseat', p: s.id, g: game.id });
-    }
+    this.log.afterCommit(() => {
+      // left in Redis, the owner and seats would hold both players out of the pool: tried until done
+      this.endWrites.run(game.id, () => this.ownership.ended(game.id, players));
+      for (const s of [game.sessions.white, game.sessions.black]) {
+        if (!s.ws && s.node) this.publish(s.node, { k: 'unseat', p: s.id, g: game.id });
+      }
+    });
   }
 
   private matchmakerChanged(holder: string, previous: string): void {

@@ -6,7 +6,8 @@
  * in progress, against a player and against the AI, play on to their end, and a game that ended
  * while Redis was away holds neither player's first search. A game that ends on a node cut off
  * from Redis alone holds neither of its players on the other node: its log holds the end; and
- * once that node's games are taken over, its player on another node is told the end from there.
+ * once that node's games are taken over, its player on another node is told the end from there,
+ * as when the owner vanishes just as the end is written.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
@@ -14,21 +15,24 @@ import { quickAi } from '../ai/quickAi';
 import { NEW_GAMES_REFUSED } from '../../server/cluster/node';
 import { CANNOT_PLAY_NOW } from '../../server/game/games';
 import { TestClient, lobbyUntil, playMoves, startTestServer, watchLobby, type Msg, type Pair } from '../server/helpers';
-import { nodeName, testSite, REDIS_URL, type TestSite } from './site';
+import { nodeName, testSite, until, REDIS_URL, type TestSite } from './site';
 import { RedisProxy, hostPort } from './redisProxy';
 import { ClusterKeys } from '../../server/cluster/keys';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 
 let site: TestSite;
 /** one relay in front of Redis for each node: cut together (the outage), held back one node at a time */
 const relays: RedisProxy[] = [];
+/** when a test asks for them, one relay in front of PostgreSQL for each of the two playing nodes */
+const dbRelays: RedisProxy[] = [];
 const servers: RunningServer[] = [];
 const clients: TestClient[] = [];
 
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
-  await Promise.all(relays.splice(0).map((r) => r.stop()));
+  await Promise.all([...relays.splice(0), ...dbRelays.splice(0)].map((r) => r.stop()));
   await site?.destroy();
 });
 
@@ -65,15 +69,17 @@ async function playedRecord(gameId: string): Promise<string | null> {
 
 /**
  * Two nodes on Redis, each through its relay, Alice's socket on the first and Bob's on the second, in a
- * game together (`ai`: the nodes run the AI too); `idle` more nodes on the site, without players.
+ * game together (`ai`: the nodes run the AI too); `idle` more nodes on the site, without players;
+ * `dbRelays`: the two reach PostgreSQL through relays too.
  */
-async function twoNodesPlaying(ai: boolean, { idle = 0 } = {}): Promise<{ a: RunningServer; b: RunningServer; alice: TestClient; bob: TestClient; p: Pair }> {
+async function twoNodesPlaying(ai: boolean, { idle = 0, dbRelays: relayDb = false } = {}): Promise<{ a: RunningServer; b: RunningServer; alice: TestClient; bob: TestClient; p: Pair }> {
   site = testSite();
   for (let i = 0; i < 2 + idle; i++) {
     const relay = new RedisProxy(hostPort(REDIS_URL));
     await relay.start();
     relays.push(relay);
-    servers.push(await startTestServer({ cluster: { ...site.options, redisUrl: relay.url }, serverSecret: 'x'.repeat(32), ...(ai ? { ai: quickAi() } : {}) }));
+    const databaseUrl = relayDb && i < 2 ? await relayedDatabase() : site.options.databaseUrl;
+    servers.push(await startTestServer({ cluster: { ...site.options, redisUrl: relay.url, databaseUrl }, serverSecret: 'x'.repeat(32), ...(ai ? { ai: quickAi() } : {}) }));
   }
   const [a, b] = servers;
   const alice = await TestClient.connect(a.url);
@@ -87,10 +93,34 @@ async function twoNodesPlaying(ai: boolean, { idle = 0 } = {}): Promise<{ a: Run
   return { a, b, alice, bob, p: { white, black: white === alice ? bob : alice, gameId: sa.gameId as string } };
 }
 
+/** The site's database through a new relay (kept in dbRelays): its URL. */
+async function relayedDatabase(): Promise<string> {
+  const relay = new RedisProxy(hostPort(site.options.databaseUrl));
+  await relay.start();
+  dbRelays.push(relay);
+  const url = new URL(site.options.databaseUrl);
+  url.host = `127.0.0.1:${relay.port}`;
+  return url.toString();
+}
+
+/** Whether game `gameId`'s log in PostgreSQL holds its end. */
+async function logHoldsEnd(gameId: string): Promise<boolean> {
+  const db = new pg.Client({ connectionString: site.options.databaseUrl });
+  await db.connect();
+  try {
+    const rows = await db.query(`SELECT 1 FROM "${site.options.databaseSchema}".game_log WHERE game_id = $1 AND body ? 'end'`, [gameId]);
+    return rows.rowCount === 1;
+  } finally {
+    await db.end();
+  }
+}
+
 interface Side {
   node: RunningServer;
   player: TestClient;
   relay: RedisProxy;
+  /** its relay to PostgreSQL, when the test asked for one */
+  db?: RedisProxy;
 }
 
 /**
@@ -98,8 +128,8 @@ interface Side {
  * there) and the other (`remote`, with the other player), each with its relay to Redis.
  */
 async function sides({ a, b, alice, bob }: { a: RunningServer; b: RunningServer; alice: TestClient; bob: TestClient }): Promise<{ owner: Side; remote: Side }> {
-  const sideA = { node: a, player: alice, relay: relays[0] };
-  const sideB = { node: b, player: bob, relay: relays[1] };
+  const sideA = { node: a, player: alice, relay: relays[0], db: dbRelays[0] };
+  const sideB = { node: b, player: bob, relay: relays[1], db: dbRelays[1] };
   const ownerIsA = ((await (await fetch(a.url + '/healthz')).json()) as { games: number }).games === 1;
   return ownerIsA ? { owner: sideA, remote: sideB } : { owner: sideB, remote: sideA };
 }
@@ -300,5 +330,26 @@ describe("a game's owner cut off from Redis alone", () => {
     // a rejoin goes to the node that keeps the end, not to the owner, which is still cut off
     remote.player.send('rejoinGame', { gameId: p.gameId });
     expect(await remote.player.next('gameEnd', (m) => m.gameId === p.gameId, 10_000)).toEqual(end);
+  }, 40_000);
+
+  it("tells the other player how their game ended when the owner vanishes as the end is written: the game is still the owner's in Redis, and the node taking it over finds the end in its log", async () => {
+    const playing = await twoNodesPlaying(false, { dbRelays: true });
+    const p = playing.p;
+    await playMoves(p, ['e2e4', 'e7e5']);
+    const { owner, remote } = await sides(playing);
+    // the end the owner writes is committed, but the owner does not hear so: it sends nothing it
+    // would send after the commit, as a node killed at that instant
+    owner.db!.holdReplies('commands');
+    try {
+      owner.player.send('resign', { gameId: p.gameId });
+      await until("the game's log to hold its end", () => logHoldsEnd(p.gameId));
+      await owner.relay.block();
+      const told = await remote.player.next('gameEnd', (m) => m.gameId === p.gameId, 15_000);
+      expect(told).toMatchObject({ winner: remote.player === p.white ? 'white' : 'black', reason: 'resignation' });
+      expect(told.pgn).toMatch(/\[Termination "Normal"\][\s\S]*1\. e4 e5/);
+    } finally {
+      // the owner may close: what it waits for comes
+      owner.db!.releaseReplies('commands');
+    }
   }, 40_000);
 });

@@ -1,5 +1,6 @@
 /**
- * A TCP relay in front of the test Redis that a test can cut or slow down:
+ * A TCP relay in front of the test Redis (or the test PostgreSQL: it reads nothing of what it
+ * carries but a Redis SUBSCRIBE) that a test can cut or slow down:
  * - `block()` drops every connection and refuses new ones (as when Redis's port is firewalled or
  *   it restarts), `unblock()` lets connections through again on the same port;
  * - `holdReplies(kind)` keeps Redis's answers to one kind of connection from reaching the node
