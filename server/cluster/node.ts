@@ -151,6 +151,7 @@ export class ClusterNode implements RoundsElsewhere {
         this.playersOfDeadNodesGone();
         void this.findMovedGames(live);
         void this.watching?.findMovedGames(live);
+        this.watching?.askUnansweredAgain(live);
         void this.liveGames?.beat(live);
       },
       siteChanged: (view) => {

@@ -2,7 +2,7 @@
  * Spectators across the site's nodes, relayed per node and not per socket (as lila-ws does).
  *
  * On the socket's node: a socket watching a game another node plays waits while the owner is
- * looked up (`owner:<game>`); the node then asks the owner once for the game's watchStart
+ * looked up (`owner:<game>`); the node then asks the owner for the game's watchStart
  * (`watch`), which also tells the owner that this node has watchers, and tells it when its last
  * watcher of the game is gone (`unwatch`). Everything the owner relays is published to the game's
  * topic here, one message per frame whatever the number of watchers here.
@@ -15,6 +15,10 @@
  * When an owner dies, its games' new owner does not know their watchers: the socket's node finds
  * the new owner at its next beats and asks it again (its watchers get a fresh watchStart).
  *
+ * A `watch` is not held as a player's commands are (a request to a dead owner would hold up the
+ * node's moves behind it), so it may be lost: one left unanswered for WATCH_ANSWER_BEATS beats
+ * is sent again at the next, until the owner answers or the game is found moved or ended.
+ *
  * Pub/sub delivers at most once, and nothing here is held while Redis is away: after an outage
  * each side makes good what it may have lost. The socket's node asks every watched game again;
  * the owner gives each node with watchers of a live game its watchStart again, unasked, and tells
@@ -26,11 +30,23 @@ import { AWAITING_ARCHIVE_MS, watchStart, type GameWatchers, type GamesElsewhere
 import type { Ownership } from './ownership';
 import type { BusMessage, WatchMessage } from './messages';
 
+/**
+ * Whole beats a `watch` may go unanswered before it is sent again. The owner answers within a
+ * Redis round trip and a commit of its game log, milliseconds; no answer through two whole beats
+ * means the `watch` was lost. Asking again costs little even when the first answer was only
+ * late: the owner answers a repeated `watch` as the first, and a watchStart that comes when no
+ * socket here waits for one is dropped.
+ */
+const WATCH_ANSWER_BEATS = 2;
+
 /** A game played elsewhere that sockets here watch. */
 interface WatchedElsewhere {
   owner: string;
-  /** a `watch` is on its way to the owner: its watchStart will serve every socket waiting */
-  asked: boolean;
+  /**
+   * beats since a `watch` went to the owner, while its answer is awaited (its watchStart will
+   * serve every socket waiting); null when none is
+   */
+  unanswered: number | null;
   /** the owner said the game ended: nothing more to tell it */
   ended: boolean;
 }
@@ -92,7 +108,7 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
 
   wantStart(gameId: string, owner: string): void {
     let w = this.watched.get(gameId);
-    if (!w || w.owner !== owner || w.ended) this.watched.set(gameId, (w = { owner, asked: false, ended: false }));
+    if (!w || w.owner !== owner || w.ended) this.watched.set(gameId, (w = { owner, unanswered: null, ended: false }));
     this.ask(gameId, w);
   }
 
@@ -104,9 +120,23 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
   }
 
   private ask(gameId: string, w: WatchedElsewhere): void {
-    if (w.asked) return;
-    w.asked = true;
+    if (w.unanswered !== null) return;
+    w.unanswered = 0;
     this.publish(w.owner, { k: 'watch', n: this.node, g: gameId });
+  }
+
+  /**
+   * At each beat: a `watch` to a live owner left unanswered for WATCH_ANSWER_BEATS beats is sent
+   * again (a game whose owner is not live is findMovedGames' to look up).
+   */
+  askUnansweredAgain(live: ReadonlySet<string>): void {
+    for (const [gameId, w] of this.watched) {
+      if (w.ended || w.unanswered === null || !live.has(w.owner)) continue;
+      if (++w.unanswered <= WATCH_ANSWER_BEATS) continue;
+      this.logger.debug({ gameId, owner: w.owner }, 'watch unanswered; asking the owner again');
+      w.unanswered = null;
+      this.ask(gameId, w);
+    }
   }
 
   /**
@@ -117,7 +147,7 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
     const w = this.watched.get(gameId);
     if (again && (!w || w.ended)) return;
     if (again) this.spectators.awaitStartAgain(gameId);
-    if (w) w.asked = false;
+    if (w) w.unanswered = null;
     this.spectators.startedElsewhere(gameId, text);
   }
 
@@ -168,7 +198,7 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
     if (owner === w.owner || !live.has(owner)) return; // not taken over yet
     if (owner === this.node) return; // taken over here: tookOver shows its watchers the game
     w.owner = owner;
-    w.asked = false;
+    w.unanswered = null;
     this.spectators.awaitStartAgain(gameId);
     this.ask(gameId, w);
   }
@@ -177,7 +207,7 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
   resync(): void {
     for (const [gameId, w] of this.watched) {
       if (w.ended) continue;
-      w.asked = false;
+      w.unanswered = null;
       this.spectators.awaitStartAgain(gameId);
       this.ask(gameId, w);
     }

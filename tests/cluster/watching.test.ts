@@ -4,7 +4,8 @@
  * relays each frame once to B however many watch there (counted on the Redis channels), and
  * stops once B's last watcher is gone; a game nobody plays is refused; when A leaves, spectators
  * on the node that takes the game over and on a third node follow it on; when A alone loses
- * Redis for a moment, B's spectators are shown what they missed once A has it back.
+ * Redis for a moment, B's spectators are shown what they missed once A has it back, and a watch
+ * A never heard (or heard late) is asked again at B's beats.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
@@ -387,5 +388,47 @@ describe('the owner alone losing Redis for a moment', () => {
     await cut.unblock();
     expect(await there.c.next('gameArchived', () => true, 10_000)).toEqual({ type: 'gameArchived', gameId: p.gameId });
     expect(there.c.received.filter((m) => m.type === 'gameEnd')).toHaveLength(1);
+  }, 30_000);
+
+  /** B's `watch` messages to A for game `gameId` heard so far. */
+  const watchesTo = (nodeA: string, gameId: string) => sniffer!.heard.filter((h) => h.msg.k === 'watch' && h.msg.g === gameId && h.to === nodeA);
+
+  it("answers B's spectator whose watch went out while A could not hear it: B asks A again at its beats", async () => {
+    const { a, b, cut } = await ownerBehindRelay();
+    const p = await gameOn(a);
+    const nodeA = await nodeName(a);
+    sniffer = await BusSniffer.start(site.options.prefix);
+
+    await cutOff(a, cut);
+    const c = await connect(b);
+    c.send('watchGame', { gameId: p.gameId });
+    // published while A was not subscribed: lost
+    await until('B to ask A for the game', async () => watchesTo(nodeA, p.gameId).length > 0);
+    await cut.unblock();
+    const start = await c.next('watchStart', () => true, 10_000);
+    expect(start).toMatchObject({ gameId: p.gameId, white: { name: 'Alice' }, currentState: { seq: 0, turn: 'white' } });
+    expect(watchesTo(nodeA, p.gameId).length).toBeGreaterThan(1);
+    await playMoves(p, ['e2e4']);
+    expect(await c.next('gameMove')).toMatchObject({ seq: 1, san: 'e4' });
+    expect(c.received.filter((m) => m.type === 'watchStart')).toHaveLength(1);
+  }, 30_000);
+
+  it("shows B's spectator the game once when A's answer was only late and B asked again meanwhile", async () => {
+    const { a, b, cut } = await ownerBehindRelay();
+    const p = await gameOn(a);
+    const [nodeA, nodeB] = await Promise.all([nodeName(a), nodeName(b)]);
+    sniffer = await BusSniffer.start(site.options.prefix);
+
+    // A's subscription hears nothing for a while (its commands, and so its lease, go on)
+    cut.holdReplies('subscription');
+    const c = await connect(b);
+    c.send('watchGame', { gameId: p.gameId });
+    await until('B to ask A twice', async () => watchesTo(nodeA, p.gameId).length >= 2, 10_000);
+    cut.releaseReplies('subscription');
+    // A answers both: the second watchStart finds nobody waiting on B
+    await until('A to answer both', async () => sniffer!.heard.filter((h) => h.msg.k === 'wstart' && h.msg.g === p.gameId && h.to === nodeB).length >= 2);
+    await playMoves(p, ['e2e4']);
+    expect(await c.next('gameMove')).toMatchObject({ seq: 1, san: 'e4' });
+    expect(c.received.filter((m) => m.type === 'watchStart')).toHaveLength(1);
   }, 30_000);
 });
