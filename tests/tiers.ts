@@ -83,6 +83,7 @@ const EXCLUSIVE = [
 export const LONG_FILES = [
   DIFFERENTIAL,
   /^tests\/server\/(npm-start|load-driver|durable|crash|limits|process|memory)\.test\.ts$/,
+  /^tests\/accounts\/crash\.test\.ts$/,
   /^tests\/typecheck\.test\.ts$/,
   /^tests\/loadtest\/(k6-ci-scale|k6-scenarios)\.test\.ts$/,
   /^tests\/ai\/engine-pool\.test\.ts$/,

@@ -136,7 +136,8 @@ export interface InboxEntry {
   sentAt: string;
 }
 
-export async function inbox(server: TestServer): Promise<InboxEntry[]> {
+/** The development inbox of the accounts at `server.url` (this harness's server, or a server process). */
+export async function inbox(server: Pick<TestServer, 'url'>): Promise<InboxEntry[]> {
   const r = await fetch(`${server.url}/dev/mail`);
   if (!r.ok) throw new Error(`/dev/mail answered ${r.status}`);
   return (await r.json()) as InboxEntry[];
