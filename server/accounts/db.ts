@@ -98,6 +98,10 @@ async function openPglite(dataDir: string, schema: string): Promise<Db> {
   let db: PGlite;
   try {
     await createDataDirApart(dir, schema);
+    // A commit outlives a crash of this process (kill -9) because PGlite writes its WAL to the
+    // real file, a synchronous write, before the query returns, so before anybody is answered.
+    // Nothing is ever synced to disk (PGlite's `-F`, and its file layer has no sync to give), so a
+    // power loss can cost recent commits: docs/operations.md, Durability.
     db = await PGlite.create(dir, { startParams: pgliteStartParams() });
   } catch (err) {
     unlock();
