@@ -53,6 +53,19 @@ export interface AccountsModule {
 export type AccountsHealth = 'ok' | 'unavailable';
 
 /** What a request that needs the accounts database is told while it does not answer. */
+/** What an operator of a public site on the embedded database is told at each start. */
+export const EMBEDDED_DURABILITY_WARNING =
+  'accounts on the embedded database (no DATABASE_URL): a crash of the process loses nothing, but a crash of the machine (power loss) may lose the last accounts, profiles and rated games, or the database itself; a public site wants DATABASE_URL (docs/operations.md, "The accounts on the embedded database (PGlite) through a crash")';
+
+/**
+ * A site with a public address (PUBLIC_URL) on the embedded database is warned: PGlite never syncs
+ * its files to the disk, so its durability stops at the operating system. `npm start` on a
+ * laptop (no PUBLIC_URL) is not.
+ */
+function warnOfEmbeddedDurability(cfg: AccountsConfig, db: Db, logger: Logger): void {
+  if (db.kind === 'pglite' && cfg.publicUrlExplicit) logger.warn({ db: db.kind, publicUrl: cfg.publicUrl }, EMBEDDED_DURABILITY_WARNING);
+}
+
 export const ACCOUNTS_UNAVAILABLE_TEXT =
   'Accounts are unavailable right now: their database does not answer. Guest play and games against the computer still work.';
 /** The 503 of an accounts request whose write the database refused for want of disk space. */
@@ -286,6 +299,7 @@ async function createEmbeddedAccounts(cfg: AccountsConfig, logger: Logger, now: 
       'accounts ready',
     );
     announceDevInbox(cfg, logger);
+    warnOfEmbeddedDurability(cfg, db, logger);
 
     // Housekeeping: expired one-time tokens and long-revoked refresh tokens (keeping each
     // session's recent history so reuse detection still recognises recently rotated tokens).
