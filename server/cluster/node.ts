@@ -23,7 +23,7 @@ import { ClusterKeys } from './keys';
 import { Bus } from './bus';
 import { Membership } from './membership';
 import { Ownership } from './ownership';
-import { SharedGameLog, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loggedResult } from './sharedLog';
+import { SharedGameLog, GAME_LOG_TABLE_SQL, GAME_LOG_LOCK_KEY, loggedEnd } from './sharedLog';
 import type { MoveLag } from '../../machines/game';
 import type { Color, GameCommandMsg, TimeControl } from '../../machines/protocol/messages';
 import { SiteMatchmaking } from './matchmaking';
@@ -447,9 +447,9 @@ export class ClusterNode implements RoundsElsewhere {
    */
   async endRecorded(gameId: string): Promise<boolean> {
     if ((await this.ownership.playedBy(gameId)) !== null) return true;
-    const result = await loggedResult(this.db, gameId);
-    if (result) this.logger.info({ gameId, reason: result.reason }, "the game's log holds its end, which its owner has not recorded in Redis yet: its players are free");
-    return result !== null;
+    const ended = await loggedEnd(this.db, gameId);
+    if (ended) this.logger.info({ gameId }, "the game's log holds its end, which its owner has not recorded in Redis yet: its players are free");
+    return ended;
   }
 
   /** The player's game is played elsewhere: its owner hears they are here. */

@@ -225,14 +225,18 @@ export async function loadGameLog(db: Queryable, gameId: string, awayMs: number)
   return loaded;
 }
 
+/** A row that ends its game (a game's `end`; in logs of older games against the AI, `aiend`), in SQL. */
+const ENDS_GAME_SQL = `(body ? 'end' OR body->>'k' = 'aiend')`;
+
 /**
- * The end the game's log holds (its result), read as a node taking the game over reads it; null
- * while it holds none (the game is live, or none of its rows is written yet). Throws when the rows
- * do not make a log. A node asks it of a game played elsewhere whose end its owner could not
- * record in Redis (it lost Redis as the game ended): the log is where the end is written first.
+ * Whether the game's log holds its end. A node asks it of a game played elsewhere whose end its
+ * owner could not record in Redis (it lost Redis as the game ended): the log is where the end is
+ * written first. One row looked up by the table's key, not the log read: it is asked each time a
+ * player of a game played elsewhere is refused for it.
  */
-export async function loggedResult(db: Queryable, gameId: string): Promise<GameResult | null> {
-  return (await loadGameLog(db, gameId, 0))?.result ?? null;
+export async function loggedEnd(db: Queryable, gameId: string): Promise<boolean> {
+  const [row] = await db.query<{ ended: boolean }>(`SELECT EXISTS (SELECT 1 FROM game_log WHERE game_id = $1 AND ${ENDS_GAME_SQL}) AS ended`, [gameId]);
+  return row?.ended === true;
 }
 
 /** How many rows each game's log holds (its last seq + 1; a game with none is left out). */
@@ -241,7 +245,6 @@ export async function loggedRows(db: Queryable, gameIds: string[]): Promise<Map<
   return new Map(rows.map((r) => [r.game_id, Number(r.rows)]));
 }
 
-/** `intact`: the row matches its checksum (null: a row older than the checksum) */
 /**
  * Games whose log has no end (live, or left by a node that died), each with the wall-clock ms of
  * its last row: a node that finds Redis emptied looks among them for games nobody owns.
@@ -250,12 +253,19 @@ export async function unfinishedGames(db: Queryable): Promise<{ gameId: string; 
   const rows = await db.query<{ game_id: string; last_at: number }>(`
 SELECT r.game_id, max(r.origin + COALESCE((r.body->>'at')::float8, (r.body->'input'->>'startedAt')::float8, 0)) AS last_at
 FROM game_log r
-WHERE NOT EXISTS (SELECT 1 FROM game_log e WHERE e.game_id = r.game_id AND (e.body ? 'end' OR e.body->>'k' = 'aiend'))
+WHERE NOT EXISTS (SELECT 1 FROM game_log e WHERE e.game_id = r.game_id AND ${ENDS_GAME_SQL})
 GROUP BY r.game_id`);
   return rows.map((r) => ({ gameId: r.game_id, lastAt: Number(r.last_at) }));
 }
 
-type LogRow = { game_id: string; seq: number; origin: number; body: unknown; intact: boolean | null };
+type LogRow = {
+  game_id: string;
+  seq: number;
+  origin: number;
+  body: unknown;
+  /** the row matches its checksum (null: a row older than the checksum) */
+  intact: boolean | null;
+};
 
 /**
  * The logs of several games in one query (a node taking many games over), each as
