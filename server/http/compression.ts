@@ -74,22 +74,25 @@ export function encodingsOf(path: string, raw: Buffer): Encodings {
   return keptEncodings(path, raw) ?? encode(path, raw);
 }
 
+/** The site's files under `dir`, at any depth, each with its size: every regular file but the encodings kept beside another. */
+export function* siteFiles(dir: string): Generator<{ path: string; size: number }> {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const st = statSync(path);
+    if (st.isDirectory()) yield* siteFiles(path);
+    else if (st.isFile() && !isSibling(path)) yield { path, size: st.size };
+  }
+}
+
 /** Writes every compressible file's encodings beside it, under `dir` (the client build); returns how many files. */
 export function precompressDir(dir: string): number {
   let files = 0;
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const full = join(d, name);
-      const st = statSync(full);
-      if (st.isDirectory()) walk(full);
-      else if (st.isFile() && !isSibling(full) && compressible(name, st.size)) {
-        const encodings = encode(name, readFileSync(full));
-        if (encodings.br) writeFileSync(full + SIBLING_SUFFIX.br, encodings.br);
-        if (encodings.gzip) writeFileSync(full + SIBLING_SUFFIX.gzip, encodings.gzip);
-        files++;
-      }
-    }
-  };
-  walk(dir);
+  for (const { path, size } of siteFiles(dir)) {
+    if (!compressible(path, size)) continue;
+    const encodings = encode(path, readFileSync(path));
+    if (encodings.br) writeFileSync(path + SIBLING_SUFFIX.br, encodings.br);
+    if (encodings.gzip) writeFileSync(path + SIBLING_SUFFIX.gzip, encodings.gzip);
+    files++;
+  }
   return files;
 }

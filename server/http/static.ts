@@ -4,11 +4,11 @@
  * index.html is never cached; unknown paths without a file extension (the SPA's routes)
  * get index.html.
  */
-import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { HttpRequest, HttpResponse } from '../uws';
-import { encodingsOf, isSibling } from './compression';
+import { encodingsOf, siteFiles } from './compression';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -73,15 +73,7 @@ export class StaticFiles {
   }
 
   private load(root: string): void {
-    const walk = (d: string) => {
-      for (const name of readdirSync(d)) {
-        const full = join(d, name);
-        const st = statSync(full);
-        if (st.isDirectory()) walk(full);
-        else if (st.isFile() && !isSibling(full)) this.add('/' + relative(root, full).split(sep).join('/'), full);
-      }
-    };
-    walk(root);
+    for (const { path } of siteFiles(root)) this.add('/' + relative(root, path).split(sep).join('/'), path);
   }
 
   private add(urlPath: string, path: string): void {
