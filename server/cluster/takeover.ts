@@ -167,7 +167,7 @@ export class GameTakeover {
       const game = loaded[i];
       if (game instanceof DamagedLogError) await this.abortDamaged(gameId, game.message, game.players);
       else if (!game) await this.deps.ownership.ended(gameId, []);
-      else if (game.result) await this.endedThere(dead, game.log, game.result, socketNode);
+      else if (game.result) await this.endedThere(dead, game, game.result, socketNode);
       else await this.resumeTaken(dead, game.log, socketNode, awayMs, began);
     }
   }
@@ -178,10 +178,10 @@ export class GameTakeover {
    * first. Its players are told the end its owner sent them, and it is kept here, where the site
    * now records it was played, for their rejoinGame.
    */
-  private async endedThere(dead: string, log: GameLog, result: GameResult, socketNode: ReadonlyMap<string, string | null>): Promise<void> {
-    const gameId = log.input.gameId;
-    const end = this.deps.games().loggedEnd(log, result);
-    await this.endAndTell(gameId, [log.input.white.id, log.input.black.id], end, socketNode);
+  private async endedThere(dead: string, game: LoadedLog, result: GameResult, socketNode: ReadonlyMap<string, string | null>): Promise<void> {
+    const gameId = game.log.input.gameId;
+    const end = this.deps.games().loggedEnd(game.log, result);
+    await this.endAndTell(gameId, playersOf(game), end, socketNode);
     this.deps.logger.info({ gameId, from: dead, reason: result.reason }, "taken-over game had ended on its node: its players are told its end");
   }
 
