@@ -3,7 +3,6 @@
  * start that a crash of the machine may lose accounts (PGlite never syncs its files to the disk);
  * the same site on PostgreSQL is not.
  */
-import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EMBEDDED_DURABILITY_WARNING } from '../../server/accounts/index';
@@ -17,10 +16,10 @@ afterEach(async () => {
 
 /** The warnings an accounts server started on `backend` (with a public address) logged. */
 async function warningsOn(backend: Backend): Promise<string[]> {
-  const lines: string[] = [];
-  const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }));
+  const lines: { level: number; msg: string }[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
   server = await startAccountsServer({ backend, logger });
-  return lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level === 40).map((l) => l.msg);
+  return lines.filter((l) => l.level === 40).map((l) => l.msg);
 }
 
 describe('the embedded database behind a public address', () => {
