@@ -91,8 +91,10 @@ describe('connection', () => {
     const playerId = await page.evaluate(() => JSON.parse(localStorage.getItem('chess.socketIdentity') ?? '{}').playerId as string);
     expect(playerId).toMatch(/^player_/);
 
-    // the page's time stands still from the drop on: it moves only as the test moves it
-    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1));
+    // the page's time stands still from the drop on: it moves only as the test moves it. It stops a
+    // second ahead of the page's now (nothing is due then: the socket is up): the page's clock runs
+    // on while the now is read, and a time it has passed cannot be paused at (a CI run had 1 ms)
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1_000));
     await routes[0].server.close();
     await routes[0].page.close();
     await page.getByText('Connecting...').waitFor();
