@@ -3,9 +3,9 @@
  * start that a crash of the machine may lose accounts (PGlite never syncs its files to the disk);
  * the same site on PostgreSQL is not.
  */
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EMBEDDED_DURABILITY_WARNING } from '../../server/accounts/index';
+import { capturedLog } from '../support/capturedLog';
 import { BACKENDS, startAccountsServer, type Backend, type TestServer } from './harness';
 
 let server: TestServer | null = null;
@@ -16,8 +16,7 @@ afterEach(async () => {
 
 /** The warnings an accounts server started on `backend` (with a public address) logged. */
 async function warningsOn(backend: Backend): Promise<string[]> {
-  const lines: { level: number; msg: string }[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  const { logger, lines } = capturedLog();
   server = await startAccountsServer({ backend, logger });
   return lines.filter((l) => l.level === 40).map((l) => l.msg);
 }

@@ -9,10 +9,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import pino from 'pino';
 import type { RunningServer, StartServerOptions } from '../../server/app';
 import { quickAi } from '../ai/quickAi';
 import { replay } from '../../machines/ai/position';
@@ -22,6 +20,7 @@ import { TestClient, startTestServer, type Msg } from '../server/helpers';
 import { killProcess, startProcess, type Proc } from '../server/serverProcess';
 import { SITE_SECRET, nodeEnv } from './balancedSite';
 import { testSite, type TestSite } from './site';
+import { capturedLog, type LogLine } from '../support/capturedLog';
 
 /** the lease (3 s) and one beat of the node that takes the games over, with room for a loaded machine */
 const TAKEOVER_WITHIN_MS = 5_000;
@@ -56,17 +55,12 @@ function reportNodeLogs(): void {
 }
 
 /** A node of the site in this process, with the AI; `lines` gets its log lines. */
-async function node(lines: Record<string, unknown>[] = []): Promise<RunningServer> {
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
+async function node(given: LogLine[] = []): Promise<RunningServer> {
+  const { logger, lines } = capturedLog({ level: 'info' }, given);
   const opts: StartServerOptions = {
     cluster: site!.options,
     serverSecret: SITE_SECRET,
-    logger: pino({ level: 'info' }, sink),
+    logger,
     graceMs: 60_000,
     ai: quickAi(),
   };
@@ -175,7 +169,7 @@ describe('games against the AI of a node that dies', () => {
   it('are taken over within the lease after SIGKILL; the player plays on, on that node or through a third one; a damaged one is aborted', async () => {
     site = testSite();
     const a = await processNode();
-    const bLines: Record<string, unknown>[] = [];
+    const bLines: LogLine[] = [];
     const b = await node(bLines);
     // three players on node a, each with a game against the AI
     const [p1, p2, p3] = [await connect(a.url), await connect(a.url), await connect(a.url)];
@@ -232,7 +226,7 @@ describe('games against the AI of a node that dies', () => {
   it('are handed over when a node stops (SIGTERM-style close), and play on from the same moves', async () => {
     site = testSite();
     const a = await node();
-    const bLines: Record<string, unknown>[] = [];
+    const bLines: LogLine[] = [];
     const b = await node(bLines);
     const player = await connect(a.url);
     const gameId = await startAiGame(player);

@@ -8,13 +8,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Challenge } from '../../machines/protocol/messages';
 import { FileChallenges, challengesFile } from '../../server/lobby/records';
 import type { SnapshotDisk } from '../../server/lobby/snapshotFile';
 import { NODE_REPLACE_STEPS } from '../../server/storage/replaceFile';
+import { capturedLog } from '../support/capturedLog';
 
 const QUIET = pino({ level: 'silent' });
 const challenge = (id: string): Challenge => ({ id, by: { id: 'ann', name: 'ann', guest: false }, timeControl: { initial: 600, increment: 5 }, rated: false, color: 'white', status: 'created', createdAt: 1 });
@@ -109,16 +109,10 @@ describe('the challenges file', () => {
 
   it('refuses the changes a failed write carried and those made during it, logged once, the challenges back as the file holds them; the next change is kept', async () => {
     freshDir();
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-        done();
-      },
-    });
+    const { logger, lines } = capturedLog({ base: null, timestamp: false });
     let fail = false;
     let release = () => {};
-    const recs = new FileChallenges(dir, 0, pino({ base: null, timestamp: false }, sink), {
+    const recs = new FileChallenges(dir, 0, logger, {
       ...NODE_REPLACE_STEPS,
       writeSynced: async (file, text) => {
         if (!fail) return NODE_REPLACE_STEPS.writeSynced(file, text);

@@ -6,11 +6,11 @@
  */
 import type { JWTPayload } from 'jose';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import pino from 'pino';
 import WebSocket from 'ws';
 import type { RunningServer } from '../../server/app';
 import type { AccountsModule } from '../../server/wiring';
 import { DEFAULT_IDENTIFICATION_LIMITS, socketsTheFdLimitAllows } from '../../server/config/server';
+import { capturedLog } from '../support/capturedLog';
 import { TestClient, pairPlayers, playMoves, startTestServer, useTestClock } from './helpers';
 import { tokenAccounts } from './tokenAccounts';
 
@@ -65,8 +65,7 @@ describe('identifyUser floods', () => {
     // the refusal log's sweep comes 10 s after the server started, not at its first beat.
     const clock = useTestClock();
     await clock.advance(60_000);
-    const lines: { msg: string; reason?: string }[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const { logger, lines } = capturedLog();
     const s = await start({ admission: NO_SOCKET_LIMITS, logger });
     const burst = DEFAULT_IDENTIFICATION_LIMITS.perAddress.burst;
     const count = burst * 3;
@@ -168,8 +167,7 @@ describe('sockets per address', () => {
   });
 
   it('logs one line for a burst of refusals from one address, not one per refusal', async () => {
-    const lines: { msg: string; address?: string; reason?: string }[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const { logger, lines } = capturedLog();
     const s = await start({ admission: { maxSockets: 0, socketsPerAddress: 1, connectRate: null }, logger });
     const kept = await upgradeStatus(s.url);
     const refused = await Promise.all(Array.from({ length: 30 }, () => upgradeStatus(s.url)));

@@ -2,24 +2,17 @@
  * The server's pino log: one line per game start and end and per refused message, with its
  * reason; nothing per move at info level.
  */
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
+import { capturedLog } from '../support/capturedLog';
 import { pairPlayers, playMoves, startTestServer } from './helpers';
 
-interface Line {
-  level: number;
-  msg: string;
-  [key: string]: unknown;
-}
-
 const INFO = 30;
-const lines: Line[] = [];
+const { logger, lines } = capturedLog();
 let server: RunningServer;
 
 beforeAll(async () => {
-  const sink = { write: (s: string) => void lines.push(JSON.parse(s) as Line) };
-  server = await startTestServer({ logger: pino({ level: 'info' }, sink) });
+  server = await startTestServer({ logger });
 });
 afterAll(async () => {
   await server.close();

@@ -3,20 +3,13 @@
  * at once, and how many more there were in one line per address at the next sweep, never one
  * line per refused socket or message.
  */
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { RefusalLog } from '../../server/realtime/refusalLog';
+import { capturedLog, type LogLine } from '../support/capturedLog';
 
-function logged(): { log: RefusalLog; lines: Record<string, unknown>[] } {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { log: new RefusalLog(pino({ base: null, timestamp: false }, sink), 10_000), lines };
+function logged(): { log: RefusalLog; lines: LogLine[] } {
+  const { logger, lines } = capturedLog({ base: null, timestamp: false });
+  return { log: new RefusalLog(logger, 10_000), lines };
 }
 
 describe('the refusal log', () => {
