@@ -4,7 +4,8 @@
  * subscription is still coming back after an outage), it is held, in order, and sent again every
  * RETRY_MS, for at most HOLD_MS, instead of being dropped (as lila-ws keeps a player's moves for
  * lila while their link is down). Any other message goes when it can; a publish that fails is
- * counted as failed, not as lost: one that timed out may have arrived.
+ * counted as failed, not as lost: one that timed out may have arrived. Its sender may ask to hear
+ * of the failure, to tell it again once Redis answers.
  */
 import type { Logger } from 'pino';
 import type { ClusterMetrics } from '../http/metrics';
@@ -43,6 +44,8 @@ interface Held {
   k: BusMessage['k'];
   /** performance.now() when it was first held */
   since: number;
+  /** told when its publish failed and it is not sent again */
+  failed?: () => void;
 }
 
 export class Bus {
@@ -56,8 +59,13 @@ export class Bus {
     private readonly logger: Logger,
   ) {}
 
-  publish(node: string, msg: BusMessage): void {
-    const m: Held = { node, text: JSON.stringify(msg), k: msg.k, since: 0 };
+  /**
+   * A message to `node`. `failed` is told when its publish failed and it is not sent again (Redis
+   * away, or the connection lost with the publish in flight: it was lost; or it timed out, and
+   * may still arrive).
+   */
+  publish(node: string, msg: BusMessage, failed?: () => void): void {
+    const m: Held = { node, text: JSON.stringify(msg), k: msg.k, since: 0, ...(failed ? { failed } : {}) };
     if (!isCritical(msg)) return this.send(m, false);
     // behind the ones already waiting, so a player's commands keep their order
     if (this.held.length > 0 || !this.redis.reachable) return this.hold(m);
@@ -93,6 +101,7 @@ export class Bus {
         if (critical && (NOT_WRITTEN.test(err.message) || REPEATABLE.has(m.k))) return this.hold(m);
         this.metrics.crossNodeMessages.inc({ direction: 'failed' });
         this.logger.warn({ err: err.message, to: m.node, k: m.k }, 'message to another node failed');
+        m.failed?.();
       },
     );
   }

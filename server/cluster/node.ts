@@ -152,6 +152,7 @@ export class ClusterNode implements RoundsElsewhere {
         void this.findMovedGames(live);
         void this.watching?.findMovedGames(live);
         this.watching?.askUnansweredAgain(live);
+        this.watching?.tellLostEndsAgain();
         void this.liveGames?.beat(live);
       },
       siteChanged: (view) => {
@@ -190,7 +191,7 @@ export class ClusterNode implements RoundsElsewhere {
 
   /** The node's spectators, across the site: what the game manager and the archive tell them is relayed to other nodes' too. */
   spectate(spectators: Spectators, games: () => GameManager | undefined): GameWatchers {
-    this.watching = new SiteWatching(this.node, spectators, games, this.ownership, (n, m) => this.publish(n, m), () => this.redis.reachable, this.logger.child({ sub: 'watching' }));
+    this.watching = new SiteWatching(this.node, spectators, games, this.ownership, (n, m, failed) => this.publish(n, m, failed), this.logger.child({ sub: 'watching' }));
     return this.watching;
   }
 
@@ -244,9 +245,10 @@ export class ClusterNode implements RoundsElsewhere {
   // ---------------------------------------------------------------------------------------------
   // Messages between nodes
 
-  publish(node: string, msg: BusMessage): void {
+  /** A message to another node; `failed` as for Bus.publish. */
+  publish(node: string, msg: BusMessage, failed?: () => void): void {
     if (!node || node === this.node) return;
-    this.bus.publish(node, msg);
+    this.bus.publish(node, msg, failed);
   }
 
   /** A frame to a player whose socket is on `node`. */

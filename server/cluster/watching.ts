@@ -21,8 +21,10 @@
  *
  * Pub/sub delivers at most once, and nothing here is held while Redis is away: after an outage
  * each side makes good what it may have lost. The socket's node asks every watched game again;
- * the owner gives each node with watchers of a live game its watchStart again, unasked, and tells
- * the end of a game that ended meanwhile again, as it went the first time.
+ * the owner gives each node with watchers of a live game its watchStart again, unasked. The end
+ * of a game (its gameEnd, `wend`, `warchived`) whose publish failed, while Redis was away or in
+ * the moment before the owner knew (its connection lost with the publish in flight), is told
+ * again as it went the first time, once Redis answers.
  */
 import type { Logger } from 'pino';
 import type { GameManager, LiveGame } from '../game/games';
@@ -59,8 +61,8 @@ interface Relay {
   /** the last frame relayed (its text): once the game ended, its gameEnd */
   lastFrame: string | null;
   /**
-   * What was relayed while Redis was away, and so lost: the game (a frame, its end), the archive's
-   * word. An ended game's relay is kept until what it lost is told again.
+   * What was relayed and whose publish failed, so maybe lost: the game (a frame, its end), the
+   * archive's word. An ended game's relay is kept until what it lost is told again.
    */
   lost: { game: boolean; archive: boolean };
 }
@@ -83,9 +85,8 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
     private readonly spectators: Spectators,
     private readonly games: () => GameManager | undefined,
     private readonly ownership: Ownership,
-    private readonly publish: (node: string, msg: BusMessage) => void,
-    /** whether Redis answers now: what is relayed while it does not is lost */
-    private readonly reachable: () => boolean,
+    /** `failed`: told when the message's publish failed (Bus.publish) */
+    private readonly publish: (node: string, msg: BusMessage, failed?: () => void) => void,
     private readonly logger: Logger,
   ) {
     spectators.elsewhere = this;
@@ -293,7 +294,7 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
 
   /**
    * An ended game's relay once its end (or the archive's word) went out: forgotten when nothing
-   * more is to come, unless some of it went out while Redis was away (told again once it is back).
+   * more is to come, unless some of it failed (told again once Redis answers).
    */
   private endTold(gameId: string, relay: Relay): void {
     if (lostAny(relay)) return;
@@ -310,27 +311,34 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
   private tell(gameId: string, msg: BusMessage): Relay | undefined {
     const relay = this.relays.get(gameId);
     if (!relay) return undefined;
-    if (!this.reachable()) relay.lost[msg.k === 'warchived' ? 'archive' : 'game'] = true;
-    for (const node of relay.nodes) this.publish(node, msg);
+    const part = msg.k === 'warchived' ? 'archive' : 'game';
+    for (const node of relay.nodes) this.publish(node, msg, () => this.failed(gameId, relay, part));
     return relay;
   }
 
   /**
+   * A relayed message's publish failed (Redis away, or its connection lost with the publish in
+   * flight, before this node knew): it is told again once Redis answers. An ended game's relay
+   * forgotten meanwhile is kept again until then.
+   */
+  private failed(gameId: string, relay: Relay, part: keyof Relay['lost']): void {
+    relay.lost[part] = true;
+    if (relay.ended && relay.nodes.size > 0 && !this.relays.has(gameId)) this.relays.set(gameId, relay);
+  }
+
+  /**
    * Redis is back after this node's outage: what it relayed meanwhile was lost. Each node with
-   * watchers of a game still played here gets its watchStart again, for every watcher there; a
-   * game that ended meanwhile has its end told again, as it went (its gameEnd frame, `wend`, and
-   * `warchived` once stored).
+   * watchers of a game still played here gets its watchStart again, for every watcher there; an
+   * ended game has what failed of its end told again (tellLostEndsAgain).
    */
   async resyncWatchers(): Promise<void> {
+    this.tellLostEndsAgain();
     const live: [string, Relay][] = [];
     for (const [gameId, relay] of this.relays) {
-      if (relay.ended) {
-        this.tellEndAgain(gameId, relay);
-      } else {
-        // shown again below: an end that comes meanwhile goes out as usual
-        relay.lost = nothingLost();
-        live.push([gameId, relay]);
-      }
+      if (relay.ended) continue;
+      // shown again below: an end that comes meanwhile goes out as usual
+      relay.lost = nothingLost();
+      live.push([gameId, relay]);
     }
     if (live.length === 0) return;
     const owners = await this.ownersOf(live.map(([g]) => g));
@@ -349,6 +357,16 @@ export class SiteWatching implements GameWatchers, GamesElsewhere {
     const game = games?.games.get(gameId);
     if (!games || !game || game.ended || owner !== this.node) return;
     this.showGame(gameId, game, games, [...relay.nodes], true);
+  }
+
+  /**
+   * Redis answers (it is back, or a beat went through): each ended game's end whose publish failed
+   * is told again, as it went (its gameEnd frame and `wend`, then `warchived` once stored). A
+   * publish that timed out may have arrived too: a spectator then sees the same gameEnd twice
+   * (and ignores the second, docs/protocol.md); its node changes nothing the second time.
+   */
+  tellLostEndsAgain(): void {
+    for (const [gameId, relay] of this.relays) if (relay.ended) this.tellEndAgain(gameId, relay);
   }
 
   /** What an ended game's relay lost, told again in the order it went: the gameEnd frame and `wend`, the archive's word. */

@@ -6,7 +6,10 @@
  * - `holdReplies(kind)` keeps Redis's answers to one kind of connection from reaching the node
  *   (its requests still reach Redis, in order) until `releaseReplies(kind)`: a node's commands
  *   can be kept waiting while its subscription still delivers messages, or the other way round.
- *   A connection is a subscription once it has sent SUBSCRIBE; every other one carries commands.
+ *   A connection is a subscription once it has sent SUBSCRIBE; every other one carries commands;
+ * - `silence(kind)` makes the connections of one kind open now a black hole until they close:
+ *   what the node writes on them is dropped (kept in `dropped` for the test to read), as on a
+ *   connection whose other end vanished without a word; the node still sees it up.
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
@@ -24,6 +27,8 @@ interface Relayed {
   kind: ConnectionKind;
   /** Redis's answers kept back while this kind's replies are held */
   held: Buffer[];
+  /** what the node writes goes nowhere */
+  silenced: boolean;
 }
 
 export class RedisProxy {
@@ -31,6 +36,8 @@ export class RedisProxy {
   private readonly open = new Set<Socket>();
   private readonly relayed = new Set<Relayed>();
   private readonly holding = new Set<ConnectionKind>();
+  /** what the node wrote on silenced connections (latin1), in order */
+  dropped = '';
   port = 0;
 
   constructor(private readonly target: { host: string; port: number }) {}
@@ -42,7 +49,7 @@ export class RedisProxy {
   async start(): Promise<void> {
     const server = createServer((client) => {
       const upstream = createConnection(this.target);
-      const relay: Relayed = { client, kind: 'commands', held: [] };
+      const relay: Relayed = { client, kind: 'commands', held: [], silenced: false };
       this.relayed.add(relay);
       for (const s of [client, upstream]) {
         this.open.add(s);
@@ -50,6 +57,7 @@ export class RedisProxy {
         s.on('error', () => {});
       }
       client.on('data', (chunk: Buffer) => {
+        if (relay.silenced) return void (this.dropped += chunk.toString('latin1'));
         if (relay.kind === 'commands' && SUBSCRIBE_COMMAND.test(chunk.toString('latin1'))) relay.kind = 'subscription';
         upstream.write(chunk);
       });
@@ -80,6 +88,11 @@ export class RedisProxy {
       if (relay.kind !== kind) continue;
       for (const chunk of relay.held.splice(0)) relay.client.write(chunk);
     }
+  }
+
+  /** The connections of `kind` open now drop whatever the node writes on them, until they close. */
+  silence(kind: ConnectionKind): void {
+    for (const relay of this.relayed) if (relay.kind === kind) relay.silenced = true;
   }
 
   async block(): Promise<void> {

@@ -4,8 +4,9 @@
  * relays each frame once to B however many watch there (counted on the Redis channels), and
  * stops once B's last watcher is gone; a game nobody plays is refused; when A leaves, spectators
  * on the node that takes the game over and on a third node follow it on; when A alone loses
- * Redis for a moment, B's spectators are shown what they missed once A has it back, and a watch
- * A never heard (or heard late) is asked again at B's beats.
+ * Redis for a moment, B's spectators are shown what they missed once A has it back (the end too
+ * when A relayed it before it knew its connection was gone), and a watch A never heard (or heard
+ * late) is asked again at B's beats.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
@@ -351,24 +352,33 @@ describe('the owner alone losing Redis for a moment', () => {
     expect(await c.next('gameMove')).toMatchObject({ seq: 3, san: 'Nf3' });
   }, 30_000);
 
-  it("tells B's spectator of the end that came while A could not relay it, and of the archive, as it went", async () => {
+  /** A plays a game it archives (in memory), which B's spectator `c` has followed for two moves. */
+  async function archivedGameWatchedOnB(): Promise<{ a: RunningServer; cut: RedisProxy; archive: MemoryArchive; p: Pair; c: TestClient }> {
     const archive = new MemoryArchive();
     const { a, b, cut } = await ownerBehindRelay(archiving(archive));
     const p = await gameOn(a);
     const { c } = await watching(b, p.gameId);
     await playMoves(p, ['e2e4', 'e7e5']);
     await c.next('gameMove', (m) => m.seq === 2);
+    return { a, cut, archive, p, c };
+  }
 
+  /** B's spectator `c` is told the game's `end`, then the archive's word, and its watch is over as after an end relayed at once. */
+  async function toldEndAndArchive(c: TestClient, end: Msg, gameId: string): Promise<void> {
+    expect(await c.next('gameEnd', () => true, 10_000)).toEqual(end);
+    expect(await c.next('gameArchived')).toEqual({ type: 'gameArchived', gameId });
+    c.send('watchGame', { gameId });
+    expect(await c.next('error')).toMatchObject({ code: 'unknown_game', gameId });
+  }
+
+  it("tells B's spectator of the end that came while A could not relay it, and of the archive, as it went", async () => {
+    const { a, cut, archive, p, c } = await archivedGameWatchedOnB();
     await cutOff(a, cut);
     p.black.send('resign', { gameId: p.gameId });
     const end = await p.white.next('gameEnd');
     await until('the archive to store the game', async () => archive.stored.length === 1);
     await cut.unblock();
-    expect(await c.next('gameEnd', () => true, 10_000)).toEqual(end);
-    expect(await c.next('gameArchived')).toEqual({ type: 'gameArchived', gameId: p.gameId });
-    // the watch is over on B as after an end relayed at once: watching again is refused
-    c.send('watchGame', { gameId: p.gameId });
-    expect(await c.next('error')).toMatchObject({ code: 'unknown_game', gameId: p.gameId });
+    await toldEndAndArchive(c, end, p.gameId);
   }, 30_000);
 
   it("tells B's spectator the archive's word that came while A could not relay it, after the end it heard at once: once each", async () => {
@@ -388,6 +398,20 @@ describe('the owner alone losing Redis for a moment', () => {
     await cut.unblock();
     expect(await there.c.next('gameArchived', () => true, 10_000)).toEqual({ type: 'gameArchived', gameId: p.gameId });
     expect(there.c.received.filter((m) => m.type === 'gameEnd')).toHaveLength(1);
+  }, 30_000);
+
+  it("tells B's spectator of the end, and of the archive, that A relayed in the moment before it knew its connection to Redis was gone", async () => {
+    const { a, cut, p, c } = await archivedGameWatchedOnB();
+    // A's connection to Redis goes silent: A still sees it up, and relays the end into it
+    cut.silence('commands');
+    p.black.send('resign', { gameId: p.gameId });
+    const end = await p.white.next('gameEnd');
+    await until("A to relay the end and the archive's word", async () => ['"k":"wend"', '"k":"warchived"'].every((k) => cut.dropped.includes(k)));
+    expect(await redisOf(a)).toBe(true);
+    // then it closes (A knows Redis is gone), and Redis comes back
+    await cutOff(a, cut);
+    await cut.unblock();
+    await toldEndAndArchive(c, end, p.gameId);
   }, 30_000);
 
   /** B's `watch` messages to A for game `gameId` heard so far. */
