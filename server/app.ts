@@ -245,10 +245,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   games.current = gameManager;
   // the game store keeps an ended game until it is archived; without an archive there is nothing to wait for
   const onEnded = archiveQueue
-    ? archiveFinishedGames(
-        archiveQueue,
-        log.child({ part: 'archive' }),
-        (accountIds, msg, standing) => {
+    ? archiveFinishedGames(archiveQueue, log.child({ part: 'archive' }), {
+        rated: (accountIds, msg, standing) => {
           holdNewRating(hub.session(accountIds[0]), standing.white);
           holdNewRating(hub.session(accountIds[1]), standing.black);
           // a player away now gets it when they come back to the game, after its gameEnd
@@ -256,11 +254,14 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
           // and when next online, whatever page they open (with the game's end first while it is kept)
           for (const id of accountIds) hub.sendOrKeep(id, msg, (session) => gameManager.sendRatedLate(session, msg));
         },
-        (gameId) => {
+        archived: (gameId) => {
           watchers.archived(gameId);
           durable?.journal.archived(gameId);
         },
-      )
+        // scored by the node that played it (this one took it over ended): a player who comes
+        // back to the game here gets it after its gameEnd, as there
+        ratedBefore: (msg) => gameManager.rated(msg),
+      })
     : (ended: EndedGame) => durable?.journal.archived(ended.log.input.gameId);
   if (durable) resumeGames(gameManager, hub, durable, onEnded);
   matchmaking = new Matchmaking(

@@ -20,7 +20,10 @@ import type { EndedGame } from '../game/games';
 const ACCOUNTS_UNRATED = new Set<UnratedReason>(['too_short', 'rematch_outside_window', 'pair_daily_limit']);
 
 export interface Archive {
-  /** Stores a finished game (and rates it when the rating rules say so); idempotent per game id. */
+  /**
+   * Stores a finished game (and rates it when the rating rules say so); idempotent per game id: a
+   * game stored before is not stored again, and its answer carries the earlier write's ratings.
+   */
   store(game: FinishedGame): Promise<StoreResult>;
   /** An account's rating in a speed, the initial rating before its first rated game of that speed (matchmaking pairs by it, the game screen shows it). */
   ratingOf(accountId: string, speed: Speed): Promise<PlayerRating>;
@@ -133,25 +136,36 @@ export class ArchiveQueue {
   }
 }
 
-/**
- * The GameManager's `onEnded`: each finished game goes to the archive, tried until it is stored.
- * A rated game's rating changes go to `onRated` once, by the write that scored it; `onArchived`
- * hears of every game once its record is committed (the game store may then forget it).
- */
-export function archiveFinishedGames(queue: ArchiveQueue, logger: Logger, onRated?: OnRated, onArchived?: (gameId: string) => void): (ended: EndedGame) => void {
+/** What archiveFinishedGames tells of the games it stores. */
+export interface ArchiveHooks {
+  /** a rated game's rating changes, once, by the write that scored it */
+  rated?: OnRated;
+  /** every game, once its record is committed (the game store may then forget it) */
+  archived?: (gameId: string) => void;
+  /**
+   * a rated game an earlier write had stored and scored (another node's: the game's own, when a
+   * node that took its games over found it ended): its ratingChange, which that write's node
+   * told the players
+   */
+  ratedBefore?: (msg: RatingChangeMsg) => void;
+}
+
+/** The GameManager's `onEnded`: each finished game goes to the archive, tried until it is stored. */
+export function archiveFinishedGames(queue: ArchiveQueue, logger: Logger, hooks: ArchiveHooks = {}): (ended: EndedGame) => void {
   return (ended) => {
     const record = finishedGameFromLog(ended.log, ended.state, ended.result, {
       monotonicNow: ended.at,
       wallNow: Date.now() - (performance.now() - ended.at),
     });
     queue.store(record, (r) => {
-      onArchived?.(record.id);
-      if (!r.ratings || !r.speed || !r.standing) return;
+      hooks.archived?.(record.id);
+      if (!r.ratings || !r.speed) return;
+      const msg: RatingChangeMsg = { type: 'ratingChange', gameId: record.id, speed: r.speed, ...r.ratings };
+      if (!r.stored) return hooks.ratedBefore?.(msg);
+      if (!r.standing) return;
       logger.info({ gameId: record.id, speed: r.speed, ratings: r.ratings }, 'rated game archived');
       const { white, black } = record;
-      if (onRated && white.accountId && black.accountId) {
-        onRated([white.accountId, black.accountId], { type: 'ratingChange', gameId: record.id, speed: r.speed, ...r.ratings }, r.standing);
-      }
+      if (hooks.rated && white.accountId && black.accountId) hooks.rated([white.accountId, black.accountId], msg, r.standing);
     });
   };
 }

@@ -69,8 +69,9 @@ export interface StoreResult {
   stored: boolean;
   /** the speed whose ratings the game moved (with `ratings`) */
   speed?: Speed;
+  /** the game's rating changes: this write's, or, the game stored before, the earlier write's; null when it is not rated */
   ratings: ArchivedGame['ratings'];
-  /** each player's rating in that speed after the game, as players see it (with `ratings`) */
+  /** each player's rating in that speed after the game, as players see it (with `ratings` from this write only) */
   standing?: { white: PlayerRating; black: PlayerRating };
   /** why a game this call stored is not rated (ratingRules.ts); null (or absent) when it is rated or was stored before */
   unrated?: UnratedReason | null;
@@ -106,7 +107,7 @@ export async function archiveGame(db: Db, game: FinishedGame): Promise<StoreResu
         game.moves.join(' '), [...game.clocksMs], game.pgn, JSON.stringify(game.chat ?? []),
       ],
     );
-    if (inserted.length === 0) return { stored: false, ratings: null, unrated: null };
+    if (inserted.length === 0) return storedBefore(tx, game.id);
     // a game without a clock has no speed to be rated in (only AI games are untimed)
     if (byItself || speed === null) return { stored: true, ratings: null, unrated: byItself ?? 'not_pool' };
     const players = await lockRatings(tx, game.white.accountId!, game.black.accountId!, speed);
@@ -122,6 +123,16 @@ export async function archiveGame(db: Db, game: FinishedGame): Promise<StoreResu
       unrated: null,
     };
   });
+}
+
+/**
+ * A game an earlier write stored: not stored again, and, when that write rated it, its rating
+ * change as that write scored it (its players were told by that write).
+ */
+async function storedBefore(tx: Queryable, gameId: string): Promise<StoreResult> {
+  const before = await getGame(tx, gameId);
+  if (!before?.ratings || !before.speed) return { stored: false, ratings: null, unrated: null };
+  return { stored: false, speed: before.speed, ratings: before.ratings, unrated: null };
 }
 
 interface RatingRow {

@@ -12,7 +12,7 @@ import type { Hub } from '../realtime/hub';
 import type { GameManager, LiveGame } from '../game/games';
 import type { ClusterMetrics } from '../http/metrics';
 import type { Db } from '../accounts/db';
-import type { GameLog, GameResult } from '../../machines/game';
+import { shiftLog, type GameLog, type GameResult } from '../../machines/game';
 import { BEAT_MS, LEASE_MS } from './membership';
 import type { Ownership, OwnedGame } from './ownership';
 import { DamagedLogError, loadGameLogs, loggedRows, unfinishedGames, type LoadedLog, type SharedGameLog } from './sharedLog';
@@ -167,7 +167,7 @@ export class GameTakeover {
       const game = loaded[i];
       if (game instanceof DamagedLogError) await this.abortDamaged(gameId, game.message, game.players);
       else if (!game) await this.deps.ownership.ended(gameId, []);
-      else if (game.result) await this.endedThere(dead, game, game.result, socketNode);
+      else if (game.result) await this.endedThere(dead, game, game.result, socketNode, awayMs);
       else await this.resumeTaken(dead, game.log, socketNode, awayMs, began);
     }
   }
@@ -176,12 +176,16 @@ export class GameTakeover {
    * A taken-over game that had ended on its node (the end is in its log) before that node could
    * tell its players: a node cut off from Redis held their frames, at most a while, or it died
    * first. Its players are told the end its owner sent them, and it is kept here, where the site
-   * now records it was played, for their rejoinGame.
+   * now records it was played, for their rejoinGame. Then it goes to the archive from here, as if
+   * it had ended here (a rated game's ratingChange follows its end, as from its node).
    */
-  private async endedThere(dead: string, game: LoadedLog, result: GameResult, socketNode: ReadonlyMap<string, string | null>): Promise<void> {
+  private async endedThere(dead: string, game: LoadedLog, result: GameResult, socketNode: ReadonlyMap<string, string | null>, awayMs: number): Promise<void> {
     const gameId = game.log.input.gameId;
     const end = this.deps.games().loggedEnd(game.log, result);
     await this.endAndTell(gameId, playersOf(game), end, socketNode);
+    // at the times it was played: the log was moved on by the time its node was away
+    const endedAt = game.endedAt === undefined ? performance.now() : game.endedAt - awayMs;
+    this.deps.games().handOnLogged(shiftLog(game.log, -awayMs), result, endedAt);
     this.deps.logger.info({ gameId, from: dead, reason: result.reason }, "taken-over game had ended on its node: its players are told its end");
   }
 

@@ -377,6 +377,19 @@ export class GameManager {
     return frame;
   }
 
+  /**
+   * A game found ended in its log (loggedEnd), handed on as a game that ended here: the archive
+   * stores a game once, by its id, so whether its node stored it or not, and a rated game's
+   * ratingChange is then kept with its end here. `at`: the end, in this process's time base.
+   */
+  handOnLogged(log: GameLog, result: GameResult, at: number): void {
+    try {
+      this.opts.onEnded?.({ log, state: replay(log), result, at });
+    } catch (err) {
+      this.log.error({ err, gameId: log.input.gameId }, 'could not hand the finished game on');
+    }
+  }
+
   /** Runs `fn` once everything the games recorded so far is durable (at once without a journal). */
   afterCommit(fn: () => void): void {
     this.recorder.afterCommit(fn);

@@ -102,6 +102,9 @@ describe.each(BACKENDS)('game archive on %s', (backend) => {
       white: { before: 1500, after: expected.white.rating },
       black: { before: 1500, after: expected.black.rating },
     });
+    // the other report stored nothing, and says how the game was rated (its players' standing is the scoring write's to tell)
+    const reported = first.stored ? second : first;
+    expect(reported).toEqual({ stored: false, speed: 'rapid', ratings: stored[0]!.ratings, unrated: null });
     expect(await currentRating(t.db, alice, 'rapid')).toMatchObject({ rating: expected.white.rating, games: 1 });
     expect(await currentRating(t.db, bob, 'rapid')).toMatchObject({ rating: expected.black.rating, games: 1 });
     expect((await getGame(t.db, g.id))?.rated).toBe(true);

@@ -7,10 +7,21 @@
  * while Redis was away holds neither player's first search. A game that ends on a node cut off
  * from Redis alone holds neither of its players on the other node: its log holds the end; and
  * once that node's games are taken over, its player on another node is told the end from there,
- * as when the owner vanishes just as the end is written.
+ * as when the owner vanishes just as the end is written; a rated game's ratingChange follows the
+ * end there, whichever node scored it.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
+import { openDb, type Db } from '../../server/accounts/db';
+import { migrate } from '../../server/accounts/migrate';
+import { createArchive, type Archive } from '../../server/archive/index';
+import type { AccountsModule } from '../../server/wiring';
+import { tokenAccounts } from '../server/tokenAccounts';
+import { TEN_PLIES } from '../archive/ratedMoves';
 import { quickAi } from '../ai/quickAi';
 import { NEW_GAMES_REFUSED } from '../../server/cluster/node';
 import { CANNOT_PLAY_NOW } from '../../server/game/games';
@@ -28,11 +39,16 @@ const relays: RedisProxy[] = [];
 const dbRelays: RedisProxy[] = [];
 const servers: RunningServer[] = [];
 const clients: TestClient[] = [];
+/** when a test plays a rated game: the accounts' database, and the directory openDb asks for */
+let accountsDb: { db: Db; dataDir: string } | null = null;
 
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
   await Promise.all([...relays.splice(0), ...dbRelays.splice(0)].map((r) => r.stop()));
+  await accountsDb?.db.close();
+  if (accountsDb) rmSync(accountsDb.dataDir, { recursive: true, force: true });
+  accountsDb = null;
   await site?.destroy();
 });
 
@@ -67,30 +83,85 @@ async function playedRecord(gameId: string): Promise<string | null> {
   }
 }
 
+/** Alice's and Bob's accounts, for a rated game. */
+const ACCOUNT_IDS = { Alice: '0b8a2f0e-54a4-4f0e-9d3a-7a0b1c2d3e11', Bob: '0b8a2f0e-54a4-4f0e-9d3a-7a0b1c2d3e12' };
+
+/** Accounts for the site's nodes: Alice's and Bob's, with the real archive in the site's schema. */
+interface RatedAccounts {
+  /** node `i`'s accounts: its archive writes fail while `failing` holds `i` (its database away) */
+  forNode(i: number): AccountsModule;
+  failing: Set<number>;
+  /** how many of node `i`'s archive writes the archive has answered (the node has heard the answer) */
+  answered(i: number): number;
+  /** an access token of the account of `name` */
+  token(name: keyof typeof ACCOUNT_IDS): Promise<string>;
+}
+
+async function ratedAccounts(): Promise<RatedAccounts> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'redis-outage-'));
+  const db = await openDb({ dataDir, databaseUrl: site.options.databaseUrl, schema: site.options.databaseSchema });
+  accountsDb = { db, dataDir };
+  await migrate(db);
+  for (const id of Object.values(ACCOUNT_IDS)) await db.query(`INSERT INTO users (id, email, encrypted_password) VALUES ($1, $2, 'x')`, [id, `${id}@example.test`]);
+  const archive = createArchive(db, pino({ level: 'silent' }), async () => null);
+  const { accounts, sign } = await tokenAccounts();
+  const failing = new Set<number>();
+  const answers: number[] = [];
+  const answer = (i: number) => (answers[i] = (answers[i] ?? 0) + 1);
+  const nodeArchive = (i: number): Archive => ({
+    ...archive,
+    store: (game) => (failing.has(i) ? Promise.reject(new Error("this node's database is away")) : archive.store(game).finally(() => answer(i))),
+  });
+  return {
+    forNode: (i) => ({ ...accounts, archive: nodeArchive(i) }),
+    failing,
+    answered: (i) => answers[i] ?? 0,
+    token: (name) => sign({ sub: ACCOUNT_IDS[name] }),
+  };
+}
+
+/** A new socket on `server`; signed in as `name`'s account when `rated`. */
+async function player(server: RunningServer, name: keyof typeof ACCOUNT_IDS, rated?: RatedAccounts): Promise<TestClient> {
+  const c = await TestClient.connect(server.url);
+  clients.push(c);
+  if (!rated) return c;
+  c.send('identifyUser', { userId: ACCOUNT_IDS[name], accessToken: await rated.token(name) });
+  await c.next('identified');
+  return c;
+}
+
 /**
  * Two nodes on Redis, each through its relay, Alice's socket on the first and Bob's on the second, in a
  * game together (`ai`: the nodes run the AI too); `idle` more nodes on the site, without players;
- * `dbRelays`: the two reach PostgreSQL through relays too.
+ * `dbRelays`: the two reach PostgreSQL through relays too; `rated`: Alice and Bob play signed in,
+ * a game the archive rates.
  */
-async function twoNodesPlaying(ai: boolean, { idle = 0, dbRelays: relayDb = false } = {}): Promise<{ a: RunningServer; b: RunningServer; alice: TestClient; bob: TestClient; p: Pair }> {
+async function twoNodesPlaying(ai: boolean, { idle = 0, dbRelays: relayDb = false, rated = false } = {}): Promise<{ a: RunningServer; b: RunningServer; alice: TestClient; bob: TestClient; p: Pair; accounts?: RatedAccounts }> {
   site = testSite();
+  const accounts = rated ? await ratedAccounts() : undefined;
   for (let i = 0; i < 2 + idle; i++) {
     const relay = new RedisProxy(hostPort(REDIS_URL));
     await relay.start();
     relays.push(relay);
     const databaseUrl = relayDb && i < 2 ? await relayedDatabase() : site.options.databaseUrl;
-    servers.push(await startTestServer({ cluster: { ...site.options, redisUrl: relay.url, databaseUrl }, serverSecret: 'x'.repeat(32), ...(ai ? { ai: quickAi() } : {}) }));
+    servers.push(
+      await startTestServer({
+        cluster: { ...site.options, redisUrl: relay.url, databaseUrl },
+        serverSecret: 'x'.repeat(32),
+        ...(ai ? { ai: quickAi() } : {}),
+        ...(accounts ? { accounts: accounts.forNode(i) } : {}),
+      }),
+    );
   }
   const [a, b] = servers;
-  const alice = await TestClient.connect(a.url);
-  const bob = await TestClient.connect(b.url);
-  clients.push(alice, bob);
+  const alice = await player(a, 'Alice', accounts);
+  const bob = await player(b, 'Bob', accounts);
   alice.send('findGame', { username: 'Alice' });
   await alice.next('matchmakingStatus', (m) => m.status === 'queued');
   bob.send('findGame', { username: 'Bob' });
   const [sa] = await Promise.all([alice.next('gameStart'), bob.next('gameStart')]);
   const white = sa.color === 'white' ? alice : bob;
-  return { a, b, alice, bob, p: { white, black: white === alice ? bob : alice, gameId: sa.gameId as string } };
+  return { a, b, alice, bob, p: { white, black: white === alice ? bob : alice, gameId: sa.gameId as string }, ...(accounts ? { accounts } : {}) };
 }
 
 /** The site's database through a new relay (kept in dbRelays): its URL. */
@@ -270,18 +341,20 @@ describe('Redis briefly unreachable', () => {
 /**
  * Two nodes playing a game (`ai` and `idle` as for twoNodesPlaying) whose owner is cut off from
  * Redis alone while its lease still holds: its player resigns, and it sends them the end (`end`).
+ * `rated`: a rated game (ten plies), whose owner's archive writes fail when `ownerArchiveFails`.
  */
-async function resignedCutOff(ai: boolean, idle = 0): Promise<{ owner: Side; remote: Side; p: Pair; end: Msg }> {
-  const playing = await twoNodesPlaying(ai, { idle });
+async function resignedCutOff(ai: boolean, idle = 0, { rated = false, ownerArchiveFails = false } = {}): Promise<{ owner: Side; remote: Side; p: Pair; end: Msg; accounts?: RatedAccounts }> {
+  const playing = await twoNodesPlaying(ai, { idle, rated });
   const p = playing.p;
-  await playMoves(p, ['e2e4', 'e7e5']);
+  await playMoves(p, rated ? TEN_PLIES : ['e2e4', 'e7e5']);
   const { owner, remote } = await sides(playing);
+  if (ownerArchiveFails) playing.accounts?.failing.add(servers.indexOf(owner.node));
   await owner.relay.block();
   // the owner's lease still holds: the resignation is played and written in the game's log
   owner.player.send('resign', { gameId: p.gameId });
   const end = await owner.player.next('gameEnd');
   expect(end).toMatchObject({ gameId: p.gameId, winner: remote.player === p.white ? 'white' : 'black', reason: 'resignation' });
-  return { owner, remote, p, end };
+  return { owner, remote, p, end, ...(playing.accounts ? { accounts: playing.accounts } : {}) };
 }
 
 describe("a game's owner cut off from Redis alone", () => {
@@ -316,6 +389,35 @@ describe("a game's owner cut off from Redis alone", () => {
     remote.player.send('startAIGame', { options: { difficulty: 1, playerColor: 'white' } });
     expect((await remote.player.next('gameCreated', () => true, 10_000)).gameId).not.toBe(p.gameId);
     expect(remote.player.received.filter((m) => m.type === 'error')).toEqual([]);
+  }, 40_000);
+
+  /** The end and the rating change of game `gameId` that `c`'s rejoinGame is answered with (everything before the answer to a request sent after it). */
+  async function rejoinAnswer(c: TestClient, gameId: string): Promise<Msg[]> {
+    const from = c.received.length;
+    c.send('rejoinGame', { gameId });
+    await c.roundTrip();
+    return c.received.slice(from).filter((m) => m.gameId === gameId && (m.type === 'gameEnd' || m.type === 'ratingChange'));
+  }
+
+  it("answers the other player's rejoin with the end and then the ratingChange of a rated game the owner scored while cut off, once another node took its games over", async () => {
+    const { owner, remote, p, end, accounts } = await resignedCutOff(false, 0, { rated: true });
+    // the owner's archive scored the game: its player there is told at once
+    const change = await owner.player.next('ratingChange');
+    expect(change).toMatchObject({ gameId: p.gameId, speed: 'rapid' });
+    expect(await remote.player.next('gameEnd', (m) => m.gameId === p.gameId, 15_000)).toEqual(end);
+    // the node that took the game over hands it to the archive after it told the end: stored
+    // already, the answer carries the owner's rating change
+    const taker = servers.indexOf(remote.node);
+    await until('the node that took the game over to hear from the archive', async () => accounts!.answered(taker) > 0);
+    expect(await rejoinAnswer(remote.player, p.gameId)).toEqual([end, change]);
+  }, 40_000);
+
+  it("scores a rated game whose owner ended it cut off and could not archive it: the node that took it over tells the other player the ratingChange after the end, and again for a rejoin", async () => {
+    const { remote, p, end } = await resignedCutOff(false, 0, { rated: true, ownerArchiveFails: true });
+    expect(await remote.player.next('gameEnd', (m) => m.gameId === p.gameId, 15_000)).toEqual(end);
+    const change = await remote.player.next('ratingChange', (m) => m.gameId === p.gameId, 10_000);
+    expect(change).toMatchObject({ speed: 'rapid', white: { before: 1500 }, black: { before: 1500 } });
+    expect(await rejoinAnswer(remote.player, p.gameId)).toEqual([end, change]);
   }, 40_000);
 
   it("tells the other player how their game ended when a third node takes the owner's games over: the end reaches their node, which asks the third for it since", async () => {
