@@ -1,7 +1,7 @@
 /**
  * End-to-end harness: starts the site built as `npm start` builds it (tests/support/builds.ts)
  * as the real server (`node dist/server/main.js`) on a free port with a temporary data
- * directory, or in this process for tests that make accounts and store games directly, and
+ * directory (its database migrated already: tests/support/pgliteTemplate.ts), or in this process for tests that make accounts and store games directly, and
  * drives Debian's Chromium through playwright-core.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,7 +16,7 @@ import { pgnResultTag } from '../../machines/game/display';
 import type { RunningServer } from '../../server/app';
 import type { AccountsModule } from '../../server/accounts';
 import type { ArchivedPlayer, FinishedGame } from '../../server/archive/index';
-import { freshDataDir } from '../support/pgliteTemplate';
+import { migratedDataDir } from '../support/pgliteTemplate';
 import { ROOT } from '../support/root';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -49,7 +49,7 @@ export interface RunningSite {
 
 export async function startSite(env: Record<string, string> = {}): Promise<RunningSite> {
   const port = await freePort();
-  const dataDir = await freshDataDir('chess-e2e-');
+  const dataDir = await migratedDataDir('chess-e2e-');
   const url = `http://127.0.0.1:${port}`;
   let output = '';
   const child: ChildProcess = spawn('node', [...SERVER_NODE_FLAGS, 'dist/server/main.js'], {
@@ -214,7 +214,7 @@ export interface ArchiveSite extends RunningSite {
  * accounts and store games through `accounts.archive`, and read them in Chromium.
  */
 export async function startArchiveSite(): Promise<ArchiveSite> {
-  const dataDir = await freshDataDir('archive-site-');
+  const dataDir = await migratedDataDir('archive-site-');
   let output = '';
   const logger = pino({ level: 'warn' }, { write: (line: string) => { output += line; } });
   // imported here, not at the top: most browser files run the site as a process of its own, and

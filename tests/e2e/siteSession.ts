@@ -42,8 +42,11 @@ export interface SiteOptions {
 export function useSite(env: Record<string, string> = {}, options: SiteOptions = {}): void {
   if (options.inProcess && Object.keys(env).length > 0) throw new Error('the in-process site takes no settings (they are the server process\'s environment)');
   beforeAll(async () => {
-    current = options.inProcess ? await startArchiveSite() : await startSite(env);
-    browser = await launch();
+    // side by side: the site's start is mostly its process starting
+    const [started, launched] = await Promise.allSettled([options.inProcess ? startArchiveSite() : startSite(env), launch()]);
+    if (started.status === 'fulfilled') current = started.value;
+    if (launched.status === 'fulfilled') browser = launched.value;
+    for (const outcome of [started, launched]) if (outcome.status === 'rejected') throw outcome.reason;
   }, 420_000);
 
   afterAll(async () => {
