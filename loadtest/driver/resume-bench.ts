@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import { SERVER_NODE_FLAGS } from '../../server/nodeFlags';
-import { guestCookieHeader, type GuestCredentials } from '../../machines/protocol/guestCookie';
+import { guestCookieHeader, type GuestCredentials } from '../../machines/protocol/guestClaim';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, def: string) => {

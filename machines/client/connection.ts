@@ -13,7 +13,7 @@
 import { assign, emit, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
 import type { ClientMessage, ServerMessage } from '../protocol/messages';
 import { REPLACED_CLOSE_CODE } from '../protocol/closeCodes';
-import { guestCookieAssignment, type GuestCredentials } from '../protocol/guestCookie';
+import { guestCookieAssignment, type GuestCredentials } from '../protocol/guestClaim';
 
 export const RECONNECT_DELAY_MS = 3000;
 /** A socket closed with REPLACED_CLOSE_CODE parks until the app says this tab is in use again (RECONNECT). */

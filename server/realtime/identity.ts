@@ -6,7 +6,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { HttpRequest } from 'uWebSockets.js';
-import { guestFromCookieHeader, type GuestCredentials } from '../../machines/protocol/guestCookie';
+import { guestFromCookieHeader, type GuestCredentials } from '../../machines/protocol/guestClaim';
 
 const GUEST_ID = /^player_[A-Za-z0-9_-]{8,32}$/;
 

@@ -3,7 +3,7 @@
  * address starting and abandoning 200 AI games filled every slot for 5 minutes). The real server
  * with the real AI service and engine; clients connect from two loopback addresses.
  */
-import type { GuestCredentials } from '../../machines/protocol/guestCookie';
+import type { GuestCredentials } from '../../machines/protocol/guestClaim';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/app';

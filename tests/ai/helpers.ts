@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import { ChessGame } from '../../machines/chess/index';
 import type { ServerMessage } from '../../machines/protocol/messages';
 import { checkServerMessage } from '../support/protocol';
-import { guestCookieHeader } from '../../machines/protocol/guestCookie';
+import { guestCookieHeader } from '../../machines/protocol/guestClaim';
 
 type Msg = ServerMessage & Record<string, unknown>;
 

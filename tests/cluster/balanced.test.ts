@@ -4,7 +4,7 @@
  * killed with SIGKILL mid-game has its games taken over by the others, whose players resume them
  * with the same moves and play to the end.
  */
-import type { GuestCredentials } from '../../machines/protocol/guestCookie';
+import type { GuestCredentials } from '../../machines/protocol/guestClaim';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient, type Msg, type Pair } from '../server/helpers';
 import { startBalancedSite, type BalancedSite } from './balancedSite';

@@ -5,7 +5,7 @@
  * these tests make the wait as long as they need by keeping Redis's answers to one node's
  * commands back (a relay in front of Redis), while its subscription still delivers messages.
  */
-import type { GuestCredentials } from '../../machines/protocol/guestCookie';
+import type { GuestCredentials } from '../../machines/protocol/guestClaim';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import type { RunningServer } from '../../server/app';

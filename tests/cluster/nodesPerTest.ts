@@ -5,7 +5,7 @@
  */
 import { afterEach } from 'vitest';
 import type { RunningServer, StartServerOptions } from '../../server/app';
-import type { GuestCredentials } from '../../machines/protocol/guestCookie';
+import type { GuestCredentials } from '../../machines/protocol/guestClaim';
 import { TestClient, startTestServer } from '../server/helpers';
 import { testSite, type TestSite } from './site';
 

@@ -3,7 +3,7 @@
  * nodes are paired with each other and play through Redis; the players-online count is the
  * site's; a second socket on the other node takes the seat.
  */
-import type { GuestCredentials } from '../../machines/protocol/guestCookie';
+import type { GuestCredentials } from '../../machines/protocol/guestClaim';
 import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { RunningServer } from '../../server/app';

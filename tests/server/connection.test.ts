@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import type { RunningServer } from '../../server/app';
 import WebSocket from 'ws';
 import { TestClient, startTestServer, useTestClock } from './helpers';
-import { guestCookieHeader, type GuestCredentials } from '../../machines/protocol/guestCookie';
+import { guestCookieHeader, type GuestCredentials } from '../../machines/protocol/guestClaim';
 
 /** A socket opened at exactly `url` (the test client never puts a secret in it), with its first frame's player id. */
 async function rawSocket(url: string, cookie?: GuestCredentials): Promise<{ ws: WebSocket; playerId: string }> {

@@ -8,7 +8,7 @@ import { applyChange } from '../../machines/game/liveList';
 import { applyLobbyChange } from '../../machines/lobby/listing';
 import type { ListChange } from '../../machines/protocol/listChange';
 import { checkServerMessage } from '../support/protocol';
-import { guestCookieHeader, type GuestCredentials } from '../../machines/protocol/guestCookie';
+import { guestCookieHeader, type GuestCredentials } from '../../machines/protocol/guestClaim';
 
 export type Msg = ServerMessage & Record<string, unknown>;
 

@@ -7,7 +7,7 @@
 import { WebSocket } from 'k6/experimental/websockets';
 import type { MessageEvent } from 'k6/experimental/websockets';
 import type { ClientMessage, ServerMessage } from '../../../machines/protocol/messages.ts';
-import { guestCookieHeader, type GuestCredentials } from '../../../machines/protocol/guestCookie.ts';
+import { guestCookieHeader, type GuestCredentials } from '../../../machines/protocol/guestClaim.ts';
 import { WS_URL } from './config.ts';
 import { connectTime, protocolViolations, wsErrors, wsSendRefused } from './metrics.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guestCookieAssignment, guestCookieHeader, guestFromCookieHeader } from '../../machines/protocol/guestCookie';
+import { guestCookieAssignment, guestCookieHeader, guestFromCookieHeader } from '../../machines/protocol/guestClaim';
 
 const guest = { playerId: 'player_a-B_c1234567', secret: 'Zm9v-YmFy_YmF6' };
 
