@@ -13,7 +13,7 @@
 import { assign, emit, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
 import type { ClientMessage, ServerMessage } from '../protocol/messages';
 import { REPLACED_CLOSE_CODE } from '../protocol/closeCodes';
-import { guestCookieAssignment, type GuestCredentials } from '../protocol/guestClaim';
+import { guestProtocols, type GuestCredentials } from '../protocol/guestClaim';
 
 export const RECONNECT_DELAY_MS = 3000;
 /** A socket closed with REPLACED_CLOSE_CODE parks until the app says this tab is in use again (RECONNECT). */
@@ -60,14 +60,13 @@ export interface SocketActorInput { url: string; identity: SocketIdentity | null
 export type SocketCommand = { type: 'TRANSMIT'; data: string };
 
 /**
- * The browser's WebSocket as a callback actor. The guest identity goes with the upgrade request
- * as a cookie set just before it (docs/protocol.md, Identity on connect), not in the URL.
+ * The browser's WebSocket as a callback actor. The guest identity goes in the upgrade request
+ * itself, as the socket's subprotocol (docs/protocol.md, Identity on connect), not in the URL.
  */
 export const browserSocket = fromCallback<SocketCommand, SocketActorInput>(({ input, sendBack, receive }) => {
   let ws: WebSocket;
   try {
-    document.cookie = guestCookieAssignment(input.identity, input.url.startsWith('wss:'));
-    ws = new WebSocket(input.url);
+    ws = new WebSocket(input.url, guestProtocols(input.identity));
   } catch (error) {
     sendBack({ type: 'ERROR', error });
     sendBack({ type: 'CLOSED' });

@@ -1,8 +1,11 @@
 /**
- * How a client proves a stored guest identity when it opens the game socket: a cookie sent with
- * the upgrade request (docs/protocol.md, "Identity on connect"), never the URL, which browsers
- * print in console errors and proxies write to their access logs. The browser sets it just before
- * it connects; other clients send it as a `Cookie` header.
+ * How a client proves a stored guest identity when it opens the game socket: in the upgrade
+ * request itself (docs/protocol.md, "Identity on connect"), never in the URL, which browsers
+ * print in console errors and proxies write to their access logs. A browser offers it as the
+ * socket's subprotocol, the one header a page sets on a socket's request; other clients may send
+ * it as a cookie in a `Cookie` header. (A browser does not set the cookie: Chromium can send a
+ * socket's request opened just after `document.cookie` was written without the cookie, and the
+ * guest then comes back as a new one.)
  */
 
 /** A guest identity: the server-issued id and the secret from `connectionAck`. */
@@ -12,21 +15,26 @@ export interface GuestCredentials {
 }
 
 export const GUEST_COOKIE = 'chess_guest';
-/** The socket path the cookie is scoped to: no other request carries it. */
-export const GUEST_COOKIE_PATH = '/socket';
-/** The browser sets the cookie again before every connection; it need not outlive the handshake by much. */
-export const GUEST_COOKIE_MAX_AGE_SECONDS = 60;
+/** The subprotocol a browser offers: this prefix, then the identity (`chess_guest.<playerId>.<secret>`). */
+export const GUEST_PROTOCOL_PREFIX = 'chess_guest.';
 
 const SEPARATOR = '.';
 
-/** The cookie's value: `<playerId>.<secret>` (both are base64url, so neither holds the separator). */
-export function guestCookieValue(guest: GuestCredentials): string {
+/** The identity as a cookie or protocol carries it: `<playerId>.<secret>` (both are base64url, so neither holds the separator). */
+function guestValue(guest: GuestCredentials): string {
   return `${guest.playerId}${SEPARATOR}${guest.secret}`;
+}
+
+/** The identity in a `<playerId>.<secret>` value, or null when it is malformed. */
+function guestFromValue(value: string): GuestCredentials | null {
+  const dot = value.indexOf(SEPARATOR);
+  if (dot <= 0 || dot === value.length - 1) return null;
+  return { playerId: value.slice(0, dot), secret: value.slice(dot + 1) };
 }
 
 /** A `Cookie` request header carrying the identity (for clients that set headers themselves). */
 export function guestCookieHeader(guest: GuestCredentials): string {
-  return `${GUEST_COOKIE}=${guestCookieValue(guest)}`;
+  return `${GUEST_COOKIE}=${guestValue(guest)}`;
 }
 
 /** The identity in a request's `Cookie` header, or null when it has none (or a malformed one). */
@@ -35,21 +43,37 @@ export function guestFromCookieHeader(header: string | undefined): GuestCredenti
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0 || part.slice(0, eq).trim() !== GUEST_COOKIE) continue;
-    const value = part.slice(eq + 1).trim();
-    const dot = value.indexOf(SEPARATOR);
-    if (dot <= 0 || dot === value.length - 1) return null;
-    return { playerId: value.slice(0, dot), secret: value.slice(dot + 1) };
+    return guestFromValue(part.slice(eq + 1).trim());
   }
   return null;
 }
 
+/** The subprotocol that carries the identity. */
+export function guestProtocol(guest: GuestCredentials): string {
+  return `${GUEST_PROTOCOL_PREFIX}${guestValue(guest)}`;
+}
+
+/** What the server issues for both parts (base64url), and characters a subprotocol may hold. */
+const ISSUED = /^[A-Za-z0-9_-]+$/;
+
 /**
- * The `document.cookie` assignment a browser makes before it opens the socket: the identity,
- * scoped to the socket path, same-site only (another site's page cannot open a socket as this
- * guest); with no identity, the removal of any earlier one (a new guest is a new guest).
+ * The subprotocols a browser offers (`new WebSocket(url, guestProtocols(guest))`): the identity's,
+ * or none without one, or with one the server never issued (other characters would make the
+ * WebSocket constructor throw, at every attempt).
  */
-export function guestCookieAssignment(guest: GuestCredentials | null, secure: boolean): string {
-  const value = guest ? guestCookieValue(guest) : '';
-  const maxAge = guest ? GUEST_COOKIE_MAX_AGE_SECONDS : 0;
-  return `${GUEST_COOKIE}=${value}; Path=${GUEST_COOKIE_PATH}; Max-Age=${maxAge}; SameSite=Strict${secure ? '; Secure' : ''}`;
+export function guestProtocols(guest: GuestCredentials | null): string[] {
+  return guest && ISSUED.test(guest.playerId) && ISSUED.test(guest.secret) ? [guestProtocol(guest)] : [];
+}
+
+/**
+ * The identity offered in a request's `Sec-WebSocket-Protocol` header (a comma-separated list),
+ * or null when it offers none (or a malformed one).
+ */
+export function guestFromProtocolHeader(header: string | undefined): GuestCredentials | null {
+  if (!header) return null;
+  for (const offered of header.split(',')) {
+    const protocol = offered.trim();
+    if (protocol.startsWith(GUEST_PROTOCOL_PREFIX)) return guestFromValue(protocol.slice(GUEST_PROTOCOL_PREFIX.length));
+  }
+  return null;
 }

@@ -289,7 +289,7 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('connectionAck'),
     playerId: z.string(),
     count: z.number().int(),
-    /** additive: proves this guest identity on reconnect (the `chess_guest` cookie, guestClaim.ts) */
+    /** additive: proves this guest identity on reconnect (the `chess_guest` subprotocol or cookie, guestClaim.ts) */
     secret: z.string().optional(),
   }),
   z.strictObject({ type: z.literal('playerCount'), count: z.number().int() }),

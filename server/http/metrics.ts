@@ -238,7 +238,7 @@ export class ServerMetrics {
     });
     this.guestClaims = new client.Counter({
       name: 'chess_guest_claims_total',
-      help: 'Sockets opened claiming a stored guest identity, by where they put it (cookie; url: the old form, to be retired)',
+      help: 'Sockets opened claiming a stored guest identity, by where they put it (protocol: the subprotocol, as browsers send it; cookie; url: the old form, to be retired)',
       labelNames: ['form'],
       registers,
     });

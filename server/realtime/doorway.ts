@@ -8,6 +8,7 @@ import { TrustedProxies, clientAddress } from '../http/clientAddress';
 import { Admission, addressKey, type AdmissionRefusal } from './admission';
 import type { AdmissionLimits } from '../config/server';
 import type { SocketData } from './hub';
+import { guestProtocol } from '../../machines/protocol/guestClaim';
 import { guestClaim, type GuestIdentity } from './identity';
 import { LagPings } from './lagPings';
 import { newRateState } from './rateLimit';
@@ -78,7 +79,10 @@ export class Doorway {
     // Always within this handler: uWS (v20.30) can close a socket upgraded later, from a cork
     // of its own (the upgraded socket kept the address of the HTTP one, and cork() read HTTP
     // state there). Several nodes: what the site says of the socket comes after it opened.
-    res.upgrade(data, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), ctx);
+    // a browser that offered its identity as the subprotocol fails the socket unless the answer
+    // names that protocol, whether or not the identity was taken
+    const protocol = claim?.form === 'protocol' ? guestProtocol(claim) : req.getHeader('sec-websocket-protocol');
+    res.upgrade(data, req.getHeader('sec-websocket-key'), protocol, req.getHeader('sec-websocket-extensions'), ctx);
   }
 
   /** A connection refused (at the upgrade, or by the site once open): counted and logged. */

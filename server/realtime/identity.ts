@@ -1,12 +1,12 @@
 /**
  * Guest identity: a server-issued id `player_<random>` plus a secret = HMAC-SHA256(id, server key).
- * The secret proves on reconnect (the `chess_guest` cookie of the socket's upgrade request) that
- * the client is the same guest; nothing is stored per guest, so it survives restarts as long as
- * the key does.
+ * The secret proves on reconnect (in the socket's upgrade request: the subprotocol a browser
+ * offers, or the `chess_guest` cookie) that the client is the same guest; nothing is stored per
+ * guest, so it survives restarts as long as the key does.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { HttpRequest } from 'uWebSockets.js';
-import { guestFromCookieHeader, type GuestCredentials } from '../../machines/protocol/guestClaim';
+import { guestFromCookieHeader, guestFromProtocolHeader, type GuestCredentials } from '../../machines/protocol/guestClaim';
 
 const GUEST_ID = /^player_[A-Za-z0-9_-]{8,32}$/;
 
@@ -35,12 +35,18 @@ export class GuestIdentity {
   }
 }
 
+/** Where an upgrade request put the guest identity it claims. */
+export type ClaimForm = 'protocol' | 'cookie' | 'url';
+
 /**
- * The guest identity a socket's upgrade request claims: the cookie, or the old form in the URL
- * (`/socket?playerId=…&secret=…`, still accepted until the date in docs/protocol.md; counted by
- * form so an operator sees when no client sends it any more). Null when it claims none.
+ * The guest identity a socket's upgrade request claims: the subprotocol it offers (browsers), the
+ * cookie (other clients), or the old form in the URL (`/socket?playerId=…&secret=…`, still
+ * accepted until the date in docs/protocol.md); counted by form so an operator sees when no
+ * client sends the URL form any more. Null when it claims none.
  */
-export function guestClaim(req: HttpRequest): (GuestCredentials & { form: 'cookie' | 'url' }) | null {
+export function guestClaim(req: HttpRequest): (GuestCredentials & { form: ClaimForm }) | null {
+  const offered = guestFromProtocolHeader(req.getHeader('sec-websocket-protocol'));
+  if (offered) return { ...offered, form: 'protocol' };
   const cookie = guestFromCookieHeader(req.getHeader('cookie'));
   if (cookie) return { ...cookie, form: 'cookie' };
   const playerId = req.getQuery('playerId') ?? '';

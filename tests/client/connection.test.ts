@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback } from 'xstate';
 import { connectionMachine, RECONNECT_DELAY_MS, type SocketActorInput, type SocketCommand, type SocketIdentity } from '../../machines/client/connection';
 import type { ServerMessage } from '../../machines/protocol/messages';
+import { guestProtocol } from '../../machines/protocol/guestClaim';
 
 /** A scripted socket standing in for the browser's WebSocket (fake timers cannot drive a real one). */
 interface FakeSocket { url: string; identity: SocketIdentity | null; sent: string[]; open(): void; close(): void; receive(data: string): void; closed: boolean }
@@ -158,5 +159,38 @@ describe('connection machine: seat taken by another tab', () => {
     vi.advanceTimersByTime(3000);
     expect(sockets).toHaveLength(3);
     vi.useRealTimers();
+  });
+});
+
+describe("the browser's socket", () => {
+  /** The sockets the page opened: the address and the subprotocols of each upgrade request. */
+  function fakeBrowserSockets(): { url: string; protocols: string[] }[] {
+    const opened: { url: string; protocols: string[] }[] = [];
+    vi.stubGlobal('WebSocket', class {
+      static readonly CONNECTING = 0;
+      static readonly OPEN = 1;
+      readonly readyState = 0;
+      constructor(url: string, protocols: string[]) { opened.push({ url, protocols }); }
+      close() {}
+    });
+    return opened;
+  }
+  afterEach(() => vi.unstubAllGlobals());
+
+  // Chromium can send a socket's request opened just after a document.cookie write without the
+  // cookie: the reload comes back as a new guest, and the game it held stays with the old id
+  it('offers the stored guest identity in its own upgrade request, as the subprotocol', () => {
+    const opened = fakeBrowserSockets();
+    const identity = { playerId: 'player_abc12345', secret: 's3cret' };
+    const actor = createActor(connectionMachine, { input: { url: 'ws://host/socket', identity } }).start();
+    expect(opened).toEqual([{ url: 'ws://host/socket', protocols: [guestProtocol(identity)] }]);
+    actor.stop();
+  });
+
+  it('offers none as a new guest', () => {
+    const opened = fakeBrowserSockets();
+    const actor = createActor(connectionMachine, { input: { url: 'ws://host/socket', identity: null } }).start();
+    expect(opened).toEqual([{ url: 'ws://host/socket', protocols: [] }]);
+    actor.stop();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guestCookieAssignment, guestCookieHeader, guestFromCookieHeader } from '../../machines/protocol/guestClaim';
+import { guestCookieHeader, guestFromCookieHeader, guestFromProtocolHeader, guestProtocol, guestProtocols } from '../../machines/protocol/guestClaim';
 
 const guest = { playerId: 'player_a-B_c1234567', secret: 'Zm9v-YmFy_YmF6' };
 
@@ -19,9 +19,29 @@ describe('the guest cookie', () => {
     expect(guestFromCookieHeader('chess_guest=player_abc.')).toBeNull();
   });
 
-  it('is set by a browser for the socket path only, same-site, briefly; removed when there is no identity', () => {
-    expect(guestCookieAssignment(guest, false)).toBe(`chess_guest=${guest.playerId}.${guest.secret}; Path=/socket; Max-Age=60; SameSite=Strict`);
-    expect(guestCookieAssignment(guest, true)).toMatch(/; Secure$/);
-    expect(guestCookieAssignment(null, false)).toBe('chess_guest=; Path=/socket; Max-Age=0; SameSite=Strict');
+});
+
+describe('the guest subprotocol', () => {
+  it('carries a guest identity through a Sec-WebSocket-Protocol header, among other protocols', () => {
+    expect(guestProtocol(guest)).toBe(`chess_guest.${guest.playerId}.${guest.secret}`);
+    expect(guestFromProtocolHeader(guestProtocol(guest))).toEqual(guest);
+    expect(guestFromProtocolHeader(`chat, ${guestProtocol(guest)}`)).toEqual(guest);
+  });
+
+  it('claims nothing without it, or with a malformed one', () => {
+    expect(guestFromProtocolHeader(undefined)).toBeNull();
+    expect(guestFromProtocolHeader('')).toBeNull();
+    expect(guestFromProtocolHeader('chat')).toBeNull();
+    expect(guestFromProtocolHeader('chess_guest.player_abc')).toBeNull();
+    expect(guestFromProtocolHeader('chess_guest..secret')).toBeNull();
+    expect(guestFromProtocolHeader('chess_guest.player_abc.')).toBeNull();
+  });
+
+  it('is what a browser offers: nothing without an identity, or with one the server never issued', () => {
+    expect(guestProtocols(guest)).toEqual([guestProtocol(guest)]);
+    expect(guestProtocols(null)).toEqual([]);
+    expect(guestProtocols({ playerId: 'player abc', secret: guest.secret })).toEqual([]);
+    expect(guestProtocols({ playerId: guest.playerId, secret: 'a=b' })).toEqual([]);
+    expect(guestProtocols({ playerId: guest.playerId, secret: '' })).toEqual([]);
   });
 });

@@ -3,17 +3,23 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import type { RunningServer } from '../../server/app';
 import WebSocket from 'ws';
 import { TestClient, startTestServer, useTestClock } from './helpers';
-import { guestCookieHeader, type GuestCredentials } from '../../machines/protocol/guestClaim';
+import { guestCookieHeader, guestProtocol, type GuestCredentials } from '../../machines/protocol/guestClaim';
 
-/** A socket opened at exactly `url` (the test client never puts a secret in it), with its first frame's player id. */
-async function rawSocket(url: string, cookie?: GuestCredentials): Promise<{ ws: WebSocket; playerId: string }> {
-  const ws = new WebSocket(url.replace(/^http/, 'ws'), cookie ? { headers: { Cookie: guestCookieHeader(cookie) } } : {});
-  const ack = await new Promise<{ playerId: string }>((resolve, reject) => {
-    ws.once('message', (data) => resolve(JSON.parse(String(data)) as { playerId: string }));
+/**
+ * A socket opened at exactly `url` (the test client never puts a secret in it), offering
+ * `protocols`, with its first frame's player id and the frames after it.
+ */
+async function rawSocket(url: string, cookie?: GuestCredentials, protocols: string[] = []): Promise<{ ws: WebSocket; playerId: string; received: Frame[] }> {
+  const ws = new WebSocket(url.replace(/^http/, 'ws'), protocols, cookie ? { headers: { Cookie: guestCookieHeader(cookie) } } : {});
+  const received: Frame[] = [];
+  ws.on('message', (data) => received.push(JSON.parse(String(data)) as Frame));
+  await new Promise((resolve, reject) => {
+    ws.once('message', resolve);
     ws.once('error', reject);
   });
-  return { ws, playerId: ack.playerId };
+  return { ws, playerId: received[0].playerId ?? '', received };
 }
+type Frame = { type: string; playerId?: string; code?: string };
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -69,6 +75,25 @@ describe('identity on the socket', () => {
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).toMatch(/chess_guest_claims_total\{form="url"\} 1\b/);
     expect(metrics).toMatch(/chess_guest_claims_total\{form="cookie"\} [1-9]/);
+  });
+
+  it('takes the identity a browser offers as the subprotocol, which the answer names even when the secret is wrong', async () => {
+    const a = await TestClient.connect(server.url);
+    await a.close();
+    const offered = guestProtocol({ playerId: a.playerId, secret: a.secret });
+    const back = await rawSocket(`${server.url}/socket`, undefined, ['chat', offered]);
+    expect(back.playerId).toBe(a.playerId);
+    expect(back.ws.protocol).toBe(offered);
+    back.ws.close();
+    // a browser fails a socket whose answer names no protocol it offered: a refused identity is still answered
+    const forgedProtocol = guestProtocol({ playerId: a.playerId, secret: 'not-the-secret' });
+    const forged = await rawSocket(`${server.url}/socket`, undefined, [forgedProtocol]);
+    expect(forged.playerId).not.toBe(a.playerId);
+    expect(forged.ws.protocol).toBe(forgedProtocol);
+    await expect.poll(() => forged.received.map((m) => m.code)).toContain('identity_rejected');
+    forged.ws.close();
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/chess_guest_claims_total\{form="protocol"\} [1-9]/);
   });
 
   it("refuses another player's guest secret", async () => {

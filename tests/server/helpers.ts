@@ -8,7 +8,7 @@ import { applyChange } from '../../machines/game/liveList';
 import { applyLobbyChange } from '../../machines/lobby/listing';
 import type { ListChange } from '../../machines/protocol/listChange';
 import { checkServerMessage } from '../support/protocol';
-import { guestCookieHeader, type GuestCredentials } from '../../machines/protocol/guestClaim';
+import { guestProtocols, type GuestCredentials } from '../../machines/protocol/guestClaim';
 
 export type Msg = ServerMessage & Record<string, unknown>;
 
@@ -95,13 +95,12 @@ export class TestClient {
   secret = '';
 
   /**
-   * `guest`: a stored guest identity to come back as (sent as the cookie a browser sends);
+   * `guest`: a stored guest identity to come back as (offered as the subprotocol, as a browser offers it);
    * `options`: ws's own (e.g. localAddress, to connect from another loopback address; autoPong)
    */
   constructor(url: string, guest: GuestCredentials | null = null, options: ClientOptions = {}) {
-    const headers = guest ? { ...options.headers, Cookie: guestCookieHeader(guest) } : options.headers;
     const connect = ((...args: Parameters<typeof createConnection>) => (this.socket = createConnection(...args))) as typeof createConnection;
-    this.ws = new WebSocket(url.replace(/^http/, 'ws') + '/socket', { createConnection: connect, ...options, headers });
+    this.ws = new WebSocket(url.replace(/^http/, 'ws') + '/socket', guestProtocols(guest), { createConnection: connect, ...options });
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());
       this.ws.once('error', reject);
