@@ -53,13 +53,15 @@ export default defineConfig({
   // tiers on two cores: most of their files wait on sockets, timers or child processes, so a
   // third overlaps that waiting (two workers kept 1.7 of the cores busy and took 188-209 s,
   // three 1.9 and 161-177 s; vitest's default would be one, availableParallelism - 1). Two for
-  // the browser tier, whose Chromium files use about a core each. The unit and integration
-  // tiers' files share their workers' module cache (isolate: false): a fresh process per file
-  // took twice as long for the unit tier, and cost the integration tier about 57 of its 277
-  // core-seconds (importing the server, uWS, pino, zod and XState again for every file). So a
-  // test must leave no module state behind: each server it starts is its own instance, it gives
-  // the journal its faults by the journal's options rather than by mocking node:fs, and the real
-  // clock comes back after each test (the setup file).
+  // the browser tier, whose Chromium files use about a core each. The unit, integration and
+  // browser tiers' files share their workers' module cache (isolate: false): a fresh process per
+  // file took twice as long for the unit tier, cost the integration tier about 57 of its 277
+  // core-seconds (importing the server, uWS, pino, zod and XState again for every file), and each
+  // browser file about 0.7 s (playwright-core and the harness). So a test must leave no module
+  // state behind: each server it starts is its own instance, it gives the journal its faults by
+  // the journal's options rather than by mocking node:fs, the real clock comes back after each
+  // test (the setup file), and a browser file's site and Chromium close with the file
+  // (tests/e2e/siteSession.ts).
   test: {
     root: '.',
     testTimeout: 30_000,
@@ -74,7 +76,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: filesOfTier('unit'), isolate: false, maxWorkers: 3, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'integration', include: filesOfTier('integration'), globalSetup: [SERVER_BUNDLE], isolate: false, maxWorkers: 3, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'browser', include: filesOfTier('browser'), globalSetup: [SITE_BUILD], maxWorkers: 2, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'browser', include: filesOfTier('browser'), globalSetup: [SITE_BUILD], isolate: false, maxWorkers: 2, sequence: { groupOrder: 1 } } },
       { extends: true, test: { name: 'exclusive', include: filesOfTier('exclusive'), globalSetup: [SERVER_BUNDLE, SITE_BUILD], maxWorkers: 1, sequence: { groupOrder: 2 } } },
     ],
   },

@@ -4,9 +4,9 @@
  * and store games directly), and the steps their flows are made of. `useSite()` starts both
  * before the file's tests, fails a test that logged a console error or warning (unless the test
  * declared it expected, `consoleGuard.allow`), and on a failure prints what each open page showed
- * with the server's last log lines; each test's browser contexts close when it ends. The site is
- * built once per test run, before the browser tier
- * starts (tests/support/siteBuild.ts).
+ * with the server's last log lines; each test's browser contexts close when it ends, and the
+ * file's site and Chromium when the file ends. The site is built once per test run, before the
+ * browser tier starts (tests/support/siteBuild.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ import type { AccountsModule } from '../../server/accounts';
 import { clickMove, ConsoleGuard, launch, SCREENSHOT_DIR, startArchiveSite, startSite, VIEWPORTS, type RunningSite } from './harness';
 
 let current: RunningSite | undefined;
-let browser: Browser;
+let browser: Browser | undefined;
 const contexts: BrowserContext[] = [];
 /** The console errors and warnings of every page of the file; a test may allow a known one. */
 export const consoleGuard = new ConsoleGuard();
@@ -42,6 +42,7 @@ export interface SiteOptions {
 export function useSite(env: Record<string, string> = {}, options: SiteOptions = {}): void {
   if (options.inProcess && Object.keys(env).length > 0) throw new Error('the in-process site takes no settings (they are the server process\'s environment)');
   beforeAll(async () => {
+    consoleGuard.take(); // what an earlier file's pages logged is not this file's
     // side by side: the site's start is mostly its process starting
     const [started, launched] = await Promise.allSettled([options.inProcess ? startArchiveSite() : startSite(env), launch()]);
     if (started.status === 'fulfilled') current = started.value;
@@ -49,9 +50,12 @@ export function useSite(env: Record<string, string> = {}, options: SiteOptions =
     for (const outcome of [started, launched]) if (outcome.status === 'rejected') throw outcome.reason;
   }, 420_000);
 
+  // a worker runs several files in turn (isolate: false): nothing of this file's is left to the next
   afterAll(async () => {
     await browser?.close();
     await current?.stop();
+    browser = undefined;
+    current = undefined;
   });
 
   // a console error or warning during a flow fails the test that caused it; a failed test leaves
@@ -99,6 +103,7 @@ const RECORD_SOUNDS = `
 
 /** A new browser context (a device of its own, a desktop's or a phone's screen) whose console is watched and whose sounds are recorded. */
 export async function newContext(viewport: keyof typeof VIEWPORTS = 'desktop'): Promise<BrowserContext> {
+  if (!browser) throw new Error('no browser: call useSite() in the test file');
   const ctx = await browser.newContext({ viewport: VIEWPORTS[viewport] });
   contexts.push(ctx);
   consoleGuard.watch(ctx);
