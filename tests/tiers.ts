@@ -6,9 +6,15 @@
  *   engine, no database. `npm run test:unit`, well under 30 s on two cores.
  * - integration: the real server on a port with real clients, the accounts API on PGlite or
  *   PostgreSQL, Stockfish, child processes (`npm start` itself, which builds the site: nothing
- *   else in the tier reads dist/), the 2,000-game differential run against chess.js, and the k6
- *   scenarios and the load driver at CI scale (their latency limits allow for sharing the cores;
- *   what they assert is that every game ends and nothing is refused).
+ *   else in the tier reads dist/), and the k6 scenarios and the load driver at CI scale (their
+ *   latency limits allow for sharing the cores; what they assert is that every game ends and
+ *   nothing is refused).
+ * - background: files that only compute, long: the 2,000-game differential run against chess.js,
+ *   in two files (lanes) of 1,000 games. They run beside the unit and integration tiers, each in
+ *   a process of its own at the lowest CPU priority (tests/support/lowestPriority.ts), so they use
+ *   the CPU those tiers' files leave idle while they wait on sockets, timers and processes, and
+ *   slow none of them. First in the queue, they hold two of the group's five workers for as long
+ *   as they run, and the unit and integration files share the other three.
  * - browser: Chromium against the built site, one server per file; after the integration tier,
  *   two files at a time (one at a time left a core idle: the six files took about 113 s, two at
  *   a time 76 s). The site is built once for the tier (tests/support/siteBuild.ts).
@@ -16,13 +22,13 @@
  *   Chromium, and the three-node site behind HAProxy whose takeovers are timed; they run last,
  *   one file at a time, so neither their timings nor anyone else's are disturbed.
  *
- * `npm test` runs all four.
+ * `npm test` runs all five.
  */
 import { readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { ROOT } from './support/root.ts';
 
-export type Tier = 'unit' | 'integration' | 'browser' | 'exclusive';
+export type Tier = 'unit' | 'integration' | 'background' | 'browser' | 'exclusive';
 
 /** Folders whose tests are all unit tests, unless listed in NOT_UNIT. */
 const UNIT_FOLDERS = ['tests/chess/', 'tests/client/', 'tests/machines/', 'tests/protocol/', 'tests/repo/'];
@@ -55,10 +61,12 @@ const UNIT_FILES = new Set([
   'tests/server/wakeWheel.test.ts',
   'tests/server/warmUp.test.ts',
 ]);
-/** The 2,000 random games against chess.js, in eight files that run side by side. */
+/** The 2,000 random games against chess.js, in two files that run side by side. */
 const DIFFERENTIAL = /^tests\/chess\/differential-\d+\.test\.ts$/;
-/** In a unit folder, but long CPU-bound runs or a child process. */
-const NOT_UNIT = [DIFFERENTIAL, /^tests\/chess\/perft\.test\.ts$/];
+/** Long runs that only compute: started nothing, they may run at the lowest CPU priority. */
+const BACKGROUND = [DIFFERENTIAL];
+/** In a unit folder, but a long CPU-bound run and a child process. */
+const NOT_UNIT = [/^tests\/chess\/perft\.test\.ts$/];
 /** Chromium against a built site of its own (one server per file). */
 const BROWSER = [/^tests\/e2e\//];
 const EXCLUSIVE = [
@@ -74,11 +82,12 @@ const EXCLUSIVE = [
  * Files that take about 10 s or more (tsc over the project: 8-9 s). vitest starts the files it
  * has no timings for (a fresh clone, as in CI) largest first, and these are small files: started
  * last, they would end their group of tiers alone on one core. tests/sequencer.ts starts them
- * first in their group, in this list's order: the differential games, which only compute, take
- * the cores first, and the files that mostly wait on the processes they start come after them and
- * overlap each other's waiting. Left to vitest's order by size, those came first and the
- * differential files last: on a fresh clone the first group then left the cores partly idle for
- * its first 50 s and ended 35 s later (BENCHMARKS.md at a71349e, the suite on a third host).
+ * first in their group, in this list's order: the background tier's two lanes of differential
+ * games first, so that they hold two workers from the start, then the files that mostly wait on
+ * the processes they start, which overlap each other's waiting. Left to vitest's order by size,
+ * the differential files came last: on a fresh clone the first group then left the cores partly
+ * idle for its first 50 s and ended 35 s later (BENCHMARKS.md at a71349e, the suite on a third
+ * host).
  */
 export const LONG_FILES = [
   DIFFERENTIAL,
@@ -119,6 +128,7 @@ function fromRoot(file: string): string {
 export function tierOf(file: string): Tier {
   if (EXCLUSIVE.some((re) => re.test(file))) return 'exclusive';
   if (BROWSER.some((re) => re.test(file))) return 'browser';
+  if (BACKGROUND.some((re) => re.test(file))) return 'background';
   if (NOT_UNIT.some((re) => re.test(file))) return 'integration';
   if (UNIT_FILES.has(file) || UNIT_FOLDERS.some((dir) => file.startsWith(dir))) return 'unit';
   return 'integration';

@@ -9,8 +9,10 @@
  * (chess.js builds a SAN, with its check test, for each legal move: asking at every ply would
  * double the run's time).
  */
+import { getPriority, constants } from 'node:os';
 import { Chess, type Move } from 'chess.js';
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { seeded } from '../../server/seeded';
 import { ChessGame } from '../../machines/chess';
 
 export interface GameStats {
@@ -84,4 +86,31 @@ export function playRandomGame(rand: () => number, maxPlies: number, stats: Game
     if (refUci !== uci || refMove.san !== san) expect([refUci, refMove.san], `the move ${san} at ${where()}`).toEqual([uci, san]);
     refFen = refMove.after;
   }
+}
+
+/** Games a part holds: the 2,000 are eight parts, each five batches of 50 from a seed of its own. */
+const PART_GAMES = 250;
+const BATCH_GAMES = 50;
+
+/**
+ * The tests of the given parts of the 2,000 games, a test per batch. Two files of four parts each
+ * hold them: the background tier's two lanes (tests/tiers.ts).
+ */
+export function describeRandomGames(parts: readonly number[]): void {
+  describe(`random games agree with chess.js (parts ${parts.join(', ')} of 8)`, () => {
+    it('run at the lowest CPU priority, beside the integration tier', () => {
+      expect(getPriority()).toBe(constants.priority.PRIORITY_LOW);
+    });
+    for (const part of parts) {
+      for (let batch = 0; batch < PART_GAMES / BATCH_GAMES; batch++) {
+        const first = (part - 1) * PART_GAMES + batch * BATCH_GAMES + 1;
+        it(`games ${first}-${first + BATCH_GAMES - 1}`, () => {
+          const rand = seeded(0x5eed0000 + part * 1000 + batch);
+          const stats: GameStats = { games: 0, plies: 0, endings: {} };
+          for (let g = 0; g < BATCH_GAMES; g++) playRandomGame(rand, 300, stats);
+          expect(stats.games).toBe(BATCH_GAMES);
+        }, 120_000);
+      }
+    }
+  });
 }

@@ -40,6 +40,12 @@ describe('test tiers', () => {
     expect(unit.flatMap((f) => heavyParts(f))).toEqual([]);
   });
 
+  it('no background file starts one either: what it started would run at the lowest CPU priority', () => {
+    const background = filesOfTier('background');
+    expect(background).toEqual(['tests/chess/differential-1.test.ts', 'tests/chess/differential-2.test.ts']);
+    expect(background.flatMap((f) => heavyParts(f))).toEqual([]);
+  });
+
   it('the check sees the heavy tests for what they are', () => {
     expect(heavyParts('tests/server/game.test.ts')).toContain('tests/server/game.test.ts imports ./helpers');
     expect(heavyParts('tests/e2e/site.test.ts').length).toBeGreaterThan(0);
@@ -47,7 +53,8 @@ describe('test tiers', () => {
     expect(tierOf('tests/loadtest/k6-init-budget.test.ts')).toBe('exclusive');
     // a Chromium file that times the page's main thread runs alone
     expect(tierOf('tests/e2e/analysis.test.ts')).toBe('exclusive');
-    expect(tierOf('tests/chess/differential-3.test.ts')).toBe('integration');
+    expect(tierOf('tests/chess/differential-2.test.ts')).toBe('background');
+    expect(tierOf('tests/chess/perft.test.ts')).toBe('integration');
   });
 
   it('each pattern of the long files that start first names a test file', () => {
@@ -58,8 +65,8 @@ describe('test tiers', () => {
     expect(longRank(join(ROOT, 'tests/chess/fen.test.ts'))).toBe(-1);
   });
 
-  it('the differential games, which only compute, start before the long files that wait on processes', () => {
-    const differential = longRank(join(ROOT, 'tests/chess/differential-8.test.ts'));
+  it('the background lanes start before the long files that wait on processes, so they hold two workers from the start', () => {
+    const differential = longRank(join(ROOT, 'tests/chess/differential-2.test.ts'));
     expect(differential).toBe(0);
     for (const waits of ['tests/server/npm-start.test.ts', 'tests/server/durable.test.ts', 'tests/loadtest/k6-scenarios.test.ts', 'tests/ai/engine-pool.test.ts']) {
       expect(longRank(join(ROOT, waits)), waits).toBeGreaterThan(differential);
