@@ -477,7 +477,7 @@ describe('accounts', () => {
     await fresh.getByRole('alert').waitFor();
     await fresh.getByLabel('Password').fill(newPassword);
     await fresh.getByRole('button', { name: 'Sign In' }).click();
-    await fresh.waitForURL(`${fresh.url().split('/login')[0]}/`);
+    await fresh.waitForURL(`${site().url}/`);
     await fresh.getByText(/^Signed in as /).waitFor();
 
     // a used link is expired: the page says so and offers a new one
