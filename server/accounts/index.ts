@@ -52,7 +52,6 @@ export interface AccountsModule {
 
 export type AccountsHealth = 'ok' | 'unavailable';
 
-/** What a request that needs the accounts database is told while it does not answer. */
 /** What an operator of a public site on the embedded database is told at each start. */
 export const EMBEDDED_DURABILITY_WARNING =
   'accounts on the embedded database (no DATABASE_URL): a crash of the process loses nothing, but a crash of the machine (power loss) may lose the last accounts, profiles and rated games, or the database itself; a public site wants DATABASE_URL (docs/operations.md, "The accounts on the embedded database (PGlite) through a crash")';
@@ -66,6 +65,7 @@ function warnOfEmbeddedDurability(cfg: AccountsConfig, db: Db, logger: Logger): 
   if (db.kind === 'pglite' && cfg.publicUrlExplicit) logger.warn({ db: db.kind, publicUrl: cfg.publicUrl }, EMBEDDED_DURABILITY_WARNING);
 }
 
+/** What a request that needs the accounts database is told while it does not answer. */
 export const ACCOUNTS_UNAVAILABLE_TEXT =
   'Accounts are unavailable right now: their database does not answer. Guest play and games against the computer still work.';
 /** The 503 of an accounts request whose write the database refused for want of disk space. */

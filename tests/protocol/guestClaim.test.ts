@@ -18,7 +18,6 @@ describe('the guest cookie', () => {
     expect(guestFromCookieHeader('chess_guest=.secret')).toBeNull();
     expect(guestFromCookieHeader('chess_guest=player_abc.')).toBeNull();
   });
-
 });
 
 describe('the guest subprotocol', () => {
